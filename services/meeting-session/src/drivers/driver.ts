@@ -1,0 +1,73 @@
+/**
+ * The platform driver interface: what the meeting actor needs from a bot in a meeting. The Google
+ * Meet and Teams drivers implement it on puppeteer-core; tests of the actor use a scripted driver
+ * (a stand-in for the meeting platform only).
+ *
+ * A driver reports through its listener; it never decides the meeting's status itself. Caption
+ * finalisation (when a turn is complete) is the driver's job because its timing is per platform.
+ */
+import type { Platform } from '@notetaker/contracts';
+
+export type DriverFailure =
+  | 'admission_denied'
+  | 'lobby_timeout'
+  | 'meeting_not_found'
+  | 'auth_required'
+  | 'join_failed'
+  | 'browser_unavailable'
+  | 'browser_crashed';
+
+export type DriverEnd = 'removed' | 'meeting_ended';
+
+export interface CaptionUpdate {
+  /** Stable per caption turn, so a receiver can replace the partial it showed. */
+  captionId: string;
+  speaker: string;
+  text: string;
+  /** ISO 8601 UTC with milliseconds: when this text was seen. */
+  timestamp: string;
+}
+
+export interface FinalSegment {
+  speaker: string;
+  text: string;
+  /** ISO 8601 UTC with milliseconds: when the turn started. */
+  timestamp: string;
+}
+
+export interface DriverListener {
+  /** Waiting to be admitted. */
+  lobby(): void;
+  /** In the call (several signs agree), captions being turned on. */
+  admitted(): void;
+  /** Every change of a caption's text. */
+  caption(update: CaptionUpdate): void;
+  /** A finished turn: emitted once per turn, never twice for the same words. */
+  segment(segment: FinalSegment): void;
+  /** The full list of other participants' names whenever it changes (the bot excluded). */
+  participants(names: string[]): void;
+  /** The meeting ended for the bot (removed, or the host ended it for everyone). */
+  ended(reason: DriverEnd): void;
+  /** Joining or staying failed; `detail` is for logs, never for callers. */
+  failed(reason: DriverFailure, detail?: string): void;
+}
+
+export interface JoinTarget {
+  platform: Platform;
+  url: string;
+  meetingId: string;
+  displayName: string;
+}
+
+export interface MeetingDriver {
+  /** Starts joining; resolves once the attempt is under way (progress goes to the listener). */
+  start(listener: DriverListener): Promise<void>;
+  /** Leaves the call if in it, finalises the turn in progress, and releases every browser resource. */
+  leave(): Promise<void>;
+}
+
+export interface DriverFactory {
+  create(target: JoinTarget): MeetingDriver;
+  /** Releases shared resources (a browser shared by many meetings). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,34 @@
+/** Meeting events (SPEC 6): one envelope, seven types, one sequence per meeting. */
+import { z } from 'zod';
+import { isoTimestamp } from './rest.js';
+
+export const EVENT_TYPES = [
+  'meeting_status',
+  'caption_partial',
+  'segment_finalized',
+  'coach_insight',
+  'participant_joined',
+  'participant_left',
+  'document_saved',
+] as const;
+export const eventType = z.enum(EVENT_TYPES);
+export type EventType = z.infer<typeof eventType>;
+
+export const eventEnvelope = z.object({
+  type: eventType,
+  meetingId: z.string(),
+  sequence: z.number().int().positive(),
+  timestamp: isoTimestamp,
+  payload: z.record(z.string(), z.unknown()),
+});
+export type EventEnvelope = z.infer<typeof eventEnvelope>;
+
+/** Header names of a callback delivery (SPEC 6, plus the two our receivers use to deduplicate). */
+export const CALLBACK_HEADERS = {
+  signature: 'X-Service-Signature',
+  event: 'X-Service-Event',
+  meetingId: 'X-Service-Meeting-Id',
+  deliveryId: 'X-Service-Delivery-Id',
+  eventId: 'X-Service-Event-Id',
+  timestamp: 'X-Service-Timestamp',
+} as const;

@@ -1,0 +1,5 @@
+export * from './errors.js';
+export * from './subjects.js';
+export * from './rest.js';
+export * from './events.js';
+export * from './identity.js';

@@ -1,0 +1,213 @@
+/**
+ * REST bodies of SPEC sections 2 and 4. Request schemas are strict (unknown fields are a 400) and
+ * carry the messages a caller sees; response schemas document and test what we answer.
+ */
+import { z } from 'zod';
+
+export const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+export const TASK_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** 1-64 of a-z 0-9 and '-', no leading, trailing or double hyphen. */
+export const SKILL_NAME = /^(?=.{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const MEETING_ID = /^meeting_\d{13}_[A-Za-z0-9]{10,}$/;
+
+export const isoTimestamp = z.string().datetime({ offset: false });
+
+export const projectId = z.string({ error: 'project must be a string' }).regex(PROJECT_ID, {
+  message: 'project must match ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$',
+});
+
+const httpUrl = (field: string) =>
+  z
+    .string({ error: `${field} is required and must be a string` })
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === 'http:' || url.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }, `${field} must be an http(s) URL`);
+
+// ---- Meetings (SPEC 2.1, 4.1)
+
+export const meetingStatus = z.enum(['joining', 'lobby', 'live', 'leaving', 'ended', 'error']);
+export type MeetingStatus = z.infer<typeof meetingStatus>;
+export const platform = z.enum(['google_meet', 'teams']);
+export type Platform = z.infer<typeof platform>;
+
+export const startMeetingRequest = z.strictObject({
+  url: z.string({ error: 'url is required and must be a string' }).min(1, 'url is required'),
+  title: z.string({ error: 'title must be a string' }).max(200, 'title must be at most 200 characters').optional(),
+  callbackUrl: httpUrl('callbackUrl'),
+  project: projectId.optional(),
+  saveTranscript: z.boolean({ error: 'saveTranscript must be a boolean' }).optional(),
+});
+export type StartMeetingRequest = z.infer<typeof startMeetingRequest>;
+
+export const startMeetingResponse = z.object({
+  meetingId: z.string().regex(MEETING_ID),
+  status: z.literal('joining'),
+  platform,
+  project: z.string(),
+  documentPath: z.string().nullable(),
+});
+
+export const stopMeetingRequest = z.strictObject({
+  meetingId: z.string({ error: 'meetingId is required and must be a string' }).min(1, 'meetingId is required'),
+});
+export const stopMeetingResponse = z.object({ meetingId: z.string(), status: z.literal('stopping') });
+
+export const meetingSummary = z.object({
+  meetingId: z.string(),
+  status: meetingStatus,
+  platform,
+  title: z.string().nullable(),
+  startedAt: isoTimestamp,
+  participantCount: z.number().int(),
+  segmentCount: z.number().int(),
+  project: z.string(),
+  documentPath: z.string().nullable(),
+});
+export type MeetingSummary = z.infer<typeof meetingSummary>;
+export const meetingStatusResponse = z.object({ meetings: z.array(meetingSummary) });
+
+// ---- Transcripts (SPEC 2.2)
+
+export const transcriptSegment = z.object({
+  speaker: z.string(),
+  text: z.string(),
+  timestamp: isoTimestamp,
+});
+export type TranscriptSegment = z.infer<typeof transcriptSegment>;
+
+export const transcriptResponse = z.object({
+  meetingId: z.string(),
+  status: meetingStatus,
+  project: z.string(),
+  documentPath: z.string().nullable(),
+  segments: z.array(transcriptSegment),
+});
+
+// ---- Projects (SPEC 2.3, 2.4, 4.2)
+
+export const project = z.object({ id: z.string(), name: z.string(), hasMeetings: z.boolean() });
+export type Project = z.infer<typeof project>;
+export const projectsResponse = z.object({ projects: z.array(project) });
+
+export const savedTranscriptStatus = z.enum(['in_progress', 'completed']);
+export const projectMeeting = z.object({
+  filename: z.string(),
+  title: z.string(),
+  date: z.string(),
+  meetingId: z.string(),
+  status: savedTranscriptStatus,
+  participants: z.array(z.string()),
+});
+export type ProjectMeeting = z.infer<typeof projectMeeting>;
+export const projectMeetingsResponse = z.object({ project: z.string(), meetings: z.array(projectMeeting) });
+
+// ---- Tasks (SPEC 2.5, 2.6, 4.3)
+
+export const executionStatus = z.enum(['running', 'completed', 'failed', 'timeout', 'stale']);
+export type ExecutionStatus = z.infer<typeof executionStatus>;
+
+export const MAX_TASK_TIMEOUT_MS = 3_600_000;
+export const DEFAULT_TASK_TIMEOUT_MS = 300_000;
+
+const taskTimeout = z
+  .number({ error: 'timeout must be a number of milliseconds' })
+  .int('timeout must be a positive integer')
+  .positive('timeout must be a positive integer')
+  .max(MAX_TASK_TIMEOUT_MS, `timeout must be at most ${MAX_TASK_TIMEOUT_MS} ms`);
+const skillName = z
+  .string({ error: 'skillName is required and must be a string' })
+  .regex(SKILL_NAME, 'skillName must be 1-64 of a-z, 0-9 and single hyphens');
+const cronExpression = z.string({ error: 'cronExpression must be a string' });
+const timezone = z.string({ error: 'timezone must be a string' });
+
+export const createTaskRequest = z.strictObject({
+  name: z
+    .string({ error: 'name is required and must be a string' })
+    .regex(TASK_NAME, 'name must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'),
+  skillName,
+  cronExpression: cronExpression.optional(),
+  timezone: timezone.optional(),
+  enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
+  timeout: taskTimeout.optional(),
+});
+export type CreateTaskRequest = z.infer<typeof createTaskRequest>;
+
+export const updateTaskRequest = z.strictObject({
+  skillName: skillName.optional(),
+  cronExpression: cronExpression.nullable().optional(),
+  timezone: timezone.optional(),
+  enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
+  timeout: taskTimeout.optional(),
+});
+export type UpdateTaskRequest = z.infer<typeof updateTaskRequest>;
+
+export const task = z.object({
+  name: z.string(),
+  skillName: z.string(),
+  cronExpression: z.string().optional(),
+  timezone: z.string(),
+  enabled: z.boolean(),
+  timeoutMs: z.number(),
+  lastRunAt: z.string().nullable(),
+  lastStatus: executionStatus.nullable(),
+  nextRunAt: z.string().nullable(),
+  isScheduled: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Task = z.infer<typeof task>;
+
+export const taskExecution = z.object({
+  executionId: z.string(),
+  executionType: z.enum(['scheduled', 'manual']),
+  name: z.string(),
+  status: executionStatus,
+  triggerType: z.enum(['cron', 'api', 'ui']),
+  startedAt: z.string(),
+  completedAt: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  resultSummary: z.string().nullable().optional(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+});
+export type TaskExecution = z.infer<typeof taskExecution>;
+
+export const historyQuery = z.strictObject({
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be an integer')
+    .min(0, 'limit must not be negative')
+    .default(50)
+    .transform((n) => Math.min(n, 100)),
+  offset: z.coerce
+    .number({ error: 'offset must be a number' })
+    .int('offset must be an integer')
+    .min(0, 'offset must not be negative')
+    .default(0),
+});
+
+export const tasksQuery = z.strictObject({
+  scheduled: z.enum(['true', 'false'], { error: 'scheduled must be true or false' }).optional(),
+});
+
+export const successResponse = z.object({ success: z.boolean(), message: z.string() });
+export const runTaskResponse = successResponse.extend({ taskName: z.string() });
+
+// ---- Errors (SPEC 7)
+
+export const errorBody = z.object({ error: z.string() });
+
+/** The first issue's message is the answer: it names the field that is wrong. */
+export function firstIssueMessage(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid request';
+  if (issue.code === 'unrecognized_keys') return `Unknown field: ${issue.keys.join(', ')}`;
+  const field = issue.path.join('.');
+  if (issue.message.startsWith('Invalid input') && field) return `${field} is invalid`;
+  return issue.message;
+}

@@ -1,0 +1,44 @@
+/**
+ * Every bus subject is built here and nowhere else (namespace first, identifier last, lowercase),
+ * so a typo cannot make two services talk past each other.
+ */
+export const SERVICES = [
+  'gateway',
+  'identity',
+  'meetings',
+  'transcripts',
+  'projects',
+  'tasks',
+  'webhooks',
+] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+const TOKEN = /^[a-z0-9_-]+$/i;
+
+function token(part: string): string {
+  if (!TOKEN.test(part)) throw new Error(`Invalid subject token: ${JSON.stringify(part)}`);
+  return part.toLowerCase();
+}
+
+/** Request/reply to a stateless service endpoint, served in a queue group. */
+export function svc(service: ServiceName, verb: string): string {
+  return `svc.${service}.${token(verb)}`;
+}
+
+/** A command to the single live actor of one meeting. Meeting ids keep their case. */
+export function actorMeeting(meetingId: string, verb: string): string {
+  if (!TOKEN.test(meetingId)) throw new Error(`Invalid meeting id: ${JSON.stringify(meetingId)}`);
+  return `actor.meeting.${meetingId}.${token(verb)}`;
+}
+
+/** A meeting's events; `type` '*' subscribes to every type of one meeting. */
+export function evtMeeting(meetingId: string | '*', type: string | '*'): string {
+  const id = meetingId === '*' ? '*' : meetingId;
+  if (id !== '*' && !TOKEN.test(id)) throw new Error(`Invalid meeting id: ${JSON.stringify(meetingId)}`);
+  return `evt.meeting.${id}.${type === '*' ? '*' : token(type)}`;
+}
+
+/** Queue group name for the instances of one service. */
+export function queueGroup(service: ServiceName): string {
+  return `q.${service}`;
+}

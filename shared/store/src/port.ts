@@ -1,0 +1,72 @@
+/**
+ * The document-store port: the subset of MongoDB's collection API our services use. `mongodb.ts`
+ * (the official driver) and `embedded.ts` (on-disk, single process) implement it with the same
+ * behaviour, proven by one contract suite (test/store.contract.ts).
+ *
+ * Documents are JSON-like objects with a string `_id` (generated when absent). Filters support
+ * equality (also on dotted paths and inside arrays), $eq $ne $gt $gte $lt $lte $in $nin $exists
+ * $regex, and $and / $or. A unique index violation throws ServiceError `duplicate_key` (409).
+ */
+export type Document = { _id?: string } & Record<string, unknown>;
+export type Filter = Record<string, unknown>;
+export type SortSpec = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: SortSpec;
+  skip?: number;
+  limit?: number;
+  /** Inclusion ({a: 1}) or exclusion ({a: 0}) projection; `_id` is always kept unless excluded. */
+  projection?: Record<string, 0 | 1>;
+}
+
+export interface Update {
+  $set?: Record<string, unknown>;
+  $inc?: Record<string, number>;
+  $push?: Record<string, unknown>;
+  $unset?: Record<string, unknown>;
+  /** Applied only when an upsert inserts. */
+  $setOnInsert?: Record<string, unknown>;
+}
+
+export interface UpdateOptions {
+  upsert?: boolean;
+}
+
+export interface UpdateResult {
+  matchedCount: number;
+  modifiedCount: number;
+  upsertedId: string | null;
+}
+
+export interface IndexOptions {
+  unique?: boolean;
+  sparse?: boolean;
+}
+
+export interface Collection<T extends Document = Document> {
+  insertOne(doc: T): Promise<T & { _id: string }>;
+  findOne(filter: Filter, options?: FindOptions): Promise<(T & { _id: string }) | null>;
+  find(filter: Filter, options?: FindOptions): Promise<Array<T & { _id: string }>>;
+  updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
+  updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
+  /** Updates one document and returns it as it is after the update (null when none matched). */
+  findOneAndUpdate(filter: Filter, update: Update, options?: UpdateOptions): Promise<(T & { _id: string }) | null>;
+  deleteOne(filter: Filter): Promise<number>;
+  deleteMany(filter: Filter): Promise<number>;
+  countDocuments(filter?: Filter): Promise<number>;
+  createIndex(fields: Record<string, 1 | -1>, options?: IndexOptions): Promise<void>;
+}
+
+export interface Store {
+  collection<T extends Document = Document>(name: string): Collection<T>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** Service name: one MongoDB database or one embedded folder per service. */
+  service: string;
+  /** Embedded adapter: root folder; the service's data lives in `<dataDir>/<service>`. */
+  dataDir?: string;
+  /** MongoDB adapter: used when set. */
+  mongodbUrl?: string;
+}
