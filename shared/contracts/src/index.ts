@@ -3,3 +3,4 @@ export * from './subjects.js';
 export * from './rest.js';
 export * from './events.js';
 export * from './identity.js';
+export * from './messages.js';

@@ -17,16 +17,14 @@ export const projectId = z.string({ error: 'project must be a string' }).regex(P
 });
 
 const httpUrl = (field: string) =>
-  z
-    .string({ error: `${field} is required and must be a string` })
-    .refine((value) => {
-      try {
-        const url = new URL(value);
-        return url.protocol === 'http:' || url.protocol === 'https:';
-      } catch {
-        return false;
-      }
-    }, `${field} must be an http(s) URL`);
+  z.string({ error: `${field} is required and must be a string` }).refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, `${field} must be an http(s) URL`);
 
 // ---- Meetings (SPEC 2.1, 4.1)
 

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The one test command (`npm test`): installs what the tests need when it is missing, type-checks
+# the whole monorepo, then runs every mocha suite (shared/*, services/*, whole-stack test/) in one
+# run that ends with `tests: N passed, N failed`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v nats-server >/dev/null 2>&1 || need_apt+=(nats-server)
+if [ -z "${CHROME_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+  need_apt+=(chromium)
+fi
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing ${need_apt[*]} from Debian's packages"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    echo "missing: ${need_apt[*]}. Install them (Debian: apt-get install ${need_apt[*]}) or set CHROME_PATH / NATS_URL." >&2
+  fi
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+
+echo "type-checking"
+npx tsc -p tsconfig.json
+
+npx mocha --config .mocharc.cjs --reporter ./test/support/summary-reporter.cjs \
+  'shared/*/test/**/*.spec.ts' 'services/*/test/**/*.spec.ts' 'test/**/*.spec.ts' "$@"

@@ -1,0 +1,55 @@
+/**
+ * The gateway's Koa application: error handling first, then ops endpoints, then the
+ * authenticated REST API under /api/v1.
+ */
+import Koa from 'koa';
+import Router from '@koa/router';
+import type client from 'prom-client';
+import type { Bus } from '@notetaker/bus';
+import { opsRouter, type Logger, type ReadinessCheck } from '@notetaker/kit';
+import { apiKeyAuth } from './http/auth.js';
+import { jsonBody } from './http/body.js';
+import { errorMiddleware } from './http/errors.js';
+import type { TokenService } from './identity/tokens.js';
+import { deliveryRoutes } from './routes/deliveries.js';
+import { meetingRoutes } from './routes/meetings.js';
+import { projectRoutes } from './routes/projects.js';
+import { taskRoutes } from './routes/tasks.js';
+import { transcriptRoutes } from './routes/transcripts.js';
+
+const API_PREFIX = '/api/v1';
+
+function underApi(middleware: Koa.Middleware): Koa.Middleware {
+  return (ctx, next) =>
+    ctx.path === API_PREFIX || ctx.path.startsWith(`${API_PREFIX}/`) ? middleware(ctx, next) : next();
+}
+
+export interface GatewayDeps {
+  bus: Bus;
+  tokens: TokenService;
+  logger: Logger;
+  metrics: client.Registry;
+  ready: ReadinessCheck;
+}
+
+export function createGatewayApp(deps: GatewayDeps): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  app.use(errorMiddleware(deps.logger));
+  app.use(opsRouter({ registry: deps.metrics, ready: deps.ready }).routes());
+
+  // Authentication before anything reads the body: an anonymous caller cannot make us buffer 1 MB.
+  app.use(underApi(apiKeyAuth(deps.tokens)));
+  app.use(underApi(jsonBody()));
+
+  const api = new Router({ prefix: API_PREFIX });
+  const routeDeps = { bus: deps.bus, logger: deps.logger };
+  meetingRoutes(api, routeDeps);
+  transcriptRoutes(api, routeDeps);
+  deliveryRoutes(api, routeDeps);
+  projectRoutes(api, routeDeps);
+  taskRoutes(api, routeDeps);
+  app.use(api.routes());
+  app.use(api.allowedMethods());
+  return app;
+}

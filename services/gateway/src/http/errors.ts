@@ -1,0 +1,48 @@
+/**
+ * The first middleware: every error becomes `{error: string}`. Messages are shown for 4xx only;
+ * a 5xx answers a generic message with the request id, so an operator can find the log line and
+ * a client never sees a stack trace.
+ */
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { Middleware } from 'koa';
+import { ServiceError } from '@notetaker/contracts';
+import type { Logger } from '@notetaker/kit';
+
+export function errorMiddleware(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    const requestId = crypto.randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+      // Koa's own 404 and the router's 405 come without a body; every error answers {error}.
+      if (ctx.status >= 400 && (ctx.body === undefined || ctx.body === null)) {
+        const status = ctx.status;
+        ctx.body = { error: status === 404 ? 'Not found' : (http.STATUS_CODES[status] ?? 'Error') };
+        ctx.status = status;
+      }
+    } catch (err) {
+      const status = statusOf(err);
+      ctx.status = status;
+      if (status < 500) {
+        ctx.body = { error: (err as Error).message || 'Bad request' };
+      } else {
+        const unavailable = err instanceof ServiceError && err.retryable;
+        logger.error({ err, requestId, method: ctx.method, path: ctx.path }, 'request failed');
+        ctx.body = {
+          error: `${unavailable ? 'Service temporarily unavailable' : 'Internal server error'} (request ${requestId})`,
+        };
+      }
+    }
+  };
+}
+
+function statusOf(err: unknown): number {
+  if (err instanceof ServiceError) return err.status;
+  const status = (err as { status?: unknown }).status;
+  // Koa's own errors (ctx.throw, http-errors) carry a status and an exposable message.
+  if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose)
+    return status;
+  return 500;
+}

@@ -1,0 +1,77 @@
+/**
+ * Accounts own API tokens and sign in to the web application. Passwords are kept as scrypt hashes
+ * with a per-account salt and compared in constant time.
+ */
+import crypto from 'node:crypto';
+import { promisify } from 'node:util';
+import { errors } from '@notetaker/contracts';
+import type { Collection, Store } from '@notetaker/store';
+
+const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: number) => Promise<Buffer>;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
+
+export interface AccountRecord {
+  _id: string;
+  email: string;
+  passwordHash: string;
+  salt: string;
+  createdAt: string;
+  [key: string]: unknown;
+}
+
+export interface AccountInfo {
+  id: string;
+  email: string;
+  createdAt: string;
+}
+
+export class AccountService {
+  private readonly accounts: Collection<AccountRecord>;
+
+  constructor(store: Store) {
+    this.accounts = store.collection<AccountRecord>('accounts');
+  }
+
+  async init(): Promise<void> {
+    await this.accounts.createIndex({ email: 1 }, { unique: true });
+  }
+
+  async create(emailInput: string, password: string): Promise<AccountInfo> {
+    const email = emailInput.trim().toLowerCase();
+    if (!EMAIL.test(email)) throw errors.badRequest('email must be an email address');
+    if (password.length < 10 || password.length > 200) throw errors.badRequest('password must be 10-200 characters');
+    if (await this.accounts.findOne({ email })) throw errors.conflict(`An account for ${email} already exists`);
+    const salt = crypto.randomBytes(16);
+    const record: AccountRecord = {
+      _id: `acc_${crypto.randomBytes(9).toString('base64url')}`,
+      email,
+      passwordHash: (await scrypt(password, salt, 32)).toString('hex'),
+      salt: salt.toString('hex'),
+      createdAt: new Date().toISOString(),
+    };
+    await this.accounts.insertOne(record);
+    return toInfo(record);
+  }
+
+  async findByEmail(emailInput: string): Promise<AccountInfo | null> {
+    const record = await this.accounts.findOne({ email: emailInput.trim().toLowerCase() });
+    return record ? toInfo(record) : null;
+  }
+
+  /** The account when the password matches; null otherwise, with the same work done either way. */
+  async verify(emailInput: string, password: string): Promise<AccountInfo | null> {
+    const record = await this.accounts.findOne({ email: emailInput.trim().toLowerCase() });
+    const salt = Buffer.from(record?.salt ?? '00'.repeat(16), 'hex');
+    const candidate = await scrypt(password, salt, 32);
+    const expected = Buffer.from(record?.passwordHash ?? '00'.repeat(32), 'hex');
+    return record && crypto.timingSafeEqual(candidate, expected) ? toInfo(record) : null;
+  }
+
+  async count(): Promise<number> {
+    return this.accounts.countDocuments({});
+  }
+}
+
+function toInfo(record: AccountRecord): AccountInfo {
+  return { id: record._id, email: record.email, createdAt: record.createdAt };
+}

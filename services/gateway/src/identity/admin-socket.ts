@@ -1,0 +1,62 @@
+/**
+ * A Unix socket beside the gateway's embedded data (mode 0600: only the operator's user) through
+ * which the CLI reaches a running gateway. One JSON request per connection, one JSON reply.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { toWireError } from '@notetaker/contracts';
+
+export function adminSocketPath(dataDir: string): string {
+  return path.join(dataDir, 'gateway', 'admin.sock');
+}
+
+export async function serveAdminSocket(
+  socketPath: string,
+  handle: (request: unknown) => Promise<unknown>,
+): Promise<{ close(): Promise<void> }> {
+  fs.rmSync(socketPath, { force: true });
+  const server = net.createServer((socket) => {
+    let raw = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk) => {
+      raw += chunk;
+      if (raw.length > 64 * 1024) socket.destroy();
+    });
+    socket.on('end', () => {
+      Promise.resolve()
+        .then(() => handle(JSON.parse(raw)))
+        .then(
+          (result) => ({ ok: true, result }),
+          (err: unknown) => ({ ok: false, error: toWireError(err) }),
+        )
+        .then((reply) => socket.end(JSON.stringify(reply)));
+    });
+    socket.on('error', () => socket.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => resolve());
+  });
+  fs.chmodSync(socketPath, 0o600);
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        fs.rmSync(socketPath, { force: true });
+      }),
+  };
+}
+
+export async function callAdminSocket(socketPath: string, request: unknown): Promise<unknown> {
+  const raw = await new Promise<string>((resolve, reject) => {
+    const socket = net.createConnection(socketPath);
+    let reply = '';
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.end(JSON.stringify(request)));
+    socket.on('data', (chunk) => (reply += chunk));
+    socket.on('end', () => resolve(reply));
+    socket.on('error', reject);
+  });
+  return JSON.parse(raw);
+}

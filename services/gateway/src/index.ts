@@ -1,0 +1,2 @@
+export { gatewayService, startIdentity } from './service.js';
+export type { GatewayOptions, RunningGateway } from './service.js';

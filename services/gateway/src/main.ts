@@ -1,0 +1,4 @@
+import { runStandalone } from '@notetaker/kit';
+import { gatewayService } from './service.js';
+
+await runStandalone(gatewayService());

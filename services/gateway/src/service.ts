@@ -1,0 +1,77 @@
+/**
+ * The gateway service: the REST edge and the owner of identity (accounts and API tokens).
+ * Other services ask it for a token's signing secret over the bus, by token id only.
+ */
+import { queueGroup, signingSecretRequest, svc } from '@notetaker/contracts';
+import {
+  listen,
+  type ReadinessCheck,
+  type RunningService,
+  type ServiceContext,
+  type ServiceDefinition,
+} from '@notetaker/kit';
+import { createGatewayApp } from './app.js';
+import { AccountService } from './identity/accounts.js';
+import { adminSocketPath, serveAdminSocket } from './identity/admin-socket.js';
+import { runIdentityCommand } from './identity/commands.js';
+import { SecretBox } from './identity/secrets.js';
+import { TokenService } from './identity/tokens.js';
+
+export interface GatewayOptions {
+  /** Readiness of the whole process (the stack answers for every service it runs). */
+  ready?: ReadinessCheck;
+}
+
+export async function startIdentity(ctx: Pick<ServiceContext, 'store' | 'config'>) {
+  const box = SecretBox.load({ secretsKey: ctx.config.secretsKey, dataDir: ctx.config.dataDir });
+  const tokens = new TokenService(ctx.store, box);
+  const accounts = new AccountService(ctx.store);
+  await tokens.init();
+  await accounts.init();
+  return { tokens, accounts };
+}
+
+export interface RunningGateway extends RunningService {
+  port: number;
+  /** Runs an identity command (the CLI's verbs) inside this gateway. */
+  admin(command: unknown): Promise<unknown>;
+}
+
+export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<RunningGateway> {
+  return {
+    name: 'gateway',
+    servesHttp: true,
+    async start(ctx: ServiceContext): Promise<RunningGateway> {
+      const identity = await startIdentity(ctx);
+      const secretSub = ctx.bus.serve(
+        svc('identity', 'signing-secret'),
+        async (data) => ({
+          signingSecret: await identity.tokens.signingSecret(signingSecretRequest.parse(data).tokenId),
+        }),
+        { queue: queueGroup('identity') },
+      );
+      const admin = (command: unknown) => runIdentityCommand(command, identity);
+      const adminSocket = ctx.config.mongodbUrl
+        ? null
+        : await serveAdminSocket(adminSocketPath(ctx.config.dataDir), admin);
+      const app = createGatewayApp({
+        bus: ctx.bus,
+        tokens: identity.tokens,
+        logger: ctx.logger,
+        metrics: ctx.metrics,
+        ready: options.ready ?? (() => true),
+      });
+      const http = await listen(app, ctx.config.port, ctx.config.host);
+      ctx.logger.info({ url: `http://${ctx.config.host}:${http.port}` }, 'gateway listening');
+      return {
+        port: http.port,
+        admin,
+        async stop() {
+          await http.close();
+          await adminSocket?.close();
+          await secretSub.unsubscribe();
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { meetingSessionService } from './service.js';

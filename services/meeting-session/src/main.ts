@@ -1,0 +1,4 @@
+import { runStandalone } from '@notetaker/kit';
+import { meetingSessionService } from './service.js';
+
+await runStandalone(meetingSessionService());

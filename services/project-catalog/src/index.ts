@@ -1,0 +1,1 @@
+export { projectCatalogService, DOCS_DIR } from './service.js';

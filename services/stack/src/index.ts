@@ -1,0 +1,2 @@
+export { startStack } from './stack.js';
+export type { Stack } from './stack.js';

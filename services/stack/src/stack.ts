@@ -1,0 +1,95 @@
+/**
+ * Every service in one process: the embedded default behind `npm start`, and what whole-stack
+ * tests start. Each service keeps its own store (its own folder or database), exactly as when it
+ * runs alone; only the bus is shared (in-process unless NATS_URL is set).
+ */
+import type { Bus } from '@notetaker/bus';
+import { connectBus } from '@notetaker/bus';
+import { gatewayService, type RunningGateway } from '@notetaker/gateway';
+import {
+  createLogger,
+  createMetricsRegistry,
+  type BaseConfig,
+  type Logger,
+  type RunningService,
+  type ServiceDefinition,
+} from '@notetaker/kit';
+import { meetingSessionService } from '@notetaker/meeting-session';
+import { projectCatalogService } from '@notetaker/project-catalog';
+import type { Store } from '@notetaker/store';
+import { openStore } from '@notetaker/store';
+import { taskSchedulerService } from '@notetaker/task-scheduler';
+import { transcriptStoreService } from '@notetaker/transcript-store';
+import { webhookEmitterService } from '@notetaker/webhook-emitter';
+
+export interface Stack {
+  /** The gateway's HTTP port. */
+  port: number;
+  bus: Bus;
+  /** Runs an identity command (the CLI's verbs) in this process's gateway. */
+  admin(command: unknown): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+interface Started {
+  name: string;
+  running: RunningService;
+  store: Store;
+}
+
+export async function startStack(
+  config: BaseConfig,
+  logger: Logger = createLogger({ service: 'stack' }),
+): Promise<Stack> {
+  const bus = await connectBus({ natsUrl: config.natsUrl, name: 'stack' });
+  const started: Started[] = [];
+  const ready = () => started.length === definitions.length && started.every((s) => s.running.ready?.() ?? true);
+  const gateway = gatewayService({ ready });
+  // The gateway goes last: it takes requests only once the services behind it answer.
+  const definitions: ServiceDefinition[] = [
+    transcriptStoreService(),
+    projectCatalogService(),
+    webhookEmitterService(),
+    meetingSessionService(),
+    taskSchedulerService(),
+    gateway,
+  ];
+  try {
+    for (const definition of definitions) {
+      const store = await openStore({
+        service: definition.name,
+        dataDir: config.dataDir,
+        mongodbUrl: config.mongodbUrl,
+      });
+      const serviceLogger = logger.child({ service: definition.name });
+      const metrics = createMetricsRegistry(definition.name);
+      try {
+        const running = await definition.start({ bus, store, config, logger: serviceLogger, metrics });
+        started.push({ name: definition.name, running, store });
+      } catch (err) {
+        await store.close();
+        throw err;
+      }
+    }
+  } catch (err) {
+    await stopAll(started, bus);
+    throw err;
+  }
+  const runningGateway = started[started.length - 1].running as RunningGateway;
+  return {
+    port: runningGateway.port,
+    bus,
+    admin: (command) => runningGateway.admin(command),
+    stop: () => stopAll(started, bus),
+  };
+}
+
+/** Reverse order: the gateway stops taking requests before the services behind it go. */
+async function stopAll(started: Started[], bus: Bus): Promise<void> {
+  for (const service of [...started].reverse()) {
+    await service.running.stop();
+  }
+  await bus.close();
+  for (const service of started) await service.store.close();
+  started.length = 0;
+}

@@ -1,0 +1,1 @@
+export { taskSchedulerService } from './service.js';

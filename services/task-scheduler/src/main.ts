@@ -1,0 +1,4 @@
+import { runStandalone } from '@notetaker/kit';
+import { taskSchedulerService } from './service.js';
+
+await runStandalone(taskSchedulerService());

@@ -1,0 +1,1 @@
+export { transcriptStoreService } from './service.js';

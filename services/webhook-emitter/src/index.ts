@@ -1,0 +1,1 @@
+export { webhookEmitterService } from './service.js';

@@ -1,0 +1,4 @@
+import { runStandalone } from '@notetaker/kit';
+import { webhookEmitterService } from './service.js';
+
+await runStandalone(webhookEmitterService());

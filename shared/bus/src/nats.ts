@@ -1,0 +1,203 @@
+import { connect, ErrorCode, type Msg, type NatsConnection, type Subscription as NatsSubscription } from 'nats';
+import { errors } from '@notetaker/contracts';
+import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type Bus,
+  type EventHandler,
+  type RequestHandler,
+  type RequestOptions,
+  type SubscribeOptions,
+  type Subscription,
+} from './port.js';
+import { decodePayload, encodeFailure, encodePayload, encodeSuccess, openReply } from './nats-wire.js';
+import { InflightHandlers, isPromiseLike, reportToStderr, type HandlerErrorReporter } from './inflight.js';
+
+export interface NatsBusOptions {
+  servers: string | string[];
+  /** Connection name shown by the NATS server's monitoring; use the service name. */
+  name: string;
+  /** Pause between reconnect attempts; reconnects never give up. Default 250 ms. */
+  reconnectTimeWaitMs?: number;
+  /** close() stops waiting for the drain after this long (a dead server would block it forever). */
+  closeTimeoutMs?: number;
+  onHandlerError?: HandlerErrorReporter;
+}
+
+interface LiveSub {
+  readonly sub: NatsSubscription;
+  readonly inflight: InflightHandlers;
+  draining?: Promise<void>;
+}
+
+/** The bus on a NATS connection. Handlers run concurrently: each message is dispatched by callback. */
+export class NatsBus implements Bus {
+  private readonly subs = new Set<LiveSub>();
+  private readonly onHandlerError: HandlerErrorReporter;
+  private readonly closeTimeoutMs: number;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly nc: NatsConnection,
+    options: Pick<NatsBusOptions, 'onHandlerError' | 'closeTimeoutMs'> = {},
+  ) {
+    this.onHandlerError = options.onHandlerError ?? reportToStderr;
+    this.closeTimeoutMs = options.closeTimeoutMs ?? 5000;
+  }
+
+  async request<T = unknown>(subject: string, data: unknown, options?: RequestOptions): Promise<T> {
+    this.assertOpen();
+    const timeout = options?.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    let reply: Msg;
+    try {
+      reply = await this.nc.request(subject, encodePayload(data), { timeout });
+    } catch (err) {
+      throw requestError(err, subject);
+    }
+    return openReply(reply.data) as T;
+  }
+
+  serve(subject: string, handler: RequestHandler, options?: SubscribeOptions): Subscription {
+    return this.addSub(subject, options, (msg, inflight) => this.answer(msg, handler, inflight));
+  }
+
+  publish(subject: string, data: unknown): void {
+    this.assertOpen();
+    this.nc.publish(subject, encodePayload(data));
+  }
+
+  subscribe(subject: string, handler: EventHandler, options?: SubscribeOptions): Subscription {
+    return this.addSub(subject, options, (msg, inflight) => this.deliver(msg, handler, inflight));
+  }
+
+  flush(): Promise<void> {
+    return this.nc.flush();
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private addSub(
+    subject: string,
+    options: SubscribeOptions | undefined,
+    onMessage: (msg: Msg, inflight: InflightHandlers) => void,
+  ): Subscription {
+    this.assertOpen();
+    const inflight = new InflightHandlers();
+    const sub = this.nc.subscribe(subject, {
+      queue: options?.queue,
+      callback: (err, msg) => {
+        if (err) this.onHandlerError(err, subject);
+        else onMessage(msg, inflight);
+      },
+    });
+    const live: LiveSub = { sub, inflight };
+    this.subs.add(live);
+    return { unsubscribe: () => this.drainSub(live) };
+  }
+
+  private answer(msg: Msg, handler: RequestHandler, inflight: InflightHandlers): void {
+    let data: unknown;
+    try {
+      data = decodePayload(msg.data);
+    } catch {
+      this.reply(msg, encodeFailure(errors.badRequest('Request payload is not valid JSON')));
+      return;
+    }
+    let result: unknown;
+    try {
+      result = handler(data, { subject: msg.subject });
+    } catch (err) {
+      this.replyFailure(msg, err);
+      return;
+    }
+    if (isPromiseLike(result)) {
+      inflight.track(
+        Promise.resolve(result).then(
+          (value) => this.reply(msg, encodeSuccess(value)),
+          (err: unknown) => this.replyFailure(msg, err),
+        ),
+      );
+    } else {
+      this.reply(msg, encodeSuccess(result));
+    }
+  }
+
+  private deliver(msg: Msg, handler: EventHandler, inflight: InflightHandlers): void {
+    try {
+      const result = handler(decodePayload(msg.data), { subject: msg.subject });
+      if (isPromiseLike(result)) {
+        inflight.track(Promise.resolve(result).catch((err: unknown) => this.onHandlerError(err, msg.subject)));
+      }
+    } catch (err) {
+      this.onHandlerError(err, msg.subject);
+    }
+  }
+
+  private replyFailure(msg: Msg, err: unknown): void {
+    // A published (not requested) message has nobody to receive the error.
+    if (msg.reply) this.reply(msg, encodeFailure(err));
+    else this.onHandlerError(err, msg.subject);
+  }
+
+  private reply(msg: Msg, body: Uint8Array): void {
+    if (!msg.reply) return;
+    try {
+      msg.respond(body);
+    } catch (err) {
+      this.onHandlerError(err, msg.subject);
+    }
+  }
+
+  private drainSub(live: LiveSub): Promise<void> {
+    live.draining ??= (async () => {
+      // Drain, not unsubscribe: messages the server already sent us are still handled.
+      if (!this.nc.isClosed() && !live.sub.isClosed()) await live.sub.drain().catch(() => undefined);
+      await live.inflight.idle();
+      this.subs.delete(live);
+    })();
+    return live.draining;
+  }
+
+  private async shutDown(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const gaveUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.closeTimeoutMs);
+    });
+    const drained = (async () => {
+      await Promise.all([...this.subs].map((live) => this.drainSub(live)));
+      if (!this.nc.isClosed()) await this.nc.drain();
+    })();
+    try {
+      await Promise.race([drained, gaveUp]);
+    } finally {
+      clearTimeout(timer);
+      if (!this.nc.isClosed()) await this.nc.close();
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closing) throw errors.unavailable('Bus connection is closed');
+  }
+}
+
+function requestError(err: unknown, subject: string): Error {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === ErrorCode.Timeout) return errors.busTimeout(subject);
+  if (code === ErrorCode.NoResponders) return errors.noResponders(subject);
+  return errors.unavailable(`Bus request on ${subject} failed: ${String(code ?? err)}`);
+}
+
+export async function connectNatsBus(options: NatsBusOptions): Promise<NatsBus> {
+  const nc = await connect({
+    servers: options.servers,
+    name: options.name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: options.reconnectTimeWaitMs ?? 250,
+    // nats.js captures two stack traces per request for its own errors; ours are rebuilt as
+    // ServiceErrors without them, so that work would only cost throughput.
+    noAsyncTraces: true,
+  });
+  return new NatsBus(nc, options);
+}

@@ -1,0 +1,86 @@
+import { expect } from 'chai';
+import { connectNatsBus, type NatsBus } from '../src/index.js';
+import { ServiceError } from '@notetaker/contracts';
+import { busContract, delay, rejectionOf } from './bus.contract.js';
+import { findNatsServerBinary, startNatsServer, type NatsServerHandle } from './support/nats-server.js';
+
+/** Where the suite's server comes from: NATS_URL if given, else a nats-server it spawns itself. */
+let server: NatsServerHandle | undefined;
+let natsUrl: string | undefined;
+let unavailableReason: string | undefined;
+
+async function ensureServer(): Promise<string | undefined> {
+  if (natsUrl || unavailableReason) return natsUrl;
+  if (process.env.NATS_URL) return (natsUrl = process.env.NATS_URL);
+  const binary = findNatsServerBinary();
+  if (!binary) {
+    unavailableReason = 'no nats-server binary on PATH and NATS_URL is not set';
+    console.log(`    skipping NATS bus tests: ${unavailableReason}`);
+    return undefined;
+  }
+  server = await startNatsServer(binary);
+  return (natsUrl = server.url);
+}
+
+async function connectPair(url: string) {
+  const a = await connectNatsBus({ servers: url, name: 'contract-a', reconnectTimeWaitMs: 100 });
+  const b = await connectNatsBus({ servers: url, name: 'contract-b', reconnectTimeWaitMs: 100 });
+  return { a, b, cleanup: async () => void (await Promise.all([a.close(), b.close()])) };
+}
+
+describe('NatsBus', function () {
+  before(async function () {
+    // Without a server there is nothing to test against; skipping (not failing) keeps the suite
+    // usable on machines without NATS, and the reason is printed above.
+    if (!(await ensureServer())) this.skip();
+  });
+
+  after(async function () {
+    await server?.stop();
+  });
+
+  busContract('nats', async () => connectPair(natsUrl!));
+
+  describe('server restart', function () {
+    let pair: Awaited<ReturnType<typeof connectPair>> | undefined;
+
+    before(function () {
+      // Restarting needs a server this process owns; a shared NATS_URL server is not ours to kill.
+      if (!server) this.skip();
+    });
+
+    afterEach(async function () {
+      await pair?.cleanup();
+    });
+
+    it('reconnects after the server restarts and the next request succeeds', async function () {
+      pair = await connectPair(server!.url);
+      const { a, b } = pair;
+      b.serve('restart.echo', (data) => data, { queue: 'q' });
+      await b.flush();
+      expect(await a.request('restart.echo', 1)).to.equal(1);
+
+      await server!.stop();
+      expect(await rejectionOf(a.request('restart.echo', 2, { timeoutMs: 200 }))).to.be.instanceOf(ServiceError);
+      await server!.restart();
+
+      // A flush resolves only on a live connection, after the client has re-sent its subscriptions.
+      await Promise.all([untilFlushed(a), untilFlushed(b)]);
+      expect(await a.request('restart.echo', 3, { timeoutMs: 2000 })).to.equal(3);
+    });
+  });
+});
+
+/** Retries flush until one round trip completes; flushes sent before the disconnect was noticed fail. */
+async function untilFlushed(bus: NatsBus, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await Promise.race([bus.flush(), delay(1000).then(() => Promise.reject(new Error('flush timed out')))]);
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await delay(50);
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { createServer, connect as tcpConnect } from 'node:net';
+import { delimiter, join } from 'node:path';
+
+/**
+ * Starts a throwaway nats-server for tests and benches. Each caller gets its own port so parallel
+ * workers on one machine never share (or kill) each other's server.
+ */
+export interface NatsServerHandle {
+  readonly url: string;
+  readonly port: number;
+  /** Kills the server (SIGKILL, as a crash would) and waits for the process to exit. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and waits until it accepts connections. */
+  restart(): Promise<void>;
+}
+
+// A crashed or interrupted test run must not leave servers behind on the shared machine.
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+export function findNatsServerBinary(): string | undefined {
+  const fromEnv = process.env.NATS_SERVER_BIN;
+  if (fromEnv) return fromEnv;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, 'nats-server');
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this PATH entry
+    }
+  }
+  return undefined;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startNatsServer(binary: string, port?: number): Promise<NatsServerHandle> {
+  const chosenPort = port ?? (await freePort());
+  let child = await launch(binary, chosenPort);
+  return {
+    url: `nats://127.0.0.1:${chosenPort}`,
+    port: chosenPort,
+    stop: () => kill(child),
+    restart: async () => {
+      await kill(child);
+      child = await launch(binary, chosenPort);
+    },
+  };
+}
+
+async function launch(binary: string, port: number): Promise<ChildProcess> {
+  const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`nats-server exited (${child.exitCode}): ${stderr}`);
+    if (await acceptsTcp(port)) return child;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await kill(child);
+  throw new Error(`nats-server did not listen on ${port} within 10 s: ${stderr}`);
+}
+
+function acceptsTcp(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = tcpConnect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGKILL');
+  await exited;
+}

@@ -1,0 +1,94 @@
+/**
+ * Configuration from the environment, validated by zod. One error lists every bad variable, so an
+ * operator fixes them all in one go instead of one per restart.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+    .optional()
+    .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes'].includes(v)));
+
+const stringArrayJson = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    if (!raw) return [] as string[];
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (Array.isArray(parsed) && parsed.every((x) => typeof x === 'string')) return parsed as string[];
+    } catch {
+      /* reported below */
+    }
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON array of strings' });
+    return z.NEVER;
+  });
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+
+export const baseEnvSchema = z.object({
+  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
+  HOST: z.string().default('127.0.0.1'),
+  DATA_DIR: z.string().default('./data'),
+  CONTENT_ROOT: optionalString,
+  SKILLS_DIR: z.string().default('./skills'),
+  NATS_URL: optionalString,
+  MONGODB_URL: optionalString,
+  CHROME_PATH: optionalString,
+  BOT_BROWSER_ARGS: stringArrayJson,
+  BOT_HEADLESS: bool(true),
+  BOT_DISPLAY_NAME: z.string().min(1).max(100).default('Notetaker'),
+  LLM_BASE_URL: optionalString,
+  LLM_API_KEY: optionalString,
+  LLM_MODEL: optionalString,
+  SECRETS_KEY: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type BaseConfig = ReturnType<typeof resolveBase>;
+
+function resolveBase(env: z.infer<typeof baseEnvSchema>, raw: NodeJS.ProcessEnv) {
+  const dataDir = path.resolve(env.DATA_DIR);
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    dataDir,
+    contentRoot: path.resolve(env.CONTENT_ROOT ?? dataDir),
+    skillsDir: path.resolve(env.SKILLS_DIR),
+    natsUrl: env.NATS_URL,
+    mongodbUrl: env.MONGODB_URL,
+    chromePath: env.CHROME_PATH,
+    botBrowserArgs: env.BOT_BROWSER_ARGS,
+    botHeadless: env.BOT_HEADLESS,
+    botDisplayName: env.BOT_DISPLAY_NAME,
+    llm: { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL },
+    secretsKey: env.SECRETS_KEY,
+    logLevel: env.LOG_LEVEL,
+    /** The environment this config came from: a service parses its own variables from it with parseEnv. */
+    env: raw,
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses `env` with any zod object schema; throws one ConfigError naming every bad variable. */
+export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`);
+  throw new ConfigError(problems);
+}
+
+export function loadBaseConfig(env: NodeJS.ProcessEnv = process.env): BaseConfig {
+  return resolveBase(parseEnv(baseEnvSchema, env), env);
+}

@@ -1,0 +1,5 @@
+export * from './config.js';
+export * from './logger.js';
+export * from './ops.js';
+export * from './service.js';
+export * from './shutdown.js';

@@ -1,0 +1,47 @@
+/**
+ * JSON logs (pino). Secrets are redacted by key name wherever they appear in a logged object, so
+ * a careless `log.info({ req })` cannot leak an API key, a signing secret or a password.
+ */
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+const SECRET_KEYS = [
+  'apiKey',
+  'api_key',
+  'signingSecret',
+  'password',
+  'passwordHash',
+  'secret',
+  'token',
+  'authorization',
+  'cookie',
+  'x-api-key',
+  'LLM_API_KEY',
+  'SECRETS_KEY',
+];
+
+const REDACT_PATHS = SECRET_KEYS.flatMap((key) => {
+  const k = /^[A-Za-z_$][\w$]*$/.test(key) ? key : `["${key}"]`;
+  const dot = k.startsWith('[') ? k : `.${k}`;
+  return [k, `*${dot}`, `*.*${dot}`, `req.headers${dot}`];
+});
+
+export function createLogger(options: {
+  service: string;
+  level?: string;
+  destination?: NodeJS.WritableStream;
+}): Logger {
+  const settings = {
+    level: options.level ?? process.env.LOG_LEVEL ?? 'info',
+    base: { service: options.service },
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+  return options.destination ? pino(settings, options.destination) : pino(settings);
+}
+
+/** A logger that writes nothing: tests and benchmarks. */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}

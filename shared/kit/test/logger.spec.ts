@@ -1,0 +1,30 @@
+import { Writable } from 'node:stream';
+import { expect } from 'chai';
+import { createLogger } from '../src/logger.js';
+
+describe('logger', () => {
+  it('redacts secrets wherever they appear in a logged object', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const captured = createLogger({ service: 'test', level: 'info', destination: sink });
+    captured.info(
+      {
+        apiKey: 'sk_live_secret',
+        token: { signingSecret: 'ss_secret' },
+        req: { headers: { authorization: 'Bearer sk_x', 'x-api-key': 'sk_y' } },
+        nested: { deeper: { password: 'hunter2' } },
+        keep: 'visible',
+      },
+      'hello',
+    );
+    const out = lines.join('');
+    expect(out).to.contain('visible');
+    for (const secret of ['sk_live_secret', 'ss_secret', 'Bearer sk_x', 'sk_y', 'hunter2'])
+      expect(out).not.to.contain(secret);
+  });
+});

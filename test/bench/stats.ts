@@ -1,0 +1,45 @@
+/** Small helpers every benchmark prints with: percentiles and a fixed figure format. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)];
+}
+
+export interface LatencySummary {
+  count: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+/** Latencies in ms, wall time in ms. */
+export function summarize(latencies: number[], wallMs: number): LatencySummary {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    count: sorted.length,
+    perSecond: (sorted.length / wallMs) * 1000,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+  };
+}
+
+export function formatRow(label: string, s: LatencySummary, extra = ''): string {
+  return `${label.padEnd(44)} ${s.perSecond.toFixed(0).padStart(8)}/s  p50 ${s.p50.toFixed(3)} ms  p99 ${s.p99.toFixed(3)} ms${extra}`;
+}
+
+/** Runs `op` `total` times with `window` in flight; returns per-op latencies in ms and wall time. */
+export async function runWindowed(total: number, window: number, op: () => Promise<unknown>): Promise<LatencySummary> {
+  const latencies: number[] = [];
+  let issued = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (issued < total) {
+      issued++;
+      const t0 = performance.now();
+      await op();
+      latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: window }, worker));
+  return summarize(latencies, performance.now() - started);
+}

@@ -1,0 +1,66 @@
+/**
+ * Starts the real stack in-process for a test: temporary DATA_DIR, gateway on a free port,
+ * in-process bus (or NATS_URL when a test passes one). Tokens are created through the gateway's
+ * own identity service, exactly as the CLI does.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadBaseConfig, silentLogger } from '@notetaker/kit';
+import { startStack, type Stack } from '@notetaker/stack';
+
+export interface TestStack {
+  baseUrl: string;
+  dataDir: string;
+  contentRoot: string;
+  stack: Stack;
+  /** A fresh API token; `capabilities` default to knowledge:write. */
+  createToken(capabilities?: string[]): Promise<{ id: string; apiKey: string; signingSecret: string }>;
+  revokeToken(id: string): Promise<void>;
+  api(pathname: string, init?: RequestInit & { apiKey?: string; json?: unknown }): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export async function startTestStack(env: Record<string, string> = {}): Promise<TestStack> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notetaker-test-'));
+  const config = loadBaseConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    SKILLS_DIR: path.resolve('skills'),
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const stack = await startStack(config, silentLogger());
+  const baseUrl = `http://127.0.0.1:${stack.port}`;
+  const identity = (command: Record<string, unknown>) => stack.admin(command);
+  return {
+    baseUrl,
+    dataDir,
+    contentRoot: config.contentRoot,
+    stack,
+    async createToken(capabilities = ['knowledge:write']) {
+      return (await identity({ command: 'token.create', name: 'test', capabilities })) as {
+        id: string;
+        apiKey: string;
+        signingSecret: string;
+      };
+    },
+    async revokeToken(id) {
+      await identity({ command: 'token.revoke', id });
+    },
+    api(pathname, init = {}) {
+      const headers = new Headers(init.headers);
+      if (init.apiKey) headers.set('X-API-Key', init.apiKey);
+      let body = init.body;
+      if (init.json !== undefined) {
+        headers.set('Content-Type', 'application/json');
+        body = JSON.stringify(init.json);
+      }
+      return fetch(`${baseUrl}/api/v1${pathname}`, { ...init, headers, body });
+    },
+    async stop() {
+      await stack.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
