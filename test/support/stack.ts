@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadBaseConfig, silentLogger } from '@notetaker/kit';
-import { startStack, type Stack } from '@notetaker/stack';
+import { startStack, type Stack, type StackOptions } from '@notetaker/stack';
 
 export interface TestStack {
   baseUrl: string;
@@ -21,7 +21,7 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
-export async function startTestStack(env: Record<string, string> = {}): Promise<TestStack> {
+export async function startTestStack(env: Record<string, string> = {}, options: StackOptions = {}): Promise<TestStack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notetaker-test-'));
   const config = loadBaseConfig({
     DATA_DIR: dataDir,
@@ -30,7 +30,7 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const stack = await startStack(config, silentLogger());
+  const stack = await startStack(config, silentLogger(), options);
   const baseUrl = `http://127.0.0.1:${stack.port}`;
   const identity = (command: Record<string, unknown>) => stack.admin(command);
   return {

@@ -1,2 +1,2 @@
 export { startStack } from './stack.js';
-export type { Stack } from './stack.js';
+export type { Stack, StackOptions } from './stack.js';

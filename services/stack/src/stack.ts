@@ -14,7 +14,7 @@ import {
   type RunningService,
   type ServiceDefinition,
 } from '@notetaker/kit';
-import { meetingSessionService } from '@notetaker/meeting-session';
+import { meetingSessionService, type DriverFactory } from '@notetaker/meeting-session';
 import { projectCatalogService } from '@notetaker/project-catalog';
 import type { Store } from '@notetaker/store';
 import { openStore } from '@notetaker/store';
@@ -37,9 +37,15 @@ interface Started {
   store: Store;
 }
 
+export interface StackOptions {
+  /** The meeting platform drivers; default: the real puppeteer drivers configured from the env. */
+  driverFactory?: DriverFactory;
+}
+
 export async function startStack(
   config: BaseConfig,
   logger: Logger = createLogger({ service: 'stack' }),
+  options: StackOptions = {},
 ): Promise<Stack> {
   const bus = await connectBus({ natsUrl: config.natsUrl, name: 'stack' });
   const started: Started[] = [];
@@ -50,7 +56,7 @@ export async function startStack(
     transcriptStoreService(),
     projectCatalogService(),
     webhookEmitterService(),
-    meetingSessionService(),
+    meetingSessionService({ driverFactory: options.driverFactory }),
     taskSchedulerService(),
     gateway,
   ];

@@ -64,7 +64,9 @@ function translateOperators(key: string, ops: Record<string, unknown>, out: Quer
     } else if (op === '$in' || op === '$nin') {
       if (!Array.isArray(value)) throw errors.badRequest(`${op} needs an array`);
       const values = value.map((v) => (v instanceof RegExp ? toRegExp(v) : v));
-      if (op === '$in' && values.every(isNativeValue) && values.length > 0) addNative('$in', values);
+      // nedb's $in compares with plain equality: no regexes, no null-matches-missing.
+      const native = values.length > 0 && values.every((v) => isNativeValue(v) && !(v instanceof RegExp));
+      if (op === '$in' && native) addNative('$in', values);
       else if (op === '$in') checks.push((doc) => matchesAny(resolve(doc, key), values));
       else checks.push((doc) => !matchesAny(resolve(doc, key), values));
     } else if (op === '$eq') {

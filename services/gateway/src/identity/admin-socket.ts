@@ -16,7 +16,8 @@ export async function serveAdminSocket(
   handle: (request: unknown) => Promise<unknown>,
 ): Promise<{ close(): Promise<void> }> {
   fs.rmSync(socketPath, { force: true });
-  const server = net.createServer((socket) => {
+  // Half-open: the client ends its side to mark the request complete and still reads the reply.
+  const server = net.createServer({ allowHalfOpen: true }, (socket) => {
     let raw = '';
     socket.setEncoding('utf8');
     socket.on('data', (chunk) => {

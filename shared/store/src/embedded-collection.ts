@@ -1,0 +1,205 @@
+/**
+ * One collection of the embedded adapter: an nedb Datastore (whole collection in memory, appended
+ * to `<name>.db`). Every write goes through a per-collection queue so read-then-write operations
+ * (updates that report modifiedCount, upserts) cannot interleave with another write.
+ */
+import { createRequire } from 'node:module';
+import { isDeepStrictEqual } from 'node:util';
+import nedb from '@seald-io/nedb';
+import { errors } from '@notetaker/contracts';
+import { assertUpdate, equalityFields, newId } from './common.js';
+import { toNedbQuery } from './nedb-query.js';
+import type {
+  Collection,
+  Document,
+  Filter,
+  FindOptions,
+  IndexOptions,
+  Update,
+  UpdateOptions,
+  UpdateResult,
+} from './port.js';
+
+// nedb's own modifier engine, so upserted documents are built exactly as nedb updates them.
+// Not part of its typed API, hence the require; present throughout nedb 4.x.
+const model = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as {
+  modify(doc: Record<string, unknown>, update: Record<string, unknown>): Record<string, unknown>;
+};
+
+// nedb is CommonJS whose typings say `export default`: at runtime the default import already is
+// the class, while TypeScript sees a namespace holding it under `default`.
+const Datastore = nedb as unknown as typeof nedb.default;
+type Datastore = InstanceType<typeof Datastore>;
+
+type Stored<T> = T & { _id: string };
+type Raw = Record<string, unknown> & { _id: string };
+
+function mapError(err: unknown): unknown {
+  if ((err as { errorType?: string } | null)?.errorType === 'uniqueViolated') return errors.duplicateKey();
+  return err;
+}
+
+/** The update without `$setOnInsert` (only for inserts), or null when nothing remains. */
+function forExisting(update: Update): Record<string, unknown> | null {
+  const { $setOnInsert: _ignored, ...rest } = update;
+  return Object.keys(rest).length > 0 ? rest : null;
+}
+
+/** The document an upsert inserts: the filter's equalities, then the update with $setOnInsert. */
+function upsertDocument(filter: Filter, update: Update): Record<string, unknown> {
+  const { _id, ...seed } = equalityFields(filter);
+  let doc: Record<string, unknown> = { _id: typeof _id === 'string' ? _id : newId() };
+  if (Object.keys(seed).length > 0) doc = model.modify(doc, { $set: seed });
+  const { $setOnInsert, $set, ...rest } = update;
+  const mods: Record<string, unknown> = { ...rest };
+  if ($setOnInsert || $set) mods.$set = { ...$setOnInsert, ...$set };
+  return Object.keys(mods).length > 0 ? model.modify(doc, mods) : doc;
+}
+
+export class EmbeddedCollection<T extends Document = Document> implements Collection<T> {
+  private readonly db: Datastore;
+  private readonly ready: Promise<void>;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Written to since the last compaction: idle collections are not rewritten for nothing. */
+  private dirty = false;
+
+  constructor(
+    readonly file: string,
+    prepare: () => Promise<void>,
+    private readonly assertOpen: () => void,
+  ) {
+    this.db = new Datastore({ filename: file });
+    // nedb rewrites the file compactly while loading: the append log restarts small on each open.
+    this.ready = prepare().then(() => this.db.loadDatabaseAsync());
+    this.ready.catch(() => undefined); // reported by the first operation that awaits it
+  }
+
+  async insertOne(doc: T): Promise<Stored<T>> {
+    return this.write(() => this.insertRaw({ ...doc, _id: doc._id ?? newId() }));
+  }
+
+  async findOne(filter: Filter, options: FindOptions = {}): Promise<Stored<T> | null> {
+    const [doc] = await this.find(filter, { ...options, limit: 1 });
+    return doc ?? null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<Array<Stored<T>>> {
+    await this.open();
+    const cursor = this.db.findAsync(toNedbQuery(filter));
+    if (options.sort) cursor.sort(options.sort);
+    if (options.skip) cursor.skip(options.skip);
+    if (options.limit) cursor.limit(options.limit);
+    const projection = options.projection;
+    if (projection) cursor.projection(projection);
+    const docs = (await cursor) as unknown as Raw[];
+    // nedb reads `{_id: 1}` alone as "no projection": keep only the _id like MongoDB does.
+    if (projection && projection._id === 1 && Object.keys(projection).length === 1) {
+      return docs.map((d) => ({ _id: d._id }) as Stored<T>);
+    }
+    return docs as Array<Stored<T>>;
+  }
+
+  async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+    assertUpdate(update);
+    return this.write(async () => (await this.updateFirst(filter, update, options.upsert ?? false)).result);
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    assertUpdate(update);
+    return this.write(async () => {
+      const before = (await this.db.findAsync(toNedbQuery(filter))) as unknown as Raw[];
+      const mods = forExisting(update);
+      if (before.length === 0 || !mods) return { matchedCount: before.length, modifiedCount: 0, upsertedId: null };
+      const ids = before.map((d) => d._id);
+      const { affectedDocuments } = await this.db
+        .updateAsync({ _id: { $in: ids } }, mods, { multi: true, returnUpdatedDocs: true })
+        .catch((err: unknown) => Promise.reject(mapError(err)));
+      const byId = new Map(before.map((d) => [d._id, d]));
+      const after = (affectedDocuments ?? []) as Raw[];
+      const modifiedCount = after.filter((d) => !isDeepStrictEqual(byId.get(d._id), d)).length;
+      return { matchedCount: before.length, modifiedCount, upsertedId: null };
+    });
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<Stored<T> | null> {
+    assertUpdate(update);
+    return this.write(async () => (await this.updateFirst(filter, update, options.upsert ?? false)).doc);
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    return this.write(() => this.db.removeAsync(toNedbQuery(filter), { multi: false }));
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    return this.write(() => this.db.removeAsync(toNedbQuery(filter), { multi: true }));
+  }
+
+  async countDocuments(filter: Filter = {}): Promise<number> {
+    await this.open();
+    return (await this.db.countAsync(toNedbQuery(filter))) as unknown as number;
+  }
+
+  async createIndex(fields: Record<string, 1 | -1>, options: IndexOptions = {}): Promise<void> {
+    const names = Object.keys(fields);
+    if (names.length === 0) throw errors.badRequest('An index needs at least one field');
+    // nedb indexes have no direction: equality lookups and sorts work either way.
+    const fieldName = names.length === 1 ? names[0] : names;
+    await this.write(() =>
+      this.db
+        .ensureIndexAsync({ fieldName, unique: options.unique ?? false, sparse: options.sparse ?? false })
+        .catch((err: unknown) => Promise.reject(mapError(err))),
+    );
+  }
+
+  /** Rewrites the datafile without the superseded lines (nedb queues it after pending writes). */
+  async compact(): Promise<void> {
+    await this.ready;
+    await this.queue;
+    if (!this.dirty) return;
+    this.dirty = false;
+    await this.db.compactDatafileAsync();
+  }
+
+  private async open(): Promise<void> {
+    this.assertOpen();
+    await this.ready;
+  }
+
+  private async write<R>(task: () => Promise<R>): Promise<R> {
+    await this.open();
+    this.dirty = true;
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async insertRaw(doc: Record<string, unknown>): Promise<Stored<T>> {
+    try {
+      // nedb deep-copies both the stored document and the one it returns.
+      return (await this.db.insertAsync(doc)) as unknown as Stored<T>;
+    } catch (err) {
+      throw mapError(err);
+    }
+  }
+
+  private async updateFirst(
+    filter: Filter,
+    update: Update,
+    upsert: boolean,
+  ): Promise<{ result: UpdateResult; doc: Stored<T> | null }> {
+    const before = (await this.db.findOneAsync(toNedbQuery(filter))) as unknown as Raw | null;
+    if (!before) {
+      if (!upsert) return { result: { matchedCount: 0, modifiedCount: 0, upsertedId: null }, doc: null };
+      const doc = await this.insertRaw(upsertDocument(filter, update));
+      return { result: { matchedCount: 0, modifiedCount: 0, upsertedId: doc._id }, doc };
+    }
+    const mods = forExisting(update);
+    if (!mods) return { result: { matchedCount: 1, modifiedCount: 0, upsertedId: null }, doc: before as Stored<T> };
+    const { affectedDocuments } = await this.db
+      .updateAsync({ _id: before._id }, mods, { returnUpdatedDocs: true })
+      .catch((err: unknown) => Promise.reject(mapError(err)));
+    const after = affectedDocuments as unknown as Stored<T>;
+    const modifiedCount = isDeepStrictEqual(before, after) ? 0 : 1;
+    return { result: { matchedCount: 1, modifiedCount, upsertedId: null }, doc: after };
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The embedded adapter: no server to run, one folder per service (`<dataDir>/<service>/`), one
+ * nedb datafile per collection (`<name>.db`), one process at a time (see lock.ts).
+ *
+ * Durability: a write is acknowledged once nedb has appended its line to the file (no fsync), so
+ * it survives the process being killed at any point; an OS crash or power loss can still lose the
+ * last seconds, as with Redis' `appendfsync no`.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ServiceError } from '@notetaker/contracts';
+import { assertCollectionName, assertServiceName } from './common.js';
+import { EmbeddedCollection } from './embedded-collection.js';
+import { acquireLock, releaseLock } from './lock.js';
+import type { Collection, Document, Store } from './port.js';
+
+export interface EmbeddedStoreOptions {
+  service: string;
+  dataDir: string;
+  /** How often datafiles are rewritten without superseded lines (default 10 minutes). */
+  compactionIntervalMs?: number;
+}
+
+const TEN_MINUTES = 10 * 60 * 1000;
+
+export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<Store> {
+  assertServiceName(options.service);
+  const folder = path.resolve(options.dataDir, options.service);
+  await fs.mkdir(folder, { recursive: true });
+  const lock = await acquireLock(folder);
+  return new EmbeddedStore(folder, lock, options.compactionIntervalMs ?? TEN_MINUTES);
+}
+
+class EmbeddedStore implements Store {
+  private readonly collections = new Map<string, EmbeddedCollection>();
+  private readonly timer: NodeJS.Timeout;
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    readonly folder: string,
+    private readonly lock: string,
+    compactionIntervalMs: number,
+  ) {
+    // Updates and deletes append lines; without this a long-running service's files only grow.
+    this.timer = setInterval(() => void this.compactAll(), compactionIntervalMs);
+    this.timer.unref();
+  }
+
+  collection<T extends Document = Document>(name: string): Collection<T> {
+    this.assertOpen();
+    assertCollectionName(name);
+    let collection = this.collections.get(name);
+    if (!collection) {
+      const file = path.join(this.folder, `${name}.db`);
+      collection = new EmbeddedCollection(file, () => dropTornTail(file), () => this.assertOpen());
+      this.collections.set(name, collection);
+    }
+    return collection as unknown as Collection<T>;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      clearInterval(this.timer);
+      // Compacting drains each collection's pending writes and leaves a tidy file for next time.
+      await Promise.allSettled([...this.collections.values()].map((c) => c.compact()));
+      await releaseLock(this.lock);
+    })();
+    return this.closing;
+  }
+
+  private assertOpen(): void {
+    if (this.closing) throw new ServiceError('store_closed', `The store in ${this.folder} is closed`, 503);
+  }
+
+  private async compactAll(): Promise<void> {
+    for (const collection of this.collections.values()) {
+      try {
+        await collection.compact();
+      } catch (err) {
+        // No logger at this layer; the next write to a broken disk fails loudly anyway.
+        process.emitWarning(`compacting ${collection.file} failed: ${(err as Error).message}`);
+      }
+    }
+  }
+}
+
+/**
+ * A process killed in the middle of an append can leave a partial last line. nedb would count it
+ * as corruption and, in a small file, refuse to load (more than 10% corrupt); that write was never
+ * acknowledged, so cut it off instead.
+ */
+async function dropTornTail(file: string): Promise<void> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, 'r+');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    const { size } = await handle.stat();
+    let end = size;
+    while (end > 0) {
+      const start = Math.max(0, end - 64 * 1024);
+      const chunk = Buffer.alloc(end - start);
+      await handle.read(chunk, 0, chunk.length, start);
+      const newline = chunk.lastIndexOf(0x0a);
+      if (newline >= 0) {
+        if (start + newline + 1 < size) await handle.truncate(start + newline + 1);
+        return;
+      }
+      end = start;
+    }
+    if (size > 0) await handle.truncate(0);
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * The document store: one port (port.ts), two adapters. Services call `openStore` and get MongoDB
+ * when MONGODB_URL is configured, otherwise the embedded files under DATA_DIR.
+ */
+import { errors } from '@notetaker/contracts';
+import { openEmbeddedStore } from './embedded.js';
+import { openMongoStore } from './mongodb.js';
+import type { Store, StoreOptions } from './port.js';
+
+export type * from './port.js';
+export { openEmbeddedStore, type EmbeddedStoreOptions } from './embedded.js';
+export { openMongoStore, type MongoStoreOptions } from './mongodb.js';
+export { newId } from './common.js';
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  if (options.mongodbUrl) return openMongoStore({ service: options.service, url: options.mongodbUrl });
+  if (!options.dataDir) throw errors.badRequest('The store needs either mongodbUrl or dataDir');
+  return openEmbeddedStore({ service: options.service, dataDir: options.dataDir });
+}

@@ -1,0 +1,151 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { openEmbeddedStore, openStore } from '../src/index.js';
+import { deadPid, startChild } from './support/child.js';
+import { rejectsWith, storeContract } from './store.contract.js';
+
+async function tempDir(): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), 'store-test-'));
+}
+
+describe('embedded store', () => {
+  describe('contract', () => {
+    let dir: string;
+    storeContract({
+      open: async () => {
+        dir = await tempDir();
+        return openStore({ service: 'contract-test', dataDir: dir });
+      },
+      dispose: () => fs.rm(dir, { recursive: true, force: true }),
+    });
+  });
+
+  describe('files', () => {
+    let dir: string;
+    beforeEach(async () => {
+      dir = await tempDir();
+    });
+    afterEach(() => fs.rm(dir, { recursive: true, force: true }));
+
+    it('keeps data and indexes across close and reopen, one file per collection', async () => {
+      const first = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      const users = first.collection('users');
+      await users.createIndex({ email: 1 }, { unique: true });
+      await users.insertOne({ _id: 'u1', email: 'a@x', n: 1 });
+      await users.updateOne({ _id: 'u1' }, { $inc: { n: 1 } });
+      await first.collection('other').insertOne({ v: 1 });
+      await first.close();
+      expect((await fs.readdir(path.join(dir, 'svc'))).sort()).to.deep.equal(['other.db', 'users.db']);
+
+      const second = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      expect(await second.collection('users').findOne({ _id: 'u1' })).to.deep.equal({ _id: 'u1', email: 'a@x', n: 2 });
+      await rejectsWith(second.collection('users').insertOne({ email: 'a@x' }), 'duplicate_key');
+      await second.close();
+    });
+
+    it('compacts: superseded lines are gone after close', async () => {
+      const store = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      const c = store.collection('counters');
+      await c.insertOne({ _id: 'k', n: 0 });
+      for (let i = 0; i < 50; i++) await c.updateOne({ _id: 'k' }, { $inc: { n: 1 } });
+      await c.insertOne({ _id: 'gone' });
+      await c.deleteOne({ _id: 'gone' });
+      await store.close();
+      const lines = (await fs.readFile(path.join(dir, 'svc', 'counters.db'), 'utf8')).trim().split('\n');
+      expect(lines.map((l) => JSON.parse(l))).to.deep.equal([{ _id: 'k', n: 50 }]);
+    });
+
+    it('drops a torn last line left by a killed process instead of refusing to load', async () => {
+      const folder = path.join(dir, 'svc');
+      await fs.mkdir(folder);
+      await fs.writeFile(path.join(folder, 'c.db'), '{"_id":"a","n":1}\n{"_id":"b","n":');
+      const store = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      expect(await store.collection('c').find({})).to.deep.equal([{ _id: 'a', n: 1 }]);
+      await store.close();
+    });
+
+    it('refuses operations after close', async () => {
+      const store = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      const c = store.collection('c');
+      await store.close();
+      await rejectsWith(c.find({}), 'store_closed');
+      expect(() => store.collection('c')).to.throw(/closed/);
+    });
+
+    it('keeps every acknowledged write when the writing process is killed mid-stream', async function () {
+      this.timeout(60_000);
+      const child = startChild([dir, 'svc', 'write', '100000']);
+      await child.waitFor((line) => /^written (\d+)$/.test(line) && Number(line.split(' ')[1]) >= 400);
+      child.process.kill('SIGKILL');
+      await child.exited;
+      const acked = Math.max(...child.lines.filter((l) => l.startsWith('written ')).map((l) => Number(l.split(' ')[1])));
+      expect(child.lines).to.not.include('done');
+
+      const store = await openEmbeddedStore({ service: 'svc', dataDir: dir }); // takes over the stale LOCK
+      const items = store.collection('items');
+      expect(await items.countDocuments({ seq: { $lt: acked } })).to.equal(acked);
+      const total = await items.countDocuments();
+      expect(total).to.be.at.least(acked);
+      expect(new Set((await items.find({})).map((d) => d.seq)).size).to.equal(total);
+      expect(((await store.collection('meta').findOne({ _id: 'progress' }))?.written as number) >= acked).to.equal(true);
+      await store.close();
+    });
+  });
+
+  describe('lock', () => {
+    let dir: string;
+    beforeEach(async () => {
+      dir = await tempDir();
+    });
+    afterEach(() => fs.rm(dir, { recursive: true, force: true }));
+
+    it('a second process cannot open a folder another one holds; a killed holder leaves a lock that is taken over', async function () {
+      this.timeout(30_000);
+      const holder = startChild([dir, 'svc', 'hold']);
+      await holder.waitFor((line) => line === 'ready');
+      const folder = path.join(dir, 'svc');
+      const err = await rejectsWith(openEmbeddedStore({ service: 'svc', dataDir: dir }), 'store_locked');
+      expect(err.message).to.equal(`The data folder ${folder} is open in process ${holder.process.pid}; stop it or use its API`);
+
+      holder.process.kill('SIGKILL');
+      await holder.exited;
+      const store = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      expect((await fs.readFile(path.join(folder, 'LOCK'), 'utf8')).trim()).to.equal(String(process.pid));
+
+      const contender = startChild([dir, 'svc', 'hold']);
+      const line = await contender.waitFor((l) => l.startsWith('{'));
+      expect(JSON.parse(line).error).to.deep.equal({
+        code: 'store_locked',
+        message: `The data folder ${folder} is open in process ${process.pid}; stop it or use its API`,
+      });
+      expect(await contender.exited).to.equal(1);
+      await store.close();
+      await fs.access(path.join(folder, 'LOCK')).then(
+        () => expect.fail('LOCK should be removed on close'),
+        () => undefined,
+      );
+    });
+
+    it('takes over a LOCK whose pid is dead or is our own pid from an earlier life', async () => {
+      const folder = path.join(dir, 'svc');
+      await fs.mkdir(folder);
+      await fs.writeFile(path.join(folder, 'LOCK'), `${await deadPid()}\n`);
+      const first = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      await rejectsWith(openEmbeddedStore({ service: 'svc', dataDir: dir }), 'store_locked');
+      await first.close();
+
+      await fs.writeFile(path.join(folder, 'LOCK'), `${process.pid}\n`);
+      const second = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      await second.close();
+    });
+
+    it('rejects service names that are not a plain folder name', async () => {
+      for (const service of ['../up', 'a/b', '', 'Upper']) {
+        await rejectsWith(openEmbeddedStore({ service, dataDir: dir }), 'bad_request');
+      }
+      await rejectsWith(openStore({ service: 'svc' }), 'bad_request');
+    });
+  });
+});

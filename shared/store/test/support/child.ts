@@ -1,0 +1,57 @@
+/** Starts test/support/store-child.ts in its own Node process (through tsx) and reads its lines. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const packageDir = fileURLToPath(new URL('../..', import.meta.url));
+const script = fileURLToPath(new URL('./store-child.ts', import.meta.url));
+
+export interface Child {
+  process: ChildProcess;
+  lines: string[];
+  /** Resolves with the first line matching, rejects if the process exits before. */
+  waitFor(match: (line: string) => boolean): Promise<string>;
+  exited: Promise<number | null>;
+}
+
+export function startChild(args: string[]): Child {
+  // cwd: the package folder, from which `--import tsx` resolves (the root test run starts elsewhere).
+  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: packageDir,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines: string[] = [];
+  const waiters: Array<{ match: (line: string) => boolean; resolve: (line: string) => void }> = [];
+  let buffered = '';
+  proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk;
+    const parts = buffered.split('\n');
+    buffered = parts.pop()!;
+    for (const line of parts) {
+      lines.push(line);
+      for (const w of waiters.filter((w) => w.match(line))) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(line);
+      }
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => proc.on('close', (code) => resolve(code)));
+  return {
+    process: proc,
+    lines,
+    exited,
+    waitFor: (match) =>
+      new Promise((resolve, reject) => {
+        const seen = lines.find(match);
+        if (seen !== undefined) return resolve(seen);
+        waiters.push({ match, resolve });
+        void exited.then((code) => reject(new Error(`child exited (${code}) before the expected line; got: ${lines.join(' | ')}`)));
+      }),
+  };
+}
+
+/** The pid of a process that has already exited (for a stale LOCK). */
+export async function deadPid(): Promise<number> {
+  const proc = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  await new Promise((resolve) => proc.on('close', resolve));
+  return proc.pid!;
+}
