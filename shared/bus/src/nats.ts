@@ -4,6 +4,7 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   type Bus,
   type EventHandler,
+  type MessageContext,
   type RequestHandler,
   type RequestOptions,
   type SubscribeOptions,
@@ -44,16 +45,17 @@ export class NatsBus implements Bus {
     this.closeTimeoutMs = options.closeTimeoutMs ?? 5000;
   }
 
-  async request<T = unknown>(subject: string, data: unknown, options?: RequestOptions): Promise<T> {
-    this.assertOpen();
-    const timeout = options?.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    let reply: Msg;
+  request<T = unknown>(subject: string, data: unknown, options?: RequestOptions): Promise<T> {
     try {
-      reply = await this.nc.request(subject, encodePayload(data), { timeout });
+      this.assertOpen();
+      const timeout = options?.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+      return this.nc.request(subject, encodePayload(data), { timeout }).then(
+        (reply) => openReply(reply.data) as T,
+        (err: unknown) => Promise.reject(requestError(err, subject)),
+      );
     } catch (err) {
-      throw requestError(err, subject);
+      return Promise.reject(err);
     }
-    return openReply(reply.data) as T;
   }
 
   serve(subject: string, handler: RequestHandler, options?: SubscribeOptions): Subscription {
@@ -107,7 +109,7 @@ export class NatsBus implements Bus {
     }
     let result: unknown;
     try {
-      result = handler(data, { subject: msg.subject });
+      result = handler(data, new LazyContext(msg));
     } catch (err) {
       this.replyFailure(msg, err);
       return;
@@ -126,7 +128,7 @@ export class NatsBus implements Bus {
 
   private deliver(msg: Msg, handler: EventHandler, inflight: InflightHandlers): void {
     try {
-      const result = handler(decodePayload(msg.data), { subject: msg.subject });
+      const result = handler(decodePayload(msg.data), new LazyContext(msg));
       if (isPromiseLike(result)) {
         inflight.track(Promise.resolve(result).catch((err: unknown) => this.onHandlerError(err, msg.subject)));
       }
@@ -179,6 +181,15 @@ export class NatsBus implements Bus {
 
   private assertOpen(): void {
     if (this.closing) throw errors.unavailable('Bus connection is closed');
+  }
+}
+
+/** nats.js decodes a message's subject on first access; most handlers never look at it. */
+class LazyContext implements MessageContext {
+  constructor(private readonly msg: Msg) {}
+
+  get subject(): string {
+    return this.msg.subject;
   }
 }
 
