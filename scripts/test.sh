@@ -10,6 +10,10 @@ command -v nats-server >/dev/null 2>&1 || need_apt+=(nats-server)
 if [ -z "${CHROME_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
   need_apt+=(chromium)
 fi
+# The compose file is checked by a real compose client (Debian's docker-compose; no engine needed).
+if ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev/null 2>&1; then
+  need_apt+=(docker-compose)
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing ${need_apt[*]} from Debian's packages"
