@@ -16,6 +16,7 @@ import { meetingRoutes } from './routes/meetings.js';
 import { projectRoutes } from './routes/projects.js';
 import { taskRoutes } from './routes/tasks.js';
 import { transcriptRoutes } from './routes/transcripts.js';
+import { webInterface, type WebDeps } from './web/index.js';
 
 const API_PREFIX = '/api/v1';
 
@@ -30,6 +31,8 @@ export interface GatewayDeps {
   logger: Logger;
   metrics: client.Registry;
   ready: ReadinessCheck;
+  /** The browser application at `/` (session cookies); absent, only the REST API is served. */
+  web?: WebDeps;
 }
 
 export function createGatewayApp(deps: GatewayDeps): Koa {
@@ -37,6 +40,7 @@ export function createGatewayApp(deps: GatewayDeps): Koa {
   app.proxy = false;
   app.use(errorMiddleware(deps.logger));
   app.use(opsRouter({ registry: deps.metrics, ready: deps.ready }).routes());
+  if (deps.web) app.use(webInterface(deps.web));
 
   // Authentication before anything reads the body: an anonymous caller cannot make us buffer 1 MB.
   app.use(underApi(apiKeyAuth(deps.tokens)));

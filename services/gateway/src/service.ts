@@ -16,6 +16,7 @@ import { adminSocketPath, serveAdminSocket } from './identity/admin-socket.js';
 import { runIdentityCommand } from './identity/commands.js';
 import { SecretBox } from './identity/secrets.js';
 import { TokenService } from './identity/tokens.js';
+import { closeLiveStreams, createWeb } from './web/index.js';
 
 export interface GatewayOptions {
   /** Readiness of the whole process (the stack answers for every service it runs). */
@@ -28,7 +29,7 @@ export async function startIdentity(ctx: Pick<ServiceContext, 'store' | 'config'
   const accounts = new AccountService(ctx.store);
   await tokens.init();
   await accounts.init();
-  return { tokens, accounts };
+  return { tokens, accounts, box };
 }
 
 export interface RunningGateway extends RunningService {
@@ -54,12 +55,23 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
       const adminSocket = ctx.config.mongodbUrl
         ? null
         : await serveAdminSocket(adminSocketPath(ctx.config.dataDir), admin);
+      const web = await createWeb({
+        bus: ctx.bus,
+        store: ctx.store,
+        logger: ctx.logger,
+        accounts: identity.accounts,
+        tokens: identity.tokens,
+        box: identity.box,
+        env: ctx.config.env,
+        skillsDir: ctx.config.skillsDir,
+      });
       const app = createGatewayApp({
         bus: ctx.bus,
         tokens: identity.tokens,
         logger: ctx.logger,
         metrics: ctx.metrics,
         ready: options.ready ?? (() => true),
+        web,
       });
       const http = await listen(app, ctx.config.port, ctx.config.host);
       ctx.logger.info({ url: `http://${ctx.config.host}:${http.port}` }, 'gateway listening');
@@ -67,6 +79,7 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
         port: http.port,
         admin,
         async stop() {
+          closeLiveStreams(web);
           await http.close();
           await adminSocket?.close();
           await secretSub.unsubscribe();

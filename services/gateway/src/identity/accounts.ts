@@ -67,6 +67,17 @@ export class AccountService {
     return record && crypto.timingSafeEqual(candidate, expected) ? toInfo(record) : null;
   }
 
+  async get(id: string): Promise<AccountInfo | null> {
+    const record = await this.accounts.findOne({ _id: id });
+    return record ? toInfo(record) : null;
+  }
+
+  /** Every account, oldest first (the web application's account settings). */
+  async list(): Promise<AccountInfo[]> {
+    const records = await this.accounts.find({}, { sort: { createdAt: 1 } });
+    return records.map(toInfo);
+  }
+
   async count(): Promise<number> {
     return this.accounts.countDocuments({});
   }

@@ -1,0 +1,206 @@
+// The web application's only script (the CSP allows no inline script). Every page works without
+// it; it adds copy buttons, confirmations, local times and the live transcript of a meeting.
+// Text from the server is always put in with textContent, never parsed as HTML.
+'use strict';
+
+(function () {
+  const STATUS_LABELS = {
+    joining: 'Joining',
+    lobby: 'In the lobby',
+    live: 'Live',
+    leaving: 'Leaving',
+    ended: 'Ended',
+    error: 'Failed',
+  };
+
+  function announce(message) {
+    const status = document.querySelector('.copy-status');
+    if (status) status.textContent = message;
+  }
+
+  // ---- Copy buttons: <button data-copy="input-id">
+  async function copyFrom(button) {
+    const input = document.getElementById(button.dataset.copy);
+    if (!input) return;
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      // No Clipboard API (plain http on another host) or no permission: the old way, and if even
+      // that fails, leave it selected for Ctrl+C.
+      input.focus();
+      input.select();
+      if (!document.execCommand('copy')) {
+        announce('Selected. Press Ctrl+C (or Cmd+C) to copy.');
+        return;
+      }
+    }
+    const label = button.textContent;
+    button.textContent = 'Copied';
+    announce('Copied to the clipboard.');
+    setTimeout(() => (button.textContent = label), 2000);
+  }
+
+  document.addEventListener('click', (event) => {
+    const button = event.target instanceof Element ? event.target.closest('[data-copy]') : null;
+    if (button) copyFrom(button);
+  });
+
+  // ---- Confirmation before destructive forms: <form data-confirm="…">
+  document.addEventListener('submit', (event) => {
+    const form = event.target;
+    if (form instanceof HTMLFormElement && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
+      event.preventDefault();
+    }
+  });
+
+  // ---- Times: the server writes UTC; show them in the reader's zone.
+  const localFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  function localizeTimes(root) {
+    for (const el of root.querySelectorAll('time[data-local]')) {
+      const date = new Date(el.getAttribute('datetime'));
+      if (!Number.isNaN(date.getTime())) {
+        el.textContent = localFormat.format(date);
+        el.title = el.getAttribute('datetime');
+      }
+    }
+  }
+
+  // ---- Live meeting view: <section data-events="/meetings/:id/events">
+  function startLive(section) {
+    const $ = (id) => document.getElementById(id);
+    const segments = $('segments');
+    const partials = $('partials');
+    const state = $('live-state');
+    const statusBadge = $('meeting-status');
+    const count = $('participant-count');
+    const participants = $('participants');
+    const documentLink = $('document-link');
+    const stopForm = $('stop-form');
+    const partialById = new Map();
+    const names = new Set();
+    const source = new EventSource(section.dataset.events);
+
+    const payloadOf = (event) => {
+      try {
+        return JSON.parse(event.data).payload || {};
+      } catch {
+        return {};
+      }
+    };
+    const setState = (text) => {
+      if (state) state.textContent = text;
+    };
+    const timeOf = (iso) => (typeof iso === 'string' && iso.length >= 19 ? iso.slice(11, 19) : '');
+
+    function showStatus(status) {
+      const badge = document.createElement('span');
+      badge.className = `badge status-${status}`;
+      badge.dataset.status = status;
+      badge.textContent = STATUS_LABELS[status] || status;
+      statusBadge.replaceChildren(badge);
+    }
+
+    function renderParticipants() {
+      participants.replaceChildren(
+        ...[...names].sort().map((name) => {
+          const li = document.createElement('li');
+          li.textContent = name;
+          return li;
+        }),
+      );
+    }
+
+    function ended(status) {
+      if (stopForm) stopForm.hidden = true;
+      if (section.dataset.hasDocument === 'true') documentLink.hidden = false;
+      for (const el of partialById.values()) el.remove();
+      partialById.clear();
+      setState(
+        status === 'error'
+          ? 'The meeting ended with an error. The transcript so far is kept.'
+          : 'The meeting has ended.',
+      );
+      source.close();
+    }
+
+    source.addEventListener('open', () => setState('Live: words appear as they are spoken.'));
+    source.addEventListener('replayed', () => setState('Live: words appear as they are spoken.'));
+    source.addEventListener('backlog-unavailable', () =>
+      setState('Live, but earlier words could not be loaded. They are in the saved transcript.'),
+    );
+
+    source.addEventListener('caption_partial', (event) => {
+      const p = payloadOf(event);
+      const key = String(p.captionId || p.speaker || '');
+      let line = partialById.get(key);
+      if (!line) {
+        line = document.createElement('p');
+        line.className = 'partial';
+        line.append(document.createElement('strong'), document.createTextNode(' '), document.createElement('span'));
+        line.dataset.speaker = String(p.speaker || '');
+        partialById.set(key, line);
+        partials.append(line);
+      }
+      line.children[0].textContent = p.speaker || 'Someone';
+      line.children[1].textContent = p.text || '';
+    });
+
+    source.addEventListener('segment_finalized', (event) => {
+      const p = payloadOf(event);
+      const item = document.createElement('li');
+      const speaker = document.createElement('strong');
+      speaker.className = 'speaker';
+      speaker.textContent = p.speaker || 'Unknown speaker';
+      const at = document.createElement('time');
+      at.className = 'muted';
+      at.dateTime = p.timestamp || '';
+      at.textContent = timeOf(p.timestamp);
+      const text = document.createElement('p');
+      text.textContent = p.text || '';
+      item.append(speaker, document.createTextNode(' '), at, text);
+      segments.append(item);
+      // The speaker's turn is final: its caption in progress is done.
+      for (const [key, line] of partialById) {
+        if (line.dataset.speaker === String(p.speaker || '')) {
+          line.remove();
+          partialById.delete(key);
+        }
+      }
+    });
+
+    source.addEventListener('meeting_status', (event) => {
+      const status = String(payloadOf(event).status || '');
+      if (!status) return;
+      showStatus(status);
+      if (status === 'ended' || status === 'error') ended(status);
+    });
+
+    const participantChange = (joined) => (event) => {
+      const p = payloadOf(event);
+      const name = p.name || p.participant || p.displayName;
+      if (name) joined ? names.add(String(name)) : names.delete(String(name));
+      if (typeof p.participantCount === 'number') count.textContent = String(p.participantCount);
+      renderParticipants();
+    };
+    source.addEventListener('participant_joined', participantChange(true));
+    source.addEventListener('participant_left', participantChange(false));
+    source.addEventListener('document_saved', () => {
+      if (documentLink) documentLink.hidden = false;
+    });
+    source.addEventListener('done', () => source.close());
+    source.addEventListener('error', () => {
+      if (source.readyState === EventSource.CLOSED) setState('Live updates stopped. Reload the page to try again.');
+      else setState('Connection lost, reconnecting…');
+    });
+  }
+
+  function init() {
+    localizeTimes(document);
+    const live = document.querySelector('section[data-events]');
+    if (live) startLive(live);
+    document.body.addEventListener('htmx:afterSwap', (event) => localizeTimes(event.target));
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
+  else init();
+})();

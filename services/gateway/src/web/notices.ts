@@ -1,0 +1,34 @@
+/**
+ * Messages shown after a redirect (`?notice=<code>`). Only these fixed texts can be shown this
+ * way: a query string never puts its own words on a page.
+ */
+import type { Context } from 'koa';
+
+const NOTICES = {
+  'signed-out': 'You have signed out.',
+  expired: 'Your session has expired. Sign in again to continue.',
+  'token-revoked': 'The token was revoked. Requests with its key are refused from now on.',
+  'token-gone': 'A new token’s key and signing secret are shown only once, right after creation.',
+  'account-created': 'The account was created. Its owner can sign in now.',
+  'meeting-stopping': 'The bot is leaving the meeting. The transcript is being finalised.',
+  'meeting-ended': 'This meeting has already ended.',
+  'task-created': 'The task was created.',
+  'task-enabled': 'The schedule is enabled.',
+  'task-disabled': 'The schedule is paused. The cron expression is kept.',
+  'task-started': 'The task is running. Its outcome appears in the history below.',
+  'task-busy': 'This task is running already; wait for that run to finish.',
+  'task-on-demand': 'This task has no schedule to enable or disable; it runs on demand.',
+} as const;
+
+export type NoticeCode = keyof typeof NOTICES;
+
+export function noticeFrom(ctx: Context): string | null {
+  const code = ctx.query.notice;
+  return typeof code === 'string' && Object.hasOwn(NOTICES, code) ? NOTICES[code as NoticeCode] : null;
+}
+
+/** 303 See Other: the browser follows with a GET, so a reload never re-submits a form. */
+export function redirect(ctx: Context, location: string, notice?: NoticeCode): void {
+  ctx.status = 303;
+  ctx.redirect(notice ? `${location}${location.includes('?') ? '&' : '?'}notice=${notice}` : location);
+}

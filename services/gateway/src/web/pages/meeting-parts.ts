@@ -1,0 +1,24 @@
+import type { MeetingStatus, Platform } from '@notetaker/contracts';
+import { html, type Html } from '../html.js';
+
+const STATUS_LABELS: Record<MeetingStatus, string> = {
+  joining: 'Joining',
+  lobby: 'In the lobby',
+  live: 'Live',
+  leaving: 'Leaving',
+  ended: 'Ended',
+  error: 'Failed',
+};
+
+/** Statuses in which the bot is (still) in the meeting and Stop means something. */
+export function isActive(status: MeetingStatus): boolean {
+  return status !== 'ended' && status !== 'error';
+}
+
+export function statusBadge(status: MeetingStatus): Html {
+  return html`<span class="badge status-${status}" data-status="${status}">${STATUS_LABELS[status] ?? status}</span>`;
+}
+
+export function platformName(platform: Platform): string {
+  return platform === 'google_meet' ? 'Google Meet' : 'Microsoft Teams';
+}

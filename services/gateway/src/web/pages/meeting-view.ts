@@ -1,0 +1,127 @@
+/**
+ * One meeting's page: its facts, Stop while the bot is in it, the live transcript (streamed by
+ * live-events.ts into the page by app.js) and, once it ended, its transcript and document link.
+ */
+import type Router from '@koa/router';
+import { svc, type MeetingRecord, type TranscriptSegment } from '@notetaker/contracts';
+import { ask, settle, type Outcome } from '../backend.js';
+import { chrome, signedIn, uiCaller, type WebDeps } from '../context.js';
+import { requireSession, signedInForm } from '../guards.js';
+import { html, type Html } from '../html.js';
+import { csrfInput, sendPage, time, unavailable } from '../layout.js';
+import { redirect } from '../notices.js';
+import { meetingIdParam } from '../params.js';
+import { liveEvents } from './live-events.js';
+import { isActive, platformName, statusBadge } from './meeting-parts.js';
+
+export function meetingView(router: Router, deps: WebDeps): void {
+  const auth = requireSession(deps);
+
+  router.get('/meetings/:meetingId', auth, async (ctx) => {
+    const meetingId = meetingIdParam(ctx);
+    const found = await settle(
+      ask<MeetingRecord>(deps.bus, svc('meetings', 'get'), { caller: uiCaller(ctx), meetingId }),
+    );
+    if (!found.ok) {
+      if (!found.unavailable) throw found.error;
+      return sendPage(ctx, chrome(ctx, 'Meeting', 'meetings'), unavailable('meeting'), 503);
+    }
+    const meeting = found.value;
+    const active = isActive(meeting.status);
+    const transcript = active ? null : await storedTranscript(deps, meetingId);
+    sendPage(
+      ctx,
+      chrome(ctx, meeting.title || 'Meeting', 'meetings'),
+      html`<hgroup>
+          <h1>${meeting.title || 'Untitled meeting'}</h1>
+          <p>
+            ${platformName(meeting.platform)} · project <a href="/projects/${meeting.project}">${meeting.project}</a>
+          </p>
+        </hgroup>
+        <section
+          id="meeting"
+          class="meeting"
+          ${active ? html` data-events="/meetings/${meetingId}/events"` : ''}
+          data-has-document="${meeting.saveTranscript ? 'true' : 'false'}"
+        >
+          <dl class="facts">
+            <div>
+              <dt>Status</dt>
+              <dd id="meeting-status">${statusBadge(meeting.status)}</dd>
+            </div>
+            <div>
+              <dt>Started</dt>
+              <dd>${time(meeting.startedAt)}</dd>
+            </div>
+            <div>
+              <dt>Participants</dt>
+              <dd id="participant-count">${meeting.participantCount}</dd>
+            </div>
+            <div>
+              <dt>Transcript</dt>
+              <dd>${meeting.saveTranscript ? 'saved to the project' : 'not saved (live only)'}</dd>
+            </div>
+          </dl>
+          ${active && html`<form id="stop-form" method="post" action="/meetings/${meetingId}/stop" data-confirm="Stop transcribing? The bot leaves the meeting.">${csrfInput(signedIn(ctx).session.csrfToken)}<button type="submit" class="contrast">Stop</button></form>`}
+          <p id="document-link" ${meeting.documentPath && !active ? '' : html` hidden`}>
+            <a href="/documents/${meetingId}" role="button" class="secondary">Open the document</a>
+          </p>
+          <div class="live-columns">
+            <section aria-labelledby="transcript-heading">
+              <h2 id="transcript-heading">Transcript</h2>
+              ${active && html`<p id="live-state" class="muted" role="status">Connecting to the live transcript…</p>`}
+              <ol id="segments" class="segments" aria-live="polite" aria-relevant="additions">
+                ${transcript?.segments.map(segmentItem)}
+              </ol>
+              ${transcript?.unavailable && unavailable('transcript')}
+              ${active && html`<div id="partials" class="partials" aria-hidden="true"></div>`}
+              ${!active && transcript && !transcript.unavailable && transcript.segments.length === 0 && html`<p>No words were transcribed.</p>`}
+            </section>
+            <section aria-labelledby="participants-heading">
+              <h2 id="participants-heading">Participants</h2>
+              <ul id="participants" class="participants"></ul>
+            </section>
+          </div>
+        </section>`,
+    );
+  });
+
+  router.post('/meetings/:meetingId/stop', auth, signedInForm(), async (ctx) => {
+    const meetingId = meetingIdParam(ctx);
+    const stopped = await settle(ask(deps.bus, svc('meetings', 'stop'), { caller: uiCaller(ctx), meetingId }, 10_000));
+    if (!stopped.ok) {
+      if (!stopped.unavailable && stopped.error.status === 409)
+        return redirect(ctx, `/meetings/${meetingId}`, 'meeting-ended');
+      throw stopped.error;
+    }
+    redirect(ctx, `/meetings/${meetingId}`, 'meeting-stopping');
+  });
+
+  router.get('/meetings/:meetingId/events', auth, liveEvents(deps));
+}
+
+function segmentItem(segment: TranscriptSegment): Html {
+  return html`<li>
+    <strong class="speaker">${segment.speaker || 'Unknown speaker'}</strong>
+    <time datetime="${segment.timestamp}" class="muted">${segment.timestamp.slice(11, 19)}</time>
+    <p>${segment.text}</p>
+  </li>`;
+}
+
+/** An ended meeting's segments (at most a few pages: the document has them all). */
+async function storedTranscript(deps: WebDeps, meetingId: string) {
+  const segments: TranscriptSegment[] = [];
+  let fromIndex: number | null = 0;
+  for (let page = 0; page < 10 && fromIndex !== null; page++) {
+    const reply: Outcome<{ segments: TranscriptSegment[]; nextIndex: number | null }> = await settle(
+      ask<{ segments: TranscriptSegment[]; nextIndex: number | null }>(deps.bus, svc('transcripts', 'segments'), {
+        meetingId,
+        fromIndex,
+      }),
+    );
+    if (!reply.ok) return { segments, unavailable: true };
+    segments.push(...reply.value.segments);
+    fromIndex = reply.value.nextIndex;
+  }
+  return { segments, unavailable: false };
+}

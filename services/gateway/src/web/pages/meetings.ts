@@ -1,0 +1,193 @@
+/**
+ * Meetings from the browser: start one (it belongs to no API key, SPEC 2.1 / 4.1 rule 1), the
+ * live ones, the ones this account started recently, and each meeting's page with its live
+ * transcript (see live-events.ts), Stop, and the document once it ended.
+ */
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { PROJECT_ID, svc, type MeetingRecord, type MeetingSummary, type Project } from '@notetaker/contracts';
+import { ask, settle } from '../backend.js';
+import { chrome, formOf, signedIn, uiCaller, type WebDeps } from '../context.js';
+import { field } from '../form-body.js';
+import { requireSession, signedInForm } from '../guards.js';
+import { html, type Html } from '../html.js';
+import { csrfInput, formError, inputField, sendFragment, sendPage, time, unavailable } from '../layout.js';
+import { redirect } from '../notices.js';
+import { fieldOfMessage } from '../params.js';
+import { isActive, platformName, statusBadge } from './meeting-parts.js';
+import { meetingView } from './meeting-view.js';
+
+export const DEFAULT_UI_PROJECT = 'general';
+/** A start reserves the document and places the bot with a worker: as long as the REST start allows. */
+const START_TIMEOUT_MS = 30_000;
+const START_FIELDS = ['url', 'title', 'project'] as const;
+type StartField = (typeof START_FIELDS)[number];
+
+interface StartValues {
+  url: string;
+  title: string;
+  project: string;
+  saveTranscript: boolean;
+  errors: Partial<Record<StartField | 'form', string>>;
+}
+
+export function meetingPages(router: Router, deps: WebDeps): void {
+  const auth = requireSession(deps);
+
+  const liveList = async (ctx: Context): Promise<Html> => {
+    const live = await settle(
+      ask<{ meetings: MeetingSummary[] }>(deps.bus, svc('meetings', 'status'), { caller: uiCaller(ctx) }),
+    );
+    if (!live.ok) return live.unavailable ? unavailable('meeting') : html`<p>${live.error.message}</p>`;
+    if (live.value.meetings.length === 0) return html`<p>No meeting started here is being transcribed right now.</p>`;
+    return html`<ul class="cards live-meetings">
+      ${live.value.meetings.map(
+        (m) =>
+          html`<li>
+            <article class="compact-card">
+              <h3 class="h-small">
+                <a href="/meetings/${m.meetingId}">${m.title || 'Untitled meeting'}</a> ${statusBadge(m.status)}
+              </h3>
+              <p>
+                <small>${platformName(m.platform)} · ${m.project} · started ${time(m.startedAt)}</small><br />
+                <small
+                  >${m.participantCount} participant${m.participantCount === 1 ? '' : 's'} · ${m.segmentCount}
+                  segment${m.segmentCount === 1 ? '' : 's'}</small
+                >
+              </p>
+            </article>
+          </li>`,
+      )}
+    </ul>`;
+  };
+
+  const renderIndex = async (ctx: Context, values: StartValues, status = 200) => {
+    const { account, session } = signedIn(ctx);
+    const [live, projects, recent] = await Promise.all([
+      liveList(ctx),
+      settle(ask<{ projects: Project[] }>(deps.bus, svc('projects', 'list'), {})),
+      recentMeetings(ctx, deps, account.id),
+    ]);
+    sendPage(
+      ctx,
+      chrome(ctx, 'Meetings', 'meetings'),
+      html`<h1>Meetings</h1>
+        <div class="grid-2">
+          <section aria-labelledby="start-heading">
+            <h2 id="start-heading">Start a meeting</h2>
+            <p>
+              <small
+                >The bot joins as a participant and transcribes. A meeting started here belongs to no API key.</small
+              >
+            </p>
+            <form method="post" action="/meetings" novalidate>
+              ${csrfInput(session.csrfToken)} ${formError(values.errors.form)}
+              ${inputField({ name: 'url', label: 'Meeting link', type: 'url', value: values.url, error: values.errors.url, required: true, placeholder: 'https://meet.google.com/abc-defg-hij', hint: 'A Google Meet or Microsoft Teams link.', inputmode: 'url' })}
+              ${inputField({ name: 'title', label: 'Title', value: values.title, error: values.errors.title, maxlength: 200 })}
+              ${inputField({ name: 'project', label: 'Project', value: values.project, error: values.errors.project, required: true, maxlength: 64, list: 'project-options', hint: 'Letters, digits, - and _. A new project is created on first save.' })}
+              <datalist id="project-options">
+                ${projects.ok && projects.value.projects.map((p) => html`<option value="${p.id}"></option>`)}
+              </datalist>
+              <label
+                ><input
+                  type="checkbox"
+                  name="saveTranscript"
+                  value="true"
+                  ${values.saveTranscript ? html` checked` : ''}
+                />
+                Save the transcript as a document in the project</label
+              >
+              <button type="submit">Start transcribing</button>
+            </form>
+          </section>
+          <section aria-labelledby="live-heading">
+            <h2 id="live-heading">Live now</h2>
+            <div id="live-list" hx-get="/meetings/live" hx-trigger="every 5s" hx-swap="innerHTML">${live}</div>
+            <h2>Started here recently</h2>
+            ${recent}
+          </section>
+        </div>`,
+      status,
+    );
+  };
+
+  router.get('/meetings', auth, (ctx) =>
+    renderIndex(ctx, { url: '', title: '', project: DEFAULT_UI_PROJECT, saveTranscript: true, errors: {} }),
+  );
+
+  router.get('/meetings/live', auth, async (ctx) => sendFragment(ctx, await liveList(ctx)));
+
+  router.post('/meetings', auth, signedInForm(), async (ctx) => {
+    const form = formOf(ctx);
+    const values: StartValues = {
+      url: field(form, 'url'),
+      title: field(form, 'title', 400),
+      project: field(form, 'project', 200) || DEFAULT_UI_PROJECT,
+      saveTranscript: form.get('saveTranscript') === 'true',
+      errors: {},
+    };
+    if (!values.url) values.errors.url = 'Paste the meeting link.';
+    if (values.title.length > 200) values.errors.title = 'The title can have at most 200 characters.';
+    if (!PROJECT_ID.test(values.project)) {
+      values.errors.project = 'Use 1-64 letters, digits, - or _, starting with a letter or digit.';
+    }
+    if (Object.keys(values.errors).length > 0) return renderIndex(ctx, values, 400);
+    const started = await settle(
+      ask<{ meetingId: string; project: string }>(
+        deps.bus,
+        svc('meetings', 'start'),
+        {
+          caller: uiCaller(ctx),
+          url: values.url,
+          title: values.title || null,
+          callbackUrl: null,
+          project: values.project,
+          saveTranscript: values.saveTranscript,
+        },
+        START_TIMEOUT_MS,
+      ),
+    );
+    if (!started.ok) {
+      const { error } = started;
+      if (started.unavailable)
+        values.errors.form = 'The meeting service is unavailable right now. Try again in a moment.';
+      // 409: the link is being transcribed already (by a key, or from here).
+      else if (error.status === 409) values.errors.url = error.message;
+      else values.errors[fieldOfMessage(error.message, START_FIELDS) ?? 'form'] = error.message;
+      return renderIndex(ctx, values, started.unavailable ? 503 : error.status);
+    }
+    await deps.uiMeetings.record({
+      _id: started.value.meetingId,
+      accountId: signedIn(ctx).account.id,
+      title: values.title || null,
+      project: started.value.project,
+      saveTranscript: values.saveTranscript,
+      startedAt: new Date().toISOString(),
+    });
+    redirect(ctx, `/meetings/${started.value.meetingId}`);
+  });
+
+  meetingView(router, deps);
+}
+
+async function recentMeetings(ctx: Context, deps: WebDeps, accountId: string): Promise<Html> {
+  const recent = await deps.uiMeetings.recent(accountId);
+  if (recent.length === 0) return html`<p>You have not started a meeting here yet.</p>`;
+  const records = await Promise.all(
+    recent.map((r) =>
+      settle(ask<MeetingRecord>(deps.bus, svc('meetings', 'get'), { caller: uiCaller(ctx), meetingId: r._id })),
+    ),
+  );
+  return html`<ul class="recent">
+    ${recent.map((r, i) => {
+      const rec = records[i];
+      const meeting = rec.ok ? rec.value : null;
+      return html`<li>
+        <a href="/meetings/${r._id}">${r.title || 'Untitled meeting'}</a> ${meeting && statusBadge(meeting.status)}
+        <small class="muted">${r.project} · ${time(r.startedAt)}</small>${
+          meeting?.documentPath && !isActive(meeting.status) && html` · <a href="/documents/${r._id}">document</a>`
+        }
+      </li>`;
+    })}
+  </ul>`;
+}

@@ -1,0 +1,147 @@
+/** Projects, each project's meeting history (newest first), and search over saved transcripts. */
+import type Router from '@koa/router';
+import {
+  PROJECT_ID,
+  SEARCH_MAX_QUERY_LENGTH,
+  svc,
+  type Project,
+  type ProjectMeeting,
+  type SearchResult,
+} from '@notetaker/contracts';
+import { ask, settle } from '../backend.js';
+import { chrome, type WebDeps } from '../context.js';
+import { requireSession } from '../guards.js';
+import { html } from '../html.js';
+import { inputField, sendPage, time, unavailable } from '../layout.js';
+import { projectIdParam } from '../params.js';
+
+export function projectPages(router: Router, deps: WebDeps): void {
+  const auth = requireSession(deps);
+
+  router.get('/projects', auth, async (ctx) => {
+    const listed = await settle(ask<{ projects: Project[] }>(deps.bus, svc('projects', 'list'), {}));
+    let body;
+    if (!listed.ok) body = listed.unavailable ? unavailable('project') : html`<p>${listed.error.message}</p>`;
+    else if (listed.value.projects.length === 0)
+      body = html`<p>No project yet. A project appears when a meeting saves its first transcript into it.</p>`;
+    else
+      body = html`<ul class="cards">
+        ${listed.value.projects.map(
+          (p) =>
+            html`<li>
+              <a href="/projects/${p.id}"><strong>${p.name}</strong></a>
+              <small class="muted">${p.hasMeetings ? 'has saved meetings' : 'no saved meetings'}</small>
+            </li>`,
+        )}
+      </ul>`;
+    sendPage(
+      ctx,
+      chrome(ctx, 'Projects', 'projects'),
+      html`<h1>Projects</h1>
+        ${body}`,
+    );
+  });
+
+  router.get('/projects/:projectId', auth, async (ctx) => {
+    const projectId = projectIdParam(ctx);
+    const history = await settle(
+      ask<{ project: string; meetings: ProjectMeeting[] }>(deps.bus, svc('projects', 'meetings'), { projectId }),
+    );
+    if (!history.ok && !history.unavailable) throw history.error;
+    const meetings = history.ok ? history.value.meetings : [];
+    sendPage(
+      ctx,
+      chrome(ctx, projectId, 'projects'),
+      html`<nav aria-label="breadcrumb">
+          <ul>
+            <li><a href="/projects">Projects</a></li>
+            <li>${projectId}</li>
+          </ul>
+        </nav>
+        <h1>${projectId}</h1>
+        <form method="get" action="/search" role="search" class="inline-search">
+          <input type="hidden" name="project" value="${projectId}" />
+          <input
+            type="search"
+            name="q"
+            aria-label="Search this project’s transcripts"
+            placeholder="Search this project"
+            maxlength="${SEARCH_MAX_QUERY_LENGTH}"
+          />
+          <button type="submit" class="secondary">Search</button>
+        </form>
+        <h2>Meeting history</h2>
+        ${!history.ok && unavailable('project')}
+        ${history.ok && meetings.length === 0 && html`<p>No saved meeting in this project yet.</p>`}
+        ${
+          meetings.length > 0 &&
+          html`<ol class="history" reversed>
+            ${meetings.map(
+              (m) =>
+                html`<li>
+                  <article class="compact-card">
+                    <h3 class="h-small"><a href="/documents/${m.meetingId}">${m.title || m.filename}</a></h3>
+                    <p>
+                      <small
+                        >${time(m.date)} ·
+                        ${m.status === 'completed' ? 'Completed' : 'In progress'}${
+                          m.participants.length > 0 && html` · ${m.participants.join(', ')}`
+                        }</small
+                      >
+                    </p>
+                    <p>
+                      <a href="/documents/${m.meetingId}">Read</a> ·
+                      <a href="/documents/${m.meetingId}/download" download>Download</a>
+                    </p>
+                  </article>
+                </li>`,
+            )}
+          </ol>`
+        }`,
+    );
+  });
+
+  router.get('/search', auth, async (ctx) => {
+    const q = typeof ctx.query.q === 'string' ? ctx.query.q.trim().slice(0, SEARCH_MAX_QUERY_LENGTH) : '';
+    const rawProject = typeof ctx.query.project === 'string' ? ctx.query.project.trim() : '';
+    const project = PROJECT_ID.test(rawProject) ? rawProject : '';
+    const searched = q
+      ? await settle(
+          ask<{ results: SearchResult[] }>(deps.bus, svc('transcripts', 'search'), {
+            q,
+            ...(project ? { project } : {}),
+            limit: 50,
+          }),
+        )
+      : null;
+    sendPage(
+      ctx,
+      chrome(ctx, q ? `Search: ${q}` : 'Search', 'search'),
+      html`<h1>Search saved transcripts</h1>
+        <search>
+          <form method="get" action="/search" class="search-form">
+            ${inputField({ name: 'q', label: 'Words to find', type: 'search', value: q, required: true, maxlength: SEARCH_MAX_QUERY_LENGTH })}
+            ${inputField({ name: 'project', label: 'Only in project', value: project, maxlength: 64 })}
+            <button type="submit">Search</button>
+          </form>
+        </search>
+        ${searched && !searched.ok && (searched.unavailable ? unavailable('search') : html`<p class="form-error" role="alert">${searched.error.message}</p>`)}
+        ${
+          searched?.ok &&
+          html`<h2>${searched.value.results.length} result${searched.value.results.length === 1 ? '' : 's'}</h2>
+            <ol class="results">
+              ${searched.value.results.map(
+                (r) =>
+                  html`<li>
+                    <article class="compact-card">
+                      <h3 class="h-small"><a href="/documents/${r.meetingId}">${r.title}</a></h3>
+                      <p><small>${r.project} · ${time(r.date)} · ${r.speaker} at ${time(r.timestamp)}</small></p>
+                      <p>${r.snippet}</p>
+                    </article>
+                  </li>`,
+              )}
+            </ol>`
+        }`,
+    );
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * The gateway alone on a fresh in-process bus: no other service answers. For the web pages'
+ * "service unavailable" states, and for tests that need only identity and sessions (quick to start).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connectBus } from '@notetaker/bus';
+import { createMetricsRegistry, loadBaseConfig, silentLogger } from '@notetaker/kit';
+import { openStore } from '@notetaker/store';
+import { gatewayService } from '../../../src/index.js';
+
+export interface GatewayOnly {
+  baseUrl: string;
+  admin(command: unknown): Promise<unknown>;
+  stop(): Promise<void>;
+}
+
+export async function startGatewayOnly(env: Record<string, string> = {}): Promise<GatewayOnly> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notetaker-web-'));
+  const config = loadBaseConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', SKILLS_DIR: dataDir, ...env });
+  const bus = await connectBus({ name: 'gateway-only' });
+  const store = await openStore({ service: 'gateway', dataDir });
+  const running = await gatewayService().start({
+    bus,
+    store,
+    config,
+    logger: silentLogger(),
+    metrics: createMetricsRegistry('gateway'),
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${running.port}`,
+    admin: (command) => running.admin(command),
+    async stop() {
+      await running.stop();
+      await bus.close();
+      await store.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
