@@ -1,0 +1,56 @@
+/**
+ * Keeps a driver's promises to its listener whatever happens underneath: at most one terminal
+ * event (ended or failed), nothing at all once the driver is leaving or finished, and a listener
+ * that throws never breaks the browser side.
+ */
+import type { CaptionUpdate, DriverEnd, DriverFailure, DriverListener, FinalSegment } from './driver.js';
+
+export class GuardedListener implements DriverListener {
+  private silent = false;
+
+  constructor(private readonly inner: DriverListener) {}
+
+  /** From now on nothing reaches the listener. */
+  silence(): void {
+    this.silent = true;
+  }
+
+  lobby(): void {
+    this.deliver((l) => l.lobby());
+  }
+
+  admitted(): void {
+    this.deliver((l) => l.admitted());
+  }
+
+  caption(update: CaptionUpdate): void {
+    this.deliver((l) => l.caption(update));
+  }
+
+  segment(segment: FinalSegment): void {
+    this.deliver((l) => l.segment(segment));
+  }
+
+  participants(names: string[]): void {
+    this.deliver((l) => l.participants(names));
+  }
+
+  ended(reason: DriverEnd): void {
+    this.deliver((l) => l.ended(reason));
+    this.silent = true;
+  }
+
+  failed(reason: DriverFailure, detail?: string): void {
+    this.deliver((l) => l.failed(reason, detail));
+    this.silent = true;
+  }
+
+  private deliver(call: (listener: DriverListener) => void): void {
+    if (this.silent) return;
+    try {
+      call(this.inner);
+    } catch {
+      // The listener's own fault; the meeting in the browser carries on regardless.
+    }
+  }
+}

@@ -1,0 +1,266 @@
+/**
+ * A meeting bot in one browser page, whatever the platform: it opens the link, steps through the
+ * pre-join screens, waits in the lobby, and once in the call reads captions and participants until
+ * the meeting ends for it or it is told to leave. The page is read in one round trip every
+ * `pollIntervalMs`; caption changes also arrive at once from a MutationObserver in the page.
+ * The platform adapter knows the page; this class keeps the lifecycle and the listener's promises.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Page } from 'puppeteer-core';
+import type { BrowserLease, BrowserPool } from './browser.js';
+import type { CaptionTracker } from './caption-tracker.js';
+import type { DriverEnd, DriverFailure, DriverListener, JoinTarget, MeetingDriver } from './driver.js';
+import { GuardedListener } from './listener-guard.js';
+import { Roster } from './participants.js';
+import { ActionMemo, type PageState, type PlatformAdapter, type TimingSettings } from './platform.js';
+
+export interface PageDriverSettings extends TimingSettings {
+  lobbyTimeoutMs: number;
+  joinTimeoutMs: number;
+  pollIntervalMs: number;
+}
+
+type Phase = 'joining' | 'lobby' | 'live' | 'over';
+
+const ENDS: ReadonlySet<string> = new Set<DriverEnd>(['removed', 'meeting_ended']);
+/** A reading that takes longer than this means a hung renderer. */
+const READING_TIMEOUT_MS = 10_000;
+/** Consecutive failed readings tolerated (navigations between screens cause a few). */
+const MAX_FAILED_READINGS = 40;
+/** After an action, the page is read again sooner to see its effect. */
+const AFTER_ACTION_MS = 60;
+const LEAVE_CONFIRM_MS = 2_000;
+
+export class PageDriver<Item> implements MeetingDriver {
+  private listener: GuardedListener | null = null;
+  private lease: BrowserLease | null = null;
+  private page: Page | null = null;
+  private phase: Phase = 'joining';
+  private stopping = false;
+  private starting: Promise<void> | null = null;
+  private leaving: Promise<void> | null = null;
+  private releasing: Promise<void> | null = null;
+  private readonly tracker: CaptionTracker<Item>;
+  private readonly roster = new Roster();
+  private readonly memo = new ActionMemo();
+  private lastSeq = 0;
+  private deadline = 0;
+
+  constructor(
+    private readonly target: JoinTarget,
+    private readonly adapter: PlatformAdapter<Item>,
+    private readonly browsers: BrowserPool,
+    private readonly settings: PageDriverSettings,
+    private readonly clock: () => number = Date.now,
+  ) {
+    const prefix = randomBytes(4).toString('hex');
+    let turns = 0;
+    this.tracker = adapter.createTracker(
+      {
+        partial: (update) => this.listener?.caption(update),
+        final: (segment) => this.listener?.segment(segment),
+        newId: () => `cap_${prefix}_${++turns}`,
+      },
+      settings,
+    );
+  }
+
+  start(listener: DriverListener): Promise<void> {
+    if (this.listener) return Promise.reject(new Error('this driver was already started'));
+    this.listener = new GuardedListener(listener);
+    this.starting = this.begin();
+    return this.starting;
+  }
+
+  leave(): Promise<void> {
+    this.leaving ??= this.stop();
+    return this.leaving;
+  }
+
+  private async begin(): Promise<void> {
+    try {
+      this.lease = await this.browsers.acquire();
+    } catch (error) {
+      this.fail('browser_unavailable', message(error));
+      return;
+    }
+    if (this.stopping) return;
+    this.lease.onCrash(() => this.fail('browser_crashed', 'the browser process exited'));
+    try {
+      this.page = await this.openPage(this.lease);
+    } catch (error) {
+      this.fail('join_failed', `could not open a page: ${message(error)}`);
+      return;
+    }
+    if (this.stopping) return;
+    this.deadline = this.clock() + this.settings.joinTimeoutMs;
+    void this.watch(this.page);
+  }
+
+  private async openPage(lease: BrowserLease): Promise<Page> {
+    const page = await lease.context.newPage();
+    page.on('error', () => this.fail('browser_crashed', 'the page crashed'));
+    page.on('close', () => this.fail('browser_crashed', 'the page was closed'));
+    await page.setUserAgent(lease.userAgent);
+    await page.setExtraHTTPHeaders({ 'Accept-Language': 'en-US,en;q=0.9' });
+    await page.exposeFunction('__ntCaptions', (json: string) => this.observed(json));
+    return page;
+  }
+
+  private async watch(page: Page): Promise<void> {
+    try {
+      await page.goto(this.adapter.joinUrl(this.target.url), {
+        waitUntil: 'domcontentloaded',
+        timeout: this.settings.joinTimeoutMs,
+      });
+    } catch (error) {
+      this.fail('join_failed', `could not open the meeting link: ${message(error)}`);
+      return;
+    }
+    let failures = 0;
+    while (!this.stopping) {
+      let acted = false;
+      try {
+        const state = await withTimeout(this.adapter.run<PageState<Item>>(page, 'inspect'), READING_TIMEOUT_MS);
+        failures = 0;
+        if (this.stopping) return;
+        acted = await this.step(page, state);
+      } catch (error) {
+        if (this.stopping) return;
+        if (++failures >= MAX_FAILED_READINGS) {
+          this.fail(this.phase === 'live' ? 'browser_crashed' : 'join_failed', `the page stopped answering: ${message(error)}`);
+          return;
+        }
+      }
+      await sleep(acted ? AFTER_ACTION_MS : this.settings.pollIntervalMs);
+    }
+  }
+
+  /** Acts on one reading of the page; true if it did something worth a quick second look. */
+  private async step(page: Page, state: PageState<Item>): Promise<boolean> {
+    const now = this.clock();
+    if (state.outcome) {
+      if (ENDS.has(state.outcome)) this.end(state.outcome as DriverEnd);
+      else this.fail(state.outcome as DriverFailure, `${state.screen} screen at ${state.url}`);
+      return false;
+    }
+    const context = { page, state, displayName: this.displayName, memo: this.memo, now };
+    if (this.phase === 'live') {
+      if (!state.observing) await this.adapter.run<boolean>(page, 'observe');
+      this.applyCaptions(state.seq, state.captions, now);
+      this.tracker.tick(now);
+      if (state.participants) this.reportParticipants(state.participants);
+      if (state.screen === 'in_call') await this.adapter.tendCall(context);
+      return false;
+    }
+    if (state.screen === 'in_call') {
+      this.phase = 'live';
+      this.listener?.admitted();
+      return true;
+    }
+    if (state.screen === 'lobby' && this.phase === 'joining') {
+      this.phase = 'lobby';
+      this.deadline = now + this.settings.lobbyTimeoutMs;
+      this.listener?.lobby();
+      return false;
+    }
+    if (now >= this.deadline) {
+      if (this.phase === 'lobby') this.fail('lobby_timeout', `not admitted within ${this.settings.lobbyTimeoutMs} ms`);
+      else this.fail('join_failed', `still on the ${state.screen} screen after ${this.settings.joinTimeoutMs} ms`);
+      return false;
+    }
+    return this.phase === 'joining' ? this.adapter.advanceJoin(context) : false;
+  }
+
+  private get displayName(): string {
+    return this.target.displayName;
+  }
+
+  private observed(json: string): void {
+    if (this.stopping || this.phase !== 'live') return;
+    const report = JSON.parse(json) as { seq: number; items: Item[] };
+    this.applyCaptions(report.seq, report.items, this.clock());
+  }
+
+  private applyCaptions(seq: number, items: Item[] | null, now: number): void {
+    // The observer and the poll both read the page; an older reading must never undo a newer one.
+    if (!items || seq <= this.lastSeq) return;
+    this.lastSeq = seq;
+    this.tracker.update(items, now);
+  }
+
+  private reportParticipants({ names, selfFound }: { names: string[]; selfFound: boolean }): void {
+    const others = [...names];
+    if (!selfFound) {
+      const self = others.indexOf(this.displayName);
+      if (self >= 0) others.splice(self, 1);
+    }
+    const changed = this.roster.update(others);
+    if (changed) this.listener?.participants(changed);
+  }
+
+  private fail(reason: DriverFailure, detail?: string): void {
+    this.finish((listener) => listener.failed(reason, detail));
+  }
+
+  private end(reason: DriverEnd): void {
+    this.finish((listener) => listener.ended(reason));
+  }
+
+  /** The meeting is over for the bot: what was said so far is final, then the one terminal event. */
+  private finish(report: (listener: GuardedListener) => void): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.phase = 'over';
+    this.tracker.flush();
+    if (this.listener) report(this.listener);
+    void this.release();
+  }
+
+  private async stop(): Promise<void> {
+    if (!this.stopping) {
+      this.stopping = true;
+      const wasLive = this.phase === 'live';
+      this.phase = 'over';
+      this.tracker.flush();
+      this.listener?.silence();
+      await this.starting?.catch(() => {});
+      if (wasLive && this.page) await this.leaveCall(this.page).catch(() => {});
+    }
+    this.listener?.silence();
+    await this.release();
+  }
+
+  /** Leaves through the platform's own button, so the others see the bot leave at once. */
+  private async leaveCall(page: Page): Promise<void> {
+    if (!(await withTimeout(this.adapter.run<boolean>(page, 'leave'), LEAVE_CONFIRM_MS))) return;
+    const until = this.clock() + LEAVE_CONFIRM_MS;
+    while (this.clock() < until) {
+      const state = await withTimeout(this.adapter.run<PageState<Item>>(page, 'inspect'), LEAVE_CONFIRM_MS).catch(() => null);
+      if (!state || state.screen !== 'in_call') return;
+      await sleep(100);
+    }
+  }
+
+  private release(): Promise<void> {
+    this.releasing ??= (async () => {
+      await this.starting?.catch(() => {});
+      await this.lease?.release();
+    })();
+    return this.releasing;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from the page in ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,69 @@
+/** Helpers every page script shares (JavaScript source; see source.ts for why). */
+export const DOM_HELPERS = String.raw`
+function norm(value) {
+  return String(value == null ? '' : value)
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .replace(/\u2026/g, '...')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+/* Text as shown, for reporting: only whitespace is tidied (norm() is for matching). */
+function clean(value) { return String(value == null ? '' : value).replace(/\s+/g, ' ').trim(); }
+function visible(el) {
+  if (!el || !el.isConnected || !el.getClientRects().length) return false;
+  var style = getComputedStyle(el);
+  return style.visibility !== 'hidden' && style.display !== 'none';
+}
+function all(selector, root) { return Array.prototype.slice.call((root || document).querySelectorAll(selector)); }
+function shown(selector, root) { return all(selector, root).filter(visible); }
+function first(selector, root) { return shown(selector, root)[0] || null; }
+function byText(selector, pattern, root) {
+  return shown(selector, root).filter(function (el) { return pattern.test(norm(el.textContent)); });
+}
+function enabled(el) { return !!el && !el.disabled && el.getAttribute('aria-disabled') !== 'true'; }
+function press(el) { if (!el) return false; el.click(); return true; }
+function bodyText() { return norm(document.body ? document.body.innerText : ''); }
+function outsideDialogs(els) { return els.filter(function (el) { return !el.closest(S.css.dialogs); }); }
+function nextSeq() { window.__ntSeq = (window.__ntSeq || 0) + 1; return window.__ntSeq; }
+function terminalOutcome(text) {
+  for (var i = 0; i < S.terminal.length; i++) if (S.terminal[i][1].test(text)) return S.terminal[i][0];
+  return null;
+}
+function dialogButton() {
+  var dialogs = shown(S.css.dialogs);
+  for (var i = 0; i < dialogs.length; i++) {
+    var button = byText(S.css.buttons, S.text.dialogConfirm, dialogs[i]).filter(enabled)[0];
+    if (button) return button;
+  }
+  return null;
+}
+function baseState() {
+  var dialog = dialogButton();
+  return { seq: nextSeq(), url: location.href, screen: 'unknown', outcome: null, dialog: dialog ? norm(dialog.textContent) : null,
+    prejoin: null, captionsOn: false, captions: null, participants: null, observing: !!window.__ntObserver };
+}
+function focusInput(input) {
+  if (!input) return false;
+  input.focus();
+  input.select();
+  return true;
+}
+/* Reports caption changes the moment they happen, through the binding the driver exposed. */
+function observeCaptions(read) {
+  if (window.__ntObserver) return true;
+  var last = '';
+  function report() {
+    var items = read();
+    if (!items) return;
+    var json = JSON.stringify(items);
+    if (json === last) return;
+    last = json;
+    if (typeof window.__ntCaptions === 'function') window.__ntCaptions(JSON.stringify({ seq: nextSeq(), items: items }));
+  }
+  window.__ntObserver = new MutationObserver(report);
+  window.__ntObserver.observe(document.body, { subtree: true, childList: true, characterData: true,
+    attributes: true, attributeFilter: ['style', 'hidden', 'aria-hidden'] });
+  report();
+  return true;
+}
+`;

@@ -1,0 +1,118 @@
+/** What the Microsoft Teams driver runs in the page (JavaScript source; see source.ts). */
+import { teamsSelectors } from '../selectors/teams.js';
+import { DOM_HELPERS } from './dom-helpers.js';
+import { pageProgram } from './source.js';
+
+const TEAMS_FUNCTIONS = String.raw`
+function isOn(toggle) {
+  if (!toggle) return false;
+  var control = toggle.matches('input') ? toggle : (toggle.querySelector('input, [role="switch"], [role="checkbox"]') || toggle);
+  if (control.matches('input[type="checkbox"]')) return control.checked;
+  return (control.getAttribute('aria-checked') || control.getAttribute('aria-pressed')) === 'true';
+}
+function flip(toggle) {
+  if (!toggle || !isOn(toggle)) return false;
+  var control = toggle.matches('input') ? toggle : (toggle.querySelector('input') || toggle);
+  control.click();
+  return true;
+}
+function continueButton() { return first(S.css.continueOnBrowser) || byText(S.css.buttons, S.text.continueOnBrowser)[0] || null; }
+function joinButton() { return first(S.css.joinButton) || outsideDialogs(byText(S.css.buttons, S.text.joinButton))[0] || null; }
+
+/*
+ * Rows of a virtualized list: row elements are recycled and placed by transform, so each row is
+ * found from its text element and the rows are put in reading order by their position on screen.
+ */
+function readCaptions() {
+  var list = first(S.css.captionsRenderer) || first(S.css.captionsWindow);
+  if (!list) return null;
+  var rows = [];
+  shown(S.css.captionText, list).forEach(function (textEl) {
+    var row = textEl.parentElement;
+    while (row && row !== list && !row.querySelector(S.css.captionAuthor)) row = row.parentElement;
+    var author = row && row !== list ? row.querySelector(S.css.captionAuthor) : null;
+    var text = clean(textEl.textContent);
+    if (!text) return;
+    rows.push({ speaker: author ? clean(author.textContent) : '', text: text, top: textEl.getBoundingClientRect().top });
+  });
+  rows.sort(function (a, b) { return a.top - b.top; });
+  // Teams leaves out the name on a speaker's follow-up lines.
+  var speaker = '';
+  return rows.map(function (row) {
+    speaker = row.speaker || speaker;
+    return { speaker: speaker, text: row.text };
+  });
+}
+
+function readParticipants(tiles) {
+  var names = [];
+  var selfFound = false;
+  tiles.forEach(function (tile) {
+    var name = clean(tile.getAttribute('aria-label') || tile.textContent).split(',')[0].trim();
+    if (!name) return;
+    if (S.text.selfTile.test(norm(name))) { selfFound = true; return; }
+    names.push(name);
+  });
+  return { names: names, selfFound: selfFound };
+}
+
+function inspect() {
+  var state = baseState();
+  if (S.text.signInHost.test(location.hostname)) {
+    state.screen = 'terminal';
+    state.outcome = 'auth_required';
+    return state;
+  }
+  var text = bodyText();
+  var lobby = S.text.lobby.test(text);
+  var hangup = first(S.css.hangup);
+  var tiles = shown(S.css.tile);
+  // The lobby has a hang-up button too; only with the call's other controls is it the call.
+  if (hangup && !lobby && (first(S.css.more) || tiles.length)) {
+    state.screen = 'in_call';
+    state.captionsOn = !!first(S.css.captionsWindow);
+    state.captions = readCaptions();
+    state.participants = readParticipants(tiles);
+    return state;
+  }
+  state.outcome = terminalOutcome(text);
+  if (state.outcome) { state.screen = 'terminal'; return state; }
+  if (lobby) { state.screen = 'lobby'; return state; }
+  if (continueButton()) { state.screen = 'launcher'; return state; }
+  var name = first(S.css.nameInput);
+  var join = joinButton();
+  if (name || join || state.dialog) {
+    state.screen = 'prejoin';
+    state.prejoin = { name: name ? name.value : null, micOn: isOn(first(S.css.micToggle)), camOn: isOn(first(S.css.cameraToggle)), joinEnabled: enabled(join) };
+  }
+  return state;
+}
+
+/* One step along More -> Captions, or More -> Language and speech -> Turn on live captions. */
+function captionsStep() {
+  var items = shown(S.css.menuItems);
+  var pick = function (pattern) { return items.filter(function (item) { return pattern.test(norm(item.textContent)); })[0]; };
+  var captions = pick(S.text.captionsItem);
+  if (captions) { captions.click(); return 'captions'; }
+  var language = pick(S.text.languageItem);
+  if (language) { language.click(); return 'language'; }
+  return press(first(S.css.more)) ? 'more' : 'none';
+}
+
+function run(action) {
+  switch (action) {
+    case 'inspect': return inspect();
+    case 'continue': return press(continueButton());
+    case 'confirmDialog': return press(dialogButton());
+    case 'focusName': return focusInput(first(S.css.nameInput));
+    case 'muteMedia': return [flip(first(S.css.micToggle)), flip(first(S.css.cameraToggle))];
+    case 'join': { var join = joinButton(); return enabled(join) && press(join); }
+    case 'captionsStep': return captionsStep();
+    case 'leave': return press(first(S.css.hangup));
+    case 'observe': return observeCaptions(readCaptions);
+  }
+  throw new Error('unknown action ' + action);
+}
+`;
+
+export const teamsScript = pageProgram(DOM_HELPERS, TEAMS_FUNCTIONS, teamsSelectors);

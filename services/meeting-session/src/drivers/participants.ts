@@ -1,0 +1,15 @@
+/** Turns repeated readings of the participant tiles into change events. */
+
+export class Roster {
+  private last: string | null = null;
+
+  /** The sorted names if they differ from the last reading, else null. */
+  update(names: string[]): string[] | null {
+    // Tiles reorder as people speak; order carries no meaning, so only the set counts.
+    const sorted = [...names].sort((a, b) => a.localeCompare(b));
+    const key = JSON.stringify(sorted);
+    if (key === this.last) return null;
+    this.last = key;
+    return sorted;
+  }
+}

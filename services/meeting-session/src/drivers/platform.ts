@@ -1,0 +1,69 @@
+/** What a platform (Google Meet, Teams) plugs into the shared page driver. */
+import type { Page } from 'puppeteer-core';
+import type { CaptionEmitter } from './caption-source.js';
+import type { CaptionTracker } from './caption-tracker.js';
+import type { DriverEnd, DriverFailure } from './driver.js';
+
+export type Screen = 'launcher' | 'prejoin' | 'lobby' | 'in_call' | 'terminal' | 'unknown';
+
+/** One reading of the page, taken in a single round trip. */
+export interface PageState<Item> {
+  /** Orders readings and observer reports taken in the page, so a stale one is never applied. */
+  seq: number;
+  url: string;
+  screen: Screen;
+  outcome: DriverFailure | DriverEnd | null;
+  /** The label of a pop-up's confirming button, if one is open. */
+  dialog: string | null;
+  prejoin: { name: string | null; micOn: boolean; camOn: boolean; joinEnabled: boolean } | null;
+  captionsOn: boolean;
+  captions: Item[] | null;
+  participants: { names: string[]; selfFound: boolean } | null;
+  /** Whether the page's caption observer is installed (a new document loses it). */
+  observing: boolean;
+}
+
+export interface StepContext<Item> {
+  page: Page;
+  state: PageState<Item>;
+  displayName: string;
+  memo: ActionMemo;
+  now: number;
+}
+
+export interface TimingSettings {
+  captionIdleMs: number;
+  teamsCaptionIdleMs: number;
+}
+
+export interface PlatformAdapter<Item> {
+  /** The URL to open for a join link. */
+  joinUrl(url: string): string;
+  /** Runs a page-script action (inspect, observe, leave, ...). */
+  run<T>(page: Page, action: string): Promise<T>;
+  /** One step towards asking to join; true if it did something. */
+  advanceJoin(step: StepContext<Item>): Promise<boolean>;
+  /** Keeps the call usable: pop-ups dismissed, captions turned on. */
+  tendCall(step: StepContext<Item>): Promise<void>;
+  createTracker(emitter: CaptionEmitter, timing: TimingSettings): CaptionTracker<Item>;
+}
+
+/** Remembers when each page action was last taken, so that a slow page is not clicked twice. */
+export class ActionMemo {
+  private readonly last = new Map<string, number>();
+  private readonly counts = new Map<string, number>();
+
+  /** True, and noted, if `action` was not taken in the last `intervalMs`. */
+  due(action: string, now: number, intervalMs: number): boolean {
+    const last = this.last.get(action);
+    if (last !== undefined && now - last < intervalMs) return false;
+    this.last.set(action, now);
+    this.counts.set(action, (this.counts.get(action) ?? 0) + 1);
+    return true;
+  }
+
+  /** How many times `action` was taken. */
+  count(action: string): number {
+    return this.counts.get(action) ?? 0;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Everything the Google Meet driver recognises on the page, in one place. Meaning first: ARIA
+ * roles and labels, data attributes, visible texts and icon names. Meet's class names are
+ * generated per build and never used. Texts are matched after normalisation (typographic
+ * apostrophes and ellipses made ASCII, whitespace collapsed), so patterns are written in ASCII.
+ */
+import type { DriverEnd, DriverFailure } from '../driver.js';
+
+export const meetSelectors = {
+  css: {
+    nameInput: 'input[aria-label="Your name"]',
+    /** The fallback: the lone visible text input of the pre-join screen. */
+    textInput: 'input[type="text"], input:not([type])',
+    buttons: 'button, [role="button"]',
+    dialogs: '[role="dialog"], [role="alertdialog"]',
+    micIsOn: '[aria-label^="Turn off microphone"]',
+    cameraIsOn: '[aria-label^="Turn off camera"]',
+    leaveCall: 'button[aria-label="Leave call"], [role="button"][aria-label="Leave call"]',
+    captionsAreOff: 'button[aria-label^="Turn on captions"], [role="button"][aria-label^="Turn on captions"]',
+    captionsAreOn: 'button[aria-label^="Turn off captions"], [role="button"][aria-label^="Turn off captions"]',
+    captionsRegion: 'div[role="region"][aria-label="Captions"]',
+    /** Each caption block starts with the speaker's avatar; its header holds the name. */
+    captionAvatar: 'img',
+    tile: '[data-participant-id]',
+    /** notranslate is Google Translate's opt-out class, set on names on purpose, not generated. */
+    tileName: 'span.notranslate',
+    selfTile: '[data-self-name]',
+    icons: 'i, .google-material-icons, .material-icons-extended',
+  },
+  text: {
+    joinButton: /^(ask to join|join now)$/i,
+    /** Pop-ups to confirm while joining or in the call (recording notice, warnings, tips). */
+    dialogConfirm: /^(join now|join anyway|got it|dismiss|continue)$/i,
+    lobby: /asking to be let in|you'll join the call when someone lets you in/i,
+    signInHost: /^accounts\.google\.com$/i,
+    leaveIcon: /^call_end$/,
+    captionsOffIcon: /^closed_caption_off$/,
+  },
+  /** End screens, most specific first: the denial screen also says "You can't join this call". */
+  terminal: [
+    ['admission_denied', /someone in the call denied your request to join|denied your request to join/i],
+    ['lobby_timeout', /no one responded/i],
+    ['removed', /you've been removed from the meeting|you have been removed from the meeting/i],
+    ['meeting_ended', /your host ended the meeting for everyone|the meeting has ended for everyone/i],
+    ['meeting_not_found', /check your meeting code|invalid video call name/i],
+    ['join_failed', /you can't join this video call/i],
+    // Meet's own way out when the bot is left alone; the bot's own leave is never read back.
+    ['meeting_ended', /you left the meeting/i],
+  ] as Array<[DriverFailure | DriverEnd, RegExp]>,
+};

@@ -1,0 +1,46 @@
+/**
+ * Everything the Microsoft Teams driver recognises on the page, in one place. Meaning first:
+ * data-tid attributes, stable element ids, ARIA roles and labels, visible texts. Teams' class names
+ * are generated per build and never used. Texts are matched after normalisation (typographic
+ * apostrophes and ellipses made ASCII, whitespace collapsed), so patterns are written in ASCII.
+ */
+import type { DriverEnd, DriverFailure } from '../driver.js';
+
+export const teamsSelectors = {
+  css: {
+    continueOnBrowser: '[data-tid="joinOnWeb"]',
+    nameInput: 'input[data-tid="prejoin-display-name-input"]',
+    micToggle: '[data-tid="toggle-mute"]',
+    cameraToggle: '[data-tid="toggle-video"]',
+    joinButton: 'button[data-tid="prejoin-join-button"]',
+    buttons: 'button, [role="button"]',
+    dialogs: '[role="dialog"], [role="alertdialog"]',
+    hangup: '#hangup-button, [data-tid="hangup-main-btn"], button[data-tid="call-hangup"]',
+    more: '#callingButtons-showMoreBtn, button[aria-label="More"], button[data-tid="more-button"]',
+    menuItems: '[role="menuitem"], [role="menuitemcheckbox"], [role="menuitemradio"]',
+    captionsWindow: '[data-tid="closed-caption-v2-window-wrapper"], [data-tid="closed-caption-renderer-wrapper"]',
+    captionsRenderer: '[data-tid="closed-caption-renderer-wrapper"]',
+    captionAuthor: '[data-tid="author"]',
+    captionText: '[data-tid="closed-caption-text"]',
+    tile: '[data-cid="calling-participant-stream"]',
+  },
+  text: {
+    continueOnBrowser: /^continue on this browser$/i,
+    /** Pop-ups to get past: refused media permissions, tips. */
+    dialogConfirm: /^(continue without audio or video|got it|dismiss)$/i,
+    joinButton: /^join now$/i,
+    lobby: /someone will let you in (soon|shortly)|someone in the meeting should let you in|we've let people in the meeting know you're waiting/i,
+    /** Guests find captions straight under More; others under "Language and speech". */
+    captionsItem: /^(captions|turn on live captions|live captions)$/i,
+    languageItem: /^language and speech$/i,
+    selfTile: /\(you\)$/i,
+    signInHost: /(^|\.)(login\.microsoftonline\.com|login\.live\.com|login\.microsoft\.com)$/i,
+  },
+  terminal: [
+    ['admission_denied', /denied access to the meeting|your request to join was declined/i],
+    ['lobby_timeout', /no one responded to your request/i],
+    ['removed', /you've been removed from this meeting|removed you from the meeting/i],
+    ['meeting_ended', /the meeting has ended|this meeting has ended|meeting has been ended/i],
+    ['meeting_not_found', /meeting link is invalid|couldn't find (this|the) meeting|this meeting (has expired|no longer exists)/i],
+  ] as Array<[DriverFailure | DriverEnd, RegExp]>,
+};

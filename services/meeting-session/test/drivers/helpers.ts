@@ -1,0 +1,87 @@
+/** Shared by the driver tests: a listener that records everything, and waiting on it. */
+import { expect } from 'chai';
+import type {
+  CaptionUpdate,
+  DriverEnd,
+  DriverFailure,
+  DriverListener,
+  FinalSegment,
+} from '../../src/drivers/index.js';
+import type { GroundTruth } from '../../../../test/simulators/index.js';
+
+export class RecordingListener implements DriverListener {
+  readonly events: string[] = [];
+  readonly captions: CaptionUpdate[] = [];
+  readonly segments: FinalSegment[] = [];
+  readonly rosters: string[][] = [];
+  endedWith: DriverEnd | null = null;
+  failedWith: { reason: DriverFailure; detail?: string } | null = null;
+
+  lobby(): void {
+    this.events.push('lobby');
+  }
+  admitted(): void {
+    this.events.push('admitted');
+  }
+  caption(update: CaptionUpdate): void {
+    this.captions.push(update);
+    if (this.events.at(-1) !== 'caption') this.events.push('caption');
+  }
+  segment(segment: FinalSegment): void {
+    this.segments.push(segment);
+    this.events.push('segment');
+  }
+  participants(names: string[]): void {
+    this.rosters.push(names);
+    this.events.push('participants');
+  }
+  ended(reason: DriverEnd): void {
+    this.endedWith = reason;
+    this.events.push(`ended:${reason}`);
+  }
+  failed(reason: DriverFailure, detail?: string): void {
+    this.failedWith = { reason, detail };
+    this.events.push(`failed:${reason}`);
+  }
+
+  get roster(): string[] | undefined {
+    return this.rosters.at(-1);
+  }
+
+  /** Resolves once `condition` holds; fails with what was recorded so far. */
+  async until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      if (Date.now() > deadline) {
+        throw new Error(`timed out waiting for ${what}; events: ${this.events.join(', ')}; failed: ${JSON.stringify(this.failedWith)}`);
+      }
+      await sleep(25);
+    }
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The driver's finalised segments are the simulator's ground truth, speaker and text; every partial
+ * of a turn is a text that turn really showed, in order, and its last partial is the final text.
+ */
+export function expectMatchesTruth(listener: RecordingListener, truth: GroundTruth): void {
+  expect(listener.segments.map(({ speaker, text }) => ({ speaker, text }))).to.deep.equal(
+    truth.segments.map(({ speaker, text }) => ({ speaker, text })),
+  );
+  const byTurn = new Map<string, CaptionUpdate[]>();
+  for (const update of listener.captions) byTurn.set(update.captionId, [...(byTurn.get(update.captionId) ?? []), update]);
+  expect(byTurn.size).to.equal(truth.segments.length);
+  [...byTurn.values()].forEach((partials, i) => {
+    const turn = truth.segments[i];
+    let position = -1;
+    for (const partial of partials) {
+      expect(partial.speaker).to.equal(turn.speaker);
+      const found = turn.history.indexOf(partial.text, position + 1);
+      expect(found, `"${partial.text}" is a text turn ${i + 1} showed, in order`).to.be.greaterThan(position);
+      position = found;
+    }
+    expect(partials.at(-1)?.text).to.equal(turn.text);
+  });
+}

@@ -1,0 +1,169 @@
+import { expect } from 'chai';
+import { growWords, startSimulator, type Simulator } from '../../../../test/simulators/index.js';
+import { createDriverFactory, type PuppeteerDriverFactory } from '../../src/drivers/index.js';
+import { expectMatchesTruth, RecordingListener, sleep } from './helpers.js';
+
+/** Google Meet in real Chromium, against the simulator on meet.google.com. */
+describe('Google Meet driver', function () {
+  this.timeout(40_000);
+  let sim: Simulator;
+  let factory: PuppeteerDriverFactory;
+  let codes = 0;
+
+  before(async () => {
+    sim = await startSimulator();
+    factory = createDriverFactory({ extraArgs: sim.hostResolverRules(), captionIdleMs: 1_000, pollIntervalMs: 150 });
+  });
+  after(async () => {
+    await factory?.close();
+    await sim?.close();
+  });
+
+  /** A fresh meeting code for each test. */
+  const newCode = () => `tst-${'abcdefghijklmnopqrstuvwxyz'[codes++ % 26]}mee-tng`;
+
+  async function join(code: string, displayName = 'Notetaker') {
+    const listener = new RecordingListener();
+    const driver = factory.create({ platform: 'google_meet', url: sim.url('google_meet', code), meetingId: `meeting_${code}`, displayName });
+    await driver.start(listener);
+    return { listener, driver };
+  }
+
+  it('asks to join muted with the camera off, waits in the lobby, and is admitted', async () => {
+    const code = newCode();
+    const meeting = sim.meeting(code, { prejoinDialog: 'recording', gotItPopup: true });
+    const { listener, driver } = await join(code, 'Minutes Bot');
+    await meeting.waitForBot((bot) => bot.screen === 'lobby');
+    await listener.until(() => listener.events.includes('lobby'), 'lobby');
+    await sleep(300);
+    expect(listener.events).to.deep.equal(['lobby'], 'the "Return to home screen" button of the lobby is no rejection');
+    meeting.admit();
+    await listener.until(() => listener.events.includes('admitted'), 'admitted');
+    const bot = await meeting.waitForBot((b) => b.captionsOn);
+    expect(bot).to.include({ name: 'Minutes Bot', micOn: false, camOn: false, hl: 'en' });
+    expect(meeting.truth().pageLoads[0].acceptLanguage).to.match(/^en-US/);
+    expect(meeting.truth().pageLoads[0].userAgent).to.not.include('Headless');
+    await driver.leave();
+    expect(meeting.truth().bots[0].leftVia).to.equal('leave_button');
+    expect(listener.events).to.deep.equal(['lobby', 'admitted', 'participants']);
+  });
+
+  it('reports partials and finalised turns equal to what was said: corrections, shrinks, a split turn', async () => {
+    const code = newCode();
+    const meeting = sim.meeting(code, { lobby: false, headDropWords: 12 });
+    const { listener, driver } = await join(code);
+    await meeting.waitForBot((bot) => bot.captionsOn);
+
+    // Growing word by word with a correction and re-punctuation.
+    await meeting.speak('Alice Smith', [...growWords('i think their going'), 'I think they’re going', ...growWords('to ship on Friday.', 'I think they’re going')]);
+    // Someone else: Alice's turn ends. A long turn Meet trims from the start, with a shrink at its end.
+    const bob = await meeting.speak('Bob Jones', growWords('we need more time for testing because the simulator keeps finding real problems in the caption code'), 50);
+    await bob.play(['we need more time for testing because the simulator keeps finding real problems in the', 'we need more time for testing because the simulator keeps finding real problems in the captions.'], 80);
+    // One turn Meet splits into two blocks, the tail of the first moving into the second.
+    const first = await meeting.speak('Alice Smith', growWords('one more thing before we go and then'), 50);
+    const second = first.split(1);
+    await second.play(growWords('we are done.', 'then'), 60);
+    await listener.until(() => listener.segments.length === 4, 'four segments');
+
+    expectMatchesTruth(listener, meeting.truth());
+    expect(meeting.truth().segments.map((s) => s.text)).to.deep.equal([
+      'I think they’re going to ship on Friday.',
+      'we need more time for testing because the simulator keeps finding real problems in the captions.',
+      'one more thing before we go and',
+      'then we are done.',
+    ]);
+    const starts = meeting.truth().segments.map((s) => Date.parse(s.startedAt));
+    listener.segments.forEach((segment, i) => expect(Math.abs(Date.parse(segment.timestamp) - starts[i])).to.be.below(1_000));
+    await driver.leave();
+  });
+
+  it('follows participants joining and leaving, without the bot itself', async () => {
+    const code = newCode();
+    // No captions button in reach: captions go on with the `c` key.
+    const meeting = sim.meeting(code, { lobby: false, captionsButton: false });
+    meeting.join('Alice Smith');
+    const { listener, driver } = await join(code);
+    await listener.until(() => listener.roster?.join() === 'Alice Smith', 'Alice in the roster');
+    meeting.join('Bob Jones');
+    await listener.until(() => listener.roster?.join() === 'Alice Smith,Bob Jones', 'Bob in the roster');
+    meeting.leave('Alice Smith');
+    await listener.until(() => listener.roster?.join() === 'Bob Jones', 'Alice gone');
+    await meeting.waitForBot((bot) => bot.captionsOn);
+    expect(meeting.truth().participants.map((p) => [p.name, p.leftAt !== null])).to.deep.equal([
+      ['Alice Smith', true],
+      ['Bob Jones', false],
+    ]);
+    await driver.leave();
+  });
+
+  it('fails with admission_denied when someone in the call denies the request', async () => {
+    const code = newCode();
+    const meeting = sim.meeting(code);
+    const { listener, driver } = await join(code);
+    await listener.until(() => listener.events.includes('lobby'), 'lobby');
+    meeting.deny();
+    await listener.until(() => listener.failedWith !== null, 'a failure');
+    expect(listener.failedWith?.reason).to.equal('admission_denied');
+    expect(listener.events).to.deep.equal(['lobby', 'failed:admission_denied']);
+    await driver.leave();
+  });
+
+  it('fails with lobby_timeout when nobody answers, by its own clock or by Meet giving up', async () => {
+    const impatient = createDriverFactory({ extraArgs: sim.hostResolverRules(), lobbyTimeoutMs: 1_000, pollIntervalMs: 150 });
+    try {
+      const code = newCode();
+      sim.meeting(code);
+      const listener = new RecordingListener();
+      const driver = impatient.create({ platform: 'google_meet', url: sim.url('google_meet', code), meetingId: 'meeting_x', displayName: 'Notetaker' });
+      await driver.start(listener);
+      await listener.until(() => listener.failedWith !== null, 'a failure');
+      expect(listener.events).to.deep.equal(['lobby', 'failed:lobby_timeout']);
+      await driver.leave();
+    } finally {
+      await impatient.close();
+    }
+    const code = newCode();
+    const meeting = sim.meeting(code);
+    const { listener, driver } = await join(code);
+    await listener.until(() => listener.events.includes('lobby'), 'lobby');
+    meeting.noAnswer();
+    await listener.until(() => listener.failedWith !== null, 'a failure');
+    expect(listener.failedWith?.reason).to.equal('lobby_timeout');
+    await driver.leave();
+  });
+
+  it('ends with removed when taken out of the call, keeping the turn in progress', async () => {
+    const code = newCode();
+    const meeting = sim.meeting(code, { lobby: false });
+    const { listener, driver } = await join(code);
+    await meeting.waitForBot((bot) => bot.captionsOn);
+    await meeting.speak('Alice Smith', growWords('before you go'));
+    await listener.until(() => listener.captions.at(-1)?.text === 'before you go', 'the last partial');
+    meeting.removeBot();
+    await listener.until(() => listener.endedWith !== null, 'the end');
+    expect(listener.endedWith).to.equal('removed');
+    expect(listener.events.slice(-2)).to.deep.equal(['segment', 'ended:removed']);
+    expect(listener.segments.map((s) => s.text)).to.deep.equal(['before you go']);
+    await driver.leave();
+  });
+
+  it('ends with meeting_ended when the host ends the meeting for everyone', async () => {
+    const code = newCode();
+    const meeting = sim.meeting(code, { lobby: false });
+    const { listener, driver } = await join(code);
+    await listener.until(() => listener.events.includes('admitted'), 'admitted');
+    meeting.end();
+    await listener.until(() => listener.endedWith !== null, 'the end');
+    expect(listener.endedWith).to.equal('meeting_ended');
+    await driver.leave();
+  });
+
+  it('fails with meeting_not_found on a meeting code that does not exist', async () => {
+    const code = newCode();
+    sim.meeting(code, { notFound: true });
+    const { listener, driver } = await join(code);
+    await listener.until(() => listener.failedWith !== null, 'a failure');
+    expect(listener.failedWith?.reason).to.equal('meeting_not_found');
+    await driver.leave();
+  });
+});

@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { findChrome } from '../../src/drivers/index.js';
+import { meetSelectors } from '../../src/drivers/selectors/google-meet.js';
+import { teamsSelectors } from '../../src/drivers/selectors/teams.js';
+import { meetScript } from '../../src/drivers/page-scripts/google-meet.js';
+import { teamsScript } from '../../src/drivers/page-scripts/teams.js';
+
+/** Every selector parses in Chromium's own CSS parser, and the page scripts run on a blank page. */
+describe('Driver selectors', function () {
+  this.timeout(20_000);
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    browser = await puppeteer.launch({ executablePath: findChrome()!, headless: true, pipe: true, args: ['--no-sandbox', '--disable-gpu'] });
+    page = await browser.newPage();
+    await page.setContent('<!doctype html><title>blank</title><body></body>');
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  for (const [platform, selectors] of [
+    ['Google Meet', meetSelectors],
+    ['Teams', teamsSelectors],
+  ] as const) {
+    it(`${platform}: every CSS selector parses`, async () => {
+      const entries = Object.entries(selectors.css);
+      expect(entries.length).to.be.greaterThan(10);
+      const invalid = await page.evaluate((list: Array<[string, string]>) => {
+        return list.filter(([, selector]) => {
+          try {
+            document.querySelectorAll(selector);
+            return false;
+          } catch {
+            return true;
+          }
+        });
+      }, entries);
+      expect(invalid).to.deep.equal([]);
+    });
+
+    it(`${platform}: every text pattern is a RegExp and every end screen maps to a reason`, () => {
+      for (const pattern of Object.values(selectors.text)) expect(pattern).to.be.instanceOf(RegExp);
+      for (const [reason, pattern] of selectors.terminal) {
+        expect(reason).to.match(/^[a-z_]+$/);
+        expect(pattern).to.be.instanceOf(RegExp);
+      }
+    });
+  }
+
+  it('the page scripts run and read a blank page as nothing known', async () => {
+    for (const script of [meetScript, teamsScript]) {
+      const state = (await page.evaluate(script('inspect'))) as { screen: string; outcome: string | null };
+      expect(state).to.include({ screen: 'unknown', outcome: null });
+      expect(await page.evaluate(script('leave'))).to.equal(false);
+    }
+  });
+});

@@ -1,0 +1,121 @@
+import { expect } from 'chai';
+import { growWords, startSimulator, type Simulator } from '../../../../test/simulators/index.js';
+import { createDriverFactory, type PuppeteerDriverFactory } from '../../src/drivers/index.js';
+import { expectMatchesTruth, RecordingListener } from './helpers.js';
+
+/** Microsoft Teams in real Chromium, against the simulator on teams.microsoft.com and teams.live.com. */
+describe('Teams driver', function () {
+  this.timeout(40_000);
+  let sim: Simulator;
+  let factory: PuppeteerDriverFactory;
+  let meetings = 0;
+
+  before(async () => {
+    sim = await startSimulator();
+    factory = createDriverFactory({ extraArgs: sim.hostResolverRules(), teamsCaptionIdleMs: 800, pollIntervalMs: 150 });
+  });
+  after(async () => {
+    await factory?.close();
+    await sim?.close();
+  });
+
+  const newThread = () => `19:meeting_SimTest${++meetings}Zq@thread.v2`;
+
+  async function join(id: string, displayName = 'Notetaker') {
+    const listener = new RecordingListener();
+    const driver = factory.create({ platform: 'teams', url: sim.url('teams', id), meetingId: `meeting_t${meetings}`, displayName });
+    await driver.start(listener);
+    return { listener, driver };
+  }
+
+  it('continues in the browser, joins muted with the camera off, waits in the lobby, and is admitted', async () => {
+    const id = newThread();
+    const meeting = sim.meeting(id, { noMediaDialog: true, teamsLobbyWord: 'shortly', teamsCaptionsMenu: 'language' });
+    const { listener, driver } = await join(id, 'Minutes Bot');
+    await listener.until(() => listener.events.includes('lobby'), 'lobby');
+    expect(listener.events).to.deep.equal(['lobby'], 'the hang-up button in the lobby is not the call');
+    meeting.admit();
+    await listener.until(() => listener.events.includes('admitted'), 'admitted');
+    const bot = await meeting.waitForBot((b) => b.captionsOn);
+    expect(bot).to.include({ name: 'Minutes Bot', micOn: false, camOn: false });
+    expect(meeting.truth().pageLoads[0].acceptLanguage).to.match(/^en-US/);
+    await driver.leave();
+    expect(meeting.truth().bots[0].leftVia).to.equal('leave_button');
+  });
+
+  it('reports rows of the recycling caption list equal to what was said', async () => {
+    const id = newThread();
+    const meeting = sim.meeting(id, { lobby: false, visibleRows: 2 });
+    const { listener, driver } = await join(id);
+    await meeting.waitForBot((bot) => bot.captionsOn);
+
+    await meeting.speak('Ann Lee', [...growWords('good morning every one'), 'Good morning, everyone.']);
+    await meeting.speak('Ben Ode', [...growWords('can you here me'), 'Can you hear me?']);
+    await meeting.speak('Ann Lee', growWords('Yes.'));
+    await meeting.speak('Ann Lee', [...growWords('yes we can hear'), 'Yes, we can hear you fine.']);
+    await meeting.speak('Ben Ode', growWords('Great, let us start.'));
+    await listener.until(() => listener.segments.length === 5, 'five segments');
+
+    expectMatchesTruth(listener, meeting.truth());
+    expect(listener.segments.map((s) => `${s.speaker}: ${s.text}`)).to.deep.equal([
+      'Ann Lee: Good morning, everyone.',
+      'Ben Ode: Can you hear me?',
+      'Ann Lee: Yes.',
+      'Ann Lee: Yes, we can hear you fine.',
+      'Ben Ode: Great, let us start.',
+    ]);
+    await driver.leave();
+  });
+
+  it('follows participants joining and leaving, without the bot itself', async () => {
+    const id = '9381234567890';
+    const meeting = sim.meeting(id, { lobby: false });
+    meeting.join('Ann Lee');
+    const { listener, driver } = await join(id);
+    await listener.until(() => listener.roster?.join() === 'Ann Lee', 'Ann in the roster');
+    meeting.join('Ben Ode');
+    await listener.until(() => listener.roster?.join() === 'Ann Lee,Ben Ode', 'Ben in the roster');
+    meeting.leave('Ann Lee');
+    await listener.until(() => listener.roster?.join() === 'Ben Ode', 'Ann gone');
+    expect(meeting.truth().pageLoads.map((load) => load.platform)).to.deep.equal(['teams']);
+    await driver.leave();
+  });
+
+  it('fails with admission_denied when the organiser denies access', async () => {
+    const id = newThread();
+    const meeting = sim.meeting(id);
+    const { listener, driver } = await join(id);
+    await listener.until(() => listener.events.includes('lobby'), 'lobby');
+    meeting.deny();
+    await listener.until(() => listener.failedWith !== null, 'a failure');
+    expect(listener.events).to.deep.equal(['lobby', 'failed:admission_denied']);
+    await driver.leave();
+  });
+
+  it('ends with removed, then meeting_ended when the organiser ends the meeting', async () => {
+    const removedId = newThread();
+    const removedFrom = sim.meeting(removedId, { lobby: false });
+    const removed = await join(removedId);
+    const endedId = newThread();
+    const ending = sim.meeting(endedId, { lobby: false });
+    const ended = await join(endedId);
+    await removed.listener.until(() => removed.listener.events.includes('admitted'), 'admitted');
+    await ended.listener.until(() => ended.listener.events.includes('admitted'), 'admitted');
+    removedFrom.removeBot();
+    ending.end();
+    await removed.listener.until(() => removed.listener.endedWith !== null, 'removal');
+    await ended.listener.until(() => ended.listener.endedWith !== null, 'the end');
+    expect(removed.listener.endedWith).to.equal('removed');
+    expect(ended.listener.endedWith).to.equal('meeting_ended');
+    await Promise.all([removed.driver.leave(), ended.driver.leave()]);
+  });
+
+  it('fails with auth_required when the tenant sends guests to sign in', async () => {
+    const id = newThread();
+    sim.meeting(id, { signInRequired: true });
+    const { listener, driver } = await join(id);
+    await listener.until(() => listener.failedWith !== null, 'a failure');
+    expect(listener.failedWith?.reason).to.equal('auth_required');
+    await driver.leave();
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * The control API over HTTP, for tests that run the simulator in another process. It is served on
+ * https://127.0.0.1:<port>/_sim/control/ (the platform host names never reach it) and maps onto
+ * the SimMeeting methods:
+ *
+ *   POST   meetings/:id                      options         configure (creates the meeting)
+ *   POST   meetings/:id/admit | deny | no-answer | remove-bot | end
+ *   POST   meetings/:id/participants        {name}          someone joins
+ *   DELETE meetings/:id/participants/:name                  someone leaves
+ *   POST   meetings/:id/turns               {speaker}       -> {turn}
+ *   POST   meetings/:id/turns/:turn         {show?, dropHead?, split?: moveLastWords, remove?} -> {turn}
+ *   POST   meetings/:id/speak               {speaker, steps, stepMs?} -> {turn} once played
+ *   GET    meetings/:id/truth                               ground truth
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readJson, sendJson } from './http.js';
+import type { MeetingRegistry } from './registry.js';
+import type { MeetingOptions } from './types.js';
+import type { CaptionTurn } from './turn.js';
+
+export async function handleControlApi(
+  registry: MeetingRegistry,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const parts = url.pathname.split('/').slice(3).map(decodeURIComponent);
+  if (parts[0] !== 'meetings' || !parts[1]) return sendJson(res, 404, { error: 'no such control route' });
+  const meeting = registry.meeting(parts[1]);
+  const action = parts[2] ?? '';
+  const body = req.method === 'POST' ? await readJson(req) : {};
+  try {
+    switch (`${req.method} ${action}`) {
+      case 'POST ':
+        meeting.configure(body as Partial<MeetingOptions>);
+        return sendJson(res, 200, { meetingId: meeting.id, options: meeting.options });
+      case 'POST admit':
+        meeting.admit();
+        break;
+      case 'POST deny':
+        meeting.deny();
+        break;
+      case 'POST no-answer':
+        meeting.noAnswer();
+        break;
+      case 'POST remove-bot':
+        meeting.removeBot();
+        break;
+      case 'POST end':
+        meeting.end();
+        break;
+      case 'POST participants':
+        return sendJson(res, 200, { id: meeting.join(String(body.name)) });
+      case 'DELETE participants':
+        meeting.leave(parts[3] ?? '');
+        break;
+      case 'POST turns':
+        if (parts[3]) return sendJson(res, 200, { turn: changeTurn(meeting.turn(Number(parts[3])), body) });
+        return sendJson(res, 200, { turn: meeting.caption(String(body.speaker)).blockId });
+      case 'POST speak': {
+        const steps = (body.steps as string[]) ?? [];
+        const turn = await meeting.speak(String(body.speaker), steps, Number(body.stepMs ?? 60));
+        return sendJson(res, 200, { turn: turn.blockId });
+      }
+      case 'GET truth':
+        return sendJson(res, 200, meeting.truth());
+      default:
+        return sendJson(res, 404, { error: `no control route ${req.method} ${action}` });
+    }
+    return sendJson(res, 200, {});
+  } catch (error) {
+    return sendJson(res, 400, { error: (error as Error).message });
+  }
+}
+
+function changeTurn(turn: CaptionTurn, body: Record<string, unknown>): number {
+  if (typeof body.show === 'string') turn.show(body.show);
+  if (typeof body.dropHead === 'number') turn.dropHead(body.dropHead);
+  if (body.remove === true) turn.remove();
+  if (typeof body.split === 'number') return turn.split(body.split).blockId;
+  return turn.blockId;
+}

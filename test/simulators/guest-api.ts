@@ -1,0 +1,71 @@
+/**
+ * The API the simulated pages call on their own origin: ask to join, the event stream (server-sent
+ * events carrying the whole view on every change), captions on/off, and the leave button.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readJson, sendJson } from './http.js';
+import type { MeetingRegistry } from './registry.js';
+import type { SimPlatform } from './types.js';
+
+export async function handleGuestApi(
+  registry: MeetingRegistry,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const route = `${req.method} ${url.pathname.slice('/_sim/api/'.length)}`;
+  switch (route) {
+    case 'GET meeting': {
+      const meeting = registry.meeting(url.searchParams.get('id') ?? '');
+      meeting.recordPageLoad({
+        platform: (url.searchParams.get('platform') as SimPlatform) ?? 'teams',
+        path: url.pathname,
+        hl: null,
+        acceptLanguage: req.headers['accept-language'] ?? null,
+        userAgent: req.headers['user-agent'] ?? null,
+      });
+      return sendJson(res, 200, { exists: !meeting.options.notFound, options: meeting.options });
+    }
+    case 'POST join': {
+      const body = await readJson(req);
+      const meeting = registry.meeting(String(body.meetingId));
+      const bot = meeting.addBot({
+        name: String(body.name),
+        platform: body.platform === 'teams' ? 'teams' : 'google_meet',
+        micOn: Boolean(body.micOn),
+        camOn: Boolean(body.camOn),
+        hl: typeof body.hl === 'string' ? body.hl : null,
+      });
+      registry.indexGuest(bot.guestId, meeting);
+      return sendJson(res, 200, { guestId: bot.guestId });
+    }
+    case 'GET events': {
+      const guestId = url.searchParams.get('guest') ?? '';
+      const meeting = registry.meetingOfGuest(guestId);
+      if (!meeting) return sendJson(res, 404, { error: 'unknown guest' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
+      // A page that reconnects after a drop must not be taken for a new one; it is the same guest.
+      res.write('retry: 3600000\n\n');
+      meeting.attach(guestId, (view) => res.write(`data: ${JSON.stringify(view)}\n\n`));
+      registry.trackStream(res);
+      req.on('close', () => meeting.detach(guestId));
+      return;
+    }
+    case 'POST captions': {
+      const body = await readJson(req);
+      registry.meetingOfGuest(String(body.guest))?.setCaptions(String(body.guest), Boolean(body.on));
+      return sendJson(res, 200, {});
+    }
+    case 'POST leave': {
+      const body = await readJson(req);
+      registry.meetingOfGuest(String(body.guest))?.leaveByButton(String(body.guest));
+      return sendJson(res, 200, {});
+    }
+    default:
+      return sendJson(res, 404, { error: `no guest route ${route}` });
+  }
+}

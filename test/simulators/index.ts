@@ -1,0 +1,82 @@
+/**
+ * Local simulators of Google Meet and Microsoft Teams for driving real Chromium against, since the
+ * real platforms are out of reach in tests. One HTTPS server answers for meet.google.com,
+ * teams.microsoft.com, teams.live.com and login.microsoftonline.com; Chromium is pointed at it with
+ * the flags from hostResolverRules(), so the drivers load the platforms' real URLs.
+ *
+ *   const sim = await startSimulator();
+ *   const meeting = sim.meeting('abc-defg-hij');           // a Meet code, Teams thread id or number
+ *   const url = sim.url('google_meet', 'abc-defg-hij');    // what a user would paste
+ *   // launch the bot with BOT_BROWSER_ARGS = JSON.stringify(sim.hostResolverRules())
+ *   await meeting.waitForBot((b) => b.screen === 'lobby');
+ *   meeting.admit();
+ *   await meeting.speak('Alice', growWords('Hello everyone'));
+ *   meeting.truth();                                        // segments, participants, bots
+ *
+ * Scripting: admit(), deny(), noAnswer() (the platform gives up), or nothing at all (never answer:
+ * the bot's own lobby timeout decides); join(name) / leave(name); caption(speaker) for a turn to
+ * drive step by step (show, dropHead, split, remove) or speak(speaker, steps) to play one;
+ * removeBot(); end(). Options (sim.meeting(id, options)) add pop-ups, hide the captions button,
+ * choose the Teams captions menu, trim long Meet turns (headDropWords), etc.
+ *
+ * Ground truth has one segment per caption block (a Meet block, a Teams row) with its full final
+ * text, so a turn Meet splits into two blocks is two segments of the same speaker.
+ *
+ * The same controls are served over HTTP (see control-api.ts) at sim.controlUrl.
+ */
+import { SIMULATED_HOSTS } from './certificate.js';
+import type { SimMeeting } from './meeting.js';
+import type { MeetingOptions, SimPlatform } from './types.js';
+import { MeetingRegistry } from './registry.js';
+import { startServer } from './server.js';
+
+export { growWords } from './captions.js';
+export type { TruthSegment } from './captions.js';
+export type { CaptionTurn } from './turn.js';
+export type { SimMeeting } from './meeting.js';
+export {
+  defaultMeetingOptions,
+  type BotRecord,
+  type GroundTruth,
+  type MeetingOptions,
+  type ParticipantRecord,
+  type SimPlatform,
+} from './types.js';
+
+export interface Simulator {
+  port: number;
+  /** Base URL of the HTTP control API. */
+  controlUrl: string;
+  /** Chromium flags that send the platforms' host names here and accept the simulator's certificate. */
+  hostResolverRules(): string[];
+  /** The meeting with this native id (created on first use), optionally (re)configured. */
+  meeting(id: string, options?: Partial<MeetingOptions>): SimMeeting;
+  /** The join link a user would paste for the meeting. */
+  url(platform: SimPlatform, id: string): string;
+  close(): Promise<void>;
+}
+
+export async function startSimulator(): Promise<Simulator> {
+  const registry = new MeetingRegistry();
+  const server = await startServer(registry);
+  const target = `127.0.0.1:${server.port}`;
+  return {
+    port: server.port,
+    controlUrl: `https://${target}/_sim/control`,
+    hostResolverRules: () => [
+      // Everything else resolves nowhere: a simulated page must never reach the real internet.
+      `--host-resolver-rules=${SIMULATED_HOSTS.map((host) => `MAP ${host} ${target}`).join(', ')}, MAP * ~NOTFOUND`,
+      '--ignore-certificate-errors',
+    ],
+    meeting: (id, options) => registry.meeting(id, options),
+    url: (platform, id) => joinUrl(platform, id),
+    close: () => server.close(),
+  };
+}
+
+function joinUrl(platform: SimPlatform, id: string): string {
+  if (platform === 'google_meet') return `https://meet.google.com/${id}`;
+  if (/^\d+$/.test(id)) return `https://teams.live.com/meet/${id}?p=SimPass42`;
+  const context = encodeURIComponent(JSON.stringify({ Tid: '72f988bf-86f1-41af-91ab-2d7cd011db47', Oid: '4a3d1f6e-0000-4000-8000-000000000000' }));
+  return `https://teams.microsoft.com/l/meetup-join/${encodeURIComponent(id)}/0?context=${context}`;
+}

@@ -1,0 +1,40 @@
+/** The HTML shell shared by the simulated pages: generated classes, inlined CSS and client code. */
+import { readFileSync } from 'node:fs';
+import { generatedClassNames } from '../class-names.js';
+
+const clients = new Map<string, string>();
+
+/** The browser-side code of a page, kept as plain .js next to this file (it runs in Chromium as is). */
+function clientSource(file: string): string {
+  let source = clients.get(file);
+  if (!source) {
+    source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8');
+    clients.set(file, source);
+  }
+  return source;
+}
+
+/** JSON that is safe inside a <script> element. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+export function renderPage<K extends string>(page: {
+  title: string;
+  classKeys: readonly K[];
+  css: (c: Record<K, string>) => string;
+  config: Record<string, unknown>;
+  /** Browser-side files, in order (common.js first). */
+  clients: string[];
+  rootId: string;
+}): string {
+  const cls = generatedClassNames(page.classKeys);
+  return [
+    '<!doctype html>',
+    '<html lang="en" dir="ltr"><head><meta charset="utf-8">',
+    `<title>${page.title}</title>`,
+    `<style>${page.css(cls)}</style></head>`,
+    `<body><div id="${page.rootId}"></div>`,
+    `<script>window.__SIM__ = ${scriptJson({ ...page.config, cls })};</script>`,
+    ...page.clients.map((file) => `<script>${clientSource(file)}</script>`),
+    '</body></html>',
+  ].join('\n');
+}

@@ -1,0 +1,65 @@
+/** The Google Meet pages of the simulator (meet.google.com/<code>). */
+import type { MeetingOptions } from '../types.js';
+import { renderPage } from './html.js';
+
+const CLASSES = [
+  'icon', 'btn', 'btnLabel', 'primary', 'danger', 'round', 'input', 'video', 'videoOff', 'prejoin', 'preview',
+  'previewBar', 'side', 'title', 'subtitle', 'actions', 'scrim', 'dialog', 'dialogTitle', 'dialogText', 'end',
+  'call', 'grid', 'tile', 'tileMedia', 'tileAvatar', 'tileBar', 'tileName', 'captionsHost', 'capRegion', 'capList',
+  'capBlock', 'capHead', 'capAvatar', 'capName', 'capText', 'bar', 'clock', 'ctl', 'badge',
+] as const;
+
+type C = Record<(typeof CLASSES)[number], string>;
+
+const css = (c: C) => `
+  body { margin: 0; font: 14px/1.4 'Google Sans', Roboto, Arial, sans-serif; background: #202124; color: #e8eaed; }
+  .${c.icon} { font-style: normal; font-size: 12px; }
+  .${c.btn} { border: 0; border-radius: 20px; padding: 8px 20px; background: #3c4043; color: #e8eaed; cursor: pointer; }
+  .${c.btn}:disabled { opacity: .5; }
+  .${c.primary} { background: #8ab4f8; color: #202124; }
+  .${c.round} { display: inline-flex; width: 48px; height: 48px; border-radius: 50%; border: 1px solid #fff; align-items: center; justify-content: center; margin: 4px; }
+  .${c.input} { display: block; width: 260px; padding: 12px; margin: 12px 0; font-size: 16px; }
+  .${c.prejoin}, .${c.end} { display: flex; gap: 32px; padding: 48px; }
+  .${c.preview} { position: relative; width: 480px; height: 270px; background: #000; border-radius: 8px; }
+  .${c.video} { width: 100%; height: 100%; }
+  .${c.videoOff} { padding: 120px 0; text-align: center; }
+  .${c.previewBar} { position: absolute; bottom: 8px; left: 0; right: 0; text-align: center; }
+  .${c.title} { font-size: 28px; margin: 0 0 8px; }
+  .${c.actions} { display: flex; gap: 8px; margin-top: 16px; }
+  .${c.end} { flex-direction: column; align-items: center; }
+  .${c.scrim} { position: fixed; inset: 0; background: rgba(0,0,0,.6); display: flex; align-items: center; justify-content: center; }
+  .${c.dialog} { background: #fff; color: #202124; padding: 24px; border-radius: 8px; width: 400px; }
+  .${c.call} { display: flex; flex-direction: column; height: 100vh; }
+  .${c.grid} { flex: 1; display: flex; flex-wrap: wrap; gap: 8px; padding: 8px; }
+  .${c.tile} { width: 240px; height: 135px; background: #3c4043; border-radius: 8px; position: relative; }
+  .${c.tileMedia} { text-align: center; padding-top: 40px; }
+  .${c.tileBar} { position: absolute; bottom: 4px; left: 8px; }
+  .${c.captionsHost} { min-height: 40px; }
+  .${c.capRegion} { padding: 8px 64px; max-height: 180px; overflow: hidden; }
+  .${c.capBlock} { display: flex; gap: 8px; margin-bottom: 6px; }
+  .${c.capHead} { display: flex; gap: 4px; align-items: center; min-width: 120px; }
+  .${c.capAvatar} { width: 24px; height: 24px; border-radius: 50%; }
+  .${c.capText} { font-size: 18px; }
+  .${c.bar} { display: flex; gap: 8px; align-items: center; padding: 12px; }
+  .${c.ctl} { min-width: 40px; height: 40px; border-radius: 20px; border: 0; background: #3c4043; color: #fff; }
+  .${c.danger} { background: #ea4335; }
+`;
+
+export function meetPage(config: {
+  meetingId: string;
+  code: string;
+  space: string;
+  hl: string | null;
+  options: Partial<MeetingOptions>;
+  /** An end screen shown at once instead of the pre-join screen. */
+  screen: 'not_found' | 'invalid' | 'cannot_join' | null;
+}): string {
+  return renderPage({
+    title: 'Meet',
+    classKeys: CLASSES,
+    css,
+    config,
+    clients: ['common.js', 'meet-client.js'],
+    rootId: 'yDmH0d',
+  });
+}

@@ -1,0 +1,286 @@
+/*
+ * Simulated Microsoft Teams web client: the launcher ("Continue on this browser"), the light-meetings
+ * pre-join screen, the lobby, the call (toolbar, More menu, gallery, captions in a virtualized list
+ * that recycles its rows) and the end screens. Everything it shows comes from the event stream.
+ */
+(function () {
+  'use strict';
+  var SIM = window.__SIM__;
+  var C = SIM.cls;
+  var L = window.__SIMLIB__;
+  var h = L.h;
+  var root = document.getElementById('app');
+  var ROW_HEIGHT = 56;
+  var O = {};
+  var local = { micOn: true, camOn: true, guestId: null, meetingId: null, screen: null, captionsOn: false,
+    tiles: new Map(), ui: null, lastView: null, source: null, dialogOpen: false, pool: [], slots: [] };
+  var media = L.media(local);
+
+  var END_SCREENS = {
+    denied: 'Sorry, but you were denied access to the meeting.',
+    no_response: 'Sorry, no one responded to your request to join.',
+    removed: 'You\u2019ve been removed from this meeting',
+    ended: 'The meeting has ended.',
+    left: 'You left the meeting.',
+    not_found: 'This meeting link is invalid.',
+  };
+
+  function button(label, attrs) {
+    return h('button', Object.assign({ class: C.btn, type: 'button' }, attrs || {}), [h('span', {}, label)]);
+  }
+
+  // ---- launcher: the page a meeting link opens
+
+  function renderLauncher() {
+    root.replaceChildren(h('div', { class: C.launcher }, [
+      h('h1', { class: C.title }, 'How do you want to join your Teams meeting?'),
+      button('Continue on this browser', { 'data-tid': 'joinOnWeb', class: C.btn + ' ' + C.primary, onclick: function () {
+        if (SIM.signInRequired) {
+          location.href = 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize?client_id=5e3ce6c0-2b1f-4285-8d4b-75ee78787346&response_mode=fragment&redirect_uri=' +
+            encodeURIComponent(location.origin + '/v2/');
+          return;
+        }
+        location.href = '/v2/?meetingjoin=true#' + location.pathname + location.search;
+      } }),
+      button('Join on the Teams app', { 'data-tid': 'joinInApp' }),
+    ]));
+  }
+
+  function renderLogin() {
+    root.replaceChildren(h('div', { class: C.launcher }, [
+      h('h1', { class: C.title }, 'Sign in'),
+      h('input', { type: 'email', name: 'loginfmt', class: C.input, placeholder: 'Email, phone, or Skype' }),
+      button('Next', { class: C.btn + ' ' + C.primary }),
+    ]));
+  }
+
+  // ---- light meetings app (/v2/#/l/meetup-join/... or /v2/#/meet/<id>)
+
+  function meetingIdFromHash() {
+    var path = location.hash.replace(/^#/, '').split('?')[0];
+    var m = path.match(/^\/l\/meetup-join\/([^/]+)/);
+    if (m) return decodeURIComponent(m[1]);
+    m = path.match(/^\/meet\/(\d+)/);
+    return m ? m[1] : null;
+  }
+
+  function startApp() {
+    local.meetingId = meetingIdFromHash();
+    fetch('/_sim/api/meeting?platform=teams&id=' + encodeURIComponent(local.meetingId || ''))
+      .then(function (r) { return r.json(); })
+      .then(function (info) {
+        O = info.options || {};
+        if (!info.exists) return renderEnd('not_found');
+        renderPrejoin();
+      });
+  }
+
+  function renderPrejoin() {
+    var video = h('video', { class: C.video, autoplay: true, muted: true, playsinline: true });
+    var name = h('input', { type: 'text', class: C.input, 'data-tid': 'prejoin-display-name-input', placeholder: 'Type your name', 'aria-label': 'Type your name' });
+    var cam = h('input', { type: 'checkbox', role: 'switch', class: C.switch, 'data-tid': 'toggle-video', 'aria-label': 'Camera', checked: true });
+    var mic = h('input', { type: 'checkbox', role: 'switch', class: C.switch, 'data-tid': 'toggle-mute', 'aria-label': 'Microphone', checked: true });
+    var join = h('button', { class: C.btn + ' ' + C.primary, type: 'button', 'data-tid': 'prejoin-join-button', disabled: true }, 'Join now');
+    cam.addEventListener('change', function () { local.camOn = cam.checked; if (local.camOn) media.start(video); else media.apply(); });
+    mic.addEventListener('change', function () { local.micOn = mic.checked; media.apply(); });
+    name.addEventListener('input', function () { join.disabled = !name.value.trim(); });
+    join.addEventListener('click', function () {
+      if (join.disabled || local.dialogOpen) return;
+      join.disabled = true;
+      L.post('join', { meetingId: local.meetingId, platform: 'teams', name: name.value.trim(), micOn: local.micOn, camOn: local.camOn, hl: null })
+        .then(function (r) {
+          local.guestId = r.guestId;
+          local.source = L.connect(r.guestId, render);
+        });
+    });
+    root.replaceChildren(h('div', { class: C.prejoin }, [
+      h('h2', { class: C.title }, 'Choose your video and audio options'),
+      h('div', { class: C.preview }, [video]),
+      name,
+      h('div', { class: C.row2 }, [h('label', {}, [cam, ' Camera']), h('label', {}, [mic, ' Microphone'])]),
+      join,
+    ]));
+    if (O.noMediaDialog) {
+      local.camOn = local.micOn = cam.checked = mic.checked = false;
+      local.dialogOpen = true;
+      var scrim = h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-modal': 'true', class: C.dialog }, [
+        h('h2', {}, 'Are you sure you don\u2019t want audio or video?'),
+        h('p', {}, 'Your browser can\u2019t use your microphone or camera.'),
+        button('Continue without audio or video', { class: C.btn + ' ' + C.primary, onclick: function () {
+          local.dialogOpen = false;
+          scrim.remove();
+        } }),
+      ])]);
+      document.body.appendChild(scrim);
+    } else {
+      media.start(video);
+    }
+  }
+
+  function render(view) {
+    local.lastView = view;
+    if (view.screen !== local.screen) {
+      local.screen = view.screen;
+      local.tiles.clear();
+      if (view.screen === 'lobby') renderLobby();
+      if (view.screen === 'in_call') renderCall();
+      if (view.screen === 'terminal') {
+        media.stop();
+        local.source.close();
+        renderEnd(view.terminal);
+      }
+    }
+    if (view.screen === 'in_call') {
+      paintTiles(view.participants);
+      paintRows(view.captions);
+    }
+  }
+
+  function hangup() {
+    return h('button', { id: 'hangup-button', 'data-tid': 'hangup-main-btn', class: C.btn + ' ' + C.danger, type: 'button', 'aria-label': 'Leave',
+      onclick: function () { L.post('leave', { guest: local.guestId }); } }, [h('span', {}, 'Leave')]);
+  }
+
+  function renderLobby() {
+    root.replaceChildren(h('div', { class: C.lobby }, [
+      h('div', { class: C.preview }, []),
+      h('h2', { class: C.title }, 'Someone will let you in ' + (O.teamsLobbyWord || 'soon')),
+      h('div', { class: C.bar }, [hangup()]),
+    ]));
+  }
+
+  function renderEnd(kind) {
+    root.replaceChildren(h('div', { class: C.end }, [
+      h('h1', { class: C.title }, END_SCREENS[kind] || ''),
+      kind === 'removed' ? button('Rejoin') : null,
+      button('Dismiss'),
+    ]));
+  }
+
+  // ---- the call
+
+  function renderCall() {
+    media.stop();
+    var count = h('span', { class: C.badge }, '1');
+    var more = h('button', { id: 'callingButtons-showMoreBtn', class: C.btn, type: 'button', 'aria-label': 'More', 'aria-haspopup': 'menu',
+      onclick: function (e) { e.stopPropagation(); toggleMenu(); } }, [h('span', {}, 'More')]);
+    var stage = h('div', { class: C.stage });
+    var ccHost = h('div', { class: C.ccHost });
+    var menuHost = h('div', { class: C.menuHost });
+    root.replaceChildren(h('div', { class: C.call }, [
+      h('div', { role: 'toolbar', 'aria-label': 'Meeting controls', class: C.bar }, [
+        h('button', { id: 'roster-button', class: C.btn, type: 'button', 'aria-label': 'People' }, [h('span', {}, 'People'), count]),
+        h('button', { id: 'chat-button', class: C.btn, type: 'button', 'aria-label': 'Chat' }, [h('span', {}, 'Chat')]),
+        more,
+        h('button', { id: 'microphone-button', class: C.btn, type: 'button', 'aria-label': 'Unmute' }, [h('span', {}, 'Mic')]),
+        h('button', { id: 'video-button', class: C.btn, type: 'button', 'aria-label': 'Turn camera on' }, [h('span', {}, 'Camera')]),
+        hangup(),
+      ]),
+      menuHost,
+      stage,
+      ccHost,
+    ]));
+    local.ui = { stage: stage, ccHost: ccHost, menuHost: menuHost, count: count, more: more, list: null };
+  }
+
+  document.addEventListener('click', function () { if (local.ui) local.ui.menuHost.replaceChildren(); });
+
+  function menuItem(label, attrs, action) {
+    return h('div', Object.assign({ role: 'menuitem', tabindex: '-1', class: C.menuItem, onclick: function (e) {
+      e.stopPropagation();
+      action();
+    } }, attrs || {}), [h('span', {}, label)]);
+  }
+
+  function toggleMenu() {
+    var host = local.ui.menuHost;
+    if (host.firstChild) return host.replaceChildren();
+    var close = function () { host.replaceChildren(); };
+    var items = [menuItem('Meeting info', {}, close)];
+    if (O.teamsCaptionsMenu === 'language') {
+      items.push(menuItem('Language and speech', { 'aria-haspopup': 'menu' }, function () {
+        host.appendChild(h('div', { role: 'menu', class: C.menu }, [
+          menuItem(local.captionsOn ? 'Turn off live captions' : 'Turn on live captions', {}, function () { close(); setCaptions(!local.captionsOn); }),
+        ]));
+      }));
+    } else {
+      items.push(menuItem('Captions', { 'aria-checked': String(local.captionsOn) }, function () { close(); setCaptions(!local.captionsOn); }));
+    }
+    items.push(menuItem('Settings', {}, close), menuItem('Full screen', {}, close));
+    host.appendChild(h('div', { role: 'menu', class: C.menu }, items));
+  }
+
+  function setCaptions(on) {
+    local.captionsOn = on;
+    var ui = local.ui;
+    if (on && !ui.list) {
+      ui.list = h('div', { class: C.vlist, role: 'list', style: 'height:' + (ROW_HEIGHT * O.visibleRows) + 'px' });
+      ui.ccHost.appendChild(h('div', { 'data-tid': 'closed-caption-v2-window-wrapper', class: C.ccWindow }, [
+        h('div', { 'data-tid': 'closed-caption-renderer-wrapper', class: C.ccRenderer }, [ui.list]),
+      ]));
+      local.pool = [];
+      local.slots = [];
+      for (var i = 0; i < O.visibleRows; i++) {
+        var author = h('span', { 'data-tid': 'author', class: C.author });
+        var text = h('span', { 'data-tid': 'closed-caption-text', class: C.ccText });
+        var row = h('div', { role: 'listitem', class: C.row + ' fui-ChatMessageCompact', style: 'display:none' }, [
+          h('div', { class: C.rowHead }, [author]),
+          h('div', { class: C.rowBody }, [text]),
+        ]);
+        local.pool.push({ row: row, author: author, text: text });
+        local.slots.push(null);
+        ui.list.appendChild(row);
+      }
+    }
+    if (!on && ui.list) {
+      ui.ccHost.replaceChildren();
+      ui.list = null;
+    }
+    L.post('captions', { guest: local.guestId, on: on });
+    if (on && local.lastView) paintRows(local.lastView.captions);
+  }
+
+  /*
+   * A virtualized list: a fixed pool of row elements. A row that scrolls out is reused for the next
+   * new entry, and rows are placed by transform, so DOM order is not reading order.
+   */
+  function paintRows(entries) {
+    if (!local.ui || !local.ui.list) return;
+    var shown = entries.slice(-local.pool.length);
+    var ids = shown.map(function (e) { return e.id; });
+    local.slots = local.slots.map(function (id) { return ids.indexOf(id) >= 0 ? id : null; });
+    shown.forEach(function (entry, position) {
+      var slot = local.slots.indexOf(entry.id);
+      if (slot < 0) {
+        slot = local.slots.indexOf(null);
+        local.slots[slot] = entry.id;
+      }
+      var cell = local.pool[slot];
+      if (cell.author.textContent !== entry.speaker) cell.author.textContent = entry.speaker;
+      if (cell.text.textContent !== entry.text) cell.text.textContent = entry.text;
+      cell.row.style.display = '';
+      cell.row.style.transform = 'translateY(' + position * ROW_HEIGHT + 'px)';
+    });
+    local.slots.forEach(function (id, slot) { if (id === null) local.pool[slot].row.style.display = 'none'; });
+  }
+
+  function paintTiles(people) {
+    var keep = new Set();
+    people.forEach(function (p) {
+      keep.add(p.id);
+      if (local.tiles.has(p.id)) return;
+      var label = p.self ? p.name + ' (You)' : p.name;
+      var tile = h('div', { 'data-cid': 'calling-participant-stream', role: 'group', 'aria-label': label + ', muted', class: C.tile }, [
+        h('div', { class: C.tileName }, [h('span', {}, label)]),
+      ]);
+      local.tiles.set(p.id, tile);
+      local.ui.stage.appendChild(tile);
+    });
+    local.tiles.forEach(function (tile, id) { if (!keep.has(id)) { tile.remove(); local.tiles.delete(id); } });
+    local.ui.count.textContent = String(people.length);
+  }
+
+  if (SIM.page === 'launcher') renderLauncher();
+  else if (SIM.page === 'login') renderLogin();
+  else startApp();
+})();

@@ -1,0 +1,51 @@
+/**
+ * The Microsoft Teams pages of the simulator: the launcher a meeting link opens
+ * (teams.microsoft.com/l/meetup-join/..., teams.live.com/meet/...), the light-meetings app under
+ * /v2/, and the Microsoft sign-in page a tenant that refuses guests redirects to.
+ */
+import { renderPage } from './html.js';
+
+const CLASSES = [
+  'btn', 'primary', 'danger', 'input', 'video', 'launcher', 'title', 'prejoin', 'preview', 'row2', 'switch', 'scrim',
+  'dialog', 'lobby', 'bar', 'end', 'call', 'badge', 'stage', 'ccHost', 'menuHost', 'menu', 'menuItem', 'vlist',
+  'ccWindow', 'ccRenderer', 'author', 'ccText', 'row', 'rowHead', 'rowBody', 'tile', 'tileName',
+] as const;
+
+type C = Record<(typeof CLASSES)[number], string>;
+
+const css = (c: C) => `
+  body { margin: 0; font: 14px/1.4 'Segoe UI', system-ui, sans-serif; background: #f5f5f5; color: #242424; }
+  .${c.btn} { border: 1px solid #d1d1d1; border-radius: 4px; padding: 6px 14px; background: #fff; cursor: pointer; }
+  .${c.btn}:disabled { opacity: .5; }
+  .${c.primary} { background: #5b5fc7; color: #fff; }
+  .${c.danger} { background: #c4314b; color: #fff; }
+  .${c.input} { display: block; width: 280px; padding: 8px; margin: 12px 0; }
+  .${c.launcher}, .${c.prejoin}, .${c.lobby}, .${c.end} { display: flex; flex-direction: column; align-items: center; gap: 12px; padding: 48px; }
+  .${c.preview} { width: 480px; height: 270px; background: #292929; }
+  .${c.video} { width: 100%; height: 100%; }
+  .${c.scrim} { position: fixed; inset: 0; background: rgba(0,0,0,.5); display: flex; align-items: center; justify-content: center; }
+  .${c.dialog} { background: #fff; padding: 24px; border-radius: 8px; width: 420px; }
+  .${c.call} { display: flex; flex-direction: column; height: 100vh; }
+  .${c.bar} { display: flex; gap: 6px; padding: 8px; background: #ebebeb; }
+  .${c.menuHost} { position: relative; }
+  .${c.menu} { display: inline-block; background: #fff; box-shadow: 0 2px 8px rgba(0,0,0,.3); margin: 0 8px; vertical-align: top; }
+  .${c.menuItem} { padding: 8px 16px; cursor: pointer; }
+  .${c.stage} { flex: 1; display: flex; flex-wrap: wrap; gap: 8px; padding: 8px; }
+  .${c.tile} { width: 240px; height: 135px; background: #3d3d3d; color: #fff; position: relative; }
+  .${c.tileName} { position: absolute; bottom: 4px; left: 8px; }
+  .${c.vlist} { position: relative; overflow: hidden; margin: 0 48px 16px; background: rgba(0,0,0,.75); color: #fff; }
+  .${c.row} { position: absolute; top: 0; left: 0; right: 0; height: 52px; padding: 2px 8px; }
+  .${c.author} { font-weight: 600; font-size: 12px; }
+  .${c.ccText} { font-size: 16px; }
+`;
+
+export function teamsPage(config: { page: 'launcher' | 'app' | 'login'; signInRequired?: boolean }): string {
+  return renderPage({
+    title: config.page === 'login' ? 'Sign in to your account' : 'Microsoft Teams',
+    classKeys: CLASSES,
+    css,
+    config,
+    clients: ['common.js', 'teams-client.js'],
+    rootId: 'app',
+  });
+}

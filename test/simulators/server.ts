@@ -1,0 +1,82 @@
+/**
+ * The simulator's HTTPS server. Chromium reaches it under the platforms' real host names through
+ * --host-resolver-rules, so requests are told apart by their Host header.
+ */
+import https from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { simulatorCertificate } from './certificate.js';
+import { handleControlApi } from './control-api.js';
+import { handleGuestApi } from './guest-api.js';
+import { sendHtml, sendJson } from './http.js';
+import { meetPage } from './pages/meet.js';
+import { teamsPage } from './pages/teams.js';
+import type { MeetingRegistry } from './registry.js';
+
+const MEET_CODE = /^[a-z]{3}-[a-z]{4}-[a-z]{3}$/;
+
+export async function startServer(registry: MeetingRegistry): Promise<{ port: number; close(): Promise<void> }> {
+  const server = https.createServer(await simulatorCertificate(), (req, res) => {
+    route(registry, req, res).catch((error: Error) => {
+      if (!res.headersSent) sendJson(res, 500, { error: error.message });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      registry.closeStreams();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function route(registry: MeetingRegistry, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
+  const url = new URL(req.url ?? '/', `https://${host || 'localhost'}`);
+  if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
+  if (url.pathname.startsWith('/_sim/api/')) return handleGuestApi(registry, req, res, url);
+  switch (host) {
+    case 'meet.google.com':
+      return meetRoute(registry, req, res, url);
+    case 'teams.microsoft.com':
+    case 'teams.live.com':
+      return teamsRoute(registry, req, res, url);
+    case 'login.microsoftonline.com':
+      return sendHtml(res, teamsPage({ page: 'login' }));
+    case '127.0.0.1':
+    case 'localhost':
+      if (url.pathname.startsWith('/_sim/control/')) return handleControlApi(registry, req, res, url);
+  }
+  sendJson(res, 404, { error: `nothing simulated at ${host}${url.pathname}` });
+}
+
+function meetRoute(registry: MeetingRegistry, req: IncomingMessage, res: ServerResponse, url: URL): void {
+  const code = url.pathname.slice(1);
+  const hl = url.searchParams.get('hl');
+  if (!MEET_CODE.test(code)) {
+    return sendHtml(res, meetPage({ meetingId: '', code, space: '', hl, options: {}, screen: 'invalid' }));
+  }
+  const meeting = registry.meeting(code);
+  meeting.recordPageLoad({
+    platform: 'google_meet',
+    path: url.pathname,
+    hl,
+    acceptLanguage: req.headers['accept-language'] ?? null,
+    userAgent: req.headers['user-agent'] ?? null,
+  });
+  const screen = meeting.options.notFound ? 'not_found' : meeting.options.cannotJoin ? 'cannot_join' : null;
+  sendHtml(res, meetPage({ meetingId: code, code, space: meeting.space, hl, options: meeting.options, screen }));
+}
+
+function teamsRoute(registry: MeetingRegistry, _req: IncomingMessage, res: ServerResponse, url: URL): void {
+  const launch = url.pathname.match(/^\/l\/meetup-join\/([^/]+)/) ?? url.pathname.match(/^\/meet\/(\d+)/);
+  if (launch) {
+    const meeting = registry.meeting(decodeURIComponent(launch[1]));
+    return sendHtml(res, teamsPage({ page: 'launcher', signInRequired: meeting.options.signInRequired }));
+  }
+  if (url.pathname === '/v2/' || url.pathname === '/v2') return sendHtml(res, teamsPage({ page: 'app' }));
+  sendJson(res, 404, { error: `no Teams page at ${url.pathname}` });
+}
