@@ -1,0 +1,258 @@
+/** SPEC 4.1 start, stop and status through the gateway, on the whole stack (scripted meeting platform). */
+import { expect } from 'chai';
+import { evtMeeting, svc, type EventEnvelope } from '@notetaker/contracts';
+import { startTestStack, type TestStack } from '../../../test/support/stack.js';
+import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../test/support/scripted-driver.js';
+
+function meetUrl(): string {
+  const letters = (n: number) =>
+    Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
+  return `https://meet.google.com/${letters(3)}-${letters(4)}-${letters(3)}`;
+}
+
+const CALLBACK = 'http://127.0.0.1:9/hook';
+
+describe('meetings REST (SPEC 4.1)', () => {
+  let t: TestStack;
+  let driver: ScriptedDriverFactory;
+  let key: { id: string; apiKey: string };
+  let otherKey: { id: string; apiKey: string };
+  let readOnlyKey: { id: string; apiKey: string };
+  const events = new Map<string, EventEnvelope[]>();
+
+  before(async () => {
+    driver = scriptedDriverFactory();
+    t = await startTestStack({ FLUSH_INTERVAL_MS: '200', MAX_MEETINGS_PER_WORKER: '50' }, { driverFactory: driver });
+    key = await t.createToken();
+    otherKey = await t.createToken();
+    readOnlyKey = await t.createToken([]);
+    t.stack.bus.subscribe(evtMeeting('*', '*'), (data) => {
+      const event = data as EventEnvelope;
+      events.set(event.meetingId, [...(events.get(event.meetingId) ?? []), event]);
+    });
+  });
+  after(() => t.stop());
+
+  const start = (json: Record<string, unknown>, apiKey = key.apiKey) =>
+    t.api('/meetings/start', { method: 'POST', apiKey, json });
+  const stop = (meetingId: unknown, apiKey = key.apiKey) =>
+    t.api('/meetings/stop', { method: 'POST', apiKey, json: { meetingId } });
+  const status = async (apiKey = key.apiKey) => {
+    const res = await t.api('/meetings/status', { apiKey });
+    expect(res.status).to.equal(200);
+    return ((await res.json()) as { meetings: Array<Record<string, unknown>> }).meetings;
+  };
+  async function waitForStatus(meetingId: string, wanted: string): Promise<void> {
+    const deadline = Date.now() + 5000;
+    while (!(events.get(meetingId) ?? []).some((e) => e.type === 'meeting_status' && e.payload.status === wanted)) {
+      if (Date.now() > deadline) throw new Error(`${meetingId} never reached ${wanted}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('starts a meeting: 201 with meetingId, joining, platform, project api, documentPath', async () => {
+    const res = await start({ url: meetUrl(), callbackUrl: CALLBACK, title: 'Planning' });
+    expect(res.status).to.equal(201);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).to.deep.equal(['documentPath', 'meetingId', 'platform', 'project', 'status']);
+    expect(body).to.include({ status: 'joining', platform: 'google_meet', project: 'api' });
+    expect(body.meetingId).to.match(/^meeting_\d{13}_[A-Za-z0-9]{10,}$/);
+    expect(body.documentPath).to.match(
+      /^deployed-md-files\/docs\/api\/meetings\/[A-Z][a-z]+ \d{1,2}(st|nd|rd|th) - Planning\.md$/,
+    );
+  });
+
+  it('detects Teams links', async () => {
+    const res = await start({
+      url: 'https://teams.live.com/meet/9345678901234?p=AbCdEf',
+      callbackUrl: CALLBACK,
+      project: 'sales-team',
+    });
+    expect(res.status).to.equal(201);
+    expect(await res.json()).to.include({ platform: 'teams', project: 'sales-team' });
+  });
+
+  it('answers documentPath null with saveTranscript false, also for a key without knowledge:write', async () => {
+    const res = await start({ url: meetUrl(), callbackUrl: CALLBACK, saveTranscript: false }, readOnlyKey.apiKey);
+    expect(res.status).to.equal(201);
+    expect(((await res.json()) as { documentPath: unknown }).documentPath).to.equal(null);
+  });
+
+  it('answers 403 saying knowledge:write is missing, and launches no bot', async () => {
+    const bots = driver.started.length;
+    const res = await start({ url: meetUrl(), callbackUrl: CALLBACK }, readOnlyKey.apiKey);
+    expect(res.status).to.equal(403);
+    expect(((await res.json()) as { error: string }).error).to.contain('knowledge:write');
+    expect(driver.started.length).to.equal(bots);
+  });
+
+  for (const [label, body, message] of [
+    ['a missing url', { callbackUrl: CALLBACK }, 'url is required and must be a string'],
+    ['a url that is a number', { url: 5, callbackUrl: CALLBACK }, 'url is required and must be a string'],
+    [
+      'a missing callbackUrl',
+      { url: 'https://meet.google.com/abc-defg-hij' },
+      'callbackUrl is required and must be a string',
+    ],
+    [
+      'a non-http callbackUrl',
+      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: 'file:///etc/passwd' },
+      'callbackUrl must be an http(s) URL',
+    ],
+    [
+      'a URL of no supported platform',
+      { url: 'https://zoom.us/j/1234', callbackUrl: CALLBACK },
+      /^url must be a Google Meet .* or Microsoft Teams meeting link$/,
+    ],
+    [
+      'a Meet lookup link',
+      { url: 'https://meet.google.com/lookup/abc', callbackUrl: CALLBACK },
+      /^url must be a Google Meet/,
+    ],
+    [
+      'a bad project id',
+      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, project: '-bad' },
+      /^project must match/,
+    ],
+    [
+      'a title over 200 characters',
+      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, title: 't'.repeat(201) },
+      'title must be at most 200 characters',
+    ],
+    [
+      'a saveTranscript that is not a boolean',
+      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, saveTranscript: 'yes' },
+      'saveTranscript must be a boolean',
+    ],
+    [
+      'an unknown field',
+      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, bot: 'x' },
+      'Unknown field: bot',
+    ],
+  ] as const) {
+    it(`answers 400 for ${label}`, async () => {
+      const res = await start(body as Record<string, unknown>);
+      expect(res.status).to.equal(400);
+      const { error } = (await res.json()) as { error: string };
+      if (typeof message === 'string') expect(error).to.equal(message);
+      else expect(error).to.match(message);
+    });
+  }
+
+  it('answers 409 for a URL already being transcribed, by this key, another key or the browser UI', async () => {
+    const url = meetUrl();
+    expect((await start({ url, callbackUrl: CALLBACK })).status).to.equal(201);
+    const bots = driver.started.length;
+    for (const apiKey of [key.apiKey, otherKey.apiKey]) {
+      const res = await start(
+        { url: url.toUpperCase().replace('HTTPS://MEET.GOOGLE.COM', 'https://meet.google.com'), callbackUrl: CALLBACK },
+        apiKey,
+      );
+      expect(res.status).to.equal(409);
+      expect(await res.json()).to.deep.equal({ error: 'Meeting URL is already being transcribed' });
+    }
+    // A meeting started from the browser UI (which belongs to no key) blocks keys too.
+    const uiUrl = meetUrl();
+    await t.stack.bus.request(svc('meetings', 'start'), {
+      caller: { kind: 'ui', accountId: 'acct_admin' },
+      url: uiUrl,
+      title: null,
+      callbackUrl: null,
+      project: 'api',
+      saveTranscript: true,
+    });
+    const res = await start({ url: uiUrl, callbackUrl: CALLBACK });
+    expect(res.status).to.equal(409);
+    expect(await res.json()).to.deep.equal({ error: 'Meeting URL is already being transcribed' });
+    expect(driver.started.length).to.equal(bots + 1);
+  });
+
+  it('stops a live meeting with 200 stopping, then 409 Meeting has ended, and frees the URL', async () => {
+    const url = meetUrl();
+    const { meetingId } = (await (await start({ url, callbackUrl: CALLBACK })).json()) as { meetingId: string };
+    await waitForStatus(meetingId, 'live');
+    const res = await stop(meetingId);
+    expect(res.status).to.equal(200);
+    expect(await res.json()).to.deep.equal({ meetingId, status: 'stopping' });
+    await waitForStatus(meetingId, 'ended');
+    expect((await driver.meeting(meetingId)).left).to.equal(true);
+    const again = await stop(meetingId);
+    expect(again.status).to.equal(409);
+    expect(await again.json()).to.deep.equal({ error: 'Meeting has ended' });
+    expect((await start({ url, callbackUrl: CALLBACK })).status).to.equal(201);
+  });
+
+  it("answers the same 404 for an unknown meeting and for another key's", async () => {
+    const { meetingId } = (await (await start({ url: meetUrl(), callbackUrl: CALLBACK })).json()) as {
+      meetingId: string;
+    };
+    const foreign = await stop(meetingId, otherKey.apiKey);
+    const unknown = await stop('meeting_1700000000000_AAAAAAAAAAAAAAAA', otherKey.apiKey);
+    expect([foreign.status, unknown.status]).to.deep.equal([404, 404]);
+    expect(await foreign.json()).to.deep.equal({ error: 'Not found' });
+    expect(await unknown.json()).to.deep.equal({ error: 'Not found' });
+    expect((await status()).map((m) => m.meetingId)).to.include(meetingId);
+  });
+
+  it('answers 400 for a stop without a meetingId', async () => {
+    const res = await t.api('/meetings/stop', { method: 'POST', apiKey: key.apiKey, json: {} });
+    expect(res.status).to.equal(400);
+    expect(await res.json()).to.deep.equal({ error: 'meetingId is required and must be a string' });
+  });
+
+  it("lists only the calling key's meetings still being transcribed, with the SPEC fields", async () => {
+    const fresh = await t.createToken();
+    const { meetingId } = (await (
+      await start({ url: meetUrl(), callbackUrl: CALLBACK, title: 'Standup' }, fresh.apiKey)
+    ).json()) as {
+      meetingId: string;
+    };
+    const gone = (await (await start({ url: meetUrl(), callbackUrl: CALLBACK }, fresh.apiKey)).json()) as {
+      meetingId: string;
+    };
+    await waitForStatus(meetingId, 'live');
+    await waitForStatus(gone.meetingId, 'live');
+    await stop(gone.meetingId, fresh.apiKey);
+    await waitForStatus(gone.meetingId, 'ended');
+    const bot = await driver.meeting(meetingId);
+    bot.participants(['Ada', 'Linus']);
+    bot.segment({ speaker: 'Ada', text: 'Yesterday I fixed the build.' });
+    const deadline = Date.now() + 5000;
+    let meetings = await status(fresh.apiKey);
+    while (meetings[0]?.segmentCount !== 1 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      meetings = await status(fresh.apiKey);
+    }
+    expect(meetings).to.have.length(1);
+    expect(Object.keys(meetings[0]).sort()).to.deep.equal(
+      [
+        'documentPath',
+        'meetingId',
+        'participantCount',
+        'platform',
+        'project',
+        'segmentCount',
+        'startedAt',
+        'status',
+        'title',
+      ].sort(),
+    );
+    expect(meetings[0]).to.include({
+      meetingId,
+      status: 'live',
+      platform: 'google_meet',
+      title: 'Standup',
+      participantCount: 2,
+      segmentCount: 1,
+      project: 'api',
+    });
+    expect(meetings[0].startedAt).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect((await status(otherKey.apiKey)).map((m) => m.meetingId)).to.not.include(meetingId);
+  });
+
+  it('answers 401 without a key', async () => {
+    const res = await t.api('/meetings/status');
+    expect(res.status).to.equal(401);
+    expect(await res.json()).to.deep.equal({ error: 'Invalid API key' });
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * Asks transcript-store to write the meeting's document: every interval while there are new
+ * segments (as `in_progress`), and once at the end (`completed`). A flush runs beside the
+ * mailbox, not in it, so a slow write never holds back live events; flushes never overlap, so
+ * the final `completed` write cannot be overtaken by an older `in_progress` one.
+ */
+import { documentSaved, svc } from '@notetaker/contracts';
+import type { Bus } from '@notetaker/bus';
+import type { Logger } from '@notetaker/kit';
+
+export interface FlusherOptions {
+  bus: Bus;
+  logger: Logger;
+  meetingId: string;
+  /** False when the meeting was started with saveTranscript false: no document, ever. */
+  enabled: boolean;
+  participants: () => string[];
+  onSaved: (saved: { documentPath: string; segmentsWritten: number; totalSegments: number }) => void;
+}
+
+export class DocumentFlusher {
+  private dirty = false;
+  private running: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: FlusherOptions) {}
+
+  markDirty(): void {
+    this.dirty = true;
+  }
+
+  startPeriodic(intervalMs: number): void {
+    if (!this.options.enabled || this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.dirty && !this.running) void this.flush('in_progress');
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** The last write, after any periodic one still running. */
+  async finalFlush(): Promise<void> {
+    this.stop();
+    if (!this.options.enabled) return;
+    while (this.running) await this.running;
+    await this.flush('completed');
+  }
+
+  private flush(status: 'in_progress' | 'completed'): Promise<void> {
+    this.dirty = false;
+    const run = (async () => {
+      try {
+        const reply = await this.options.bus.request(
+          svc('transcripts', 'flush'),
+          { meetingId: this.options.meetingId, status, participants: this.options.participants() },
+          { timeoutMs: 30_000 },
+        );
+        const saved = documentSaved.safeParse(reply);
+        if (saved.success) this.options.onSaved(saved.data);
+      } catch (err) {
+        if (status === 'in_progress') this.dirty = true; // try again next interval
+        this.options.logger.warn({ err, meetingId: this.options.meetingId, status }, 'document flush failed');
+      }
+    })();
+    this.running = run.finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+}

@@ -1,0 +1,285 @@
+/**
+ * One live meeting's actor: the single owner of its bot (driver), its status and its event
+ * stream. Driver callbacks, timers and commands become messages in its mailbox and are handled one
+ * at a time, so the state machine (joining -> lobby -> live -> leaving -> ended, error from any
+ * state) never sees two things at once.
+ */
+import type { EventEnvelope, MeetingStatus } from '@notetaker/contracts';
+import type { Bus, Subscription } from '@notetaker/bus';
+import type { Logger } from '@notetaker/kit';
+import type {
+  CaptionUpdate,
+  DriverEnd,
+  DriverFactory,
+  DriverFailure,
+  DriverListener,
+  FinalSegment,
+  MeetingDriver,
+} from '../drivers/driver.js';
+import type { MeetingSessionConfig } from '../config.js';
+import { subjects, type ActorState, type PlaceRequest } from '../protocol.js';
+import { Coach } from './coach.js';
+import { DocumentFlusher } from './document-flusher.js';
+import { EventStream } from './event-stream.js';
+import { Mailbox } from './mailbox.js';
+import { Roster } from './participants.js';
+import { AutoLeave } from './auto-leave.js';
+import { driverFailureOf, leaveWithin, storeSegment } from './side-effects.js';
+
+export type EndReason = 'stopped' | DriverEnd | 'alone' | 'max_duration';
+export type ErrorReason = DriverFailure | 'worker_lost';
+
+export interface ActorDeps {
+  bus: Bus;
+  logger: Logger;
+  config: MeetingSessionConfig;
+  workerId: string;
+  displayName: string;
+  /** The worker's driver factory (created on first use; failing means no browser). */
+  driverFactory: () => Promise<DriverFactory>;
+  /** Called once, when the actor has finished and released everything. */
+  onExit: (meetingId: string) => void;
+  onPublished?: (event: EventEnvelope, emittedAt: number) => void;
+}
+
+/** running: normal; leaving: the bot is on its way out (late segments still count); closed: done. */
+type Phase = 'running' | 'leaving' | 'closed';
+
+export class MeetingActor {
+  readonly meetingId: string;
+  private status: MeetingStatus = 'joining';
+  private phase: Phase = 'running';
+  private driver: MeetingDriver | null = null;
+  private readonly mailbox: Mailbox;
+  private readonly stream: EventStream;
+  private readonly roster = new Roster();
+  private readonly coach = new Coach();
+  private readonly timers: AutoLeave;
+  private readonly flusher: DocumentFlusher;
+  private segmentCount = 0;
+  private stopSub: Subscription | null = null;
+  private exited = false;
+
+  constructor(
+    private readonly deps: ActorDeps,
+    private readonly spec: PlaceRequest,
+  ) {
+    this.meetingId = spec.meetingId;
+    const log = deps.logger.child({ meetingId: spec.meetingId });
+    this.mailbox = new Mailbox((err) => log.error({ err }, 'actor message failed'));
+    this.stream = new EventStream({
+      bus: deps.bus,
+      logger: log,
+      meetingId: spec.meetingId,
+      workerId: deps.workerId,
+      state: () => this.state(),
+      onFenced: () => this.abandon('the registry closed the meeting'),
+      onPublished: deps.onPublished,
+    });
+    this.timers = new AutoLeave(deps.config, (why) => this.mailbox.post(() => this.onTimer(why)));
+    this.flusher = new DocumentFlusher({
+      bus: deps.bus,
+      logger: log,
+      meetingId: spec.meetingId,
+      enabled: spec.saveTranscript,
+      participants: () => this.roster.everSeen,
+      onSaved: (saved) => this.stream.emit('document_saved', saved),
+    });
+  }
+
+  /** Subscribes the actor's command subject, emits `joining` and sets the bot off. */
+  start(): void {
+    this.stopSub = this.deps.bus.serve(subjects.actorStop(this.meetingId), () => this.onStopCommand());
+    this.stream.emit('meeting_status', { status: 'joining', previousStatus: null, reason: null });
+    this.timers.started();
+    this.mailbox.post(() => this.launchDriver());
+  }
+
+  /** The worker is going away: finish cleanly (final flush), then report `worker_lost`. */
+  shutdown(): void {
+    this.mailbox.post(() => this.finish('error', 'worker_lost'));
+  }
+
+  /** The meeting is no longer ours (fenced by the registry): release the bot, write nothing more. */
+  abandon(why: string): void {
+    if (this.phase === 'closed') return;
+    this.deps.logger.warn({ meetingId: this.meetingId, why }, 'actor abandons its meeting');
+    this.phase = 'closed';
+    this.stream.stop();
+    this.timers.clear();
+    this.flusher.stop();
+    void this.releaseDriver().finally(() => this.exit());
+  }
+
+  private isClosed(): boolean {
+    return this.phase === 'closed';
+  }
+
+  private state(): ActorState {
+    return {
+      status: this.status,
+      participantCount: this.roster.count,
+      segmentCount: this.segmentCount,
+      participants: [...this.roster.everSeen],
+    };
+  }
+
+  private onStopCommand(): { meetingId: string; status: 'stopping' } {
+    if (this.phase === 'running') this.mailbox.post(() => this.finish('ended', 'stopped'));
+    return { meetingId: this.meetingId, status: 'stopping' };
+  }
+
+  private async launchDriver(): Promise<void> {
+    if (this.phase !== 'running') return;
+    let factory: DriverFactory;
+    try {
+      factory = await this.deps.driverFactory();
+    } catch (err) {
+      this.deps.logger.error({ err, meetingId: this.meetingId }, 'no browser for the meeting');
+      return this.finish('error', 'browser_unavailable');
+    }
+    try {
+      this.driver = factory.create({
+        platform: this.spec.platform,
+        url: this.spec.joinUrl,
+        meetingId: this.meetingId,
+        displayName: this.deps.displayName,
+      });
+      await this.driver.start(this.listener());
+    } catch (err) {
+      const reason = driverFailureOf(err) ?? 'join_failed';
+      this.deps.logger.error({ err, meetingId: this.meetingId, reason }, 'the bot could not start');
+      return this.finish('error', reason);
+    }
+  }
+
+  /** Driver callbacks become mailbox messages; after the actor closed they are ignored. */
+  private listener(): DriverListener {
+    const post = (handler: () => void | Promise<void>) => {
+      if (this.phase !== 'closed') this.mailbox.post(handler);
+    };
+    return {
+      lobby: () => post(() => this.onLobby()),
+      admitted: () => post(() => this.onAdmitted()),
+      caption: (update) => post(() => this.onCaption(update)),
+      segment: (segment) => post(() => this.onSegment(segment)),
+      participants: (names) => post(() => this.onParticipants([...names])),
+      ended: (reason) => post(() => this.finish('ended', reason)),
+      failed: (reason, detail) =>
+        post(() => {
+          this.deps.logger.warn({ meetingId: this.meetingId, reason, detail }, 'the bot failed');
+          return this.finish('error', reason);
+        }),
+    };
+  }
+
+  private onLobby(): void {
+    if (this.phase !== 'running' || this.status !== 'joining') return;
+    this.timers.inLobby();
+    this.transition('lobby', null);
+  }
+
+  private onAdmitted(): void {
+    if (this.phase !== 'running' || (this.status !== 'joining' && this.status !== 'lobby')) return;
+    this.transition('live', null);
+    this.timers.admitted(this.roster.count);
+    this.flusher.startPeriodic(this.deps.config.flushIntervalMs);
+  }
+
+  private onCaption(update: CaptionUpdate): void {
+    if (this.phase === 'closed') return;
+    this.stream.emit('caption_partial', {
+      speaker: update.speaker,
+      text: update.text,
+      captionId: update.captionId,
+      timestamp: update.timestamp,
+    });
+  }
+
+  /** Stored through transcript-store first: a published segment is always a stored one. */
+  private async onSegment(segment: FinalSegment): Promise<void> {
+    if (this.phase === 'closed') return;
+    const index = this.segmentCount;
+    const stored = await storeSegment(
+      this.deps.bus,
+      this.deps.logger,
+      { meetingId: this.meetingId, index, segment },
+      () => !this.isClosed(),
+    );
+    // The actor may have been closed (fenced) while the append was retried.
+    if (!stored || this.isClosed()) return;
+    this.segmentCount = index + 1;
+    this.flusher.markDirty();
+    this.stream.emit('segment_finalized', {
+      speaker: segment.speaker,
+      text: segment.text,
+      timestamp: segment.timestamp,
+    });
+    for (const insight of this.coach.observe(segment)) this.stream.emit('coach_insight', { ...insight });
+  }
+
+  private onParticipants(names: string[]): void {
+    if (this.phase === 'closed') return;
+    const change = this.roster.update(names);
+    // Counts step one by one, so each event's count is the count right after that change.
+    let count = this.roster.count - change.joined.length + change.left.length;
+    const timestamp = new Date().toISOString();
+    for (const name of change.left)
+      this.stream.emit('participant_left', { name, participantCount: --count, timestamp });
+    for (const name of change.joined)
+      this.stream.emit('participant_joined', { name, participantCount: ++count, timestamp });
+    if (this.status === 'live' && this.phase === 'running') this.timers.participants(this.roster.count);
+  }
+
+  private onTimer(why: 'alone' | 'max_duration' | 'lobby_timeout' | 'join_timeout'): Promise<void> {
+    if (why === 'alone' || why === 'max_duration') return this.finish('ended', why);
+    return this.finish('error', why === 'lobby_timeout' ? 'lobby_timeout' : 'join_failed');
+  }
+
+  /**
+   * The way out. Ended: `leaving`, the bot leaves (its last words still arrive as segments), final
+   * flush, `document_saved`, `ended`. Error: the bot's browser is released, final flush,
+   * `document_saved`, `error`. Runs inside the mailbox; the tail runs as a new message so the
+   * callbacks the driver made while leaving are handled before it.
+   */
+  private async finish(kind: 'ended', reason: EndReason): Promise<void>;
+  private async finish(kind: 'error', reason: ErrorReason): Promise<void>;
+  private async finish(kind: 'ended' | 'error', reason: EndReason | ErrorReason): Promise<void> {
+    if (this.phase !== 'running') return;
+    this.phase = 'leaving';
+    this.timers.clear();
+    if (kind === 'ended') this.transition('leaving', reason);
+    await this.releaseDriver();
+    this.mailbox.post(() => this.complete(kind, reason));
+  }
+
+  private async complete(kind: 'ended' | 'error', reason: string): Promise<void> {
+    if (this.phase === 'closed') return;
+    this.phase = 'closed';
+    await this.flusher.finalFlush();
+    this.transition(kind, reason);
+    await this.stream.drained();
+    this.exit();
+  }
+
+  private transition(to: MeetingStatus, reason: string | null): void {
+    const previousStatus = this.status;
+    this.status = to;
+    this.stream.emit('meeting_status', { status: to, previousStatus, reason });
+  }
+
+  private async releaseDriver(): Promise<void> {
+    const driver = this.driver;
+    this.driver = null;
+    if (driver) await leaveWithin(driver, this.deps.logger, this.meetingId);
+  }
+
+  private exit(): void {
+    if (this.exited) return;
+    this.exited = true;
+    this.timers.clear();
+    this.flusher.stop();
+    void this.stopSub?.unsubscribe();
+    this.deps.onExit(this.meetingId);
+  }
+}

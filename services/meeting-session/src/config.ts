@@ -1,0 +1,55 @@
+/**
+ * meeting-session's own environment variables (the shared ones are in the kit's base config).
+ * Durations are milliseconds so tests can shrink them; defaults are the product's rules.
+ */
+import { z } from 'zod';
+import { parseEnv } from '@notetaker/kit';
+
+const ms = (fallback: number) =>
+  z.coerce.number({ error: 'must be a number of milliseconds' }).int().positive().default(fallback);
+
+export const meetingSessionEnv = z.object({
+  /** all (registry and worker in one process, the default), registry (no browsers) or worker (browsers only). */
+  MEETING_SESSION_ROLE: z.enum(['all', 'registry', 'worker']).default('all'),
+  MAX_MEETINGS_PER_WORKER: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1000).default(10),
+  FLUSH_INTERVAL_MS: ms(10_000),
+  ALONE_TIMEOUT_MS: ms(60_000),
+  LOBBY_TIMEOUT_MS: ms(10 * 60_000),
+  MAX_MEETING_DURATION_MS: ms(4 * 60 * 60_000),
+  /** A worker that has not renewed its lease for this long is lost; its meetings end in error. */
+  WORKER_LEASE_MS: ms(15_000),
+  /** How long a stopping worker waits for its meetings to leave and flush before it gives up. */
+  WORKER_DRAIN_MS: ms(15_000),
+  /** How long an ended meeting's events stay in the event log for consumers catching up. */
+  EVENT_LOG_RETENTION_MS: ms(7 * 24 * 60 * 60_000),
+});
+
+export interface MeetingSessionConfig {
+  role: 'all' | 'registry' | 'worker';
+  maxMeetingsPerWorker: number;
+  flushIntervalMs: number;
+  aloneTimeoutMs: number;
+  lobbyTimeoutMs: number;
+  maxDurationMs: number;
+  workerLeaseMs: number;
+  workerDrainMs: number;
+  eventLogRetentionMs: number;
+  /** Renewal and sweep period: a third of the lease, so one lost heartbeat is not a death. */
+  heartbeatMs: number;
+}
+
+export function loadMeetingSessionConfig(env: NodeJS.ProcessEnv): MeetingSessionConfig {
+  const e = parseEnv(meetingSessionEnv, env);
+  return {
+    role: e.MEETING_SESSION_ROLE,
+    maxMeetingsPerWorker: e.MAX_MEETINGS_PER_WORKER,
+    flushIntervalMs: e.FLUSH_INTERVAL_MS,
+    aloneTimeoutMs: e.ALONE_TIMEOUT_MS,
+    lobbyTimeoutMs: e.LOBBY_TIMEOUT_MS,
+    maxDurationMs: e.MAX_MEETING_DURATION_MS,
+    workerLeaseMs: e.WORKER_LEASE_MS,
+    workerDrainMs: e.WORKER_DRAIN_MS,
+    eventLogRetentionMs: e.EVENT_LOG_RETENTION_MS,
+    heartbeatMs: Math.max(50, Math.floor(e.WORKER_LEASE_MS / 3)),
+  };
+}

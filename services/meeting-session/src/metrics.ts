@@ -1,0 +1,35 @@
+/** meeting-session's Prometheus metrics (on /metrics of the process that runs it). */
+import client from 'prom-client';
+import type { EventEnvelope } from '@notetaker/contracts';
+
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
+
+export function createSessionMetrics(registry: client.Registry, activeMeetings: () => number) {
+  const registers = [registry];
+  const published = new client.Counter({
+    name: 'meeting_events_published_total',
+    help: 'Meeting events stored in the event log and published, by type',
+    labelNames: ['type'],
+    registers,
+  });
+  const publishLatency = new client.Histogram({
+    name: 'meeting_event_publish_seconds',
+    help: 'From an event being emitted by its actor to its publication (stored first)',
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  new client.Gauge({
+    name: 'meeting_actors_active',
+    help: 'Meeting actors (bots) hosted by this worker',
+    registers,
+    collect() {
+      this.set(activeMeetings());
+    },
+  });
+  return {
+    onPublished(event: EventEnvelope, emittedAt: number) {
+      published.inc({ type: event.type });
+      publishLatency.observe((performance.now() - emittedAt) / 1000);
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * Worker leases. Each worker renews its lease every third of WORKER_LEASE_MS; every registry
+ * sweeps as often. A meeting whose worker's lease ran out (or that never got a worker) ends in
+ * `error` / `worker_lost`, written by the registry in the meeting's own stream, and its URL is
+ * free again. A worker that comes back is told to drop the actors it no longer owns.
+ */
+import { evtMeeting, svc, documentSaved, type EventEnvelope } from '@notetaker/contracts';
+import type { Bus } from '@notetaker/bus';
+import type { Logger } from '@notetaker/kit';
+import { heartbeatRequest, type HeartbeatReply } from '../protocol.js';
+import type { EventLog } from './event-log.js';
+import { parseRequest } from '../parse.js';
+import { isTerminal, NON_TERMINAL, type MeetingDoc, type Records } from './records.js';
+
+export interface LeaseDeps {
+  bus: Bus;
+  records: Records;
+  log: EventLog;
+  logger: Logger;
+  leaseMs: number;
+  /** How long the events of an ended meeting stay in the log (for consumers catching up). */
+  retentionMs: number;
+}
+
+/** How long a start may take before a record without a worker counts as abandoned. */
+const PENDING_GRACE_MS = 60_000;
+
+export async function renewLease(deps: LeaseDeps, data: unknown): Promise<HeartbeatReply> {
+  const beat = parseRequest(heartbeatRequest, data);
+  const { records } = deps;
+  await records.workers.updateOne(
+    { _id: beat.workerId },
+    {
+      $set: {
+        leaseUntil: beat.leaving ? 0 : Date.now() + deps.leaseMs,
+        active: beat.active,
+        capacity: beat.capacity,
+        gone: false,
+      },
+    },
+    { upsert: true },
+  );
+  if (beat.meetingIds.length === 0) return { release: [] };
+  const docs = await records.meetings.find({ _id: { $in: beat.meetingIds } });
+  const mine = new Set(docs.filter((d) => !isTerminal(d.status) && d.workerId === beat.workerId).map((d) => d._id));
+  return { release: beat.meetingIds.filter((id) => !mine.has(id)) };
+}
+
+/** Ends every live meeting whose worker is gone. `allOthersGone`: no other worker can exist. */
+export async function sweep(deps: LeaseDeps, options: { allOthersGone?: string | true } = {}): Promise<number> {
+  const { records } = deps;
+  const now = Date.now();
+  if (options.allOthersGone) {
+    const keep = options.allOthersGone === true ? undefined : options.allOthersGone;
+    await records.workers.updateMany(keep ? { _id: { $ne: keep } } : {}, { $set: { gone: true, leaseUntil: 0 } });
+  }
+  await records.workers.updateMany({ leaseUntil: { $lt: now }, gone: false }, { $set: { gone: true } });
+  const alive = new Set((await records.workers.find({ gone: false })).map((w) => w._id));
+  const live = await records.meetings.find({ status: { $in: [...NON_TERMINAL] } });
+  let ended = 0;
+  for (const doc of live) {
+    if (doc.workerId === null) {
+      // A start that never finished (its registry died mid-way): the caller got no meetingId.
+      if (now - Date.parse(doc.startedAt) > PENDING_GRACE_MS) {
+        await records.release(doc.identityKey, doc._id);
+        await records.meetings.deleteOne({ _id: doc._id, workerId: null });
+      }
+      continue;
+    }
+    if (alive.has(doc.workerId)) continue;
+    if (await endLostMeeting(deps, doc._id)) ended++;
+  }
+  await pruneEvents(deps, now);
+  return ended;
+}
+
+/** The event log keeps ended meetings' events for the retention period, then drops them. */
+async function pruneEvents(deps: LeaseDeps, now: number): Promise<void> {
+  const cutoff = new Date(now - deps.retentionMs).toISOString();
+  const old = await deps.records.meetings.find(
+    { status: { $in: ['ended', 'error'] }, endedAt: { $lt: cutoff }, eventsPruned: { $ne: true } },
+    { limit: 100, projection: { _id: 1 } },
+  );
+  const ids = old.map((d) => d._id);
+  await deps.log.drop(ids);
+  if (ids.length > 0) await deps.records.meetings.updateMany({ _id: { $in: ids } }, { $set: { eventsPruned: true } });
+}
+
+/**
+ * Finishes a meeting whose actor is gone: the final document flush (the transcript so far is
+ * kept) and `error` / `worker_lost`, appended after the last stored event. Returns false when
+ * another party ended it first.
+ */
+export async function endLostMeeting(deps: LeaseDeps, meetingId: string): Promise<boolean> {
+  const before = await deps.records.finish(meetingId, 'error', 'worker_lost');
+  if (!before) return false;
+  deps.logger.warn({ meetingId, workerId: before.workerId }, 'meeting lost its worker');
+  const events: EventEnvelope[] = [];
+  if (before.saveTranscript) {
+    const saved = await finalFlush(deps, before);
+    if (saved) events.push(await deps.log.appendNext(meetingId, 'document_saved', saved));
+  }
+  events.push(
+    await deps.log.appendNext(meetingId, 'meeting_status', {
+      status: 'error',
+      previousStatus: before.status,
+      reason: 'worker_lost',
+    }),
+  );
+  for (const event of events) deps.bus.publish(evtMeeting(meetingId, event.type), event);
+  return true;
+}
+
+async function finalFlush(deps: LeaseDeps, doc: MeetingDoc): Promise<Record<string, unknown> | null> {
+  try {
+    const reply = await deps.bus.request(svc('transcripts', 'flush'), {
+      meetingId: doc._id,
+      status: 'completed',
+      participants: doc.participants,
+    });
+    const parsed = documentSaved.safeParse(reply);
+    return parsed.success ? parsed.data : null;
+  } catch (err) {
+    deps.logger.warn({ err, meetingId: doc._id }, 'final flush of a lost meeting failed');
+    return null;
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The registry's collections: meetings (one record per meeting, a projection of its event
+ * stream), claims (at most one live meeting per platform identity) and workers (leases).
+ */
+import { z } from 'zod';
+import {
+  errors,
+  ServiceError,
+  type caller,
+  type MeetingRecord,
+  type MeetingStatus,
+  type MeetingSummary,
+  type Platform,
+} from '@notetaker/contracts';
+import type { Collection, Store } from '@notetaker/store';
+
+/** Who asks, as it crosses the bus (messages.ts `caller`). */
+export type Caller = z.infer<typeof caller>;
+
+export const TERMINAL: readonly MeetingStatus[] = ['ended', 'error'];
+export const NON_TERMINAL: readonly MeetingStatus[] = ['joining', 'lobby', 'live', 'leaving'];
+export const isTerminal = (status: MeetingStatus) => TERMINAL.includes(status);
+
+export const ALREADY_TRANSCRIBED = 'Meeting URL is already being transcribed';
+
+export type MeetingDoc = {
+  _id: string;
+  ownerKind: 'token' | 'ui';
+  ownerId: string;
+  platform: Platform;
+  identityKey: string;
+  title: string | null;
+  project: string;
+  saveTranscript: boolean;
+  documentPath: string | null;
+  status: MeetingStatus;
+  reason: string | null;
+  startedAt: string;
+  endedAt: string | null;
+  participantCount: number;
+  segmentCount: number;
+  participants: string[];
+  /** Null while the start is in progress: such a record is nobody's meeting yet. */
+  workerId: string | null;
+  /** Set once its events were dropped from the event log after the retention period. */
+  eventsPruned?: boolean;
+};
+
+export type ClaimDoc = { _id: string; meetingId: string; claimedAt: string };
+export type WorkerDoc = { _id: string; leaseUntil: number; active: number; capacity: number; gone: boolean };
+
+export function ownerOf(caller: Caller): { ownerKind: 'token' | 'ui'; ownerId: string } {
+  return caller.kind === 'token'
+    ? { ownerKind: 'token', ownerId: caller.tokenId }
+    : { ownerKind: 'ui', ownerId: caller.accountId };
+}
+
+export function owns(caller: Caller, doc: MeetingDoc): boolean {
+  const { ownerKind, ownerId } = ownerOf(caller);
+  return doc.ownerKind === ownerKind && doc.ownerId === ownerId;
+}
+
+export class Records {
+  readonly meetings: Collection<MeetingDoc>;
+  readonly claims: Collection<ClaimDoc>;
+  readonly workers: Collection<WorkerDoc>;
+
+  constructor(store: Store) {
+    this.meetings = store.collection<MeetingDoc>('meetings');
+    this.claims = store.collection<ClaimDoc>('claims');
+    this.workers = store.collection<WorkerDoc>('workers');
+  }
+
+  async init(): Promise<void> {
+    await this.meetings.createIndex({ ownerId: 1, status: 1 });
+    await this.meetings.createIndex({ status: 1 });
+  }
+
+  /**
+   * Takes the identity for a meeting, atomically across every registry (the claim's `_id` is the
+   * identity, unique in the store). A claim left by a meeting that has ended is taken over.
+   */
+  async claim(identityKey: string, meetingId: string): Promise<void> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await this.claims.insertOne({ _id: identityKey, meetingId, claimedAt: new Date().toISOString() });
+        return;
+      } catch (err) {
+        if (!(err instanceof ServiceError) || err.code !== 'duplicate_key') throw err;
+      }
+      const held = await this.claims.findOne({ _id: identityKey });
+      if (!held) continue;
+      const holder = await this.meetings.findOne({ _id: held.meetingId });
+      // A record is written before its claim, so a claim without a live record is stale.
+      if (holder && !isTerminal(holder.status)) throw errors.conflict(ALREADY_TRANSCRIBED);
+      await this.claims.deleteOne({ _id: identityKey, meetingId: held.meetingId });
+    }
+    throw errors.conflict(ALREADY_TRANSCRIBED);
+  }
+
+  async release(identityKey: string, meetingId: string): Promise<void> {
+    await this.claims.deleteOne({ _id: identityKey, meetingId });
+  }
+
+  /** The record when it exists, has started and belongs to the caller; else the one 404. */
+  async owned(caller: Caller, meetingId: string): Promise<MeetingDoc> {
+    const doc = await this.meetings.findOne({ _id: meetingId });
+    if (!doc || doc.workerId === null || !owns(caller, doc)) throw errors.notFound();
+    return doc;
+  }
+
+  async liveOf(caller: Caller): Promise<MeetingDoc[]> {
+    const { ownerKind, ownerId } = ownerOf(caller);
+    const docs = await this.meetings.find(
+      { ownerId, ownerKind, status: { $in: [...NON_TERMINAL] }, workerId: { $ne: null } },
+      { sort: { startedAt: 1 } },
+    );
+    return docs;
+  }
+
+  /**
+   * Marks a meeting ended or failed unless it already is. Returns the record as it was before, or
+   * null when another party finished it first: exactly one party writes a meeting's last status.
+   */
+  async finish(meetingId: string, status: 'ended' | 'error', reason: string): Promise<MeetingDoc | null> {
+    const before = await this.meetings.findOne({ _id: meetingId });
+    if (!before || isTerminal(before.status)) return null;
+    const won = await this.meetings.findOneAndUpdate(
+      { _id: meetingId, status: before.status },
+      { $set: { status, reason, endedAt: new Date().toISOString() } },
+    );
+    if (!won) return this.finish(meetingId, status, reason); // it moved meanwhile: look again
+    await this.release(before.identityKey, meetingId);
+    return before;
+  }
+}
+
+export function toSummary(doc: MeetingDoc): MeetingSummary {
+  return {
+    meetingId: doc._id,
+    status: doc.status,
+    platform: doc.platform,
+    title: doc.title,
+    startedAt: doc.startedAt,
+    participantCount: doc.participantCount,
+    segmentCount: doc.segmentCount,
+    project: doc.project,
+    documentPath: doc.documentPath,
+  };
+}
+
+export function toRecord(doc: MeetingDoc): MeetingRecord {
+  return {
+    ...toSummary(doc),
+    endedAt: doc.endedAt,
+    saveTranscript: doc.saveTranscript,
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * svc.meetings.start: check the caller may, take the meeting's identity, reserve the document,
+ * register the callback, and place the actor on a worker with room. Any step failing undoes the
+ * earlier ones: the caller gets no meetingId and the URL stays free.
+ */
+import { errors, meetingsStart, ServiceError, svc, type Platform } from '@notetaker/contracts';
+import type { Bus } from '@notetaker/bus';
+import type { Logger } from '@notetaker/kit';
+import { newMeetingId } from '../ids.js';
+import { parseMeetingUrl } from '../meeting-url.js';
+import { placeReply, subjects, type PlaceRequest } from '../protocol.js';
+import { ownerOf, type Caller, type MeetingDoc, type Records } from './records.js';
+import { parseRequest } from '../parse.js';
+
+export interface StartDeps {
+  bus: Bus;
+  records: Records;
+  logger: Logger;
+}
+
+export interface StartReply {
+  meetingId: string;
+  status: 'joining';
+  platform: Platform;
+  project: string;
+  documentPath: string | null;
+}
+
+const KNOWLEDGE_WRITE_MESSAGE =
+  'Saving a transcript needs the knowledge:write capability, which this API key lacks (start with saveTranscript: false to stream events only)';
+const MAX_TITLE = 200;
+const PLACE_ATTEMPTS = 4;
+
+export async function startMeeting(deps: StartDeps, data: unknown): Promise<StartReply> {
+  const input = parseRequest(meetingsStart, data);
+  if (input.saveTranscript && !mayWriteKnowledge(input.caller)) throw errors.forbidden(KNOWLEDGE_WRITE_MESSAGE);
+  if (input.title !== null && input.title.length > MAX_TITLE) {
+    throw errors.badRequest(`title must be at most ${MAX_TITLE} characters`);
+  }
+  if (input.callbackUrl !== null && !isHttpUrl(input.callbackUrl)) {
+    throw errors.badRequest('callbackUrl must be an http(s) URL');
+  }
+  const target = parseMeetingUrl(input.url);
+  const startedAt = new Date();
+  const doc: MeetingDoc = {
+    _id: newMeetingId(startedAt.getTime()),
+    ...ownerOf(input.caller),
+    platform: target.platform,
+    identityKey: target.identityKey,
+    title: input.title,
+    project: input.project,
+    saveTranscript: input.saveTranscript,
+    documentPath: null,
+    status: 'joining',
+    reason: null,
+    startedAt: startedAt.toISOString(),
+    endedAt: null,
+    participantCount: 0,
+    segmentCount: 0,
+    participants: [],
+    workerId: null,
+  };
+  const { records, bus } = deps;
+  // The record goes first: a claim then always points at a record (see Records.claim).
+  await records.meetings.insertOne(doc);
+  try {
+    await records.claim(target.identityKey, doc._id);
+  } catch (err) {
+    await records.meetings.deleteOne({ _id: doc._id });
+    throw err;
+  }
+  try {
+    const opened = await dependency('Transcript storage', () =>
+      bus.request<{ documentPath: string | null }>(svc('transcripts', 'open'), {
+        meetingId: doc._id,
+        project: doc.project,
+        title: doc.title,
+        platform: doc.platform,
+        startedAt: doc.startedAt,
+        saveTranscript: doc.saveTranscript,
+      }),
+    );
+    doc.documentPath = doc.saveTranscript ? opened.documentPath : null;
+    if (input.callbackUrl !== null) {
+      const tokenId = input.caller.kind === 'token' ? input.caller.tokenId : null;
+      await dependency('Callback delivery', () =>
+        bus.request(svc('webhooks', 'register'), { meetingId: doc._id, callbackUrl: input.callbackUrl, tokenId }),
+      );
+    }
+    const workerId = await place(deps, {
+      meetingId: doc._id,
+      platform: target.platform,
+      joinUrl: target.joinUrl,
+      title: doc.title,
+      saveTranscript: doc.saveTranscript,
+    });
+    // The actor may already have written: only fill what is still unset.
+    await records.meetings.updateOne({ _id: doc._id }, { $set: { documentPath: doc.documentPath, workerId } });
+  } catch (err) {
+    await records.release(target.identityKey, doc._id);
+    await records.meetings.deleteOne({ _id: doc._id });
+    throw err;
+  }
+  deps.logger.info({ meetingId: doc._id, platform: doc.platform }, 'meeting started');
+  return {
+    meetingId: doc._id,
+    status: 'joining',
+    platform: doc.platform,
+    project: doc.project,
+    documentPath: doc.documentPath,
+  };
+}
+
+/** The browser UI acts for the instance's operator; a key needs the capability. */
+function mayWriteKnowledge(caller: Caller): boolean {
+  return caller.kind === 'ui' || caller.capabilities.includes('knowledge:write');
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** A service the start needs is down or failing: the start fails as a whole, retryably. */
+async function dependency<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof ServiceError && err.status < 500) throw err;
+    throw errors.unavailable(`${what} is unavailable; try again`);
+  }
+}
+
+/** Asks the workers' queue group; a full worker declines, and the next ask reaches another. */
+async function place(deps: StartDeps, request: PlaceRequest): Promise<string> {
+  for (let attempt = 1; attempt <= PLACE_ATTEMPTS; attempt++) {
+    try {
+      const reply = placeReply.parse(await deps.bus.request(subjects.place, request, { timeoutMs: 10_000 }));
+      if (reply.accepted && reply.workerId) return reply.workerId;
+    } catch (err) {
+      const retryable = err instanceof ServiceError && err.code === 'no_responders';
+      if (!retryable) throw errors.unavailable('No meeting worker answered; try again');
+    }
+    // A full worker leaves the queue group; give the group a moment to route elsewhere.
+    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+  }
+  throw errors.unavailable('Every meeting worker is at capacity; try again later');
+}

@@ -1,0 +1,127 @@
+/**
+ * The worker half of meeting-session: it hosts meeting actors (each with its bot) up to
+ * MAX_MEETINGS_PER_WORKER. It takes placements from the workers' queue group only while it has
+ * room (a full worker leaves the group, so the next placement reaches another worker), and keeps
+ * its lease with the registry alive. It holds no store: a worker can die with nothing lost but
+ * its live bots, whose meetings the registry then ends as `worker_lost`.
+ */
+import { queueGroup, type EventEnvelope } from '@notetaker/contracts';
+import type { Bus, Subscription } from '@notetaker/bus';
+import type { Logger } from '@notetaker/kit';
+import type { DriverFactory } from '../drivers/driver.js';
+import type { MeetingSessionConfig } from '../config.js';
+import { newWorkerId } from '../ids.js';
+import { MeetingActor } from '../actor/meeting-actor.js';
+import { parseRequest } from '../parse.js';
+import { placeRequest, subjects, type HeartbeatReply, type PlaceReply } from '../protocol.js';
+
+export interface WorkerOptions {
+  bus: Bus;
+  logger: Logger;
+  config: MeetingSessionConfig;
+  displayName: string;
+  driverFactory: () => Promise<DriverFactory>;
+  closeDriverFactory: () => Promise<void>;
+  onPublished?: (event: EventEnvelope, emittedAt: number) => void;
+}
+
+export interface RunningWorker {
+  readonly workerId: string;
+  activeMeetings(): number;
+  stop(): Promise<void>;
+}
+
+export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const { bus, logger, config } = options;
+  const workerId = newWorkerId();
+  const log = logger.child({ workerId });
+  const actors = new Map<string, MeetingActor>();
+  let placeSub: Subscription | null = null;
+  let stopping = false;
+  let exits: Array<() => void> = [];
+
+  const heartbeat = async (leaving = false) => {
+    try {
+      const reply = await bus.request<HeartbeatReply>(
+        subjects.heartbeat,
+        {
+          workerId,
+          meetingIds: [...actors.keys()],
+          active: actors.size,
+          capacity: config.maxMeetingsPerWorker,
+          leaving,
+        },
+        { timeoutMs: Math.max(1000, config.heartbeatMs) },
+      );
+      for (const meetingId of reply.release) actors.get(meetingId)?.abandon('the registry no longer counts it as ours');
+    } catch (err) {
+      log.warn({ err }, 'lease renewal failed');
+    }
+  };
+
+  /** In the queue group only while there is room: NATS then routes placements elsewhere. */
+  const updateMembership = () => {
+    const room = !stopping && actors.size < config.maxMeetingsPerWorker;
+    if (room && !placeSub) {
+      placeSub = bus.serve(subjects.place, place, { queue: queueGroup('meetings') });
+    } else if (!room && placeSub) {
+      void placeSub.unsubscribe();
+      placeSub = null;
+    }
+  };
+
+  const place = (data: unknown): PlaceReply => {
+    // Capacity is checked and taken in one synchronous step: two placements cannot both get the last seat.
+    if (stopping || actors.size >= config.maxMeetingsPerWorker) return { accepted: false };
+    const spec = parseRequest(placeRequest, data);
+    const actor = new MeetingActor(
+      {
+        bus,
+        logger: log,
+        config,
+        workerId,
+        displayName: options.displayName,
+        driverFactory: options.driverFactory,
+        onPublished: options.onPublished,
+        onExit: (meetingId) => {
+          actors.delete(meetingId);
+          updateMembership();
+          if (actors.size === 0) for (const wake of exits.splice(0)) wake();
+        },
+      },
+      spec,
+    );
+    actors.set(spec.meetingId, actor);
+    actor.start();
+    updateMembership();
+    log.info({ meetingId: spec.meetingId, active: actors.size }, 'meeting placed');
+    return { accepted: true, workerId };
+  };
+
+  await heartbeat();
+  updateMembership();
+  const timer = setInterval(() => void heartbeat(), config.heartbeatMs);
+  timer.unref();
+
+  return {
+    workerId,
+    activeMeetings: () => actors.size,
+    async stop() {
+      stopping = true;
+      updateMembership();
+      if (actors.size > 0) {
+        const idle = new Promise<void>((resolve) => exits.push(resolve));
+        for (const actor of actors.values()) actor.shutdown();
+        let timeout: NodeJS.Timeout | undefined;
+        await Promise.race([idle, new Promise((resolve) => (timeout = setTimeout(resolve, config.workerDrainMs)))]);
+        clearTimeout(timeout);
+        // Whatever did not finish in time is released; the registry ends it as worker_lost.
+        for (const actor of actors.values()) actor.abandon('the worker stopped');
+      }
+      clearInterval(timer);
+      await heartbeat(true);
+      exits = [];
+      await options.closeDriverFactory();
+    },
+  };
+}

@@ -1,0 +1,162 @@
+/** A meeting's event stream: sequence, storage before publishing, the event log, flushes. */
+import { expect } from 'chai';
+import { svc, type EventEnvelope } from '@notetaker/contracts';
+import { scriptedDriverFactory } from '../../../test/support/scripted-driver.js';
+import { eventually, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
+
+const at = (base: number, seconds: number) => new Date(base + seconds * 1000).toISOString();
+
+describe('meeting events (bus contract)', () => {
+  let h: Harness;
+  before(async () => {
+    // The last words, finalised by the platform as the bot leaves, must still be stored and sent.
+    h = await startHarness(
+      {},
+      { driver: scriptedDriverFactory({ beforeLeave: (m) => m.segment({ speaker: 'Ada', text: 'Last words.' }) }) },
+    );
+  });
+  after(() => h.stop());
+
+  async function liveMeeting(overrides: Record<string, unknown> = {}) {
+    const started = await h.start(overrides);
+    await h.waitForEvent(started.meetingId, (e) => e.payload.status === 'live');
+    return { ...started, bot: await h.driver.meeting(started.meetingId) };
+  }
+
+  it('numbers every event of a meeting 1, 2, 3... across all seven types, and the log holds the same', async () => {
+    const { meetingId, bot } = await liveMeeting();
+    const base = Date.now();
+    bot.participants(['Ada', 'Grace']);
+    bot.caption({ captionId: 'c1', speaker: 'Ada', text: 'Does' });
+    bot.caption({ captionId: 'c1', speaker: 'Ada', text: 'Does anyone' });
+    bot.segment({ speaker: 'Ada', text: 'Does anyone have questions?', timestamp: at(base, 0) });
+    bot.segment({ speaker: 'Ada', text: 'Moving on then.', timestamp: at(base, 40) }); // a question nobody took up
+    bot.participants(['Ada']);
+    await h.waitForEvent(meetingId, (e) => e.type === 'document_saved'); // periodic flush (200 ms here)
+    await h.request('stop', { caller: TOKEN_CALLER, meetingId });
+    await h.waitForEvent(meetingId, (e) => e.payload.status === 'ended');
+
+    const events = h.events(meetingId);
+    expect(events.map((e) => e.sequence)).to.deep.equal(events.map((_, i) => i + 1));
+    expect(new Set(events.map((e) => e.type))).to.have.all.keys(
+      'meeting_status',
+      'caption_partial',
+      'segment_finalized',
+      'coach_insight',
+      'participant_joined',
+      'participant_left',
+      'document_saved',
+    );
+    for (const e of events) {
+      expect(e.meetingId).to.equal(meetingId);
+      expect(e.timestamp).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    }
+    const logged = await h.request<{ events: EventEnvelope[] }>('events', { meetingId, afterSequence: 0 });
+    expect(logged.events).to.deep.equal(events);
+    const tail = await h.request<{ events: EventEnvelope[] }>('events', { meetingId, afterSequence: 5, limit: 2 });
+    expect(tail.events.map((e) => e.sequence)).to.deep.equal([6, 7]);
+  });
+
+  it('carries the documented payloads', async () => {
+    const { meetingId, bot } = await liveMeeting();
+    bot.participants(['Ada', 'Ada', 'Grace']);
+    bot.caption({ captionId: 'cap-7', speaker: 'Grace', text: 'Hi', timestamp: '2025-01-02T03:04:05.678Z' });
+    bot.segment({ speaker: 'Grace', text: 'Hi there.', timestamp: '2025-01-02T03:04:05.000Z' });
+    bot.participants(['Grace']);
+    await h.waitForEvent(meetingId, (e) => e.type === 'participant_left' && e.payload.participantCount === 1);
+    const of = (type: string) =>
+      h
+        .events(meetingId)
+        .filter((e) => e.type === type)
+        .map((e) => e.payload);
+    expect(of('participant_joined').map(({ timestamp, ...p }) => p)).to.deep.equal([
+      { name: 'Ada', participantCount: 1 },
+      { name: 'Ada', participantCount: 2 },
+      { name: 'Grace', participantCount: 3 },
+    ]);
+    expect(of('participant_left').map(({ timestamp, ...p }) => p)).to.deep.equal([
+      { name: 'Ada', participantCount: 2 },
+      { name: 'Ada', participantCount: 1 },
+    ]);
+    expect(of('caption_partial')).to.deep.equal([
+      { speaker: 'Grace', text: 'Hi', captionId: 'cap-7', timestamp: '2025-01-02T03:04:05.678Z' },
+    ]);
+    expect(of('segment_finalized')).to.deep.equal([
+      { speaker: 'Grace', text: 'Hi there.', timestamp: '2025-01-02T03:04:05.000Z' },
+    ]);
+  });
+
+  it('stores each finalized segment in transcript-store before its event is published', async () => {
+    const { meetingId, bot } = await liveMeeting();
+    const checks: Array<Promise<boolean>> = [];
+    // A consumer reacting to segment_finalized must already find the segment stored.
+    const sub = h.bus.subscribe(`evt.meeting.${meetingId}.segment_finalized`, (data) => {
+      const event = data as EventEnvelope;
+      checks.push(
+        h.bus
+          .request<{ segments: Array<{ text: string }> }>(svc('transcripts', 'segments'), { meetingId })
+          .then((r) => r.segments.some((s) => s.text === event.payload.text)),
+      );
+    });
+    for (let i = 0; i < 20; i++) bot.segment({ speaker: 'Ada', text: `Sentence ${i}.` });
+    await eventually(() => checks.length === 20, '20 segment events');
+    expect(await Promise.all(checks)).to.deep.equal(Array(20).fill(true));
+    await sub.unsubscribe();
+  });
+
+  it('flushes while there are new segments and once at the end, and keeps the last words', async () => {
+    const { meetingId, bot } = await liveMeeting();
+    bot.segment({ speaker: 'Ada', text: 'One.' });
+    const first = await h.waitForEvent(meetingId, (e) => e.type === 'document_saved');
+    expect(first.payload).to.deep.include({ totalSegments: 1 });
+    expect(first.payload.documentPath).to.match(/^deployed-md-files\/docs\/api\/meetings\//);
+    // Nothing new: no more periodic flushes.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(h.events(meetingId).filter((e) => e.type === 'document_saved')).to.have.length(1);
+
+    await h.request('stop', { caller: TOKEN_CALLER, meetingId });
+    await h.waitForEvent(meetingId, (e) => e.payload.status === 'ended');
+    const types = h.events(meetingId).map((e) => e.type);
+    const saved = h.events(meetingId).filter((e) => e.type === 'document_saved');
+    expect(saved.at(-1)!.payload).to.deep.include({ totalSegments: 2 });
+    // leaving -> the segment the platform finalised on the way out -> final flush -> ended.
+    expect(types.slice(-4)).to.deep.equal(['meeting_status', 'segment_finalized', 'document_saved', 'meeting_status']);
+    const segments = await h.bus.request<{ segments: Array<{ text: string }> }>(svc('transcripts', 'segments'), {
+      meetingId,
+    });
+    expect(segments.segments.map((s) => s.text)).to.deep.equal(['One.', 'Last words.']);
+  });
+
+  it('never flushes or saves a document when saveTranscript is false, and still streams every event', async () => {
+    const { meetingId, bot, documentPath } = await liveMeeting({ saveTranscript: false });
+    expect(documentPath).to.equal(null);
+    bot.segment({ speaker: 'Ada', text: 'Off the record.' });
+    await h.waitForEvent(meetingId, (e) => e.type === 'segment_finalized');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await h.request('stop', { caller: TOKEN_CALLER, meetingId });
+    await h.waitForEvent(meetingId, (e) => e.payload.status === 'ended');
+    expect(h.events(meetingId).map((e) => e.type)).to.not.include('document_saved');
+  });
+
+  it('raises coaching insights from finalized segments', async () => {
+    const { meetingId, bot } = await liveMeeting();
+    const base = Date.now() - 10 * 60_000;
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+    // Ada talks for two minutes straight, fast; Grace says a little.
+    bot.segment({ speaker: 'Grace', text: 'Go ahead.', timestamp: at(base, 0) });
+    for (let s = 0; s < 8; s++) bot.segment({ speaker: 'Ada', text: words(50), timestamp: at(base, 5 + s * 15) });
+    const monologue = await h.waitForEvent(
+      meetingId,
+      (e) => e.type === 'coach_insight' && e.payload.category === 'monologue',
+    );
+    expect(monologue.payload).to.deep.include({ speaker: 'Ada' });
+    expect(monologue.payload.message).to.be.a('string').and.not.empty;
+    expect(monologue.payload.metrics).to.have.property('turnSeconds').above(90);
+    await h.waitForEvent(meetingId, (e) => e.type === 'coach_insight' && e.payload.category === 'pace');
+    const categories = h
+      .events(meetingId)
+      .filter((e) => e.type === 'coach_insight')
+      .map((e) => e.payload.category);
+    expect(categories).to.include.members(['talk_balance', 'pace', 'monologue']);
+  });
+});

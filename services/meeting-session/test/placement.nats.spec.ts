@@ -1,0 +1,108 @@
+/**
+ * Placement across workers, for real: a registry (with transcript-store and webhook-emitter) in
+ * this process and two meeting-session workers as separate processes, all over a nats-server
+ * started here. A full worker declines; a killed worker's meetings end in error worker_lost within
+ * its lease, and their URLs can be started again.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { ServiceError } from '@notetaker/contracts';
+import { findNatsServerBinary, startNatsServer, type NatsServerHandle } from '@notetaker/bus/test-support';
+import { spawnSession, type Child } from './support/child.js';
+import { freshMeetUrl, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
+
+const LEASE_MS = 3000;
+
+describe('placement across workers over NATS (separate processes)', function () {
+  this.timeout(90_000);
+  let server: NatsServerHandle | undefined;
+  let h: Harness | undefined;
+  const workers: Child[] = [];
+  const dirs: string[] = [];
+
+  before(async function () {
+    const binary = findNatsServerBinary();
+    if (!binary && !process.env.NATS_URL) {
+      console.log('    skipping: no nats-server binary on PATH and NATS_URL is not set');
+      this.skip();
+    }
+    const natsUrl = process.env.NATS_URL ?? (server = await startNatsServer(binary!)).url;
+    h = await startHarness({ MEETING_SESSION_ROLE: 'registry', WORKER_LEASE_MS: String(LEASE_MS) }, { natsUrl });
+    for (let i = 0; i < 2; i++) {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meeting-worker-'));
+      dirs.push(dataDir);
+      workers.push(
+        spawnSession('worker', {
+          NATS_URL: natsUrl,
+          DATA_DIR: dataDir,
+          MEETING_SESSION_ROLE: 'worker',
+          MAX_MEETINGS_PER_WORKER: '1',
+          WORKER_LEASE_MS: String(LEASE_MS),
+          ALONE_TIMEOUT_MS: '600000',
+        }),
+      );
+    }
+    await Promise.all(workers.map((w) => w.waitFor((f) => 'ready' in f)));
+  });
+
+  after(async () => {
+    for (const w of workers) await w.kill();
+    await h?.stop();
+    await server?.stop();
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("places meetings on workers with room, declines when all are full, and recovers a dead worker's meetings", async () => {
+    const harness = h!;
+    const urlA = freshMeetUrl();
+    const a = await harness.start({ url: urlA });
+    const b = await harness.start();
+    // One seat per worker: the second start had to go to the other worker.
+    const holderOf = async (meetingId: string) => {
+      const found = await Promise.any(workers.map((w) => w.waitFor((f) => f.placed === meetingId, 5000).then(() => w)));
+      return found;
+    };
+    const holderA = await holderOf(a.meetingId);
+    const holderB = await holderOf(b.meetingId);
+    expect(holderA).to.not.equal(holderB);
+    await harness.waitForEvent(a.meetingId, (e) => e.payload.status === 'live');
+    await harness.waitForEvent(b.meetingId, (e) => e.payload.status === 'live');
+
+    // Every worker is full: the start fails, retryably, and claims nothing.
+    const urlC = freshMeetUrl();
+    const full = await harness.start({ url: urlC }).then(
+      () => null,
+      (err: ServiceError) => err,
+    );
+    expect(full).to.be.instanceOf(ServiceError);
+    expect([full!.status, full!.retryable]).to.deep.equal([503, true]);
+
+    // The worker hosting A dies without a word.
+    const killedAt = Date.now();
+    await holderA.kill();
+    const lost = await harness.waitForEvent(a.meetingId, (e) => e.payload.status === 'error', 30_000);
+    const detectedMs = Date.now() - killedAt;
+    expect(lost.payload).to.deep.equal({ status: 'error', previousStatus: 'live', reason: 'worker_lost' });
+    expect(detectedMs).to.be.below(30_000);
+    console.log(`      worker loss detected after ${detectedMs} ms (lease ${LEASE_MS} ms)`);
+    const { meetings } = await harness.request<{ meetings: Array<{ meetingId: string }> }>('status', {
+      caller: TOKEN_CALLER,
+    });
+    expect(meetings.map((m) => m.meetingId)).to.deep.equal([b.meetingId]);
+
+    // Commands reach the owning actor in its own process.
+    expect(await harness.request('stop', { caller: TOKEN_CALLER, meetingId: b.meetingId })).to.deep.equal({
+      meetingId: b.meetingId,
+      status: 'stopping',
+    });
+    const ended = await harness.waitForEvent(b.meetingId, (e) => e.payload.status === 'ended', 10_000);
+    expect(ended.payload.reason).to.equal('stopped');
+
+    // A's URL is free again, and the surviving worker has room again.
+    const again = await harness.start({ url: urlA });
+    await holderOf(again.meetingId).then((w) => expect(w).to.equal(holderB));
+    await harness.waitForEvent(again.meetingId, (e) => e.payload.status === 'live');
+  });
+});

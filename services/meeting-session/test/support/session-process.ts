@@ -1,0 +1,56 @@
+/**
+ * A meeting-session process for tests that need a real separate process to kill (SIGKILL):
+ *
+ *   tsx session-process.ts stack   transcript-store + meeting-session on an in-process bus; starts
+ *                                  one meeting (MEETING_URL) and prints {"meetingId": ...}
+ *   tsx session-process.ts worker  a meeting-session worker on NATS_URL (MEETING_SESSION_ROLE=worker)
+ *
+ * It prints one JSON line per fact ({"ready": ...}, {"placed": meetingId}) and runs until killed.
+ * The meeting platform is the scripted one (bots are admitted, nobody speaks).
+ */
+import { connectBus } from '@notetaker/bus';
+import { svc } from '@notetaker/contracts';
+import { createMetricsRegistry, loadBaseConfig, silentLogger, type ServiceDefinition } from '@notetaker/kit';
+import { openStore } from '@notetaker/store';
+import { transcriptStoreService } from '@notetaker/transcript-store';
+import { meetingSessionService, type RunningMeetingSession } from '../../src/service.js';
+import { scriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
+
+const mode = process.argv[2];
+const config = loadBaseConfig();
+const bus = await connectBus({ natsUrl: config.natsUrl, name: `test-${mode}` });
+const say = (fact: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(fact)}\n`);
+
+const scripted = scriptedDriverFactory();
+const driverFactory = {
+  ...scripted,
+  create: (target: Parameters<typeof scripted.create>[0]) => {
+    say({ placed: target.meetingId });
+    return scripted.create(target);
+  },
+};
+
+async function launch<R>(definition: ServiceDefinition): Promise<R> {
+  const store = await openStore({ service: definition.name, dataDir: config.dataDir });
+  const logger = silentLogger();
+  return (await definition.start({ bus, store, config, logger, metrics: createMetricsRegistry(definition.name) })) as R;
+}
+
+if (mode === 'stack') {
+  await launch(transcriptStoreService());
+  await launch(meetingSessionService({ driverFactory }));
+  const started = await bus.request<{ meetingId: string }>(svc('meetings', 'start'), {
+    caller: { kind: 'token', tokenId: 'tok_alpha', capabilities: ['knowledge:write'] },
+    url: process.env.MEETING_URL,
+    title: 'Crash test',
+    callbackUrl: null,
+    project: 'api',
+    saveTranscript: true,
+  });
+  say({ meetingId: started.meetingId });
+} else {
+  const session = await launch<RunningMeetingSession>(meetingSessionService({ driverFactory }));
+  say({ ready: session.worker?.workerId ?? null });
+}
+// Runs until the test kills it.
+setInterval(() => undefined, 60_000);

@@ -1,0 +1,232 @@
+/**
+ * Meeting events through actor -> event log -> bus: 50 live meetings on a scripted platform,
+ * meeting-session (registry and worker) with transcript-store, on the embedded store, first over
+ * the in-process bus and then over a nats-server started here (when one is on PATH).
+ *
+ * Per bus, three runs:
+ *   - saturation: captions as fast as the actors take them; events/s until all are published;
+ *   - paced captions at 20,000 events/s: p50/p99 from the driver's callback to the publish;
+ *   - paced mix at 20,000 events/s: 30 caption_partial to 1 segment_finalized (a turn of about 30
+ *     words updates its caption once a word); each segment is stored through transcript-store
+ *     before its event, same latency measure.
+ * Target: >= 20,000 events/s and p99 < 5 ms on the embedded store and the memory bus.
+ * `npx tsx test/bench/meetings.bench.ts`
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connectBus, MemoryBroker, MemoryBus, type Bus } from '@notetaker/bus';
+import { findNatsServerBinary, startNatsServer } from '@notetaker/bus/test-support';
+import { svc, type EventEnvelope } from '@notetaker/contracts';
+import {
+  createMetricsRegistry,
+  loadBaseConfig,
+  silentLogger,
+  type RunningService,
+  type ServiceDefinition,
+} from '@notetaker/kit';
+import { meetingSessionService } from '@notetaker/meeting-session';
+import { openStore, type Store } from '@notetaker/store';
+import { transcriptStoreService } from '@notetaker/transcript-store';
+import { scriptedDriverFactory, type ScriptedMeeting } from '../support/scripted-driver.js';
+import { formatRow, summarize, type LatencySummary } from './stats.js';
+
+const MEETINGS = 50;
+/** Events per second, all meetings together (MEETINGS_BENCH_RATE overrides, e.g. to find the knee). */
+const PACED_RATE = Number(process.env.MEETINGS_BENCH_RATE ?? 20_000);
+const PACED_SECONDS = 4;
+const SATURATION_EVENTS = 100_000;
+const TICK_MS = 10;
+/** One finalized segment per 30 caption updates (mix case). */
+const CAPTIONS_PER_SEGMENT = 31;
+
+interface Setup {
+  bots: ScriptedMeeting[];
+  /** Callback time (performance.now()) per pending event key; the publish hook takes it out. */
+  sent: Map<string, number>;
+  latencies: number[];
+  published: () => number;
+  stop(): Promise<void>;
+}
+
+const keyOf = (event: EventEnvelope): string | null => {
+  if (event.type === 'caption_partial')
+    return `${event.meetingId}|${event.payload.captionId as string}|${event.payload.text as string}`;
+  if (event.type === 'segment_finalized') return `${event.meetingId}|seg|${event.payload.text as string}`;
+  return null;
+};
+
+async function setUp(natsUrl?: string): Promise<Setup> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meetings-bench-'));
+  const config = loadBaseConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    MAX_MEETINGS_PER_WORKER: String(MEETINGS),
+    ...(natsUrl ? { NATS_URL: natsUrl } : {}),
+  });
+  const bus: Bus = natsUrl
+    ? await connectBus({ natsUrl, name: 'bench' })
+    : new MemoryBus({ broker: new MemoryBroker() });
+  const sent = new Map<string, number>();
+  const latencies: number[] = [];
+  let published = 0;
+  const onPublished = (event: EventEnvelope) => {
+    published++;
+    const key = keyOf(event);
+    const at = key ? sent.get(key) : undefined;
+    if (key && at !== undefined) {
+      latencies.push(performance.now() - at);
+      sent.delete(key);
+    }
+  };
+  const driver = scriptedDriverFactory();
+  const started: Array<{ running: RunningService; store: Store }> = [];
+  for (const definition of [
+    transcriptStoreService(),
+    meetingSessionService({ driverFactory: driver, onPublished }),
+  ] as ServiceDefinition[]) {
+    const store = await openStore({ service: definition.name, dataDir });
+    started.push({
+      running: await definition.start({
+        bus,
+        store,
+        config,
+        logger: silentLogger(),
+        metrics: createMetricsRegistry(definition.name),
+      }),
+      store,
+    });
+  }
+  const bots: ScriptedMeeting[] = [];
+  for (let i = 0; i < MEETINGS; i++) {
+    const code = `${String.fromCharCode(97 + (i % 26))}bc-defg-h${String.fromCharCode(97 + Math.floor(i / 26))}j`;
+    const { meetingId } = await bus.request<{ meetingId: string }>(svc('meetings', 'start'), {
+      caller: { kind: 'token', tokenId: 'tok_bench', capabilities: ['knowledge:write'] },
+      url: `https://meet.google.com/${code}`,
+      title: `Bench ${i}`,
+      callbackUrl: null,
+      project: 'bench',
+      saveTranscript: true,
+    });
+    const bot = await driver.meeting(meetingId);
+    bot.participants(['Ada', 'Grace']);
+    bots.push(bot);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500)); // joining, lobby, live, participants stored
+  return {
+    bots,
+    sent,
+    latencies,
+    published: () => published,
+    async stop() {
+      for (const s of started.reverse()) {
+        await s.running.stop();
+        await s.store.close();
+      }
+      await bus.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function until(done: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error('events were not all published in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** As fast as the actors take them: bursts of one caption per meeting, yielding between bursts. */
+async function saturation(s: Setup): Promise<LatencySummary> {
+  s.latencies.length = 0;
+  const before = s.published();
+  const t0 = performance.now();
+  for (let n = 0; n < SATURATION_EVENTS / MEETINGS; n++) {
+    for (const bot of s.bots) {
+      const text = `sat ${n}`;
+      s.sent.set(`${bot.target.meetingId}|sat|${text}`, performance.now());
+      bot.caption({ captionId: 'sat', speaker: 'Ada', text });
+    }
+    if (n % 20 === 19) await new Promise((resolve) => setImmediate(resolve));
+  }
+  await until(() => s.published() - before >= SATURATION_EVENTS, 120_000);
+  return summarize(s.latencies.splice(0), performance.now() - t0);
+}
+
+/** A fixed offered load: every 10 ms, rate/100 events spread over the meetings. */
+async function paced(s: Setup, mix: boolean): Promise<LatencySummary> {
+  s.latencies.length = 0;
+  const perTick = (PACED_RATE * TICK_MS) / 1000;
+  const ticks = (PACED_SECONDS * 1000) / TICK_MS;
+  const before = s.published();
+  let emitted = 0;
+  let n = 0;
+  const t0 = performance.now();
+  for (let tick = 0; tick < ticks; tick++) {
+    const due = t0 + tick * TICK_MS;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    for (let i = 0; i < perTick; i++, n++) {
+      const bot = s.bots[n % MEETINGS];
+      const turn = Math.floor(n / MEETINGS);
+      const now = performance.now();
+      if (mix && turn % CAPTIONS_PER_SEGMENT === CAPTIONS_PER_SEGMENT - 1) {
+        const text = `Segment ${turn} of the bench.`;
+        s.sent.set(`${bot.target.meetingId}|seg|${text}`, now);
+        bot.segment({ speaker: 'Ada', text });
+      } else {
+        const captionId = `c${Math.floor(turn / CAPTIONS_PER_SEGMENT)}`;
+        const text = `caption ${turn}`;
+        s.sent.set(`${bot.target.meetingId}|${captionId}|${text}`, now);
+        bot.caption({ captionId, speaker: 'Ada', text });
+      }
+      emitted++;
+    }
+  }
+  await until(() => s.published() - before >= emitted, 60_000);
+  return summarize(s.latencies.splice(0), performance.now() - t0);
+}
+
+/**
+ * The figures plus this process's CPU time per event (user + system, all services in it): on a
+ * machine shared with other work, wall-clock latency says more about the neighbours than about
+ * us, CPU per event does not.
+ */
+async function report(label: string, run: () => Promise<LatencySummary>): Promise<void> {
+  const cpu = process.cpuUsage();
+  const summary = await run();
+  const used = process.cpuUsage(cpu);
+  const perEvent = (used.user + used.system) / summary.count;
+  console.log(formatRow(label, summary, `  cpu ${perEvent.toFixed(1)} µs/event`));
+}
+
+/** MEETINGS_BENCH_CASES=saturation,captions,mix picks cases (all by default), for profiling one. */
+const CASES = new Set((process.env.MEETINGS_BENCH_CASES ?? 'saturation,captions,mix').split(','));
+
+async function runAll(label: string, natsUrl?: string): Promise<void> {
+  const s = await setUp(natsUrl);
+  try {
+    if (CASES.has('saturation')) await report(`${label}: saturation, captions`, () => saturation(s));
+    if (CASES.has('captions')) await report(`${label}: paced ${PACED_RATE}/s, captions`, () => paced(s, false));
+    if (CASES.has('mix'))
+      await report(`${label}: paced ${PACED_RATE}/s, 30 captions : 1 segment`, () => paced(s, true));
+  } finally {
+    await s.stop();
+  }
+}
+
+console.log(`meetings: ${MEETINGS} live meetings, scripted platform, embedded store`);
+await runAll('memory bus');
+const binary = process.env.MEETINGS_BENCH_NO_NATS ? undefined : findNatsServerBinary();
+if (binary || process.env.NATS_URL) {
+  const server = process.env.NATS_URL ? null : await startNatsServer(binary!);
+  try {
+    await runAll('NATS', process.env.NATS_URL ?? server!.url);
+  } finally {
+    await server?.stop();
+  }
+} else {
+  console.log('NATS: skipped (no nats-server on PATH and NATS_URL not set)');
+}
+process.exit(0);

@@ -1,0 +1,99 @@
+/**
+ * A scripted meeting platform for tests of our services: a DriverFactory whose drivers do what the
+ * test tells them (lobby, admit, captions, participants, removal). It stands in for Google Meet or
+ * Teams only; every service of ours runs for real around it.
+ */
+import type {
+  CaptionUpdate,
+  DriverEnd,
+  DriverFactory,
+  DriverFailure,
+  DriverListener,
+  FinalSegment,
+  JoinTarget,
+  MeetingDriver,
+} from '../../services/meeting-session/src/drivers/driver.js';
+
+export interface ScriptedMeeting {
+  target: JoinTarget;
+  /** True once the actor called leave(). */
+  left: boolean;
+  lobby(): void;
+  admit(): void;
+  caption(update: Omit<CaptionUpdate, 'timestamp'> & { timestamp?: string }): void;
+  segment(segment: Omit<FinalSegment, 'timestamp'> & { timestamp?: string }): void;
+  participants(names: string[]): void;
+  end(reason: DriverEnd): void;
+  fail(reason: DriverFailure, detail?: string): void;
+}
+
+export interface ScriptedDriverFactory extends DriverFactory {
+  /** The driver of a meeting, once the actor created and started it. */
+  meeting(meetingId: string): Promise<ScriptedMeeting>;
+  started: ScriptedMeeting[];
+}
+
+export interface ScriptOptions {
+  /** Go through lobby and admission on start (default true). */
+  autoAdmit?: boolean;
+  /** Make start() itself fail, as a browser that cannot launch would. */
+  failOnStart?: DriverFailure;
+  /** Runs inside leave(), before the bot is gone: a platform finalising the turn in progress. */
+  beforeLeave?: (meeting: ScriptedMeeting) => void | Promise<void>;
+}
+
+export function scriptedDriverFactory(options: ScriptOptions = {}): ScriptedDriverFactory {
+  const started: ScriptedMeeting[] = [];
+  const waiting = new Map<string, Array<(m: ScriptedMeeting) => void>>();
+
+  const factory: ScriptedDriverFactory = {
+    started,
+    create(target: JoinTarget): MeetingDriver {
+      let listener: DriverListener | null = null;
+      const on = (fn: (l: DriverListener) => void) => {
+        if (listener && !meeting.left) fn(listener);
+      };
+      const now = () => new Date().toISOString();
+      const meeting: ScriptedMeeting = {
+        target,
+        left: false,
+        lobby: () => on((l) => l.lobby()),
+        admit: () => on((l) => l.admitted()),
+        caption: (u) => on((l) => l.caption({ timestamp: now(), ...u })),
+        segment: (s) => on((l) => l.segment({ timestamp: now(), ...s })),
+        participants: (names) => on((l) => l.participants(names)),
+        end: (reason) => on((l) => l.ended(reason)),
+        fail: (reason, detail) => on((l) => l.failed(reason, detail)),
+      };
+      return {
+        async start(l) {
+          listener = l;
+          if (options.failOnStart) {
+            queueMicrotask(() => l.failed(options.failOnStart!, 'scripted'));
+            return;
+          }
+          started.push(meeting);
+          for (const resolve of waiting.get(target.meetingId) ?? []) resolve(meeting);
+          waiting.delete(target.meetingId);
+          if (options.autoAdmit ?? true) {
+            queueMicrotask(() => {
+              meeting.lobby();
+              meeting.admit();
+            });
+          }
+        },
+        async leave() {
+          await options.beforeLeave?.(meeting);
+          meeting.left = true;
+        },
+      };
+    },
+    meeting(meetingId) {
+      const found = started.find((m) => m.target.meetingId === meetingId);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => waiting.set(meetingId, [...(waiting.get(meetingId) ?? []), resolve]));
+    },
+    async close() {},
+  };
+  return factory;
+}
