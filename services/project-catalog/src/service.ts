@@ -1,35 +1,53 @@
 /**
- * The project-catalog service: projects are the folders under
- * CONTENT_ROOT/deployed-md-files/docs, including ones put there by hand.
+ * The project-catalog service: every project of the instance (the folders under
+ * CONTENT_ROOT/deployed-md-files/docs, including ones put there by hand) and each project's
+ * meeting history, read from the documents' front matter. Served on `svc.projects.list` and
+ * `svc.projects.meetings` in the `q.projects` queue group. It follows the file system on every
+ * request (see catalog.ts), so any number of instances, and hand edits, stay consistent.
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { queueGroup, svc, type Project } from '@notetaker/contracts';
+import { errors, firstIssueMessage, projectMeetingsRequest, projectsList, queueGroup, svc } from '@notetaker/contracts';
 import type { RunningService, ServiceContext, ServiceDefinition } from '@notetaker/kit';
-import { PROJECT_ID } from '@notetaker/contracts';
+import type { z } from 'zod';
+import { Catalog } from './catalog.js';
 
-export const DOCS_DIR = path.join('deployed-md-files', 'docs');
+export { DOCS_DIR } from './catalog.js';
+
+function parseMessage<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
+  const result = schema.safeParse(data ?? {});
+  if (!result.success) throw errors.badRequest(firstIssueMessage(result.error));
+  return result.data;
+}
 
 export function projectCatalogService(): ServiceDefinition {
   return {
     name: 'project-catalog',
     async start(ctx: ServiceContext): Promise<RunningService> {
-      const docsRoot = path.join(ctx.config.contentRoot, DOCS_DIR);
-      const sub = ctx.bus.serve(svc('projects', 'list'), async () => ({ projects: await listProjects(docsRoot) }), {
-        queue: queueGroup('projects'),
-      });
-      return { stop: () => sub.unsubscribe() };
+      const catalog = new Catalog(ctx.store, ctx.config.contentRoot);
+      await catalog.init();
+      const queue = { queue: queueGroup('projects') };
+      const subs = [
+        ctx.bus.serve(
+          svc('projects', 'list'),
+          async (data) => {
+            parseMessage(projectsList, data);
+            return { projects: await catalog.list() };
+          },
+          queue,
+        ),
+        ctx.bus.serve(
+          svc('projects', 'meetings'),
+          async (data) => {
+            const { projectId } = parseMessage(projectMeetingsRequest, data);
+            return { project: projectId, meetings: await catalog.meetings(projectId) };
+          },
+          queue,
+        ),
+      ];
+      return {
+        async stop() {
+          await Promise.all(subs.map((s) => s.unsubscribe()));
+        },
+      };
     },
   };
-}
-
-async function listProjects(docsRoot: string): Promise<Project[]> {
-  const entries = await fs.readdir(docsRoot, { withFileTypes: true }).catch(() => []);
-  const projects: Project[] = [];
-  for (const entry of entries) {
-    if (!entry.isDirectory() || !PROJECT_ID.test(entry.name)) continue;
-    const meetings = await fs.readdir(path.join(docsRoot, entry.name, 'meetings')).catch(() => [] as string[]);
-    projects.push({ id: entry.name, name: entry.name, hasMeetings: meetings.some((f) => f.endsWith('.md')) });
-  }
-  return projects.sort((a, b) => a.id.localeCompare(b.id));
 }

@@ -1,1 +1,1 @@
-export { transcriptStoreService } from './service.js';
+export { transcriptStoreService, type RunningTranscriptStore } from './service.js';

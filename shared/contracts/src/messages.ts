@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { eventEnvelope } from './events.js';
 import { meetingStatus, platform, projectId, transcriptSegment } from './rest.js';
+import { createTaskRequest, MAX_HISTORY_LIMIT, updateTaskRequest } from './rest.js';
 
 export const caller = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('token'), tokenId: z.string(), capabilities: z.array(z.string()) }),
@@ -80,7 +81,7 @@ export const documentSaved = z.object({
   segmentsWritten: z.number().int(),
   totalSegments: z.number().int(),
 });
-/** svc.transcripts.segments -> {segments}; svc.transcripts.document -> {filename, content} | 404. */
+/** A meeting's transcript; the paged requests of svc.transcripts.segments and .document extend it. */
 export const transcriptRef = z.object({ meetingId: z.string() });
 
 /** Reply of svc.transcripts.open. */
@@ -160,6 +161,49 @@ export const projectsList = z.looseObject({});
 /** svc.projects.meetings -> projectMeetingsResponse, newest first; 404 `Project not found`. */
 export const projectMeetingsRequest = z.object({ projectId });
 
+// ---- tasks (task-scheduler)
+// Served in queue group q.tasks. The gateway validated the REST body already; the scheduler parses
+// again (cron ranges, skill existence and the timezone's canonical name are its own checks).
+
+// The scheduler checks the cron expression itself (field count included, with its ranges), so the
+// bus schemas take any string there.
+const cronOnBus = z.string().max(200, 'cronExpression must be at most 200 characters');
+
+/** svc.tasks.create -> taskResponse; 404 unknown skill, 409 duplicate name. */
+export const tasksCreate = createTaskRequest.extend({ cronExpression: cronOnBus.optional() });
+/**
+ * svc.tasks.list -> {tasks, next}: by name, a page at a time so one reply stays far below NATS'
+ * 1 MB payload limit with thousands of tasks; ask again with `after: next` until next is null.
+ */
+export const TASKS_PAGE_MAX = 1000;
+export const tasksList = z.object({
+  scheduled: z.boolean().optional(),
+  after: z.string().optional(),
+  limit: z.number().int().min(1).max(TASKS_PAGE_MAX).default(500),
+});
+/** svc.tasks.get -> taskDetailsResponse; svc.tasks.delete -> successResponse;
+ *  svc.tasks.enable / svc.tasks.disable -> taskResponse (409 for an on-demand task). 404 `Task not found`. */
+export const taskRef = z.object({ name: z.string() });
+/** svc.tasks.update -> taskResponse. */
+export const tasksUpdate = z.object({
+  name: z.string(),
+  changes: updateTaskRequest.extend({ cronExpression: cronOnBus.nullable().optional() }),
+});
+/** svc.tasks.run -> runTaskResponse once the execution is recorded as running; 409 while one runs. */
+export const tasksRun = z.object({ name: z.string(), triggerType: z.enum(['api', 'ui']) });
+/** svc.tasks.history -> historyResponse, newest first. */
+export const tasksHistory = z.object({
+  name: z.string(),
+  limit: z.number().int().min(1).max(MAX_HISTORY_LIMIT),
+  offset: z.number().int().min(0),
+});
+/**
+ * Published (not requested) on svc.tasks.changed after every change to a task, to every
+ * task-scheduler instance: each re-reads the task and re-arms its timer, and cancels a run of a
+ * deleted task.
+ */
+export const tasksChangedNotice = z.object({ name: z.string(), origin: z.string() });
+
 // ---- webhooks (webhook-emitter)
 
 /** svc.webhooks.register: where a meeting's events go and whose secret signs them. */
@@ -168,3 +212,45 @@ export const webhookRegister = z.object({
   callbackUrl: z.string(),
   tokenId: z.string().nullable(),
 });
+/** svc.webhooks.register reply: `no_key` for a UI meeting (nothing is sent), `gone` after a 410. */
+export const webhookRegisterReply = z.object({
+  meetingId: z.string(),
+  state: z.enum(['active', 'gone', 'no_key']),
+});
+
+/** svc.webhooks.deliveries: a meeting's delivery log, for its owner (404 otherwise). */
+export const webhookDeliveriesRequest = z.object({
+  caller,
+  meetingId: z.string(),
+  afterSequence: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(1000).default(500),
+});
+export const deliveryAttempt = z.object({
+  at: z.string(),
+  deliveryId: z.string(),
+  /** HTTP status, or null when no answer came (timeout, refused address, network error). */
+  status: z.number().int().nullable(),
+  error: z.string().nullable(),
+  durationMs: z.number(),
+});
+export const deliveryOutcome = z.enum(['pending', 'delivered', 'dead_lettered', 'dropped', 'gone', 'missed']);
+export const deliveryEntry = z.object({
+  eventId: z.string(),
+  sequence: z.number().int(),
+  type: z.string(),
+  outcome: deliveryOutcome,
+  reason: z.string().nullable(),
+  attempts: z.array(deliveryAttempt),
+  nextAttemptAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+export type DeliveryEntry = z.infer<typeof deliveryEntry>;
+export const webhookDeliveriesReply = z.object({
+  meetingId: z.string(),
+  callbackUrl: z.string(),
+  callbackState: z.enum(['active', 'gone', 'no_key']),
+  deliveries: z.array(deliveryEntry),
+  /** Pass as afterSequence for the next page; null on the last page. */
+  nextAfterSequence: z.number().int().nullable(),
+});
+export type WebhookDeliveriesReply = z.infer<typeof webhookDeliveriesReply>;

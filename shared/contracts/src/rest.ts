@@ -120,8 +120,40 @@ const taskTimeout = z
 const skillName = z
   .string({ error: 'skillName is required and must be a string' })
   .regex(SKILL_NAME, 'skillName must be 1-64 of a-z, 0-9 and single hyphens');
-const cronExpression = z.string({ error: 'cronExpression must be a string' });
-const timezone = z.string({ error: 'timezone must be a string' });
+
+/** One cron field: digits, names (jan, mon), `*`, `,`, `-`, `/`. The scheduler checks ranges. */
+const CRON_FIELD = /^[A-Za-z0-9*,/-]{1,64}$/;
+/** Exactly the 5 fields of SPEC 2.5 (minute hour day-of-month month day-of-week); no @presets, no seconds. */
+export function isFiveFieldCron(expression: string): boolean {
+  const fields = expression.trim().split(/\s+/);
+  return fields.length === 5 && fields.every((field) => CRON_FIELD.test(field));
+}
+export const CRON_FIELDS_MESSAGE =
+  'cronExpression must have exactly 5 fields: minute hour day-of-month month day-of-week';
+const cronExpression = z
+  .string({ error: 'cronExpression must be a string' })
+  .max(200, 'cronExpression must be at most 200 characters')
+  .refine(isFiveFieldCron, CRON_FIELDS_MESSAGE);
+
+// A zone name (Europe/Paris, UTC, Etc/GMT+5): no raw offsets, which are not IANA names.
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+/-]{0,63}$/;
+// Building an Intl.DateTimeFormat costs ~0.1 ms: remember the names already found good.
+const knownZones = new Set<string>();
+/** True for a time zone name this runtime's IANA database knows (case-insensitive, like Intl). */
+export function isIanaTimeZone(name: string): boolean {
+  if (knownZones.has(name)) return true;
+  if (!ZONE_NAME.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+  } catch {
+    return false;
+  }
+  if (knownZones.size < 10_000) knownZones.add(name);
+  return true;
+}
+const timezone = z
+  .string({ error: 'timezone must be a string' })
+  .refine(isIanaTimeZone, 'timezone must be an IANA time zone name such as Europe/Paris or UTC');
 
 export const createTaskRequest = z.strictObject({
   name: z
@@ -135,6 +167,7 @@ export const createTaskRequest = z.strictObject({
 });
 export type CreateTaskRequest = z.infer<typeof createTaskRequest>;
 
+/** Partial update; `cronExpression: null` makes the task on-demand. */
 export const updateTaskRequest = z.strictObject({
   skillName: skillName.optional(),
   cronExpression: cronExpression.nullable().optional(),
@@ -160,12 +193,14 @@ export const task = z.object({
 });
 export type Task = z.infer<typeof task>;
 
+export const executionType = z.enum(['scheduled', 'manual']);
+export const triggerType = z.enum(['cron', 'api', 'ui']);
 export const taskExecution = z.object({
   executionId: z.string(),
-  executionType: z.enum(['scheduled', 'manual']),
+  executionType,
   name: z.string(),
   status: executionStatus,
-  triggerType: z.enum(['cron', 'api', 'ui']),
+  triggerType,
   startedAt: z.string(),
   completedAt: z.string().nullable(),
   durationMs: z.number().nullable(),
@@ -175,13 +210,15 @@ export const taskExecution = z.object({
 });
 export type TaskExecution = z.infer<typeof taskExecution>;
 
+export const MAX_HISTORY_LIMIT = 100;
 export const historyQuery = z.strictObject({
+  // 0 would mean "no limit" to both stores, so the smallest page is 1; above 100 is clamped.
   limit: z.coerce
     .number({ error: 'limit must be a number' })
     .int('limit must be an integer')
-    .min(0, 'limit must not be negative')
+    .min(1, 'limit must be a positive integer')
     .default(50)
-    .transform((n) => Math.min(n, 100)),
+    .transform((n) => Math.min(n, MAX_HISTORY_LIMIT)),
   offset: z.coerce
     .number({ error: 'offset must be a number' })
     .int('offset must be an integer')
@@ -192,6 +229,14 @@ export const historyQuery = z.strictObject({
 export const tasksQuery = z.strictObject({
   scheduled: z.enum(['true', 'false'], { error: 'scheduled must be true or false' }).optional(),
 });
+
+export const taskResponse = z.object({ task });
+export const tasksResponse = z.object({ tasks: z.array(task) });
+export const taskDetailsResponse = z.object({
+  task,
+  recentExecutions: z.array(taskExecution.omit({ resultSummary: true })),
+});
+export const historyResponse = z.object({ executions: z.array(taskExecution) });
 
 export const successResponse = z.object({ success: z.boolean(), message: z.string() });
 export const runTaskResponse = successResponse.extend({ taskName: z.string() });

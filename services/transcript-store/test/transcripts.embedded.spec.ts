@@ -1,0 +1,6 @@
+import { embeddedStore } from './support/harness.js';
+import { transcriptStoreContract } from './transcripts.contract.js';
+
+describe('transcript-store over the bus (embedded store)', () => {
+  transcriptStoreContract(embeddedStore);
+});
