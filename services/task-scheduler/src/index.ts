@@ -1,1 +1,1 @@
-export { taskSchedulerService } from './service.js';
+export { taskSchedulerService, type TaskSchedulerOptions } from './service.js';

@@ -1,11 +1,234 @@
-/** The task-scheduler service. Not built yet: it starts, answers health and stops cleanly. */
-import type { RunningService, ServiceDefinition } from '@notetaker/kit';
+/**
+ * The task-scheduler service: tasks and their cron timers, executions and their history, and the
+ * skill runner (an LLM agent loop). See docs/services/task-scheduler.md.
+ */
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { z } from 'zod';
+import {
+  errors,
+  firstIssueMessage,
+  queueGroup,
+  svc,
+  taskRef,
+  tasksChangedNotice,
+  tasksCreate,
+  tasksHistory,
+  tasksList,
+  tasksRun,
+  tasksUpdate,
+} from '@notetaker/contracts';
+import { parseEnv, type RunningService, type ServiceContext, type ServiceDefinition } from '@notetaker/kit';
+import { CronTimers } from './cron-timers.js';
+import { schedulerEnvSchema } from './env.js';
+import { ExecutionLog } from './execution-log.js';
+import { Executor, type DueTick, type StartResult } from './executor.js';
+import { SchedulerLease } from './lease.js';
+import { createSchedulerMetrics } from './metrics.js';
+import { snapshotOf, type ExecutionDoc, type TaskDoc, type TaskSnapshot } from './records.js';
+import { SkillRunner } from './runner/skill-runner.js';
+import { ScheduleCache } from './schedule.js';
+import { SkillCache } from './skills.js';
+import { StartBacklog } from './start-backlog.js';
+import { TaskService } from './task-service.js';
 
-export function taskSchedulerService(): ServiceDefinition {
+export interface TaskSchedulerOptions {
+  /**
+   * Tests only: accept a leading seconds field (6-field expressions) in requests on the bus, so a
+   * test sees cron fire without waiting for a minute. REST never reaches this: the gateway lets
+   * exactly 5 fields through.
+   */
+  allowSecondsField?: boolean;
+  /** This instance's identity (else TASKS_INSTANCE_ID, else host-pid-random). */
+  instanceId?: string;
+}
+
+const STALE_SUMMARY = 'The service restarted while this execution was running';
+
+function parse<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
+  const result = schema.safeParse(data);
+  if (!result.success) throw errors.badRequest(firstIssueMessage(result.error));
+  return result.data;
+}
+
+export function taskSchedulerService(options: TaskSchedulerOptions = {}): ServiceDefinition {
   return {
     name: 'task-scheduler',
-    async start(): Promise<RunningService> {
-      return { async stop() {} };
+    async start(ctx: ServiceContext): Promise<RunningService> {
+      const env = parseEnv(schedulerEnvSchema, ctx.config.env);
+      const { logger, bus } = ctx;
+      const instanceId =
+        options.instanceId ??
+        env.TASKS_INSTANCE_ID ??
+        `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+      const tasks = ctx.store.collection<TaskDoc>('tasks');
+      const log = new ExecutionLog(ctx.store.collection<ExecutionDoc>('executions'), tasks, env.TASKS_HISTORY_LIMIT);
+      await log.init();
+      const metrics = createSchedulerMetrics(ctx.metrics);
+      // Distributed (MongoDB) instances share the store; the embedded store belongs to one process.
+      const shared = Boolean(ctx.config.mongodbUrl);
+
+      const lease = new SchedulerLease({
+        ...SchedulerLease.collections(ctx.store),
+        instanceId,
+        host: os.hostname(),
+        ttlMs: env.TASKS_LEASE_TTL_MS,
+        logger,
+        onRound: async (held, gained) => {
+          metrics.leader.set(held ? 1 : 0);
+          if (gained) await reloadAll();
+          // The holder also retires the runs of instances that died (their heartbeat ran out).
+          if (held && shared) await log.markStale(await lease.liveInstances(), STALE_SUMMARY);
+        },
+      });
+
+      // SPEC 3.2: whatever was running when the service (re)started will never finish. With the
+      // embedded store no other process can be running anything, so that is every running record.
+      const liveOthers = shared ? (await lease.liveInstances()).filter((id) => id !== instanceId) : [];
+      const staled = await log.markStale(liveOthers, STALE_SUMMARY);
+      if (staled > 0) logger.warn({ count: staled }, 'executions left running by a previous run marked stale');
+
+      const skills = new SkillCache(ctx.config.skillsDir);
+      const executor = new Executor({
+        log,
+        tasks,
+        instanceId,
+        maxConcurrent: env.TASKS_MAX_CONCURRENT,
+        logger,
+        metrics,
+        runner: new SkillRunner({
+          bus,
+          llm: ctx.config.llm,
+          skills,
+          contentRoot: ctx.config.contentRoot,
+          maxIterations: env.TASKS_MAX_ITERATIONS,
+          llmMaxRetries: env.TASKS_LLM_MAX_RETRIES,
+        }),
+      });
+
+      const schedules = new ScheduleCache({ allowSeconds: options.allowSecondsField === true });
+      const snapshots = new Map<string, TaskSnapshot>();
+
+      const backlog = new StartBacklog();
+      const gate = () => backlog.drained();
+      const report = async (name: string, scheduledAt: number, start: Promise<StartResult>) => {
+        try {
+          const result = await start;
+          if (result.started) return metrics.ticks.inc({ outcome: 'started' });
+          const outcome = result.reason === 'running' ? 'skipped_running' : 'skipped_fired_elsewhere';
+          metrics.ticks.inc({ outcome });
+          logger.info(
+            { task: name, tick: new Date(scheduledAt).toISOString() },
+            result.reason === 'running'
+              ? 'tick skipped: the previous execution is still running'
+              : 'tick skipped: another instance fired it',
+          );
+        } catch (err) {
+          metrics.ticks.inc({ outcome: 'failed' });
+          logger.error({ err, task: name }, 'could not start a scheduled execution');
+        }
+      };
+
+      const timers = new CronTimers(
+        (ticks) => {
+          const count = ticks.reduce((n, tick) => n + tick.names.length, 0);
+          if (!lease.held()) return void metrics.ticks.inc({ outcome: 'not_leader' }, count);
+          const due: DueTick[] = ticks.map(({ names, scheduledAt }) => ({
+            scheduledAt,
+            tasks: names.map((name) => snapshots.get(name)).filter((t): t is TaskSnapshot => t !== undefined),
+          }));
+          const starts = executor.startTicks(due, gate);
+          let i = 0;
+          for (const { tasks: dueTasks, scheduledAt } of due) {
+            for (const task of dueTasks) void backlog.track(report(task.name, scheduledAt, starts[i++]));
+          }
+        },
+        (err) => logger.error({ err }, 'cron timer failed'),
+      );
+
+      /** Puts the task's timer where its stored state says (every instance keeps all timers). */
+      const follow = (name: string, doc: TaskDoc | null) => {
+        if (!doc?.cronExpression || !doc.enabled) {
+          snapshots.delete(name);
+          return timers.set(name, null);
+        }
+        try {
+          const schedule = schedules.get(doc.cronExpression, doc.timezone);
+          snapshots.set(name, snapshotOf(doc));
+          timers.set(name, schedule);
+        } catch (err) {
+          logger.warn({ err, task: name }, 'stored schedule no longer parses; task not scheduled');
+          snapshots.delete(name);
+          timers.set(name, null);
+        }
+      };
+
+      const reloadAll = async () => {
+        const docs = await tasks.find({ cronExpression: { $exists: true }, enabled: true });
+        const seen = new Set(docs.map((d) => d.name));
+        for (const name of [...snapshots.keys()]) if (!seen.has(name)) follow(name, null);
+        for (const doc of docs) follow(doc.name, doc);
+      };
+      // Timers start from now: ticks missed while the service was down are not replayed.
+      await reloadAll();
+
+      const service = new TaskService({
+        tasks,
+        log,
+        executor,
+        skills,
+        schedules,
+        follow,
+        announce: (name) => bus.publish(svc('tasks', 'changed'), { name, origin: instanceId }),
+      });
+
+      const queue = { queue: queueGroup('tasks') };
+      const serve = (verb: string, handler: (data: unknown) => Promise<unknown>) =>
+        bus.serve(svc('tasks', verb), handler, queue);
+      const subscriptions = [
+        serve('create', (d) => service.create(parse(tasksCreate, d))),
+        serve('list', (d) => {
+          const { scheduled, after, limit } = parse(tasksList, d);
+          return service.list(scheduled, after, limit);
+        }),
+        serve('get', (d) => service.get(parse(taskRef, d).name)),
+        serve('update', (d) => {
+          const { name, changes } = parse(tasksUpdate, d);
+          return service.update(name, changes);
+        }),
+        serve('delete', (d) => service.remove(parse(taskRef, d).name)),
+        serve('enable', (d) => service.setEnabled(parse(taskRef, d).name, true)),
+        serve('disable', (d) => service.setEnabled(parse(taskRef, d).name, false)),
+        serve('run', (d) => {
+          const { name, triggerType } = parse(tasksRun, d);
+          return service.run(name, triggerType);
+        }),
+        serve('history', (d) => {
+          const { name, limit, offset } = parse(tasksHistory, d);
+          return service.history(name, limit, offset);
+        }),
+        // Every instance (no queue group): follow changes made through the others.
+        bus.subscribe(svc('tasks', 'changed'), async (data) => {
+          const notice = tasksChangedNotice.safeParse(data);
+          if (!notice.success || notice.data.origin === instanceId) return;
+          const doc = await tasks.findOne({ _id: notice.data.name });
+          follow(notice.data.name, doc);
+          if (!doc) executor.cancel(notice.data.name);
+        }),
+      ];
+
+      await lease.start();
+      logger.info({ instanceId, scheduled: timers.size, leader: lease.held() }, 'task scheduler started');
+
+      return {
+        ready: () => true,
+        async stop() {
+          timers.stop();
+          await Promise.all(subscriptions.map((s) => s.unsubscribe()));
+          await executor.stop();
+          await lease.stop();
+        },
+      };
     },
   };
 }
