@@ -13,16 +13,10 @@ import {
   tasksQuery,
   updateTaskRequest,
   errors,
-  TASKS_PAGE_MAX,
-  type Task,
 } from '@notetaker/contracts';
 import { parseInput } from '../http/validate.js';
+import { listAllTasks } from './task-list.js';
 import type { RouteDeps } from './deps.js';
-
-interface TaskPage {
-  tasks: Task[];
-  next: string | null;
-}
 
 /** A name that cannot be a task is simply not found, like any other unknown task. */
 function taskName(ctx: Context): string {
@@ -34,18 +28,9 @@ function taskName(ctx: Context): string {
 export function taskRoutes(router: Router, { bus }: RouteDeps): void {
   const tasks = (verb: string, data: unknown) => bus.request(svc('tasks', verb), data);
 
-  // The scheduler answers in pages (a bus reply must stay small); the REST answer is the whole list.
   router.get('/tasks', async (ctx) => {
     const { scheduled } = parseInput(tasksQuery, ctx.query);
-    const filter = scheduled === undefined ? {} : { scheduled: scheduled === 'true' };
-    const all: Task[] = [];
-    let after: string | undefined;
-    do {
-      const page = (await tasks('list', { ...filter, after, limit: TASKS_PAGE_MAX })) as TaskPage;
-      all.push(...page.tasks);
-      after = page.next ?? undefined;
-    } while (after !== undefined);
-    ctx.body = { tasks: all };
+    ctx.body = { tasks: await listAllTasks(bus, scheduled === undefined ? {} : { scheduled: scheduled === 'true' }) };
   });
 
   router.post('/tasks', async (ctx) => {

@@ -12,6 +12,7 @@ import { html } from '../html.js';
 import { csrfInput, sendPage, time, unavailable } from '../layout.js';
 import { redirect } from '../notices.js';
 import { taskNameParam } from '../params.js';
+import { listAllTasks } from '../../routes/task-list.js';
 import { taskForm } from './task-form.js';
 import { executionBadge, historyTable, scheduleText } from './task-parts.js';
 
@@ -21,7 +22,7 @@ export function taskPages(router: Router, deps: WebDeps): void {
   const auth = requireSession(deps);
 
   router.get('/tasks', auth, async (ctx) => {
-    const listed = await settle(ask<{ tasks: Task[] }>(deps.bus, svc('tasks', 'list'), {}));
+    const listed = await settle(listAllTasks(deps.bus).then((tasks) => ({ tasks })));
     const body = !listed.ok
       ? listed.unavailable
         ? unavailable('task')
