@@ -1,1 +1,1 @@
-export { webhookEmitterService } from './service.js';
+export { webhookEmitterService, type WebhookEmitterOptions } from './service.js';

@@ -1,0 +1,127 @@
+/**
+ * GET /api/v1/meetings/:meetingId/deliveries on the real stack: a meeting started over REST is
+ * run by meeting-session's actor against the scripted meeting platform (the only stand-in), its
+ * events are signed and delivered by webhook-emitter to a real local receiver, and the owner
+ * reads the attempts back.
+ */
+import { expect } from 'chai';
+import { replies, startCallbackReceiver, type CallbackReceiver } from '../../../test/support/callback-receiver.js';
+import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../test/support/scripted-driver.js';
+import { startTestStack, type TestStack } from '../../../test/support/stack.js';
+
+interface Log {
+  meetingId: string;
+  callbackUrl: string;
+  callbackState: string;
+  deliveries: Array<{
+    eventId: string;
+    sequence: number;
+    type: string;
+    outcome: string;
+    attempts: Array<{
+      at: string;
+      deliveryId: string;
+      status: number | null;
+      error: string | null;
+      durationMs: number;
+    }>;
+  }>;
+  nextAfterSequence: number | null;
+}
+
+const meetUrl = () => {
+  const letters = (n: number) =>
+    Array.from({ length: n }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(Math.random() * 26)]).join('');
+  return `https://meet.google.com/${letters(3)}-${letters(4)}-${letters(3)}`;
+};
+
+describe('delivery log REST', function () {
+  this.timeout(30_000);
+  let t: TestStack;
+  let driver: ScriptedDriverFactory;
+  let rx: CallbackReceiver;
+  let owner: { apiKey: string; signingSecret: string };
+  let other: { apiKey: string };
+  let meetingId: string;
+
+  before(async () => {
+    driver = scriptedDriverFactory();
+    t = await startTestStack({ WEBHOOK_RETRY_DELAYS_MS: '50', WEBHOOK_RETRY_JITTER: '0' }, { driverFactory: driver });
+    owner = await t.createToken([]);
+    other = await t.createToken([]);
+    rx = await startCallbackReceiver({ secret: owner.signingSecret });
+    rx.script(replies.status(500)); // the first event needs a second attempt
+    const res = await t.api('/meetings/start', {
+      method: 'POST',
+      apiKey: owner.apiKey,
+      json: { url: meetUrl(), callbackUrl: `${rx.url}/hook`, saveTranscript: false },
+    });
+    expect(res.status, await res.clone().text()).to.equal(201);
+    meetingId = ((await res.json()) as { meetingId: string }).meetingId;
+    const meeting = await driver.meeting(meetingId);
+    meeting.segment({ speaker: 'Ada', text: 'Hello there' });
+  });
+  after(async () => {
+    await t?.stop();
+    await rx?.close();
+  });
+
+  async function logOf(apiKey: string, query = ''): Promise<Response> {
+    return t.api(`/meetings/${meetingId}/deliveries${query}`, { apiKey });
+  }
+
+  it("shows the owner each event's attempts and outcome", async () => {
+    await rx.waitFor((r) => r.some((c) => c.eventType === 'segment_finalized'), 10_000, 'the segment delivered');
+    const deadline = Date.now() + 10_000;
+    let log: Log;
+    for (;;) {
+      const res = await logOf(owner.apiKey);
+      expect(res.status).to.equal(200);
+      log = (await res.json()) as Log;
+      if (log.deliveries.some((d) => d.type === 'segment_finalized' && d.outcome === 'delivered')) break;
+      if (Date.now() > deadline) throw new Error(JSON.stringify(log));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(log.meetingId).to.equal(meetingId);
+    expect(log.callbackUrl).to.equal(`${rx.url}/hook`);
+    expect(log.callbackState).to.equal('active');
+    const first = log.deliveries[0];
+    expect(first.sequence).to.equal(1);
+    expect(first.eventId).to.equal(`${meetingId}:1`);
+    expect(first.attempts.map((a) => a.status)).to.deep.equal([500, 200]);
+    expect(first.attempts.map((a) => a.deliveryId)).to.deep.equal(
+      rx.received.filter((c) => c.sequence === 1).map((c) => c.deliveryId),
+    );
+    for (const attempt of first.attempts) {
+      expect(Date.parse(attempt.at)).to.not.be.NaN;
+      expect(attempt.durationMs).to.be.a('number');
+    }
+    expect(rx.received.every((c) => c.signatureValid)).to.equal(true);
+  });
+
+  it('pages with afterSequence and limit', async () => {
+    const res = await logOf(owner.apiKey, '?afterSequence=1&limit=1');
+    expect(res.status).to.equal(200);
+    const log = (await res.json()) as Log;
+    expect(log.deliveries.map((d) => d.sequence)).to.deep.equal([2]);
+    expect(log.nextAfterSequence).to.equal(2);
+  });
+
+  it('answers 404 Not found to another key, for an unknown meeting and for a malformed id', async () => {
+    for (const res of [
+      await logOf(other.apiKey),
+      await t.api(`/meetings/meeting_${Date.now()}_abcdefghij/deliveries`, { apiKey: owner.apiKey }),
+      await t.api('/meetings/not-a-meeting/deliveries', { apiKey: owner.apiKey }),
+    ]) {
+      expect(res.status).to.equal(404);
+      expect(await res.json()).to.deep.equal({ error: 'Not found' });
+    }
+  });
+
+  it('answers 400 naming the bad query field, and 401 without a key', async () => {
+    const bad = await logOf(owner.apiKey, '?limit=0');
+    expect(bad.status).to.equal(400);
+    expect(await bad.json()).to.deep.equal({ error: 'limit must be at least 1' });
+    expect((await t.api(`/meetings/${meetingId}/deliveries`)).status).to.equal(401);
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * One HTTP attempt: POST the exact bytes with their headers through the guarded agents and
+ * classify what happened. Redirects are answers, not instructions (never followed); proxies from
+ * the environment are ignored (the address check must apply to the receiver itself); the whole
+ * attempt, body included, has one deadline.
+ */
+import axios, { AxiosError, type AxiosInstance } from 'axios';
+import type { Readable } from 'node:stream';
+import type { GuardedAgents } from '../net/guarded-agent.js';
+import { RefusedAddressError } from '../net/address-policy.js';
+import { parseRetryAfter } from './retry-policy.js';
+
+export type AttemptKind = 'success' | 'http_error' | 'redirect' | 'gone' | 'timeout' | 'network_error' | 'refused';
+
+export interface AttemptResult {
+  kind: AttemptKind;
+  status: number | null;
+  /** Null on success; else what went wrong, for the delivery log. */
+  error: string | null;
+  durationMs: number;
+  retryAfterMs: number | null;
+}
+
+/** A receiver's answer body is not ours to keep: read at most this much so the socket can be reused. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+const USER_AGENT = 'notetaker-webhooks/0.1';
+
+export class Sender {
+  private readonly client: AxiosInstance;
+  private readonly inflight = new Set<AbortController>();
+
+  constructor(
+    agents: GuardedAgents,
+    private readonly timeoutMs: number,
+  ) {
+    this.client = axios.create({
+      httpAgent: agents.http,
+      httpsAgent: agents.https,
+      proxy: false,
+      maxRedirects: 0,
+      validateStatus: () => true,
+      responseType: 'stream',
+      decompress: false,
+      // Keep the Buffer as it is: the signature covers exactly these bytes.
+      transformRequest: [(data: unknown) => data],
+      maxBodyLength: Infinity,
+    });
+  }
+
+  async post(url: string, body: Buffer, headers: Record<string, string>): Promise<AttemptResult> {
+    const started = performance.now();
+    const abort = new AbortController();
+    this.inflight.add(abort);
+    const deadline = setTimeout(() => abort.abort(), this.timeoutMs);
+    const took = () => Math.round((performance.now() - started) * 10) / 10;
+    try {
+      const res = await this.client.post<Readable>(url, body, {
+        headers: { ...headers, 'User-Agent': USER_AGENT, Accept: '*/*' },
+        signal: abort.signal,
+      });
+      await drain(res.data, abort.signal);
+      const status = res.status;
+      const durationMs = took();
+      if (status >= 200 && status < 300)
+        return { kind: 'success', status, error: null, durationMs, retryAfterMs: null };
+      if (status === 410)
+        return { kind: 'gone', status, error: 'receiver answered 410 Gone', durationMs, retryAfterMs: null };
+      if (status >= 300 && status < 400) {
+        return { kind: 'redirect', status, error: 'redirect not followed', durationMs, retryAfterMs: null };
+      }
+      const retryAfterMs =
+        status === 429 || status === 503 ? parseRetryAfter(headerValue(res.headers['retry-after']), Date.now()) : null;
+      return { kind: 'http_error', status, error: `HTTP ${status}`, durationMs, retryAfterMs };
+    } catch (err) {
+      return {
+        ...classifyError(err, abort.signal.aborted, this.timeoutMs),
+        durationMs: took(),
+        status: null,
+        retryAfterMs: null,
+      };
+    } finally {
+      clearTimeout(deadline);
+      this.inflight.delete(abort);
+    }
+  }
+
+  /** Shutdown: ends every attempt in flight now (their events stay pending for the next start). */
+  abortAll(): void {
+    for (const abort of this.inflight) abort.abort();
+  }
+}
+
+function headerValue(value: unknown): string | undefined {
+  if (Array.isArray(value)) return value[0] as string | undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+function classifyError(err: unknown, timedOut: boolean, timeoutMs: number): { kind: AttemptKind; error: string } {
+  if (timedOut) return { kind: 'timeout', error: `no answer within ${timeoutMs} ms` };
+  const cause = err instanceof AxiosError ? (err.cause ?? err) : err;
+  if (cause instanceof RefusedAddressError || (err as { code?: string }).code === 'ECALLBACKREFUSED') {
+    const refused = cause as RefusedAddressError;
+    return { kind: 'refused', error: `address refused: ${refused.reason ?? 'policy'}` };
+  }
+  const code = (cause as { code?: string }).code ?? (err as { code?: string }).code;
+  const messages: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'DNS lookup failed',
+    EHOSTUNREACH: 'host unreachable',
+    ENETUNREACH: 'network unreachable',
+    ETIMEDOUT: 'connection timed out',
+    EPIPE: 'connection closed',
+    CERT_HAS_EXPIRED: 'TLS certificate expired',
+    DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS certificate not trusted',
+    UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate not trusted',
+    ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not match the host',
+  };
+  return {
+    kind: 'network_error',
+    error: (code && messages[code]) || (code ? `network error ${code}` : 'network error'),
+  };
+}
+
+/** Reads and discards the answer (so a keep-alive socket is reusable); too much closes it. */
+function drain(stream: Readable, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let bytes = 0;
+    const onAbort = () => {
+      stream.destroy();
+      reject(new Error('aborted'));
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const done = (err?: Error) => {
+      signal.removeEventListener('abort', onAbort);
+      if (err) reject(err);
+      else resolve();
+    };
+    stream.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > MAX_RESPONSE_BYTES) {
+        stream.destroy();
+        done();
+      }
+    });
+    stream.once('end', () => done());
+    stream.once('error', (err) => done(err));
+  });
+}

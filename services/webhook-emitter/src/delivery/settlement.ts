@@ -1,0 +1,138 @@
+/**
+ * How an event ends, and how a lane closes. Every outcome is appended to the store's journal:
+ * delivered (2xx), dead_lettered (retries exhausted, refused address, no signing secret), gone
+ * (410: this and every later event of the meeting), dropped (a superseded caption_partial while
+ * the receiver fails) or missed (never reached us and not in meeting-session's log); failed
+ * attempts are recorded as `pending` with their next attempt time.
+ */
+import type { Logger } from '@notetaker/kit';
+import type { EmitterMetrics } from '../metrics.js';
+import type { AttemptRecord, DeliveryState, DeliveryStore, OutcomeEntry } from '../store/delivery-store.js';
+import type { MeetingLane, PendingEvent } from './lane.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+export const GONE_REASON = 'not sent: the receiver answered 410 Gone';
+
+export class Settlement {
+  metrics: EmitterMetrics | null = null;
+
+  constructor(
+    private readonly store: DeliveryStore,
+    private readonly lanes: Map<string, MeetingLane>,
+    private readonly logger: Logger,
+  ) {}
+
+  async settle(
+    lane: MeetingLane,
+    event: PendingEvent,
+    state: DeliveryState,
+    reason: string | null,
+    attempt: AttemptRecord | null,
+  ): Promise<void> {
+    if (event.settling) return;
+    event.settling = true;
+    const first = event.firstAttemptAt === null ? null : iso(event.firstAttemptAt);
+    const written = this.record({
+      meetingId: lane.meetingId,
+      sequence: event.sequence,
+      type: event.type,
+      state,
+      reason,
+      attempt,
+      firstAttemptAt: first,
+      nextAttemptAt: null,
+    }).then(() => this.store.release(event.batchId));
+    if (state === 'delivered') {
+      // The receiver has it: the next event may go now. Until the record is written a crash
+      // would only send this one again (same event id), never out of order.
+      written.catch((err: unknown) =>
+        this.logger.error({ err, meetingId: lane.meetingId }, 'recording a delivery failed'),
+      );
+    } else {
+      await written;
+    }
+    lane.settle(event.sequence);
+    this.metrics?.settled(state, event.receivedAt);
+    if (state === 'dead_lettered') {
+      this.logger.warn({ meetingId: lane.meetingId, sequence: event.sequence, reason }, 'event dead-lettered');
+    }
+  }
+
+  /** While the receiver fails, an older partial of a caption is worth nothing once a newer one waits. */
+  async dropSuperseded(lane: MeetingLane): Promise<void> {
+    for (const { event, by } of lane.supersededCaptions()) {
+      await this.settle(
+        lane,
+        event,
+        'dropped',
+        `superseded by caption_partial #${by} while the receiver was failing`,
+        null,
+      );
+    }
+  }
+
+  async markGone(lane: MeetingLane): Promise<void> {
+    lane.closed = true;
+    lane.gone = true;
+    lane.clearTimers();
+    this.lanes.delete(lane.meetingId);
+    const now = iso(Date.now());
+    const { store, logger } = this;
+    await store.callbacks.updateOne({ _id: lane.meetingId }, { $set: { state: 'gone', goneAt: now, finishedAt: now } });
+    const unsent = [...lane.pending.values()].filter((e) => !e.settling);
+    await Promise.all(unsent.map((e) => this.recordGone(lane.meetingId, e)));
+    for (let i = 0; i < unsent.length; i++) this.metrics?.settled('gone', null);
+    logger.warn(
+      { meetingId: lane.meetingId, origin: lane.callback.origin },
+      'receiver answered 410 Gone: callback stopped',
+    );
+  }
+
+  record(entry: Omit<OutcomeEntry, 'at'>): Promise<void> {
+    return this.store.appendOutcome(entry);
+  }
+
+  /** An event never to be sent because the receiver answered 410 Gone. */
+  async recordGone(meetingId: string, event: Pick<PendingEvent, 'sequence' | 'type' | 'batchId'>): Promise<void> {
+    await this.record({
+      meetingId,
+      sequence: event.sequence,
+      type: event.type,
+      state: 'gone',
+      reason: GONE_REASON,
+      attempt: null,
+      firstAttemptAt: null,
+      nextAttemptAt: null,
+    });
+    this.store.release(event.batchId);
+  }
+
+  /** Closes a lane whose meeting is over (or silent for a day); its log stays. */
+  async finish(lane: MeetingLane): Promise<void> {
+    if (lane.closed) return;
+    lane.closed = true;
+    lane.clearTimers();
+    this.lanes.delete(lane.meetingId);
+    await this.store.callbacks.updateOne({ _id: lane.meetingId }, { $set: { finishedAt: iso(Date.now()) } });
+  }
+
+  /** Marks every sequence missing before the next known one as missed, so the lane can go on. */
+  async markMissed(lane: MeetingLane, reason: string): Promise<void> {
+    for (const sequence of lane.missingRange()) {
+      await this.record({
+        meetingId: lane.meetingId,
+        sequence,
+        type: 'unknown',
+        state: 'missed',
+        reason,
+        attempt: null,
+        firstAttemptAt: null,
+        nextAttemptAt: null,
+      });
+      lane.settle(sequence);
+      this.metrics?.settled('missed', null);
+      this.logger.warn({ meetingId: lane.meetingId, sequence, reason }, 'event missed');
+    }
+    lane.gapSince = null;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Prometheus metrics in the service's registry (ctx.metrics, served on /metrics): events by final
+ * outcome, attempts by result, attempt latency and the time from receipt to delivery.
+ */
+import client from 'prom-client';
+import type { AttemptKind } from './delivery/sender.js';
+import type { DeliveryState } from './store/delivery-store.js';
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export class EmitterMetrics {
+  private readonly deliveries: client.Counter<'outcome'>;
+  private readonly attempts: client.Counter<'result'>;
+  private readonly attemptSeconds: client.Histogram<'result'>;
+  private readonly deliverySeconds: client.Histogram;
+
+  constructor(registry: client.Registry, pendingCount: () => number) {
+    const registers = [registry];
+    this.deliveries = new client.Counter({
+      name: 'webhook_deliveries_total',
+      help: 'Events settled, by outcome (delivered, dead_lettered, dropped, gone, missed)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.attempts = new client.Counter({
+      name: 'webhook_attempts_total',
+      help: 'HTTP delivery attempts, by result',
+      labelNames: ['result'],
+      registers,
+    });
+    this.attemptSeconds = new client.Histogram({
+      name: 'webhook_attempt_duration_seconds',
+      help: 'Duration of one delivery attempt, by result',
+      labelNames: ['result'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.deliverySeconds = new client.Histogram({
+      name: 'webhook_delivery_latency_seconds',
+      help: 'From the event reaching the emitter to its successful delivery (retries included)',
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    new client.Gauge({
+      name: 'webhook_pending_events',
+      help: 'Events stored and not yet settled',
+      registers,
+      collect() {
+        this.set(pendingCount());
+      },
+    });
+  }
+
+  attempt(result: AttemptKind, durationMs: number): void {
+    this.attempts.inc({ result });
+    this.attemptSeconds.observe({ result }, durationMs / 1000);
+  }
+
+  settled(outcome: DeliveryState, receivedAtMs: number | null): void {
+    this.deliveries.inc({ outcome });
+    if (outcome === 'delivered' && receivedAtMs !== null)
+      this.deliverySeconds.observe((Date.now() - receivedAtMs) / 1000);
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * http(s) agents that check every address they connect to against the AddressPolicy: names are
+ * checked on what DNS returned (inside `lookup`, so the socket never opens toward a refused
+ * address), IP literals before connecting, and the connected peer once more on `connect` in case
+ * a future runtime reaches the network by another path. Keep-alive: healthy receivers reuse
+ * their connections.
+ */
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { Duplex } from 'node:stream';
+import { RefusedAddressError, type AddressPolicy } from './address-policy.js';
+
+type LookupAddress = { address: string; family: number };
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupOptions = dns.LookupOptions & { all?: boolean };
+/** dns.lookup's shape; tests of names that resolve to metadata addresses pass their own resolver. */
+export type Resolver = (hostname: string, callback: (err: Error | null, addresses: LookupAddress[]) => void) => void;
+
+const systemResolver: Resolver = (hostname, callback) =>
+  dns.lookup(hostname, { all: true, verbatim: true }, (err, addresses) => callback(err, addresses ?? []));
+
+export interface GuardedAgentOptions {
+  policy: AddressPolicy;
+  /** Sockets per receiver (origin); the dispatcher never asks for more. */
+  maxSocketsPerReceiver: number;
+  resolver?: Resolver;
+}
+
+function guardedLookup(policy: AddressPolicy, resolver: Resolver) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    resolver(hostname, (err, addresses) => {
+      if (err) return callback(err as NodeJS.ErrnoException, options.all ? [] : '', undefined);
+      const family = typeof options.family === 'number' ? options.family : 0;
+      const candidates = addresses.filter((a) => family === 0 || a.family === family);
+      // Keep only allowed addresses: a name resolving to one public and one metadata address
+      // must never lead to the metadata one.
+      const allowed = candidates.filter((a) => policy.refusal(hostname, a.address) === null);
+      if (allowed.length === 0) {
+        const first = candidates[0];
+        const reason = first ? (policy.refusal(hostname, first.address) ?? 'no address') : 'no address';
+        const refused = new RefusedAddressError(hostname, first?.address ?? '-', reason);
+        return callback(refused as unknown as NodeJS.ErrnoException, options.all ? [] : '', undefined);
+      }
+      if (options.all) return callback(null, allowed);
+      callback(null, allowed[0].address, allowed[0].family);
+    });
+  };
+}
+
+/** Runs the checks around the base agent's createConnection. */
+function guardConnection(
+  options: http.ClientRequestArgs,
+  callback: (err: Error | null, socket?: Duplex) => void,
+  policy: AddressPolicy,
+  resolver: Resolver,
+  create: (
+    options: http.ClientRequestArgs,
+    callback: (err: Error | null, socket: Duplex) => void,
+  ) => Duplex | null | undefined,
+): Duplex | undefined {
+  const host = (options.host ?? 'localhost').replace(/^\[|\]$/g, '');
+  if (net.isIP(host)) {
+    const reason = policy.refusal(host, host);
+    if (reason) {
+      process.nextTick(() => callback(new RefusedAddressError(host, host, reason)));
+      return undefined;
+    }
+  }
+  const socket =
+    create({ ...options, lookup: guardedLookup(policy, resolver) } as http.ClientRequestArgs, callback) ?? undefined;
+  const raw = socket as net.Socket | undefined;
+  raw?.once('connect', () => {
+    const peer = raw.remoteAddress;
+    const reason = peer ? policy.refusal(host, peer) : null;
+    if (reason) raw.destroy(new RefusedAddressError(host, peer ?? '-', reason));
+  });
+  return socket;
+}
+
+class GuardedHttpAgent extends http.Agent {
+  constructor(
+    private readonly policy: AddressPolicy,
+    private readonly resolver: Resolver,
+    options: http.AgentOptions,
+  ) {
+    super(options);
+  }
+
+  override createConnection(options: http.ClientRequestArgs, callback: (err: Error | null, socket: Duplex) => void) {
+    return guardConnection(options, callback as never, this.policy, this.resolver, (o, cb) =>
+      super.createConnection(o, cb),
+    );
+  }
+}
+
+class GuardedHttpsAgent extends https.Agent {
+  constructor(
+    private readonly policy: AddressPolicy,
+    private readonly resolver: Resolver,
+    options: https.AgentOptions,
+  ) {
+    super(options);
+  }
+
+  override createConnection(options: http.ClientRequestArgs, callback: (err: Error | null, socket: Duplex) => void) {
+    return guardConnection(options, callback as never, this.policy, this.resolver, (o, cb) =>
+      super.createConnection(o, cb),
+    );
+  }
+}
+
+export interface GuardedAgents {
+  http: http.Agent;
+  https: https.Agent;
+  destroy(): void;
+}
+
+export function createGuardedAgents(options: GuardedAgentOptions): GuardedAgents {
+  const resolver = options.resolver ?? systemResolver;
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: options.maxSocketsPerReceiver,
+    maxFreeSockets: options.maxSocketsPerReceiver,
+    // Reuse the most recent socket: the others age out instead of racing the server's idle close.
+    scheduling: 'lifo' as const,
+  };
+  const httpAgent = new GuardedHttpAgent(options.policy, resolver, agentOptions);
+  const httpsAgent = new GuardedHttpsAgent(options.policy, resolver, agentOptions);
+  return {
+    http: httpAgent,
+    https: httpsAgent,
+    destroy() {
+      httpAgent.destroy();
+      httpsAgent.destroy();
+    },
+  };
+}

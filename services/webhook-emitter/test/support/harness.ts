@@ -1,0 +1,177 @@
+/**
+ * The emitter as it runs in the stack, for tests: the real webhook-emitter service and the real
+ * gateway (which owns tokens and answers svc.identity.signing-secret) on one in-process bus, each
+ * with its own embedded store in a temporary DATA_DIR. Events are published on the bus exactly as
+ * meeting-session publishes them.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MemoryBroker, MemoryBus, type Bus } from '@notetaker/bus';
+import { evtMeeting, svc, type Caller, type EventEnvelope, type EventType } from '@notetaker/contracts';
+import { gatewayService, type RunningGateway } from '@notetaker/gateway';
+import { createMetricsRegistry, loadBaseConfig, silentLogger, type RunningService } from '@notetaker/kit';
+import { openStore, type Store } from '@notetaker/store';
+import type client from 'prom-client';
+import { webhookEmitterService, type WebhookEmitterOptions } from '../../src/index.js';
+
+/** Fast retries so a test sees several attempts in well under a second. */
+export const FAST_RETRIES = {
+  WEBHOOK_RETRY_DELAYS_MS: '40,40,40,40,40',
+  WEBHOOK_RETRY_JITTER: '0',
+  WEBHOOK_TIMEOUT_MS: '2000',
+  WEBHOOK_GAP_GRACE_MS: '50',
+  LOG_LEVEL: 'silent',
+};
+
+export interface Token {
+  id: string;
+  signingSecret: string;
+  caller: Caller;
+}
+
+export interface Harness {
+  bus: Bus;
+  dataDir: string;
+  metrics: client.Registry;
+  createToken(): Promise<Token>;
+  register(meetingId: string, callbackUrl: string, tokenId: string | null): Promise<{ state: string }>;
+  publish(envelope: EventEnvelope): void;
+  deliveries(
+    caller: Caller,
+    meetingId: string,
+    page?: { afterSequence?: number; limit?: number },
+  ): Promise<DeliveryLog>;
+  /** Stops the emitter and starts it again on the same data (a clean restart). */
+  restartEmitter(env?: Record<string, string>): Promise<void>;
+  stopEmitter(): Promise<void>;
+  startEmitter(env?: Record<string, string>): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface DeliveryLog {
+  meetingId: string;
+  callbackUrl: string;
+  callbackState: string;
+  deliveries: Array<{
+    eventId: string;
+    sequence: number;
+    type: string;
+    outcome: string;
+    reason: string | null;
+    attempts: Array<{
+      at: string;
+      deliveryId: string;
+      status: number | null;
+      error: string | null;
+      durationMs: number;
+    }>;
+    nextAttemptAt: string | null;
+  }>;
+  nextAfterSequence: number | null;
+}
+
+let counter = 0;
+export function newMeetingId(): string {
+  const suffix = `${Math.random().toString(36).slice(2, 10)}${(counter++).toString(36).padStart(4, '0')}`;
+  return `meeting_${Date.now()}_${suffix.replace(/[^A-Za-z0-9]/g, 'x')}`;
+}
+
+export function envelope(
+  meetingId: string,
+  sequence: number,
+  type: EventType = 'segment_finalized',
+  payload: Record<string, unknown> = { speaker: 'Ada', text: `line ${sequence}`, timestamp: new Date().toISOString() },
+): EventEnvelope {
+  return { type, meetingId, sequence, timestamp: new Date().toISOString(), payload };
+}
+
+export async function startHarness(
+  env: Record<string, string> = {},
+  options: WebhookEmitterOptions = {},
+): Promise<Harness> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-test-'));
+  const bus = new MemoryBus({ broker: new MemoryBroker() });
+  const config = (extra: Record<string, string>) =>
+    loadBaseConfig({ DATA_DIR: dataDir, PORT: '0', ...FAST_RETRIES, ...env, ...extra });
+  const logger = silentLogger();
+
+  const gatewayStore = await openStore({ service: 'gateway', dataDir });
+  const gateway = (await gatewayService().start({
+    bus,
+    store: gatewayStore,
+    config: config({}),
+    logger,
+    metrics: createMetricsRegistry('gateway'),
+  })) as RunningGateway;
+
+  let emitterStore: Store;
+  let emitter: RunningService;
+  let metrics: client.Registry;
+  const startEmitter = async (extra: Record<string, string>) => {
+    emitterStore = await openStore({ service: 'webhook-emitter', dataDir });
+    metrics = createMetricsRegistry('webhook-emitter');
+    emitter = await webhookEmitterService(options).start({
+      bus,
+      store: emitterStore,
+      config: config(extra),
+      logger,
+      metrics,
+    });
+  };
+  const stopEmitter = async () => {
+    await emitter.stop();
+    await emitterStore.close();
+  };
+  await startEmitter({});
+
+  return {
+    bus,
+    dataDir,
+    get metrics() {
+      return metrics;
+    },
+    async createToken() {
+      const created = (await gateway.admin({ command: 'token.create', name: 'test', capabilities: [] })) as {
+        id: string;
+        signingSecret: string;
+      };
+      return { ...created, caller: { kind: 'token', tokenId: created.id, capabilities: [] } };
+    },
+    register: (meetingId, callbackUrl, tokenId) =>
+      bus.request(svc('webhooks', 'register'), { meetingId, callbackUrl, tokenId }),
+    publish: (e) => bus.publish(evtMeeting(e.meetingId, e.type), e),
+    deliveries: (caller, meetingId, page = {}) =>
+      bus.request(svc('webhooks', 'deliveries'), { caller, meetingId, ...page }),
+    async restartEmitter(extra = {}) {
+      await stopEmitter();
+      await startEmitter(extra);
+    },
+    stopEmitter,
+    startEmitter: (extra = {}) => startEmitter(extra),
+    async stop() {
+      await stopEmitter();
+      await gateway.stop();
+      await bus.close();
+      await gatewayStore.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls the delivery log until `done` holds (the log is what a user sees). */
+export async function waitForLog(
+  h: Harness,
+  caller: Caller,
+  meetingId: string,
+  done: (log: DeliveryLog) => boolean,
+  timeoutMs = 10_000,
+): Promise<DeliveryLog> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const log = await h.deliveries(caller, meetingId);
+    if (done(log)) return log;
+    if (Date.now() > deadline) throw new Error(`delivery log condition not met: ${JSON.stringify(log.deliveries)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * Webhook delivery: 100 meetings x 100 events, signed, to a loopback receiver.
+ * The emitter runs as its own process (services/webhook-emitter/src/main.ts) over a nats-server
+ * started here, with its embedded store in a temporary DATA_DIR; this process runs the real
+ * gateway (signing secrets), publishes the events and receives the callbacks, so publish and
+ * receipt are timed on one clock.
+ *
+ * - paced: the 100 meetings together publish an even stream of RATE events/s (default 1000);
+ *   p50/p99 from publish to receipt.
+ * - paced + hung: the same, while one receiver that never answers holds 10 more meetings
+ *   (its attempts time out after WEBHOOK_TIMEOUT_MS). Healthy p99 must stay within 20%.
+ * - burst: all 10,000 events at once; deliveries/s is the emitter's capacity.
+ * Targets: >= 3,000 signed deliveries/s and p99 < 20 ms.
+ * `npx tsx test/bench/webhooks.bench.ts [rate] [rounds]`
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connectNatsBus, type NatsBus } from '@notetaker/bus';
+import { findNatsServerBinary, startNatsServer } from '@notetaker/bus/test-support';
+import { evtMeeting, svc, type EventEnvelope } from '@notetaker/contracts';
+import { gatewayService, type RunningGateway } from '@notetaker/gateway';
+import { createMetricsRegistry, loadBaseConfig, silentLogger } from '@notetaker/kit';
+import { openStore } from '@notetaker/store';
+import { replies, startCallbackReceiver, type CallbackReceiver } from '../support/callback-receiver.js';
+import { formatRow, summarize, type LatencySummary } from './stats.js';
+
+const RATE = Number(process.argv[2] ?? 1000);
+const ROUNDS = Number(process.argv[3] ?? 3);
+const MEETINGS = 100;
+const EVENTS = 100;
+const HUNG_MEETINGS = 10;
+const MAIN = path.resolve(import.meta.dirname, '../../services/webhook-emitter/src/main.ts');
+
+let seq = 0;
+const meetingId = () => `meeting_${Date.now()}_bench${(seq++).toString().padStart(6, '0')}`;
+
+function event(id: string, sequence: number): EventEnvelope {
+  const last = sequence === EVENTS;
+  return {
+    type: last ? 'meeting_status' : 'segment_finalized',
+    meetingId: id,
+    sequence,
+    timestamp: new Date().toISOString(),
+    payload: last
+      ? { status: 'ended', previousStatus: 'leaving', reason: null }
+      : {
+          speaker: 'Ada Lovelace',
+          text: `Sentence number ${sequence} of a typical transcript line.`,
+          timestamp: new Date().toISOString(),
+        },
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** CPU seconds (user + system) a process has used, from /proc (Linux); NaN elsewhere. */
+function cpuSecondsOf(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}
+
+async function main(): Promise<void> {
+  const binary = findNatsServerBinary();
+  if (!binary) throw new Error('webhooks bench needs nats-server on PATH');
+  const nats = await startNatsServer(binary);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-bench-'));
+  const bus: NatsBus = await connectNatsBus({ servers: nats.url, name: 'bench' });
+  const gatewayStore = await openStore({ service: 'gateway', dataDir });
+  const gateway = (await gatewayService().start({
+    bus,
+    store: gatewayStore,
+    config: loadBaseConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' }),
+    logger: silentLogger(),
+    metrics: createMetricsRegistry('gateway'),
+  })) as RunningGateway;
+  const token = (await gateway.admin({ command: 'token.create', name: 'bench', capabilities: [] })) as {
+    id: string;
+    signingSecret: string;
+  };
+
+  const publishedAt = new Map<string, number>();
+  let latencies: number[] = [];
+  let lastReceipt = 0;
+  let badSignatures = 0;
+  const rx: CallbackReceiver = await startCallbackReceiver({
+    secret: token.signingSecret,
+    record: false,
+    onCallback: (c) => {
+      if (c.signatureValid !== true) badSignatures++;
+      const sent = c.eventId ? publishedAt.get(c.eventId) : undefined;
+      if (sent === undefined) return;
+      publishedAt.delete(c.eventId!);
+      latencies.push(c.receivedAt - sent);
+      lastReceipt = c.receivedAt;
+    },
+  });
+  const hung = await startCallbackReceiver({ record: false, defaultReply: replies.hang() });
+
+  // WEBHOOK_BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the emitter process.
+  const nodeArgs = (process.env.WEBHOOK_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const emitter: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', MAIN], {
+    env: { ...process.env, NATS_URL: nats.url, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const register = async (id: string, url: string) => {
+    for (let tries = 0; ; tries++) {
+      try {
+        return await bus.request(svc('webhooks', 'register'), { meetingId: id, callbackUrl: url, tokenId: token.id });
+      } catch (err) {
+        if (tries > 200) throw err;
+        await sleep(100);
+      }
+    }
+  };
+
+  /** Publishes EVENTS rounds over `meetings`, paced to `rate` events/s (0: as fast as possible). */
+  async function run(rate: number, withHung: boolean): Promise<LatencySummary & { cpuUs: number }> {
+    const meetings = Array.from({ length: MEETINGS }, meetingId);
+    for (const id of meetings) await register(id, `${rx.url}/hook`);
+    const parked = withHung ? Array.from({ length: HUNG_MEETINGS }, meetingId) : [];
+    for (const id of parked) await register(id, `${hung.url}/hook`);
+    latencies = [];
+    const cpuBefore = cpuSecondsOf(emitter.pid);
+    const started = performance.now();
+    // Event i of the run (round-robin over the meetings) is due at i / rate: an even stream, as
+    // many meetings talking at once produce, not bursts of one event per meeting.
+    let i = 0;
+    const total = EVENTS * MEETINGS;
+    while (i < total) {
+      const due = rate > 0 ? Math.min(total, Math.floor(((performance.now() - started) * rate) / 1000) + 1) : total;
+      for (; i < due; i++) {
+        const sequence = Math.floor(i / MEETINGS) + 1;
+        const m = i % MEETINGS;
+        if (m === 0) for (const id of parked) bus.publish(evtMeeting(id, 'segment_finalized'), event(id, sequence));
+        const e = event(meetings[m], sequence);
+        publishedAt.set(`${meetings[m]}:${sequence}`, performance.now());
+        bus.publish(evtMeeting(meetings[m], e.type), e);
+      }
+      await (rate > 0 ? sleep(1) : bus.flush());
+    }
+    const deadline = Date.now() + 60_000;
+    while (latencies.length < MEETINGS * EVENTS && Date.now() < deadline) await sleep(20);
+    if (latencies.length < MEETINGS * EVENTS)
+      throw new Error(`only ${latencies.length} of ${MEETINGS * EVENTS} delivered`);
+    const cpuUs = ((cpuSecondsOf(emitter.pid) - cpuBefore) * 1e6) / latencies.length;
+    return { ...summarize(latencies, lastReceipt - started), cpuUs };
+  }
+
+  try {
+    await register(meetingId(), `${rx.url}/hook`); // waits for the emitter to be up
+    await run(RATE, false); // warm-up (JIT, connections, secret cache)
+    const plain: Array<LatencySummary & { cpuUs: number }> = [];
+    const withHung: Array<LatencySummary & { cpuUs: number }> = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      plain.push(await run(RATE, false));
+      withHung.push(await run(RATE, true));
+    }
+    const burst = await run(0, false);
+
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const mid = (runs: Array<LatencySummary & { cpuUs: number }>) => ({
+      count: runs.reduce((n, r) => n + r.count, 0),
+      perSecond: median(runs.map((r) => r.perSecond)),
+      p50: median(runs.map((r) => r.p50)),
+      p99: median(runs.map((r) => r.p99)),
+      cpuUs: median(runs.map((r) => r.cpuUs)),
+    });
+    const cpu = (r: { cpuUs: number }) => `  emitter cpu ${r.cpuUs.toFixed(0)} us/delivery`;
+    const a = mid(plain);
+    const b = mid(withHung);
+    console.log(
+      `webhooks: ${MEETINGS} meetings x ${EVENTS} events, signed, loopback; emitter in its own process over NATS`,
+    );
+    console.log(formatRow(`  paced at ${RATE}/s (median of ${ROUNDS})`, a, cpu(a)));
+    console.log(
+      formatRow(
+        `  paced at ${RATE}/s + 1 hung receiver (${HUNG_MEETINGS} mtgs)`,
+        b,
+        `${cpu(b)}  healthy p99 ${((b.p99 / a.p99 - 1) * 100).toFixed(0)}% vs no hung`,
+      ),
+    );
+    console.log(formatRow('  burst (10,000 at once)', burst, cpu(burst)));
+    console.log(`  bad signatures: ${badSignatures}`);
+    const ok = burst.perSecond >= 3000 && a.p99 < 20 && b.p99 <= a.p99 * 1.2 && badSignatures === 0;
+    console.log(`  targets (>= 3000/s burst, paced p99 < 20 ms, hung p99 within 20%): ${ok ? 'met' : 'NOT met'}`);
+  } finally {
+    emitter.kill('SIGTERM');
+    await new Promise((resolve) => emitter.once('exit', resolve));
+    await rx.close();
+    await hung.close();
+    await gateway.stop();
+    await bus.close();
+    await gatewayStore.close();
+    await nats.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

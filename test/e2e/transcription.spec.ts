@@ -1,0 +1,151 @@
+/**
+ * The main path a customer relies on, in real Chromium against both simulated platforms: start over
+ * REST, the bot waits in the lobby, is admitted, turns captions on and transcribes; stop over REST.
+ * The receiver must get every event signed and in sequence, the finalized segments must be what was
+ * said, and the transcript and document endpoints must hold the same segments; the saved document
+ * shows in the project's meeting history and in search.
+ */
+import { expect } from 'chai';
+import { growWords, type SimPlatform } from '../simulators/index.js';
+import {
+  expectDocument,
+  expectMatchesTruth,
+  expectSignedInSequence,
+  expectTranscript,
+  finalizedSegments,
+  shape,
+} from './support/stream.js';
+import { chromiumMissing, payloadOf, sleep, startWorld, type World } from './support/world.js';
+
+const PLATFORMS: Array<{ platform: SimPlatform; label: string }> = [
+  { platform: 'google_meet', label: 'Google Meet' },
+  { platform: 'teams', label: 'Microsoft Teams' },
+];
+
+/** Retries `check` until it passes or `timeoutMs` is over (the search index is fed asynchronously). */
+async function eventually(check: () => Promise<void>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await sleep(100);
+    }
+  }
+}
+
+describe('whole stack in real Chromium: a transcribed meeting, start to stop', function () {
+  this.timeout(60_000);
+  let world: World;
+
+  before(async function () {
+    const missing = chromiumMissing();
+    if (missing) {
+      console.log(`    skipped: ${missing}`);
+      this.skip();
+    }
+    world = await startWorld();
+  });
+  after(async () => {
+    await world?.close();
+  });
+
+  for (const { platform, label } of PLATFORMS) {
+    it(`${label}: joining, lobby, live, participant, captions, segments equal to what was said; stop -> leaving, document_saved, ended`, async () => {
+      const title = `Weekly sync ${label}`;
+      const m = await world.start(platform, { title });
+      expect(m.started).to.include({ status: 'joining', platform, project: 'api' });
+      m.sim.join('Alice Example');
+
+      await world.waitForStatus(m.meetingId, 'lobby');
+      m.sim.admit();
+      await world.waitForStatus(m.meetingId, 'live');
+      await world.waitForCallback(m.meetingId, (c) => c.eventType === 'participant_joined', 'participant_joined');
+      await m.sim.waitForBot((bot) => bot.captionsOn);
+
+      // A correction and re-punctuation while Alice speaks; Bob taking over ends her turn.
+      await m.sim.speak('Alice Example', [
+        ...growWords('i think their going'),
+        'I think they’re going',
+        ...growWords('to ship on Friday.', 'I think they’re going'),
+      ]);
+      await m.sim.speak('Bob Jones', growWords('Great, then I will update the release notes.'));
+      await world.waitForCallback(
+        m.meetingId,
+        () => finalizedSegments(world.callbacks(m.meetingId)).length === 2,
+        'two segment_finalized',
+      );
+
+      const listed = await (await world.get('/meetings/status')).json();
+      expect(listed.meetings.find((x: { meetingId: string }) => x.meetingId === m.meetingId)).to.include({
+        status: 'live',
+        participantCount: 1,
+        segmentCount: 2,
+        title,
+      });
+
+      const stop = await world.stop(m.meetingId);
+      expect(stop.status).to.equal(200);
+      expect(await stop.json()).to.deep.equal({ meetingId: m.meetingId, status: 'stopping' });
+      await world.waitForStatus(m.meetingId, 'ended');
+
+      const callbacks = world.callbacks(m.meetingId);
+      expectSignedInSequence(callbacks, m.token, m.meetingId);
+      expect(shape(callbacks)).to.deep.equal([
+        'meeting_status:joining',
+        'meeting_status:lobby',
+        'meeting_status:live',
+        'participant_joined',
+        'captions',
+        'meeting_status:leaving(stopped)',
+        'document_saved',
+        'meeting_status:ended(stopped)',
+      ]);
+      const truth = m.sim.truth();
+      expectMatchesTruth(callbacks, truth);
+      expect(truth.segments.map((s) => s.text)).to.deep.equal([
+        'I think they’re going to ship on Friday.',
+        'Great, then I will update the release notes.',
+      ]);
+      expect(payloadOf(callbacks.find((c) => c.eventType === 'participant_joined')!)).to.include({
+        name: 'Alice Example',
+        participantCount: 1,
+      });
+      const documentPath = String(m.started.documentPath);
+      expect(payloadOf(callbacks.find((c) => c.eventType === 'document_saved')!)).to.deep.equal({
+        documentPath,
+        segmentsWritten: 2,
+        totalSegments: 2,
+      });
+
+      // The bot joined muted, camera off, in English, and left with the platform's leave button.
+      expect(truth.bots).to.have.length(1);
+      expect(truth.bots[0]).to.include({ name: 'Notetaker', micOn: false, camOn: false, leftVia: 'leave_button' });
+      expect(truth.pageLoads[0].acceptLanguage).to.match(/^en-US/);
+
+      const segments = finalizedSegments(callbacks);
+      await expectTranscript(world, m.meetingId, m.token, 'ended', segments);
+      await expectDocument(world, m.meetingId, m.token, documentPath, segments);
+
+      // The saved transcript is in the project's meeting history, and searchable.
+      const history = await (await world.get('/projects/api/meetings')).json();
+      expect(history.meetings.find((x: { meetingId: string }) => x.meetingId === m.meetingId)).to.deep.include({
+        filename: documentPath.split('/').at(-1),
+        title,
+        status: 'completed',
+        participants: ['Alice Example'],
+      });
+      await eventually(async () => {
+        const found = await (await world.get(`/search?q=${encodeURIComponent('release notes')}`)).json();
+        expect(found.results.map((r: { meetingId: string }) => r.meetingId)).to.include(m.meetingId);
+      });
+
+      const again = await world.stop(m.meetingId);
+      expect(again.status).to.equal(409);
+      expect(await again.json()).to.deep.equal({ error: 'Meeting has ended' });
+      const after = await (await world.get('/meetings/status')).json();
+      expect(after.meetings.map((x: { meetingId: string }) => x.meetingId)).to.not.include(m.meetingId);
+    });
+  }
+});
