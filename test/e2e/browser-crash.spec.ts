@@ -5,7 +5,7 @@
  * is left behind, and the stack launches a fresh browser for the next meeting.
  */
 import { expect } from 'chai';
-import { growWords, type SimPlatform } from '../simulators/index.js';
+import { growWords } from '../simulators/index.js';
 import { browserGroupGone, browserPids, chromiumGone } from './support/chromium.js';
 import {
   expectDocument,
@@ -15,46 +15,29 @@ import {
   finalizedSegments,
   shape,
 } from './support/stream.js';
-import { chromiumMissing, payloadOf, startWorld, type World } from './support/world.js';
-
-const PLATFORMS: Array<{ platform: SimPlatform; label: string }> = [
-  { platform: 'google_meet', label: 'Google Meet' },
-  { platform: 'teams', label: 'Microsoft Teams' },
-];
+import { payloadOf, PLATFORMS, useWorld } from './support/world.js';
 
 describe('whole stack in real Chromium: the browser dies mid-meeting', function () {
   this.timeout(45_000);
-  let world: World;
-
-  before(async function () {
-    const missing = chromiumMissing();
-    if (missing) {
-      console.log(`    skipped: ${missing}`);
-      this.skip();
-    }
-    world = await startWorld();
-  });
-  after(async () => {
-    await world?.close();
-  });
+  const world = useWorld();
 
   for (const { platform, label } of PLATFORMS) {
     it(`${label}: error browser_crashed, the segments so far kept, nothing left running, the next meeting served`, async () => {
       const earlier = new Set(browserPids());
-      const m = await world.start(platform, { meeting: { lobby: false } });
+      const m = await world().start(platform, { meeting: { lobby: false } });
       m.sim.join('Alice Example');
-      await world.waitForStatus(m.meetingId, 'live');
+      await world().waitForStatus(m.meetingId, 'live');
       await m.sim.waitForBot((bot) => bot.captionsOn);
       await m.sim.speak('Alice Example', growWords('the numbers for October are in'));
       await m.sim.speak('Bob Jones', growWords('and they look better than we feared'));
-      await world.waitForCallback(
+      await world().waitForCallback(
         m.meetingId,
-        () => finalizedSegments(world.callbacks(m.meetingId)).length === 2,
+        () => finalizedSegments(world().callbacks(m.meetingId)).length === 2,
         'two segments',
       );
       // A third turn is still open (shown, not yet final) when the browser dies: its words are kept too.
       await m.sim.speak('Alice Example', growWords('so we keep the plan'));
-      await world.waitForCallback(
+      await world().waitForCallback(
         m.meetingId,
         (c) => c.eventType === 'caption_partial' && payloadOf(c).text === 'so we keep the plan',
         'the open turn',
@@ -65,8 +48,8 @@ describe('whole stack in real Chromium: the browser dies mid-meeting', function 
       expect(browsers, 'browsers launched for the meeting').to.have.length(1);
       process.kill(browsers[0], 'SIGKILL');
 
-      await world.waitForStatus(m.meetingId, 'error');
-      const callbacks = world.callbacks(m.meetingId);
+      await world().waitForStatus(m.meetingId, 'error');
+      const callbacks = world().callbacks(m.meetingId);
       expectSignedInSequence(callbacks, m.token, m.meetingId);
       expect(shape(callbacks)).to.deep.equal([
         'meeting_status:joining',
@@ -85,20 +68,20 @@ describe('whole stack in real Chromium: the browser dies mid-meeting', function 
       const segments = finalizedSegments(callbacks);
       expect(segments.map((s) => s.speaker)).to.deep.equal(['Alice Example', 'Bob Jones', 'Alice Example']);
       expect(payloadOf(callbacks.at(-2)!)).to.include({ segmentsWritten: 3, totalSegments: 3 });
-      await expectTranscript(world, m.meetingId, m.token, 'error', segments);
-      await expectDocument(world, m.meetingId, m.token, String(m.started.documentPath), segments);
+      await expectTranscript(world(), m.meetingId, m.token, 'error', segments);
+      await expectDocument(world(), m.meetingId, m.token, String(m.started.documentPath), segments);
 
       expect(await chromiumGone(earlier), 'Chromium processes left after the crash').to.deep.equal([]);
       expect(await browserGroupGone(browsers[0]), 'orphans of the dead browser').to.deep.equal([]);
 
       // The URL is free again and a fresh browser takes the next meeting.
-      const next = await world.start(platform, { nativeId: m.sim.id });
-      await world.waitForStatus(next.meetingId, 'live');
+      const next = await world().start(platform, { nativeId: m.sim.id });
+      await world().waitForStatus(next.meetingId, 'live');
       const [nextBrowser, ...more] = browserPids().filter((pid) => !earlier.has(pid));
       expect(more, 'one browser for the next meeting').to.deep.equal([]);
       expect(nextBrowser).to.be.a('number').and.not.equal(browsers[0]);
-      expect((await world.stop(next.meetingId)).status).to.equal(200);
-      await world.waitForStatus(next.meetingId, 'ended');
+      expect((await world().stop(next.meetingId)).status).to.equal(200);
+      await world().waitForStatus(next.meetingId, 'ended');
       expect(await chromiumGone(earlier), 'Chromium processes left after the last meeting').to.deep.equal([]);
       expect(await browserGroupGone(nextBrowser), 'orphans of the closed browser').to.deep.equal([]);
     });

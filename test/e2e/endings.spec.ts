@@ -14,7 +14,7 @@ import {
   finalizedSegments,
   shape,
 } from './support/stream.js';
-import { chromiumMissing, payloadOf, startWorld, type StartedMeeting, type World } from './support/world.js';
+import { payloadOf, type StartedMeeting, useWorld, type World } from './support/world.js';
 
 const PLATFORMS: Array<{ platform: SimPlatform; label: string; teamsLive?: boolean }> = [
   { platform: 'google_meet', label: 'Google Meet' },
@@ -23,35 +23,23 @@ const PLATFORMS: Array<{ platform: SimPlatform; label: string; teamsLive?: boole
 
 describe('whole stack in real Chromium: meetings the platform ends', function () {
   this.timeout(45_000);
-  let world: World;
-
-  before(async function () {
-    const missing = chromiumMissing();
-    if (missing) {
-      console.log(`    skipped: ${missing}`);
-      this.skip();
-    }
-    world = await startWorld();
-  });
-  after(async () => {
-    await world?.close();
-  });
+  const world = useWorld();
 
   /** The final status callback, then the whole stream checked for signatures and sequence. */
   async function finished(m: StartedMeeting, status: 'ended' | 'error') {
-    await world.waitForStatus(m.meetingId, status);
-    const callbacks = world.callbacks(m.meetingId);
+    await world().waitForStatus(m.meetingId, status);
+    const callbacks = world().callbacks(m.meetingId);
     expectSignedInSequence(callbacks, m.token, m.meetingId);
     return callbacks;
   }
 
   for (const { platform, label, teamsLive } of PLATFORMS) {
     const start = (options: Parameters<World['start']>[1] = {}) =>
-      world.start(platform, { nativeId: world.newNativeId(platform, teamsLive), ...options });
+      world().start(platform, { nativeId: world().newNativeId(platform, teamsLive), ...options });
 
     it(`${label}: a denied request to join -> error admission_denied`, async () => {
       const m = await start();
-      await world.waitForStatus(m.meetingId, 'lobby');
+      await world().waitForStatus(m.meetingId, 'lobby');
       m.sim.deny();
       const callbacks = await finished(m, 'error');
       expect(shape(callbacks)).to.deep.equal([
@@ -66,17 +54,17 @@ describe('whole stack in real Chromium: meetings the platform ends', function ()
         reason: 'admission_denied',
       });
       expect(payloadOf(callbacks.at(-2)!)).to.include({ segmentsWritten: 0, totalSegments: 0 });
-      await expectTranscript(world, m.meetingId, m.token, 'error', []);
-      const stop = await world.stop(m.meetingId);
+      await expectTranscript(world(), m.meetingId, m.token, 'error', []);
+      const stop = await world().stop(m.meetingId);
       expect(stop.status).to.equal(409);
     });
 
     it(`${label}: removed by the host -> ended removed, the turn in progress kept`, async () => {
       const m = await start({ meeting: { lobby: false } });
-      await world.waitForStatus(m.meetingId, 'live');
+      await world().waitForStatus(m.meetingId, 'live');
       await m.sim.waitForBot((bot) => bot.captionsOn);
       await m.sim.speak('Alice Example', growWords('before you go one more thing'));
-      await world.waitForCallback(
+      await world().waitForCallback(
         m.meetingId,
         (c) => c.eventType === 'caption_partial' && payloadOf(c).text === 'before you go one more thing',
         'the last partial',
@@ -92,13 +80,13 @@ describe('whole stack in real Chromium: meetings the platform ends', function ()
         'meeting_status:ended(removed)',
       ]);
       expectMatchesTruth(callbacks, m.sim.truth());
-      await expectTranscript(world, m.meetingId, m.token, 'ended', finalizedSegments(callbacks));
+      await expectTranscript(world(), m.meetingId, m.token, 'ended', finalizedSegments(callbacks));
       expect(finalizedSegments(callbacks).map((s) => s.text)).to.deep.equal(['before you go one more thing']);
     });
 
     it(`${label}: the host ends the meeting for everyone -> ended meeting_ended`, async () => {
       const m = await start({ meeting: { lobby: false } });
-      await world.waitForStatus(m.meetingId, 'live');
+      await world().waitForStatus(m.meetingId, 'live');
       await m.sim.waitForBot((bot) => bot.captionsOn);
       m.sim.end();
       const callbacks = await finished(m, 'ended');
@@ -109,17 +97,17 @@ describe('whole stack in real Chromium: meetings the platform ends', function ()
         'document_saved',
         'meeting_status:ended(meeting_ended)',
       ]);
-      await expectTranscript(world, m.meetingId, m.token, 'ended', []);
+      await expectTranscript(world(), m.meetingId, m.token, 'ended', []);
     });
   }
 
   it('a bot that cannot get in: meeting_not_found (Meet), auth_required (Teams), lobby_timeout (nobody answers)', async () => {
     const [notFound, signIn, unanswered] = await Promise.all([
-      world.start('google_meet', { meeting: { notFound: true } }),
-      world.start('teams', { meeting: { signInRequired: true } }),
-      world.start('google_meet'),
+      world().start('google_meet', { meeting: { notFound: true } }),
+      world().start('teams', { meeting: { signInRequired: true } }),
+      world().start('google_meet'),
     ]);
-    await world.waitForStatus(unanswered.meetingId, 'lobby');
+    await world().waitForStatus(unanswered.meetingId, 'lobby');
     unanswered.sim.noAnswer();
     const expected: Array<[StartedMeeting, string[]]> = [
       [notFound, ['meeting_status:joining', 'document_saved', 'meeting_status:error(meeting_not_found)']],
@@ -132,7 +120,7 @@ describe('whole stack in real Chromium: meetings the platform ends', function ()
     for (const [m, trail] of expected) expect(shape(await finished(m, 'error'))).to.deep.equal(trail);
     // Nobody was left waiting in a lobby or holding the URL.
     expect(unanswered.sim.truth().bots[0].screen).to.equal('terminal');
-    const again = await world.start('google_meet', { nativeId: notFound.sim.id });
+    const again = await world().start('google_meet', { nativeId: notFound.sim.id });
     expect(shape(await finished(again, 'error')).at(-1)).to.equal('meeting_status:error(meeting_not_found)');
   });
 });

@@ -6,7 +6,7 @@
  * shows in the project's meeting history and in search.
  */
 import { expect } from 'chai';
-import { growWords, type SimPlatform } from '../simulators/index.js';
+import { growWords } from '../simulators/index.js';
 import {
   expectDocument,
   expectMatchesTruth,
@@ -15,12 +15,7 @@ import {
   finalizedSegments,
   shape,
 } from './support/stream.js';
-import { chromiumMissing, payloadOf, sleep, startWorld, type World } from './support/world.js';
-
-const PLATFORMS: Array<{ platform: SimPlatform; label: string }> = [
-  { platform: 'google_meet', label: 'Google Meet' },
-  { platform: 'teams', label: 'Microsoft Teams' },
-];
+import { payloadOf, PLATFORMS, sleep, useWorld } from './support/world.js';
 
 /** Retries `check` until it passes or `timeoutMs` is over (the search index is fed asynchronously). */
 async function eventually(check: () => Promise<void>, timeoutMs = 5_000): Promise<void> {
@@ -37,31 +32,19 @@ async function eventually(check: () => Promise<void>, timeoutMs = 5_000): Promis
 
 describe('whole stack in real Chromium: a transcribed meeting, start to stop', function () {
   this.timeout(60_000);
-  let world: World;
-
-  before(async function () {
-    const missing = chromiumMissing();
-    if (missing) {
-      console.log(`    skipped: ${missing}`);
-      this.skip();
-    }
-    world = await startWorld();
-  });
-  after(async () => {
-    await world?.close();
-  });
+  const world = useWorld();
 
   for (const { platform, label } of PLATFORMS) {
     it(`${label}: joining, lobby, live, participant, captions, segments equal to what was said; stop -> leaving, document_saved, ended`, async () => {
       const title = `Weekly sync ${label}`;
-      const m = await world.start(platform, { title });
+      const m = await world().start(platform, { title });
       expect(m.started).to.include({ status: 'joining', platform, project: 'api' });
       m.sim.join('Alice Example');
 
-      await world.waitForStatus(m.meetingId, 'lobby');
+      await world().waitForStatus(m.meetingId, 'lobby');
       m.sim.admit();
-      await world.waitForStatus(m.meetingId, 'live');
-      await world.waitForCallback(m.meetingId, (c) => c.eventType === 'participant_joined', 'participant_joined');
+      await world().waitForStatus(m.meetingId, 'live');
+      await world().waitForCallback(m.meetingId, (c) => c.eventType === 'participant_joined', 'participant_joined');
       await m.sim.waitForBot((bot) => bot.captionsOn);
 
       // A correction and re-punctuation while Alice speaks; Bob taking over ends her turn.
@@ -71,13 +54,13 @@ describe('whole stack in real Chromium: a transcribed meeting, start to stop', f
         ...growWords('to ship on Friday.', 'I think they’re going'),
       ]);
       await m.sim.speak('Bob Jones', growWords('Great, then I will update the release notes.'));
-      await world.waitForCallback(
+      await world().waitForCallback(
         m.meetingId,
-        () => finalizedSegments(world.callbacks(m.meetingId)).length === 2,
+        () => finalizedSegments(world().callbacks(m.meetingId)).length === 2,
         'two segment_finalized',
       );
 
-      const listed = await (await world.get('/meetings/status')).json();
+      const listed = await (await world().get('/meetings/status')).json();
       expect(listed.meetings.find((x: { meetingId: string }) => x.meetingId === m.meetingId)).to.include({
         status: 'live',
         participantCount: 1,
@@ -85,12 +68,12 @@ describe('whole stack in real Chromium: a transcribed meeting, start to stop', f
         title,
       });
 
-      const stop = await world.stop(m.meetingId);
+      const stop = await world().stop(m.meetingId);
       expect(stop.status).to.equal(200);
       expect(await stop.json()).to.deep.equal({ meetingId: m.meetingId, status: 'stopping' });
-      await world.waitForStatus(m.meetingId, 'ended');
+      await world().waitForStatus(m.meetingId, 'ended');
 
-      const callbacks = world.callbacks(m.meetingId);
+      const callbacks = world().callbacks(m.meetingId);
       expectSignedInSequence(callbacks, m.token, m.meetingId);
       expect(shape(callbacks)).to.deep.equal([
         'meeting_status:joining',
@@ -125,11 +108,11 @@ describe('whole stack in real Chromium: a transcribed meeting, start to stop', f
       expect(truth.pageLoads[0].acceptLanguage).to.match(/^en-US/);
 
       const segments = finalizedSegments(callbacks);
-      await expectTranscript(world, m.meetingId, m.token, 'ended', segments);
-      await expectDocument(world, m.meetingId, m.token, documentPath, segments);
+      await expectTranscript(world(), m.meetingId, m.token, 'ended', segments);
+      await expectDocument(world(), m.meetingId, m.token, documentPath, segments);
 
       // The saved transcript is in the project's meeting history, and searchable.
-      const history = await (await world.get('/projects/api/meetings')).json();
+      const history = await (await world().get('/projects/api/meetings')).json();
       expect(history.meetings.find((x: { meetingId: string }) => x.meetingId === m.meetingId)).to.deep.include({
         filename: documentPath.split('/').at(-1),
         title,
@@ -137,14 +120,14 @@ describe('whole stack in real Chromium: a transcribed meeting, start to stop', f
         participants: ['Alice Example'],
       });
       await eventually(async () => {
-        const found = await (await world.get(`/search?q=${encodeURIComponent('release notes')}`)).json();
+        const found = await (await world().get(`/search?q=${encodeURIComponent('release notes')}`)).json();
         expect(found.results.map((r: { meetingId: string }) => r.meetingId)).to.include(m.meetingId);
       });
 
-      const again = await world.stop(m.meetingId);
+      const again = await world().stop(m.meetingId);
       expect(again.status).to.equal(409);
       expect(await again.json()).to.deep.equal({ error: 'Meeting has ended' });
-      const after = await (await world.get('/meetings/status')).json();
+      const after = await (await world().get('/meetings/status')).json();
       expect(after.meetings.map((x: { meetingId: string }) => x.meetingId)).to.not.include(m.meetingId);
     });
   }

@@ -195,3 +195,29 @@ export function describeCallback(c: ReceivedCallback): string {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The two platforms every whole-stack case runs on. */
+export const PLATFORMS: Array<{ platform: SimPlatform; label: string }> = [
+  { platform: 'google_meet', label: 'Google Meet' },
+  { platform: 'teams', label: 'Microsoft Teams' },
+];
+
+/**
+ * One world shared by the cases of a describe block: started before them (skipped with the reason
+ * printed when there is no Chromium), closed after them. Call it inside `describe`.
+ */
+export function useWorld(): () => World {
+  let world: World | undefined;
+  before(async function () {
+    const missing = chromiumMissing();
+    if (missing) {
+      console.log(`    skipped: ${missing}`);
+      this.skip();
+    }
+    world = await startWorld();
+  });
+  after(async () => {
+    await world?.close();
+  });
+  return () => world!;
+}
