@@ -38,7 +38,10 @@ interface Layout {
 
 async function measure(layout: Layout, count: number): Promise<void> {
   const sim = await startSimulator();
-  const factory = createDriverFactory({ extraArgs: sim.hostResolverRules(), meetingsPerBrowser: layout.meetingsPerBrowser });
+  const factory = createDriverFactory({
+    extraArgs: sim.hostResolverRules(),
+    meetingsPerBrowser: layout.meetingsPerBrowser,
+  });
   const drivers: MeetingDriver[] = [];
   try {
     const meetings = Array.from({ length: count }, (_, i) => {
@@ -49,13 +52,20 @@ async function measure(layout: Layout, count: number): Promise<void> {
       return { platform, id, meeting };
     });
     for (const [i, { platform, id }] of meetings.entries()) {
-      const driver = factory.create({ platform, url: sim.url(platform, id), meetingId: `meeting_bench_${i}`, displayName: 'Notetaker' });
+      const driver = factory.create({
+        platform,
+        url: sim.url(platform, id),
+        meetingId: `meeting_bench_${i}`,
+        displayName: 'Notetaker',
+      });
       drivers.push(driver);
       await driver.start(quiet);
     }
     await Promise.all(meetings.map(({ meeting }) => meeting.waitForBot((bot) => bot.captionsOn, 60_000)));
     await Promise.all(
-      meetings.map(({ meeting }) => meeting.speak('Alice Example', growWords('so this is what a live meeting costs in memory'), 40)),
+      meetings.map(({ meeting }) =>
+        meeting.speak('Alice Example', growWords('so this is what a live meeting costs in memory'), 40),
+      ),
     );
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 

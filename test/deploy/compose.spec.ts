@@ -6,7 +6,15 @@ import { parse } from 'yaml';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const compose = parse(fs.readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-  services: Record<string, { build?: { target?: string; args?: Record<string, string> }; environment?: Record<string, string>; ports?: string[]; volumes?: string[] }>;
+  services: Record<
+    string,
+    {
+      build?: { target?: string; args?: Record<string, string> };
+      environment?: Record<string, string>;
+      ports?: string[];
+      volumes?: string[];
+    }
+  >;
 };
 const dockerfile = fs.readFileSync(path.join(root, 'deploy/Dockerfile'), 'utf8');
 const serviceDirs = fs
@@ -28,14 +36,18 @@ describe('docker-compose.yml', () => {
   });
 
   it('publishes only the gateway and enables JetStream', () => {
-    const published = Object.entries(compose.services).filter(([, s]) => s.ports?.length).map(([n]) => n);
+    const published = Object.entries(compose.services)
+      .filter(([, s]) => s.ports?.length)
+      .map(([n]) => n);
     expect(published).to.deep.equal(['gateway']);
     expect(JSON.stringify(compose.services.nats)).to.contain('-js');
   });
 
   it('is accepted by docker compose where a compose client is installed', function () {
     const candidates: string[][] = [['docker', 'compose'], ['docker-compose']];
-    const client = candidates.find(([cmd, ...rest]) => spawnSync(cmd, [...rest, 'version'], { stdio: 'ignore' }).status === 0);
+    const client = candidates.find(
+      ([cmd, ...rest]) => spawnSync(cmd, [...rest, 'version'], { stdio: 'ignore' }).status === 0,
+    );
     if (!client) {
       console.log('    (no docker compose client on this machine: the structural checks above stand alone)');
       this.skip();

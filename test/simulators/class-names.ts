@@ -10,7 +10,9 @@ export function generatedClassNames<K extends string>(keys: readonly K[]): Recor
   for (const key of keys) {
     let name: string;
     do {
-      const raw = randomBytes(4).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+      const raw = randomBytes(4)
+        .toString('base64')
+        .replace(/[^A-Za-z0-9]/g, '');
       name = 'x' + raw.slice(0, 5);
     } while (used.has(name) || name.length < 4);
     used.add(name);

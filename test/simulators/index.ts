@@ -77,6 +77,8 @@ export async function startSimulator(): Promise<Simulator> {
 function joinUrl(platform: SimPlatform, id: string): string {
   if (platform === 'google_meet') return `https://meet.google.com/${id}`;
   if (/^\d+$/.test(id)) return `https://teams.live.com/meet/${id}?p=SimPass42`;
-  const context = encodeURIComponent(JSON.stringify({ Tid: '72f988bf-86f1-41af-91ab-2d7cd011db47', Oid: '4a3d1f6e-0000-4000-8000-000000000000' }));
+  const context = encodeURIComponent(
+    JSON.stringify({ Tid: '72f988bf-86f1-41af-91ab-2d7cd011db47', Oid: '4a3d1f6e-0000-4000-8000-000000000000' }),
+  );
   return `https://teams.microsoft.com/l/meetup-join/${encodeURIComponent(id)}/0?context=${context}`;
 }

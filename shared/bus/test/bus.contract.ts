@@ -219,7 +219,10 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
 export function expectServiceError(err: unknown, expected: ServiceError): void {
   expect(err).to.be.instanceOf(ServiceError);
   const actual = err as ServiceError;
-  expect({ code: actual.code, message: actual.message, status: actual.status, retryable: actual.retryable }).to.deep.equal(
-    expected.toWire(),
-  );
+  expect({
+    code: actual.code,
+    message: actual.message,
+    status: actual.status,
+    retryable: actual.retryable,
+  }).to.deep.equal(expected.toWire());
 }

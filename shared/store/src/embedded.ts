@@ -52,7 +52,11 @@ class EmbeddedStore implements Store {
     let collection = this.collections.get(name);
     if (!collection) {
       const file = path.join(this.folder, `${name}.db`);
-      collection = new EmbeddedCollection(file, () => dropTornTail(file), () => this.assertOpen());
+      collection = new EmbeddedCollection(
+        file,
+        () => dropTornTail(file),
+        () => this.assertOpen(),
+      );
       this.collections.set(name, collection);
     }
     return collection as unknown as Collection<T>;

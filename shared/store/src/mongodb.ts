@@ -4,7 +4,14 @@
  */
 import { MongoClient, MongoServerError, type Collection as MongoCollection, type Db } from 'mongodb';
 import { errors, ServiceError } from '@notetaker/contracts';
-import { assertCollectionName, assertServiceName, assertUpdate, equalityFields, newId, isPlainObject } from './common.js';
+import {
+  assertCollectionName,
+  assertServiceName,
+  assertUpdate,
+  equalityFields,
+  newId,
+  isPlainObject,
+} from './common.js';
 import type {
   Collection,
   Document,
@@ -91,7 +98,8 @@ class MongoStore implements Store {
   }
 
   private assertOpen(): void {
-    if (this.closing) throw new ServiceError('store_closed', `The store of database ${this.db.databaseName} is closed`, 503);
+    if (this.closing)
+      throw new ServiceError('store_closed', `The store of database ${this.db.databaseName} is closed`, 503);
   }
 }
 

@@ -80,7 +80,9 @@ describe('embedded store', () => {
       await child.waitFor((line) => /^written (\d+)$/.test(line) && Number(line.split(' ')[1]) >= 400);
       child.process.kill('SIGKILL');
       await child.exited;
-      const acked = Math.max(...child.lines.filter((l) => l.startsWith('written ')).map((l) => Number(l.split(' ')[1])));
+      const acked = Math.max(
+        ...child.lines.filter((l) => l.startsWith('written ')).map((l) => Number(l.split(' ')[1])),
+      );
       expect(child.lines).to.not.include('done');
 
       const store = await openEmbeddedStore({ service: 'svc', dataDir: dir }); // takes over the stale LOCK
@@ -89,7 +91,9 @@ describe('embedded store', () => {
       const total = await items.countDocuments();
       expect(total).to.be.at.least(acked);
       expect(new Set((await items.find({})).map((d) => d.seq)).size).to.equal(total);
-      expect(((await store.collection('meta').findOne({ _id: 'progress' }))?.written as number) >= acked).to.equal(true);
+      expect(((await store.collection('meta').findOne({ _id: 'progress' }))?.written as number) >= acked).to.equal(
+        true,
+      );
       await store.close();
     });
   });
@@ -107,7 +111,9 @@ describe('embedded store', () => {
       await holder.waitFor((line) => line === 'ready');
       const folder = path.join(dir, 'svc');
       const err = await rejectsWith(openEmbeddedStore({ service: 'svc', dataDir: dir }), 'store_locked');
-      expect(err.message).to.equal(`The data folder ${folder} is open in process ${holder.process.pid}; stop it or use its API`);
+      expect(err.message).to.equal(
+        `The data folder ${folder} is open in process ${holder.process.pid}; stop it or use its API`,
+      );
 
       holder.process.kill('SIGKILL');
       await holder.exited;

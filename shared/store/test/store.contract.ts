@@ -54,8 +54,25 @@ export function storeContract(hooks: ContractHooks): void {
       let c: Collection;
       before(async () => {
         c = fresh();
-        await c.insertOne({ _id: 'a', n: 1, s: 'apple', tags: ['x', 'y'], profile: { city: 'Oslo' }, items: [{ k: 'p' }, { k: 'q' }], at: new Date('2024-01-01') });
-        await c.insertOne({ _id: 'b', n: 5, s: 'Banana', tags: ['y'], profile: { city: 'Rome' }, items: [{ k: 'r' }], at: new Date('2024-06-01'), nul: null });
+        await c.insertOne({
+          _id: 'a',
+          n: 1,
+          s: 'apple',
+          tags: ['x', 'y'],
+          profile: { city: 'Oslo' },
+          items: [{ k: 'p' }, { k: 'q' }],
+          at: new Date('2024-01-01'),
+        });
+        await c.insertOne({
+          _id: 'b',
+          n: 5,
+          s: 'Banana',
+          tags: ['y'],
+          profile: { city: 'Rome' },
+          items: [{ k: 'r' }],
+          at: new Date('2024-06-01'),
+          nul: null,
+        });
         await c.insertOne({ _id: 'c', n: 10, s: 'cherry', tags: [], profile: {}, items: [] });
       });
       const q = async (filter: Record<string, unknown>) => ids(await c.find(filter, { sort: { _id: 1 } }));
@@ -133,7 +150,13 @@ export function storeContract(hooks: ContractHooks): void {
       let c: Collection;
       before(async () => {
         c = fresh();
-        for (const [i, [group, rank]] of [['b', 2], ['a', 3], ['b', 1], ['a', 1], ['c', 5]].entries()) {
+        for (const [i, [group, rank]] of [
+          ['b', 2],
+          ['a', 3],
+          ['b', 1],
+          ['a', 1],
+          ['c', 5],
+        ].entries()) {
           await c.insertOne({ _id: `d${i}`, group, rank, extra: { keep: i }, drop: true });
         }
       });
@@ -174,10 +197,23 @@ export function storeContract(hooks: ContractHooks): void {
       );
       expect(res).to.deep.equal({ matchedCount: 1, modifiedCount: 1, upsertedId: null });
       expect(await c.findOne({ _id: 'u' })).to.deep.equal({
-        _id: 'u', n: 3, list: ['a', 'b'], nested: { a: 1, b: 2 }, title: 't', fresh: 1,
+        _id: 'u',
+        n: 3,
+        list: ['a', 'b'],
+        nested: { a: 1, b: 2 },
+        title: 't',
+        fresh: 1,
       });
-      expect(await c.updateOne({ _id: 'u' }, { $set: { title: 't' } })).to.deep.equal({ matchedCount: 1, modifiedCount: 0, upsertedId: null });
-      expect(await c.updateOne({ _id: 'none' }, { $set: { title: 't' } })).to.deep.equal({ matchedCount: 0, modifiedCount: 0, upsertedId: null });
+      expect(await c.updateOne({ _id: 'u' }, { $set: { title: 't' } })).to.deep.equal({
+        matchedCount: 1,
+        modifiedCount: 0,
+        upsertedId: null,
+      });
+      expect(await c.updateOne({ _id: 'none' }, { $set: { title: 't' } })).to.deep.equal({
+        matchedCount: 0,
+        modifiedCount: 0,
+        upsertedId: null,
+      });
     });
 
     it('upserts with the filter equalities and $setOnInsert, which only applies on insert', async () => {
@@ -190,9 +226,18 @@ export function storeContract(hooks: ContractHooks): void {
       expect(first.matchedCount).to.equal(0);
       expect(first.upsertedId).to.be.a('string');
       expect(await c.findOne({ key: 'k1' })).to.deep.equal({
-        _id: first.upsertedId, key: 'k1', meta: { kind: 'x' }, seen: 1, createdBy: 'me', hits: 1,
+        _id: first.upsertedId,
+        key: 'k1',
+        meta: { kind: 'x' },
+        seen: 1,
+        createdBy: 'me',
+        hits: 1,
       });
-      const second = await c.updateOne({ key: 'k1' }, { $set: { seen: 2 }, $setOnInsert: { createdBy: 'other' } }, { upsert: true });
+      const second = await c.updateOne(
+        { key: 'k1' },
+        { $set: { seen: 2 }, $setOnInsert: { createdBy: 'other' } },
+        { upsert: true },
+      );
       expect(second).to.deep.equal({ matchedCount: 1, modifiedCount: 1, upsertedId: null });
       expect(await c.findOne({ key: 'k1' })).to.include({ seen: 2, createdBy: 'me' });
       const withId = await c.updateOne({ _id: 'given' }, { $set: { v: 1 } }, { upsert: true });
@@ -203,15 +248,27 @@ export function storeContract(hooks: ContractHooks): void {
     it('updateMany updates every match', async () => {
       const c = fresh();
       for (const n of [1, 2, 3, 4]) await c.insertOne({ n, flag: n === 4 });
-      expect(await c.updateMany({ n: { $gte: 2 } }, { $set: { flag: true } })).to.deep.equal({ matchedCount: 3, modifiedCount: 2, upsertedId: null });
+      expect(await c.updateMany({ n: { $gte: 2 } }, { $set: { flag: true } })).to.deep.equal({
+        matchedCount: 3,
+        modifiedCount: 2,
+        upsertedId: null,
+      });
       expect(await c.countDocuments({ flag: true })).to.equal(3);
-      expect(await c.updateMany({ n: 99 }, { $set: { flag: false } })).to.deep.equal({ matchedCount: 0, modifiedCount: 0, upsertedId: null });
+      expect(await c.updateMany({ n: 99 }, { $set: { flag: false } })).to.deep.equal({
+        matchedCount: 0,
+        modifiedCount: 0,
+        upsertedId: null,
+      });
     });
 
     it('findOneAndUpdate returns the document after the update, or null', async () => {
       const c = fresh();
       await c.insertOne({ _id: 'f', n: 1 });
-      expect(await c.findOneAndUpdate({ _id: 'f' }, { $inc: { n: 1 }, $push: { log: 'x' } })).to.deep.equal({ _id: 'f', n: 2, log: ['x'] });
+      expect(await c.findOneAndUpdate({ _id: 'f' }, { $inc: { n: 1 }, $push: { log: 'x' } })).to.deep.equal({
+        _id: 'f',
+        n: 2,
+        log: ['x'],
+      });
       expect(await c.findOneAndUpdate({ _id: 'missing' }, { $inc: { n: 1 } })).to.equal(null);
       const up = await c.findOneAndUpdate({ name: 'new' }, { $setOnInsert: { n: 0 } }, { upsert: true });
       expect(up).to.deep.include({ name: 'new', n: 0 });

@@ -19,7 +19,12 @@ import { accessSync, constants } from 'node:fs';
 import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
 import { killBrowserProcesses } from './process-tree.js';
 
-const CHROME_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
+const CHROME_CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+];
 
 export class BrowserUnavailableError extends Error {}
 
@@ -168,7 +173,9 @@ export class BrowserPool {
   private async startBrowser(): Promise<Browser> {
     const executablePath = findChrome(this.options.chromePath);
     if (!executablePath) {
-      throw new Error(this.options.chromePath ? `${this.options.chromePath} is not an executable` : 'no Chromium or Chrome installed');
+      throw new Error(
+        this.options.chromePath ? `${this.options.chromePath} is not an executable` : 'no Chromium or Chrome installed',
+      );
     }
     const browser = await puppeteer.launch({
       executablePath,

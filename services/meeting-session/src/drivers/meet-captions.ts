@@ -86,8 +86,11 @@ export class MeetCaptionTracker implements CaptionTracker<MeetCaptionBlock> {
     const index = this.gone.findIndex(({ state }) => {
       if (state.source.speaker !== speaker || !state.visible.length) return false;
       const n = Math.min(3, state.visible.length, next.length);
-      return n > 0 && next.length >= state.visible.length - 1 &&
-        state.visible.slice(0, n).every((word, i) => normWord(word) === normWord(next[i]));
+      return (
+        n > 0 &&
+        next.length >= state.visible.length - 1 &&
+        state.visible.slice(0, n).every((word, i) => normWord(word) === normWord(next[i]))
+      );
     });
     if (index < 0) return undefined;
     const [{ state }] = this.gone.splice(index, 1);

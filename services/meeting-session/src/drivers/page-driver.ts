@@ -128,7 +128,10 @@ export class PageDriver<Item> implements MeetingDriver {
       } catch (error) {
         if (this.stopping) return;
         if (++failures >= MAX_FAILED_READINGS) {
-          this.fail(this.phase === 'live' ? 'browser_crashed' : 'join_failed', `the page stopped answering: ${message(error)}`);
+          this.fail(
+            this.phase === 'live' ? 'browser_crashed' : 'join_failed',
+            `the page stopped answering: ${message(error)}`,
+          );
           return;
         }
       }
@@ -236,7 +239,9 @@ export class PageDriver<Item> implements MeetingDriver {
     if (!(await withTimeout(this.adapter.run<boolean>(page, 'leave'), LEAVE_CONFIRM_MS))) return;
     const until = this.clock() + LEAVE_CONFIRM_MS;
     while (this.clock() < until) {
-      const state = await withTimeout(this.adapter.run<PageState<Item>>(page, 'inspect'), LEAVE_CONFIRM_MS).catch(() => null);
+      const state = await withTimeout(this.adapter.run<PageState<Item>>(page, 'inspect'), LEAVE_CONFIRM_MS).catch(
+        () => null,
+      );
       if (!state || state.screen !== 'in_call') return;
       await sleep(100);
     }

@@ -26,7 +26,13 @@ describe('Driver browsers', function () {
   });
 
   function newFactory(options: DriverFactoryOptions = {}): PuppeteerDriverFactory {
-    const factory = createDriverFactory({ extraArgs: sim.hostResolverRules(), captionIdleMs: 600, teamsCaptionIdleMs: 600, pollIntervalMs: 150, ...options });
+    const factory = createDriverFactory({
+      extraArgs: sim.hostResolverRules(),
+      captionIdleMs: 600,
+      teamsCaptionIdleMs: 600,
+      pollIntervalMs: 150,
+      ...options,
+    });
     factories.push(factory);
     return factory;
   }
@@ -34,7 +40,12 @@ describe('Driver browsers', function () {
   async function live(factory: PuppeteerDriverFactory, platform: 'google_meet' | 'teams', id: string) {
     const meeting = sim.meeting(id, { lobby: false });
     const listener = new RecordingListener();
-    const driver = factory.create({ platform, url: sim.url(platform, id), meetingId: `meeting_${id}`, displayName: 'Notetaker' });
+    const driver = factory.create({
+      platform,
+      url: sim.url(platform, id),
+      meetingId: `meeting_${id}`,
+      displayName: 'Notetaker',
+    });
     await driver.start(listener);
     await meeting.waitForBot((bot) => bot.captionsOn);
     return { meeting, listener, driver };
@@ -54,7 +65,12 @@ describe('Driver browsers', function () {
   it('fails with browser_unavailable when no browser can be launched', async () => {
     const factory = newFactory({ chromePath: '/nonexistent/chromium' });
     const listener = new RecordingListener();
-    const driver = factory.create({ platform: 'google_meet', url: sim.url('google_meet', 'brw-unav-ail'), meetingId: 'meeting_u', displayName: 'Notetaker' });
+    const driver = factory.create({
+      platform: 'google_meet',
+      url: sim.url('google_meet', 'brw-unav-ail'),
+      meetingId: 'meeting_u',
+      displayName: 'Notetaker',
+    });
     await driver.start(listener);
     await listener.until(() => listener.failedWith !== null, 'a failure');
     expect(listener.failedWith?.reason).to.equal('browser_unavailable');
@@ -80,7 +96,10 @@ describe('Driver browsers', function () {
     const [browser] = factory.browsers();
     expect(browser.meetings).to.equal(2);
     await first.meeting.speak('Alice Smith', growWords('this was said before the crash'));
-    await first.listener.until(() => first.listener.captions.at(-1)?.text === 'this was said before the crash', 'the partial');
+    await first.listener.until(
+      () => first.listener.captions.at(-1)?.text === 'this was said before the crash',
+      'the partial',
+    );
 
     process.kill(browser.pid!, 'SIGKILL');
     await first.listener.until(() => first.listener.failedWith !== null, 'a failure');
@@ -119,7 +138,9 @@ describe('Driver browsers', function () {
     meet.meeting.join('Alice Smith');
     teams.meeting.join('Ben Ode');
     await Promise.all([
-      meet.meeting.speak('Alice Smith', growWords('alpha beta gamma')).then((turn) => turn.play(growWords('delta epsilon', 'alpha beta gamma'))),
+      meet.meeting
+        .speak('Alice Smith', growWords('alpha beta gamma'))
+        .then((turn) => turn.play(growWords('delta epsilon', 'alpha beta gamma'))),
       teams.meeting.speak('Ben Ode', growWords('one two three four five')),
     ]);
     await meet.listener.until(() => meet.listener.segments.length === 1, 'the Meet segment');

@@ -42,7 +42,9 @@ describe('Google Meet caption tracker', () => {
     t.tick(T0 + 1800);
     expect(r.partials.map((p) => p.text)).to.deep.equal(['We', 'We should', 'We should ship.']);
     expect(new Set(r.partials.map((p) => p.captionId)).size).to.equal(1);
-    expect(r.finals).to.deep.equal([{ speaker: 'Alice', text: 'We should ship.', timestamp: '2025-01-01T10:00:00.000Z' }]);
+    expect(r.finals).to.deep.equal([
+      { speaker: 'Alice', text: 'We should ship.', timestamp: '2025-01-01T10:00:00.000Z' },
+    ]);
     t.tick(T0 + 5000);
     t.flush();
     expect(r.finals).to.have.length(1);
@@ -51,7 +53,12 @@ describe('Google Meet caption tracker', () => {
   it('takes corrections and re-punctuation as the new text of the turn', () => {
     const r = recorder();
     const t = new MeetCaptionTracker(r.emitter, IDLE);
-    for (const [i, text] of ['i think their', 'i think their going', 'I think they’re going', 'I think they’re going home.'].entries()) {
+    for (const [i, text] of [
+      'i think their',
+      'i think their going',
+      'I think they’re going',
+      'I think they’re going home.',
+    ].entries()) {
       t.update([block(1, 'Alice', text)], T0 + i * 100);
     }
     t.flush();
@@ -100,7 +107,12 @@ describe('Google Meet caption tracker', () => {
     t.update([block(1, 'Alice', 'Hello')], T0);
     t.update([block(1, 'Alice', 'Hello there')], T0 + 100);
     t.update([block(1, 'Alice', 'Hello there'), block(2, 'Bob', 'Hi')], T0 + 200);
-    expect(r.events).to.deep.equal(['partial Alice: Hello', 'partial Alice: Hello there', 'final Alice: Hello there', 'partial Bob: Hi']);
+    expect(r.events).to.deep.equal([
+      'partial Alice: Hello',
+      'partial Alice: Hello there',
+      'final Alice: Hello there',
+      'partial Bob: Hi',
+    ]);
   });
 
   it('finalises a turn whose block goes away', () => {
@@ -143,7 +155,10 @@ describe('Google Meet caption tracker', () => {
     t.update([block(1, 'Alice', 'This is a long turn and then'), block(2, 'Alice', 'we went home')], T0 + 1000);
     expect(r.finals).to.deep.equal([]);
     t.tick(T0 + 1600);
-    t.update([block(1, 'Alice', 'This is a long turn and then'), block(2, 'Alice', 'we went home.'), block(3, 'Bob', 'Nice')], T0 + 1700);
+    t.update(
+      [block(1, 'Alice', 'This is a long turn and then'), block(2, 'Alice', 'we went home.'), block(3, 'Bob', 'Nice')],
+      T0 + 1700,
+    );
     expect(r.texts()).to.deep.equal(['Alice: This is a long turn and then', 'Alice: we went home.']);
   });
 
@@ -192,7 +207,10 @@ describe('Teams caption tracker', () => {
       history.push({ speaker, text: '' });
       for (const word of text.split(' ')) {
         history.at(-1)!.text = `${history.at(-1)!.text} ${word}`.trim();
-        t.update(history.slice(-3).map((h) => ({ ...h })), (now += 50));
+        t.update(
+          history.slice(-3).map((h) => ({ ...h })),
+          (now += 50),
+        );
       }
     };
     say('Ann', 'one');
@@ -202,7 +220,13 @@ describe('Teams caption tracker', () => {
     say('Ben', 'five five');
     expect(r.texts()).to.deep.equal(['Ann: one', 'Ben: two two']);
     t.flush();
-    expect(r.texts()).to.deep.equal(['Ann: one', 'Ben: two two', 'Ann: three three three', 'Ann: four', 'Ben: five five']);
+    expect(r.texts()).to.deep.equal([
+      'Ann: one',
+      'Ben: two two',
+      'Ann: three three three',
+      'Ann: four',
+      'Ben: five five',
+    ]);
   });
 
   it('keeps rows apart when the row being recognised is rewritten entirely', () => {

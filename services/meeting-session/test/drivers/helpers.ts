@@ -1,12 +1,6 @@
 /** Shared by the driver tests: a listener that records everything, and waiting on it. */
 import { expect } from 'chai';
-import type {
-  CaptionUpdate,
-  DriverEnd,
-  DriverFailure,
-  DriverListener,
-  FinalSegment,
-} from '../../src/drivers/index.js';
+import type { CaptionUpdate, DriverEnd, DriverFailure, DriverListener, FinalSegment } from '../../src/drivers/index.js';
 import type { GroundTruth } from '../../../../test/simulators/index.js';
 
 export class RecordingListener implements DriverListener {
@@ -53,7 +47,9 @@ export class RecordingListener implements DriverListener {
     const deadline = Date.now() + timeoutMs;
     while (!condition()) {
       if (Date.now() > deadline) {
-        throw new Error(`timed out waiting for ${what}; events: ${this.events.join(', ')}; failed: ${JSON.stringify(this.failedWith)}`);
+        throw new Error(
+          `timed out waiting for ${what}; events: ${this.events.join(', ')}; failed: ${JSON.stringify(this.failedWith)}`,
+        );
       }
       await sleep(25);
     }
@@ -71,7 +67,8 @@ export function expectMatchesTruth(listener: RecordingListener, truth: GroundTru
     truth.segments.map(({ speaker, text }) => ({ speaker, text })),
   );
   const byTurn = new Map<string, CaptionUpdate[]>();
-  for (const update of listener.captions) byTurn.set(update.captionId, [...(byTurn.get(update.captionId) ?? []), update]);
+  for (const update of listener.captions)
+    byTurn.set(update.captionId, [...(byTurn.get(update.captionId) ?? []), update]);
   expect(byTurn.size).to.equal(truth.segments.length);
   [...byTurn.values()].forEach((partials, i) => {
     const turn = truth.segments[i];

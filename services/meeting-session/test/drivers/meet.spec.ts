@@ -24,7 +24,12 @@ describe('Google Meet driver', function () {
 
   async function join(code: string, displayName = 'Notetaker') {
     const listener = new RecordingListener();
-    const driver = factory.create({ platform: 'google_meet', url: sim.url('google_meet', code), meetingId: `meeting_${code}`, displayName });
+    const driver = factory.create({
+      platform: 'google_meet',
+      url: sim.url('google_meet', code),
+      meetingId: `meeting_${code}`,
+      displayName,
+    });
     await driver.start(listener);
     return { listener, driver };
   }
@@ -55,10 +60,24 @@ describe('Google Meet driver', function () {
     await meeting.waitForBot((bot) => bot.captionsOn);
 
     // Growing word by word with a correction and re-punctuation.
-    await meeting.speak('Alice Smith', [...growWords('i think their going'), 'I think they’re going', ...growWords('to ship on Friday.', 'I think they’re going')]);
+    await meeting.speak('Alice Smith', [
+      ...growWords('i think their going'),
+      'I think they’re going',
+      ...growWords('to ship on Friday.', 'I think they’re going'),
+    ]);
     // Someone else: Alice's turn ends. A long turn Meet trims from the start, with a shrink at its end.
-    const bob = await meeting.speak('Bob Jones', growWords('we need more time for testing because the simulator keeps finding real problems in the caption code'), 50);
-    await bob.play(['we need more time for testing because the simulator keeps finding real problems in the', 'we need more time for testing because the simulator keeps finding real problems in the captions.'], 80);
+    const bob = await meeting.speak(
+      'Bob Jones',
+      growWords('we need more time for testing because the simulator keeps finding real problems in the caption code'),
+      50,
+    );
+    await bob.play(
+      [
+        'we need more time for testing because the simulator keeps finding real problems in the',
+        'we need more time for testing because the simulator keeps finding real problems in the captions.',
+      ],
+      80,
+    );
     // One turn Meet splits into two blocks, the tail of the first moving into the second.
     const first = await meeting.speak('Alice Smith', growWords('one more thing before we go and then'), 50);
     const second = first.split(1);
@@ -73,7 +92,9 @@ describe('Google Meet driver', function () {
       'then we are done.',
     ]);
     const starts = meeting.truth().segments.map((s) => Date.parse(s.startedAt));
-    listener.segments.forEach((segment, i) => expect(Math.abs(Date.parse(segment.timestamp) - starts[i])).to.be.below(1_000));
+    listener.segments.forEach((segment, i) =>
+      expect(Math.abs(Date.parse(segment.timestamp) - starts[i])).to.be.below(1_000),
+    );
     await driver.leave();
   });
 
@@ -109,12 +130,21 @@ describe('Google Meet driver', function () {
   });
 
   it('fails with lobby_timeout when nobody answers, by its own clock or by Meet giving up', async () => {
-    const impatient = createDriverFactory({ extraArgs: sim.hostResolverRules(), lobbyTimeoutMs: 1_000, pollIntervalMs: 150 });
+    const impatient = createDriverFactory({
+      extraArgs: sim.hostResolverRules(),
+      lobbyTimeoutMs: 1_000,
+      pollIntervalMs: 150,
+    });
     try {
       const code = newCode();
       sim.meeting(code);
       const listener = new RecordingListener();
-      const driver = impatient.create({ platform: 'google_meet', url: sim.url('google_meet', code), meetingId: 'meeting_x', displayName: 'Notetaker' });
+      const driver = impatient.create({
+        platform: 'google_meet',
+        url: sim.url('google_meet', code),
+        meetingId: 'meeting_x',
+        displayName: 'Notetaker',
+      });
       await driver.start(listener);
       await listener.until(() => listener.failedWith !== null, 'a failure');
       expect(listener.events).to.deep.equal(['lobby', 'failed:lobby_timeout']);

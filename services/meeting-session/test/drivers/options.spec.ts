@@ -7,7 +7,10 @@ describe('Driver options from the environment', () => {
       driverOptionsFromEnv({
         CHROME_PATH: '/opt/chrome',
         BOT_HEADLESS: 'false',
-        BOT_BROWSER_ARGS: JSON.stringify(['--host-resolver-rules=MAP meet.google.com 127.0.0.1:8443', '--ignore-certificate-errors']),
+        BOT_BROWSER_ARGS: JSON.stringify([
+          '--host-resolver-rules=MAP meet.google.com 127.0.0.1:8443',
+          '--ignore-certificate-errors',
+        ]),
         BOT_DISPLAY_NAME: ' Minutes ',
       }),
     ).to.deep.equal({

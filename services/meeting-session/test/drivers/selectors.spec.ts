@@ -13,7 +13,12 @@ describe('Driver selectors', function () {
   let page: Page;
 
   before(async () => {
-    browser = await puppeteer.launch({ executablePath: findChrome()!, headless: true, pipe: true, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await puppeteer.launch({
+      executablePath: findChrome()!,
+      headless: true,
+      pipe: true,
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
     page = await browser.newPage();
     await page.setContent('<!doctype html><title>blank</title><body></body>');
   });

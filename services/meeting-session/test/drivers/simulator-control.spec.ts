@@ -40,9 +40,18 @@ describe('Simulator control API', function () {
     const code = 'ctl-http-api';
     const meeting = `meetings/${encodeURIComponent(code)}`;
     await control('POST', meeting, { lobby: true });
-    const factory = createDriverFactory({ extraArgs: sim.hostResolverRules(), captionIdleMs: 600, pollIntervalMs: 150 });
+    const factory = createDriverFactory({
+      extraArgs: sim.hostResolverRules(),
+      captionIdleMs: 600,
+      pollIntervalMs: 150,
+    });
     const listener = new RecordingListener();
-    const driver = factory.create({ platform: 'google_meet', url: sim.url('google_meet', code), meetingId: 'meeting_ctl', displayName: 'Notetaker' });
+    const driver = factory.create({
+      platform: 'google_meet',
+      url: sim.url('google_meet', code),
+      meetingId: 'meeting_ctl',
+      displayName: 'Notetaker',
+    });
     try {
       await driver.start(listener);
       await listener.until(() => listener.events.includes('lobby'), 'lobby');
@@ -50,7 +59,11 @@ describe('Simulator control API', function () {
       await control('POST', `${meeting}/participants`, { name: 'Dana Cruz' });
       await listener.until(() => listener.roster?.join() === 'Dana Cruz', 'Dana in the roster');
       await sim.meeting(code).waitForBot((bot) => bot.captionsOn);
-      const { turn } = await control('POST', `${meeting}/speak`, { speaker: 'Dana Cruz', steps: ['Over', 'Over HTTP', 'Over HTTP too'], stepMs: 50 });
+      const { turn } = await control('POST', `${meeting}/speak`, {
+        speaker: 'Dana Cruz',
+        steps: ['Over', 'Over HTTP', 'Over HTTP too'],
+        stepMs: 50,
+      });
       await control('POST', `${meeting}/turns/${turn}`, { show: 'Over HTTP too.' });
       await listener.until(() => listener.segments.length === 1, 'a segment');
       const truth = (await control('GET', `${meeting}/truth`)) as unknown as GroundTruth;

@@ -23,7 +23,12 @@ describe('Teams driver', function () {
 
   async function join(id: string, displayName = 'Notetaker') {
     const listener = new RecordingListener();
-    const driver = factory.create({ platform: 'teams', url: sim.url('teams', id), meetingId: `meeting_t${meetings}`, displayName });
+    const driver = factory.create({
+      platform: 'teams',
+      url: sim.url('teams', id),
+      meetingId: `meeting_t${meetings}`,
+      displayName,
+    });
     await driver.start(listener);
     return { listener, driver };
   }

@@ -44,7 +44,9 @@ export function startChild(args: string[]): Child {
         const seen = lines.find(match);
         if (seen !== undefined) return resolve(seen);
         waiters.push({ match, resolve });
-        void exited.then((code) => reject(new Error(`child exited (${code}) before the expected line; got: ${lines.join(' | ')}`)));
+        void exited.then((code) =>
+          reject(new Error(`child exited (${code}) before the expected line; got: ${lines.join(' | ')}`)),
+        );
       }),
   };
 }

@@ -29,7 +29,8 @@ export const teamsSelectors = {
     /** Pop-ups to get past: refused media permissions, tips. */
     dialogConfirm: /^(continue without audio or video|got it|dismiss)$/i,
     joinButton: /^join now$/i,
-    lobby: /someone will let you in (soon|shortly)|someone in the meeting should let you in|we've let people in the meeting know you're waiting/i,
+    lobby:
+      /someone will let you in (soon|shortly)|someone in the meeting should let you in|we've let people in the meeting know you're waiting/i,
     /** Guests find captions straight under More; others under "Language and speech". */
     captionsItem: /^(captions|turn on live captions|live captions)$/i,
     languageItem: /^language and speech$/i,
@@ -41,6 +42,9 @@ export const teamsSelectors = {
     ['lobby_timeout', /no one responded to your request/i],
     ['removed', /you've been removed from this meeting|removed you from the meeting/i],
     ['meeting_ended', /the meeting has ended|this meeting has ended|meeting has been ended/i],
-    ['meeting_not_found', /meeting link is invalid|couldn't find (this|the) meeting|this meeting (has expired|no longer exists)/i],
+    [
+      'meeting_not_found',
+      /meeting link is invalid|couldn't find (this|the) meeting|this meeting (has expired|no longer exists)/i,
+    ],
   ] as Array<[DriverFailure | DriverEnd, RegExp]>,
 };
