@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import {
+  actorMeeting,
+  evtMeeting,
+  firstIssueMessage,
+  queueGroup,
+  ServiceError,
+  startMeetingRequest,
+  svc,
+  toWireError,
+} from '../src/index.js';
+
+describe('contracts', () => {
+  describe('subjects', () => {
+    it('builds namespace-first, identifier-last subjects', () => {
+      expect(svc('transcripts', 'append')).to.equal('svc.transcripts.append');
+      expect(actorMeeting('meeting_1700000000000_abcdefghij', 'stop')).to.equal(
+        'actor.meeting.meeting_1700000000000_abcdefghij.stop',
+      );
+      expect(evtMeeting('meeting_1700000000000_abcdefghij', 'segment_finalized')).to.equal(
+        'evt.meeting.meeting_1700000000000_abcdefghij.segment_finalized',
+      );
+      expect(evtMeeting('*', '*')).to.equal('evt.meeting.*.*');
+      expect(queueGroup('webhooks')).to.equal('q.webhooks');
+    });
+
+    it('refuses tokens that would change the subject structure', () => {
+      for (const bad of ['a.b', 'a b', '>', '*', '']) {
+        expect(() => svc('tasks', bad), bad).to.throw();
+        expect(() => actorMeeting(bad, 'stop'), bad).to.throw();
+      }
+    });
+  });
+
+  describe('errors across the bus', () => {
+    it('round-trips a ServiceError and hides unexpected errors', () => {
+      const rebuilt = ServiceError.fromWire(new ServiceError('conflict', 'Meeting has ended', 409).toWire());
+      expect(rebuilt).to.be.instanceOf(ServiceError);
+      expect(rebuilt).to.include({ code: 'conflict', message: 'Meeting has ended', status: 409, retryable: false });
+      expect(toWireError(new Error('db password is hunter2'))).to.deep.equal({
+        code: 'internal',
+        message: 'Internal error',
+        status: 500,
+        retryable: false,
+      });
+    });
+  });
+
+  describe('REST bodies', () => {
+    const valid = { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: 'https://example.com/hook' };
+
+    it('accepts a minimal start request', () => {
+      expect(startMeetingRequest.parse(valid)).to.deep.equal(valid);
+    });
+
+    it('names the field that is wrong', () => {
+      const cases: Array<[unknown, string]> = [
+        [{ callbackUrl: valid.callbackUrl }, 'url'],
+        [{ ...valid, callbackUrl: 'file:///etc/passwd' }, 'callbackUrl'],
+        [{ ...valid, project: '../etc' }, 'project'],
+        [{ ...valid, title: 'x'.repeat(201) }, 'title'],
+        [{ ...valid, saveTranscript: 'yes' }, 'saveTranscript'],
+        [{ ...valid, extra: 1 }, 'extra'],
+      ];
+      for (const [body, field] of cases) {
+        const result = startMeetingRequest.safeParse(body);
+        expect(result.success, field).to.equal(false);
+        if (!result.success) expect(firstIssueMessage(result.error), field).to.contain(field);
+      }
+    });
+  });
+});
