@@ -3,25 +3,22 @@
  * Durations are milliseconds so tests can shrink them; defaults are the product's rules.
  */
 import { z } from 'zod';
-import { parseEnv } from '@notetaker/kit';
-
-const ms = (fallback: number) =>
-  z.coerce.number({ error: 'must be a number of milliseconds' }).int().positive().default(fallback);
+import { envInt, envMs, parseEnv } from '@notetaker/kit';
 
 export const meetingSessionEnv = z.object({
   /** all (registry and worker in one process, the default), registry (no browsers) or worker (browsers only). */
   MEETING_SESSION_ROLE: z.enum(['all', 'registry', 'worker']).default('all'),
-  MAX_MEETINGS_PER_WORKER: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1000).default(10),
-  FLUSH_INTERVAL_MS: ms(10_000),
-  ALONE_TIMEOUT_MS: ms(60_000),
-  LOBBY_TIMEOUT_MS: ms(10 * 60_000),
-  MAX_MEETING_DURATION_MS: ms(4 * 60 * 60_000),
+  MAX_MEETINGS_PER_WORKER: envInt(10, 1, 1000),
+  FLUSH_INTERVAL_MS: envMs(10_000),
+  ALONE_TIMEOUT_MS: envMs(60_000),
+  LOBBY_TIMEOUT_MS: envMs(10 * 60_000),
+  MAX_MEETING_DURATION_MS: envMs(4 * 60 * 60_000),
   /** A worker that has not renewed its lease for this long is lost; its meetings end in error. */
-  WORKER_LEASE_MS: ms(15_000),
+  WORKER_LEASE_MS: envMs(15_000),
   /** How long a stopping worker waits for its meetings to leave and flush before it gives up. */
-  WORKER_DRAIN_MS: ms(15_000),
+  WORKER_DRAIN_MS: envMs(15_000),
   /** How long an ended meeting's events stay in the event log for consumers catching up. */
-  EVENT_LOG_RETENTION_MS: ms(7 * 24 * 60 * 60_000),
+  EVENT_LOG_RETENTION_MS: envMs(7 * 24 * 60 * 60_000),
 });
 
 export interface MeetingSessionConfig {

@@ -1,25 +1,18 @@
 /** The task-scheduler's own environment variables (LLM_*, SKILLS_DIR, CONTENT_ROOT are in the base config). */
 import { z } from 'zod';
-
-const int = (fallback: number, min: number, max: number) =>
-  z.coerce
-    .number({ error: 'must be a number' })
-    .int('must be an integer')
-    .min(min, `must be at least ${min}`)
-    .max(max, `must be at most ${max}`)
-    .default(fallback);
+import { envInt } from '@notetaker/kit';
 
 export const schedulerEnvSchema = z.object({
   /** Executions kept per task; older ones are pruned as new ones finish. */
-  TASKS_HISTORY_LIMIT: int(1000, 1, 1_000_000),
+  TASKS_HISTORY_LIMIT: envInt(1000, 1, 1_000_000),
   /** Model turns per execution before it fails. */
-  TASKS_MAX_ITERATIONS: int(20, 1, 200),
+  TASKS_MAX_ITERATIONS: envInt(20, 1, 200),
   /** Skills running at once in this process; the rest wait (their timeout runs meanwhile). */
-  TASKS_MAX_CONCURRENT: int(16, 1, 10_000),
+  TASKS_MAX_CONCURRENT: envInt(16, 1, 10_000),
   /** Scheduler lease time-to-live: a dead holder is replaced within this. */
-  TASKS_LEASE_TTL_MS: int(20_000, 1000, 600_000),
+  TASKS_LEASE_TTL_MS: envInt(20_000, 1000, 600_000),
   /** Retries of a failed model request (connection errors, 408/409/429/5xx), by the openai client. */
-  TASKS_LLM_MAX_RETRIES: int(2, 0, 10),
+  TASKS_LLM_MAX_RETRIES: envInt(2, 0, 10),
   /** A stable identity for this instance (distributed mode); default: host, pid and a random part. */
   TASKS_INSTANCE_ID: z
     .string()

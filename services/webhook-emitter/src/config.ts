@@ -3,22 +3,13 @@
  * retry schedule is configurable so tests and benchmarks run in seconds.
  */
 import { z } from 'zod';
-import { ConfigError, parseEnv } from '@notetaker/kit';
+import { ConfigError, envBool, envInt, parseEnv } from '@notetaker/kit';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /** 1 s, 5 s, 30 s, 2 min, 10 min, 30 min, then hourly (the last delay repeats) up to 24 h. */
 export const DEFAULT_RETRY_DELAYS_MS = [1000, 5000, 30_000, 2 * MINUTE, 10 * MINUTE, 30 * MINUTE, HOUR];
-
-const int = (fallback: number, min = 0) =>
-  z.coerce.number({ error: 'must be a number' }).int().min(min).default(fallback);
-
-const bool = (fallback: boolean) =>
-  z
-    .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
-    .optional()
-    .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes'].includes(v)));
 
 const msList = z
   .string()
@@ -42,21 +33,21 @@ const list = z
   );
 
 export const emitterEnvSchema = z.object({
-  WEBHOOK_TIMEOUT_MS: int(10_000, 1),
+  WEBHOOK_TIMEOUT_MS: envInt(10_000, 1),
   WEBHOOK_RETRY_DELAYS_MS: msList,
-  WEBHOOK_RETRY_HORIZON_MS: int(24 * HOUR, 0),
+  WEBHOOK_RETRY_HORIZON_MS: envInt(24 * HOUR, 0),
   /** 0: no limit other than the horizon. */
-  WEBHOOK_MAX_ATTEMPTS: int(0, 0),
+  WEBHOOK_MAX_ATTEMPTS: envInt(0, 0),
   WEBHOOK_RETRY_JITTER: z.coerce.number({ error: 'must be a number' }).min(0).max(1).default(0.2),
-  WEBHOOK_RETRY_AFTER_MAX_MS: int(HOUR, 0),
-  WEBHOOK_RECEIVER_CONCURRENCY: int(8, 1),
-  WEBHOOK_GLOBAL_CONCURRENCY: int(256, 1),
-  WEBHOOK_GAP_GRACE_MS: int(500, 0),
-  WEBHOOK_GAP_TIMEOUT_MS: int(5 * MINUTE, 0),
-  WEBHOOK_SWEEP_INTERVAL_MS: int(MINUTE, 100),
-  WEBHOOK_LOG_RETENTION_DAYS: int(7, 1),
-  WEBHOOK_SECRET_CACHE_MS: int(MINUTE, 0),
-  CALLBACK_ALLOW_PRIVATE: bool(true),
+  WEBHOOK_RETRY_AFTER_MAX_MS: envInt(HOUR, 0),
+  WEBHOOK_RECEIVER_CONCURRENCY: envInt(8, 1),
+  WEBHOOK_GLOBAL_CONCURRENCY: envInt(256, 1),
+  WEBHOOK_GAP_GRACE_MS: envInt(500, 0),
+  WEBHOOK_GAP_TIMEOUT_MS: envInt(5 * MINUTE, 0),
+  WEBHOOK_SWEEP_INTERVAL_MS: envInt(MINUTE, 100),
+  WEBHOOK_LOG_RETENTION_DAYS: envInt(7, 1),
+  WEBHOOK_SECRET_CACHE_MS: envInt(MINUTE, 0),
+  CALLBACK_ALLOW_PRIVATE: envBool(true),
   CALLBACK_ALLOWED_HOSTS: list,
 });
 

@@ -4,12 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-
-const bool = (fallback: boolean) =>
-  z
-    .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
-    .optional()
-    .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes'].includes(v)));
+import { envBool } from './env-fields.js';
 
 const stringArrayJson = z
   .string()
@@ -41,7 +36,7 @@ export const baseEnvSchema = z.object({
   MONGODB_URL: optionalString,
   CHROME_PATH: optionalString,
   BOT_BROWSER_ARGS: stringArrayJson,
-  BOT_HEADLESS: bool(true),
+  BOT_HEADLESS: envBool(true),
   BOT_DISPLAY_NAME: z.string().min(1).max(100).default('Notetaker'),
   LLM_BASE_URL: optionalString,
   LLM_API_KEY: optionalString,

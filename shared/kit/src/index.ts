@@ -1,4 +1,5 @@
 export * from './config.js';
+export * from './env-fields.js';
 export * from './logger.js';
 export * from './ops.js';
 export * from './service.js';

@@ -3,20 +3,17 @@
  * shrink them; the defaults are the product's rules.
  */
 import { z } from 'zod';
-import { parseEnv } from '@notetaker/kit';
-
-const ms = (fallback: number) =>
-  z.coerce.number({ error: 'must be a number of milliseconds' }).int().positive().default(fallback);
+import { envInt, envMs, parseEnv } from '@notetaker/kit';
 
 export const webEnvSchema = z.object({
   /** A session unused for this long ends (every request renews it). */
-  WEB_SESSION_IDLE_MS: ms(12 * 60 * 60_000),
+  WEB_SESSION_IDLE_MS: envMs(12 * 60 * 60_000),
   /** A session ends this long after sign-in, however active. */
-  WEB_SESSION_MAX_MS: ms(7 * 24 * 60 * 60_000),
+  WEB_SESSION_MAX_MS: envMs(7 * 24 * 60 * 60_000),
   /** Failed sign-ins for one email from one address before that pair is locked out. */
-  WEB_SIGNIN_MAX_FAILURES: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1000).default(5),
+  WEB_SIGNIN_MAX_FAILURES: envInt(5, 1, 1000),
   /** How long a lock-out lasts, and how long failures are remembered. */
-  WEB_SIGNIN_LOCKOUT_MS: ms(15 * 60_000),
+  WEB_SIGNIN_LOCKOUT_MS: envMs(15 * 60_000),
   /** `auto`: Secure cookies when the request came over https (directly or per X-Forwarded-Proto). */
   WEB_COOKIE_SECURE: z.enum(['auto', 'true', 'false'], { error: 'must be auto, true or false' }).default('auto'),
 });
