@@ -8,26 +8,9 @@ import { expect } from 'chai';
 import { replies, startCallbackReceiver, type CallbackReceiver } from '../../../test/support/callback-receiver.js';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../test/support/scripted-driver.js';
 import { startTestStack, type TestStack } from '../../../test/support/stack.js';
+import type { WebhookDeliveriesReply } from '@notetaker/contracts';
 
-interface Log {
-  meetingId: string;
-  callbackUrl: string;
-  callbackState: string;
-  deliveries: Array<{
-    eventId: string;
-    sequence: number;
-    type: string;
-    outcome: string;
-    attempts: Array<{
-      at: string;
-      deliveryId: string;
-      status: number | null;
-      error: string | null;
-      durationMs: number;
-    }>;
-  }>;
-  nextAfterSequence: number | null;
-}
+type Log = WebhookDeliveriesReply;
 
 const meetUrl = () => {
   const letters = (n: number) =>

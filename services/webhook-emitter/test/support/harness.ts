@@ -8,7 +8,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MemoryBroker, MemoryBus, type Bus } from '@notetaker/bus';
-import { evtMeeting, svc, type Caller, type EventEnvelope, type EventType } from '@notetaker/contracts';
+import {
+  evtMeeting,
+  svc,
+  type Caller,
+  type EventEnvelope,
+  type EventType,
+  type WebhookDeliveriesReply,
+} from '@notetaker/contracts';
 import { gatewayService, type RunningGateway } from '@notetaker/gateway';
 import { createMetricsRegistry, loadBaseConfig, silentLogger, type RunningService } from '@notetaker/kit';
 import { openStore, type Store } from '@notetaker/store';
@@ -49,27 +56,8 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export interface DeliveryLog {
-  meetingId: string;
-  callbackUrl: string;
-  callbackState: string;
-  deliveries: Array<{
-    eventId: string;
-    sequence: number;
-    type: string;
-    outcome: string;
-    reason: string | null;
-    attempts: Array<{
-      at: string;
-      deliveryId: string;
-      status: number | null;
-      error: string | null;
-      durationMs: number;
-    }>;
-    nextAttemptAt: string | null;
-  }>;
-  nextAfterSequence: number | null;
-}
+/** What the delivery log answers (the contract's reply type). */
+export type DeliveryLog = WebhookDeliveriesReply;
 
 let counter = 0;
 export function newMeetingId(): string {

@@ -42,6 +42,14 @@ function baseState() {
   return { seq: nextSeq(), url: location.href, screen: 'unknown', outcome: null, dialog: dialog ? norm(dialog.textContent) : null,
     prejoin: null, captionsOn: false, captions: null, participants: null, observing: !!window.__ntObserver };
 }
+/* A redirect to the platform's sign-in page: the meeting needs an account the bot does not have. */
+function signInState() {
+  if (!S.text.signInHost.test(location.hostname)) return null;
+  var state = baseState();
+  state.screen = 'terminal';
+  state.outcome = 'auth_required';
+  return state;
+}
 function focusInput(input) {
   if (!input) return false;
   input.focus();

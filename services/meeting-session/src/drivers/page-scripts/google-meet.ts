@@ -60,12 +60,9 @@ function readParticipants(tiles) {
 }
 
 function inspect() {
+  var signIn = signInState();
+  if (signIn) return signIn;
   var state = baseState();
-  if (S.text.signInHost.test(location.hostname)) {
-    state.screen = 'terminal';
-    state.outcome = 'auth_required';
-    return state;
-  }
   var leave = leaveButton();
   var tiles = shown(S.css.tile);
   var captionsOn = first(S.css.captionsAreOn) || first(S.css.captionsRegion);

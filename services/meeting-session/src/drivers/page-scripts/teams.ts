@@ -57,12 +57,9 @@ function readParticipants(tiles) {
 }
 
 function inspect() {
+  var signIn = signInState();
+  if (signIn) return signIn;
   var state = baseState();
-  if (S.text.signInHost.test(location.hostname)) {
-    state.screen = 'terminal';
-    state.outcome = 'auth_required';
-    return state;
-  }
   var text = bodyText();
   var lobby = S.text.lobby.test(text);
   var hangup = first(S.css.hangup);
