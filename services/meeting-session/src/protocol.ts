@@ -9,7 +9,7 @@ import { actorMeeting, eventEnvelope, meetingStatus, platform, svc, type EventEn
 export const subjects = {
   /** registry -> one worker (queue group): host this meeting's actor. */
   place: svc('meetings', 'place'),
-  /** worker -> registry: store these events of one meeting (then the actor publishes them). */
+  /** worker -> registry: store these events of its meetings (then each actor's events are published). */
   record: svc('meetings', 'record'),
   /** worker -> registry: renew my lease; the reply names actors I must drop. */
   heartbeat: svc('meetings', 'heartbeat'),
@@ -39,14 +39,28 @@ export const actorState = z.object({
 });
 export type ActorState = z.infer<typeof actorState>;
 
-export const recordRequest = z.object({
+/** One meeting's events in a record request, with its actor's state after them. */
+export const meetingEvents = z.object({
   meetingId: z.string(),
-  workerId: z.string(),
   events: z.array(eventEnvelope).min(1).max(1000),
   state: actorState,
 });
+export type MeetingEvents = z.infer<typeof meetingEvents>;
+
+/** A worker's events of all its meetings that are ready together (group commit across actors). */
+export const recordRequest = z.object({
+  workerId: z.string(),
+  meetings: z
+    .array(meetingEvents)
+    .min(1)
+    .max(1000)
+    .refine((meetings) => new Set(meetings.map((m) => m.meetingId)).size === meetings.length, {
+      message: 'each meeting at most once',
+    }),
+});
 export type RecordRequest = z.infer<typeof recordRequest>;
-export type RecordReply = { stored: number };
+/** Everything is stored except the meetings named in `fenced`: no longer this worker's to write. */
+export type RecordReply = { fenced: string[] };
 
 export const heartbeatRequest = z.object({
   workerId: z.string(),
@@ -59,7 +73,5 @@ export const heartbeatRequest = z.object({
 export type HeartbeatRequest = z.infer<typeof heartbeatRequest>;
 /** Meetings the worker hosts that are no longer its own (ended by the registry, or unknown). */
 export type HeartbeatReply = { release: string[] };
-
-export const FENCED_CODE = 'meeting_closed';
 
 export type { EventEnvelope };

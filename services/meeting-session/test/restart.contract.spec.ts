@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { EventEnvelope, ServiceError } from '@notetaker/contracts';
-import { FENCED_CODE, subjects } from '../src/protocol.js';
+import type { EventEnvelope } from '@notetaker/contracts';
+import { subjects } from '../src/protocol.js';
 import { spawnSession } from './support/child.js';
 import { freshMeetUrl, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
 
@@ -35,26 +35,25 @@ describe('meeting-session restarts', () => {
       // Should the old worker still be around (a partition, not a death), it is fenced: its writes
       // are refused and its next heartbeat tells it to drop the meeting.
       const oldWorker = 'worker_from_before';
-      const late = await h.bus
-        .request(subjects.record, {
-          meetingId,
-          workerId: oldWorker,
-          events: [
-            {
-              type: 'caption_partial',
-              meetingId,
-              sequence: events.length + 1,
-              timestamp: new Date().toISOString(),
-              payload: {},
-            },
-          ],
-          state: { status: 'live', participantCount: 0, segmentCount: 0, participants: [] },
-        })
-        .then(
-          () => null,
-          (err: ServiceError) => err,
-        );
-      expect(late?.code).to.equal(FENCED_CODE);
+      const late = await h.bus.request<{ fenced: string[] }>(subjects.record, {
+        workerId: oldWorker,
+        meetings: [
+          {
+            meetingId,
+            events: [
+              {
+                type: 'caption_partial',
+                meetingId,
+                sequence: events.length + 1,
+                timestamp: new Date().toISOString(),
+                payload: {},
+              },
+            ],
+            state: { status: 'live', participantCount: 0, segmentCount: 0, participants: [] },
+          },
+        ],
+      });
+      expect(late.fenced).to.deep.equal([meetingId]);
       const beat = await h.bus.request<{ release: string[] }>(subjects.heartbeat, {
         workerId: oldWorker,
         meetingIds: [meetingId],

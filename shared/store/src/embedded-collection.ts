@@ -78,6 +78,11 @@ export class EmbeddedCollection<T extends Document = Document> implements Collec
     return this.write(() => this.insertRaw({ ...doc, _id: doc._id ?? newId() }));
   }
 
+  async insertMany(docs: T[]): Promise<Array<Stored<T>>> {
+    if (docs.length === 0) return [];
+    return this.write(() => this.insertRaw(docs.map((doc) => ({ ...doc, _id: doc._id ?? newId() }))));
+  }
+
   async findOne(filter: Filter, options: FindOptions = {}): Promise<Stored<T> | null> {
     const [doc] = await this.find(filter, { ...options, limit: 1 });
     return doc ?? null;
@@ -173,10 +178,13 @@ export class EmbeddedCollection<T extends Document = Document> implements Collec
     return run;
   }
 
-  private async insertRaw(doc: Record<string, unknown>): Promise<Stored<T>> {
+  /** One document, or several inserted all-or-nothing and appended to the file as one write. */
+  private async insertRaw(doc: Record<string, unknown>): Promise<Stored<T>>;
+  private async insertRaw(docs: Array<Record<string, unknown>>): Promise<Array<Stored<T>>>;
+  private async insertRaw(docs: Record<string, unknown> | Array<Record<string, unknown>>): Promise<unknown> {
     try {
-      // nedb deep-copies both the stored document and the one it returns.
-      return (await this.db.insertAsync(doc)) as unknown as Stored<T>;
+      // nedb deep-copies both the stored documents and the ones it returns.
+      return await this.db.insertAsync(docs as Record<string, unknown>);
     } catch (err) {
       throw mapError(err);
     }

@@ -145,6 +145,16 @@ class MongoAdapterCollection<T extends Document = Document> implements Collectio
     return stored;
   }
 
+  async insertMany(docs: T[]): Promise<Array<Stored<T>>> {
+    this.assertOpen();
+    if (docs.length === 0) return [];
+    const stored = docs.map((doc) => ({ ...doc, _id: doc._id ?? newId() }) as Stored<T>);
+    await this.coll
+      .insertMany(stored as Raw[], { ordered: true })
+      .catch((err: unknown) => Promise.reject(mapError(err)));
+    return stored;
+  }
+
   async findOne(filter: Filter, options: FindOptions = {}): Promise<Stored<T> | null> {
     this.assertOpen();
     return (await this.coll.findOne(toFilter(filter), options)) as Stored<T> | null;

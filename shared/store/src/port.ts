@@ -45,6 +45,12 @@ export interface IndexOptions {
 
 export interface Collection<T extends Document = Document> {
   insertOne(doc: T): Promise<T & { _id: string }>;
+  /**
+   * Inserts documents in order as one write (the embedded adapter appends them in one go). A
+   * duplicate key throws duplicate_key; documents before the duplicate may or may not be stored
+   * (MongoDB keeps them, the embedded adapter stores none), later ones are not.
+   */
+  insertMany(docs: T[]): Promise<Array<T & { _id: string }>>;
   findOne(filter: Filter, options?: FindOptions): Promise<(T & { _id: string }) | null>;
   find(filter: Filter, options?: FindOptions): Promise<Array<T & { _id: string }>>;
   updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;

@@ -50,6 +50,24 @@ export function storeContract(hooks: ContractHooks): void {
       expect(await c.findOne({ name: 'zzz' })).to.equal(null);
     });
 
+    it('insertMany stores documents in order, ids generated or kept; a duplicate stores none after it', async () => {
+      const c = fresh();
+      expect(await c.insertMany([])).to.deep.equal([]);
+      const [a, b] = await c.insertMany([{ name: 'a' }, { _id: 'b', name: 'b' }]);
+      expect(a._id).to.be.a('string').with.length.greaterThan(10);
+      expect(b._id).to.equal('b');
+      expect(ids(await c.find({}, { sort: { name: 1 } }))).to.deep.equal([a._id, 'b']);
+      await rejectsWith(
+        c.insertMany([
+          { _id: 'b', name: 'again' },
+          { _id: 'after', name: 'after' },
+        ]),
+        'duplicate_key',
+      );
+      expect(await c.findOne({ _id: 'b' })).to.deep.equal({ _id: 'b', name: 'b' });
+      expect(await c.findOne({ _id: 'after' })).to.equal(null);
+    });
+
     describe('filters', () => {
       let c: Collection;
       before(async () => {

@@ -4,7 +4,7 @@
  * at a time, so the state machine (joining -> lobby -> live -> leaving -> ended, error from any
  * state) never sees two things at once.
  */
-import type { EventEnvelope, MeetingStatus } from '@notetaker/contracts';
+import type { MeetingStatus } from '@notetaker/contracts';
 import type { Bus, Subscription } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type {
@@ -20,7 +20,7 @@ import type { MeetingSessionConfig } from '../config.js';
 import { subjects, type ActorState, type PlaceRequest } from '../protocol.js';
 import { Coach } from './coach.js';
 import { DocumentFlusher } from './document-flusher.js';
-import { EventStream } from './event-stream.js';
+import { EventStream, type Outbox } from './event-stream.js';
 import { Mailbox } from './mailbox.js';
 import { Roster } from './participants.js';
 import { AutoLeave } from './auto-leave.js';
@@ -33,13 +33,13 @@ export interface ActorDeps {
   bus: Bus;
   logger: Logger;
   config: MeetingSessionConfig;
-  workerId: string;
   displayName: string;
   /** The worker's driver factory (created on first use; failing means no browser). */
   driverFactory: () => Promise<DriverFactory>;
   /** Called once, when the actor has finished and released everything. */
   onExit: (meetingId: string) => void;
-  onPublished?: (event: EventEnvelope, emittedAt: number) => void;
+  /** The worker's outbox, which stores and publishes the stream's events. */
+  outbox: Outbox;
 }
 
 /** running: normal; leaving: the bot is on its way out (late segments still count); closed: done. */
@@ -68,13 +68,10 @@ export class MeetingActor {
     const log = deps.logger.child({ meetingId: spec.meetingId });
     this.mailbox = new Mailbox((err) => log.error({ err }, 'actor message failed'));
     this.stream = new EventStream({
-      bus: deps.bus,
-      logger: log,
       meetingId: spec.meetingId,
-      workerId: deps.workerId,
+      outbox: deps.outbox,
       state: () => this.state(),
       onFenced: () => this.abandon('the registry closed the meeting'),
-      onPublished: deps.onPublished,
     });
     this.timers = new AutoLeave(deps.config, (why) => this.mailbox.post(() => this.onTimer(why)));
     this.flusher = new DocumentFlusher({

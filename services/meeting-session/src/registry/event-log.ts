@@ -13,6 +13,7 @@
  * a time (each write appended to its file), so one collection would make every meeting wait for
  * every other meeting's write. With MongoDB the shards cost nothing.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { ServiceError, type EventEnvelope, type EventType } from '@notetaker/contracts';
 import type { Collection, Store } from '@notetaker/store';
 
@@ -29,6 +30,17 @@ function shardOf(meetingId: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < meetingId.length; i++) hash = Math.imul(hash ^ meetingId.charCodeAt(i), 0x01000193);
   return (hash >>> 0) % SHARDS;
+}
+
+function toPage(events: EventEnvelope[]): PageDoc {
+  const { meetingId, sequence } = events[0];
+  return {
+    _id: `${meetingId}:${sequence}`,
+    meetingId,
+    first: sequence,
+    last: events[events.length - 1].sequence,
+    events: JSON.stringify(events),
+  };
 }
 
 export class EventLog {
@@ -63,6 +75,44 @@ export class EventLog {
   }
 
   /**
+   * Stores batches of several meetings' consecutive events (at most one batch per meeting), with
+   * one insert per shard for the batches that continue where this registry last saw their meeting.
+   * The others, and the batches of a shard whose insert met a duplicate, go through `append` one
+   * by one. Returns, per batch, whether it is stored (false: another writer took those sequences).
+   */
+  async appendAll(batches: EventEnvelope[][]): Promise<boolean[]> {
+    const results = new Array<boolean>(batches.length).fill(false);
+    const slow: number[] = [];
+    const byShard = new Map<number, number[]>();
+    for (const [i, events] of batches.entries()) {
+      const { meetingId, sequence } = events[0];
+      if (this.lastSeen.get(meetingId) !== sequence - 1) {
+        slow.push(i);
+        continue;
+      }
+      const shard = shardOf(meetingId);
+      byShard.set(shard, [...(byShard.get(shard) ?? []), i]);
+    }
+    await Promise.all(
+      [...byShard].map(async ([shard, indexes]) => {
+        try {
+          await this.shards[shard].insertMany(indexes.map((i) => toPage(batches[i])));
+        } catch (err) {
+          if (!(err instanceof ServiceError) || err.code !== 'duplicate_key') throw err;
+          slow.push(...indexes); // someone else wrote one of these meetings: sort it out one by one
+          return;
+        }
+        for (const i of indexes) {
+          results[i] = true;
+          this.lastSeen.set(batches[i][0].meetingId, batches[i].at(-1)!.sequence);
+        }
+      }),
+    );
+    for (const i of slow) results[i] = await this.append(batches[i]);
+    return results;
+  }
+
+  /**
    * Stores a batch of one meeting's consecutive events. Events stored already (a retried batch)
    * are skipped after checking they are the same events. Returns false when the batch does not
    * continue the stored stream: another writer took those sequences.
@@ -81,13 +131,7 @@ export class EventLog {
       }
       if (fresh.length === 0) return true;
       try {
-        await this.pages(meetingId).insertOne({
-          _id: `${meetingId}:${fresh[0].sequence}`,
-          meetingId,
-          first: fresh[0].sequence,
-          last: fresh[fresh.length - 1].sequence,
-          events: JSON.stringify(fresh),
-        });
+        await this.pages(meetingId).insertOne(toPage(fresh));
         this.lastSeen.set(meetingId, fresh[fresh.length - 1].sequence);
         return true;
       } catch (err) {
@@ -100,9 +144,7 @@ export class EventLog {
 
   private async sameAsStored(events: EventEnvelope[]): Promise<boolean> {
     const stored = await this.after(events[0].meetingId, events[0].sequence - 1, events.length);
-    return events.every(
-      (e, i) => stored[i]?.sequence === e.sequence && stored[i].type === e.type && stored[i].timestamp === e.timestamp,
-    );
+    return events.every((e, i) => isDeepStrictEqual(stored[i], e));
   }
 
   /** Appends one event after the last stored one, for a writer that is not the actor (worker lost). */

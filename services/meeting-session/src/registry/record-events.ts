@@ -1,43 +1,66 @@
 /**
- * svc.meetings.record: a worker's actor hands over a batch of its events. They are stored in the
- * event log, then the meeting's record is brought up to date; the actor publishes them only after
- * this answers. A meeting that has ended, or that another worker now owns, refuses the write
- * (fencing a worker that was declared lost but is still running).
+ * svc.meetings.record: a worker hands over the events its actors emitted since its last request,
+ * for any number of its meetings at once. They are stored in the event log (one write per log
+ * shard for the whole request), then each meeting's record is brought up to date; the worker
+ * publishes a meeting's events only after this answers. A meeting that has ended, or that another
+ * worker now owns, is refused and named in `fenced` (fencing a worker that was declared lost but
+ * is still running); the others are stored all the same.
  */
-import { ServiceError, type EventEnvelope } from '@notetaker/contracts';
-import { FENCED_CODE, recordRequest, type RecordReply } from '../protocol.js';
+import type { EventEnvelope } from '@notetaker/contracts';
+import { recordRequest, type MeetingEvents, type RecordReply } from '../protocol.js';
 import type { EventLog } from './event-log.js';
 import { parseRequest } from '../parse.js';
 import { isTerminal, type MeetingDoc, type Records } from './records.js';
 
-const fenced = () => new ServiceError(FENCED_CODE, 'Meeting is closed for this worker', 409);
-
 export async function recordEvents(records: Records, log: EventLog, data: unknown): Promise<RecordReply> {
   const request = parseRequest(recordRequest, data);
-  const doc = await records.meetings.findOne({ _id: request.meetingId });
-  if (!doc || isTerminal(doc.status) || (doc.workerId !== null && doc.workerId !== request.workerId)) throw fenced();
-  if (request.events.some((e) => e.meetingId !== request.meetingId)) throw fenced();
-  if (!(await log.append(request.events))) throw fenced();
-  const { state } = request;
-  const last = lastStatusEvent(request.events);
-  const ending = last !== null && isTerminal(state.status);
-  if (ending || changed(doc, request.workerId, state)) {
-    const $set: Partial<MeetingDoc> = {
-      status: state.status,
-      participantCount: state.participantCount,
-      segmentCount: state.segmentCount,
-      participants: state.participants,
-      workerId: request.workerId,
-    };
-    if (ending) {
-      $set.reason = typeof last.payload.reason === 'string' ? last.payload.reason : null;
-      $set.endedAt = last.timestamp;
-    }
-    const result = await records.meetings.updateOne({ _id: doc._id, status: { $nin: ['ended', 'error'] } }, { $set });
-    if (ending && result.matchedCount > 0) await records.release(doc.identityKey, doc._id);
-    if (ending) log.forget(doc._id);
+  const docs = await records.meetings.find({ _id: { $in: request.meetings.map((m) => m.meetingId) } });
+  const byId = new Map(docs.map((doc) => [doc._id, doc]));
+  const fenced: string[] = [];
+  const writable: Array<{ doc: MeetingDoc; batch: MeetingEvents }> = [];
+  for (const batch of request.meetings) {
+    const doc = byId.get(batch.meetingId);
+    const ours =
+      doc &&
+      !isTerminal(doc.status) &&
+      (doc.workerId === null || doc.workerId === request.workerId) &&
+      batch.events.every((e) => e.meetingId === batch.meetingId);
+    if (ours) writable.push({ doc, batch });
+    else fenced.push(batch.meetingId);
   }
-  return { stored: request.events.length };
+  const appended = await log.appendAll(writable.map((w) => w.batch.events));
+  for (const [i, { doc, batch }] of writable.entries()) {
+    if (appended[i]) await project(records, log, doc, request.workerId, batch);
+    else fenced.push(batch.meetingId);
+  }
+  return { fenced };
+}
+
+/** Brings the meeting's record up to date with its stream; an ending stream frees the URL. */
+async function project(
+  records: Records,
+  log: EventLog,
+  doc: MeetingDoc,
+  workerId: string,
+  { events, state }: MeetingEvents,
+): Promise<void> {
+  const last = lastStatusEvent(events);
+  const ending = last !== null && isTerminal(state.status);
+  if (!ending && !changed(doc, workerId, state)) return;
+  const $set: Partial<MeetingDoc> = {
+    status: state.status,
+    participantCount: state.participantCount,
+    segmentCount: state.segmentCount,
+    participants: state.participants,
+    workerId,
+  };
+  if (ending) {
+    $set.reason = typeof last.payload.reason === 'string' ? last.payload.reason : null;
+    $set.endedAt = last.timestamp;
+  }
+  const result = await records.meetings.updateOne({ _id: doc._id, status: { $nin: ['ended', 'error'] } }, { $set });
+  if (ending && result.matchedCount > 0) await records.release(doc.identityKey, doc._id);
+  if (ending) log.forget(doc._id);
 }
 
 function lastStatusEvent(events: EventEnvelope[]): EventEnvelope | null {
@@ -45,7 +68,7 @@ function lastStatusEvent(events: EventEnvelope[]): EventEnvelope | null {
   return null;
 }
 
-function changed(doc: MeetingDoc, workerId: string, state: RecordRequestState): boolean {
+function changed(doc: MeetingDoc, workerId: string, state: MeetingEvents['state']): boolean {
   return (
     doc.workerId !== workerId ||
     doc.status !== state.status ||
@@ -54,5 +77,3 @@ function changed(doc: MeetingDoc, workerId: string, state: RecordRequestState): 
     doc.participants.length !== state.participants.length
   );
 }
-
-type RecordRequestState = ReturnType<typeof recordRequest.parse>['state'];

@@ -12,6 +12,7 @@ import type { DriverFactory } from '../drivers/driver.js';
 import type { MeetingSessionConfig } from '../config.js';
 import { newWorkerId } from '../ids.js';
 import { MeetingActor } from '../actor/meeting-actor.js';
+import { EventOutbox } from './event-outbox.js';
 import { parseRequest } from '../parse.js';
 import { placeRequest, subjects, type HeartbeatReply, type PlaceReply } from '../protocol.js';
 
@@ -36,6 +37,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const workerId = newWorkerId();
   const log = logger.child({ workerId });
   const actors = new Map<string, MeetingActor>();
+  const outbox = new EventOutbox({ bus, logger: log, workerId, onPublished: options.onPublished });
   let placeSub: Subscription | null = null;
   let stopping = false;
   let exits: Array<() => void> = [];
@@ -79,10 +81,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         bus,
         logger: log,
         config,
-        workerId,
         displayName: options.displayName,
         driverFactory: options.driverFactory,
-        onPublished: options.onPublished,
+        outbox,
         onExit: (meetingId) => {
           actors.delete(meetingId);
           updateMembership();
