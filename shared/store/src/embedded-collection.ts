@@ -9,6 +9,7 @@ import nedb from '@seald-io/nedb';
 import { errors } from '@notetaker/contracts';
 import { assertUpdate, equalityFields, newId } from './common.js';
 import { toNedbQuery } from './nedb-query.js';
+import { Appender } from './appender.js';
 import type {
   Collection,
   Document,
@@ -24,7 +25,13 @@ import type {
 // Not part of its typed API, hence the require; present throughout nedb 4.x.
 const model = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as {
   modify(doc: Record<string, unknown>, update: Record<string, unknown>): Record<string, unknown>;
+  serialize(doc: Record<string, unknown>): string;
 };
+
+/** The one persistence step we take over from nedb (see appender.ts); nedb 4.x calls it for every write. */
+interface NedbPersistence {
+  persistNewStateAsync(docs: Array<Record<string, unknown>>): Promise<void>;
+}
 
 // nedb is CommonJS whose typings say `export default`: at runtime the default import already is
 // the class, while TypeScript sees a namespace holding it under `default`.
@@ -58,6 +65,7 @@ function upsertDocument(filter: Filter, update: Update): Record<string, unknown>
 
 export class EmbeddedCollection<T extends Document = Document> implements Collection<T> {
   private readonly db: Datastore;
+  private readonly appender: Appender;
   private readonly ready: Promise<void>;
   private queue: Promise<unknown> = Promise.resolve();
   /** Written to since the last compaction: idle collections are not rewritten for nothing. */
@@ -69,6 +77,11 @@ export class EmbeddedCollection<T extends Document = Document> implements Collec
     private readonly assertOpen: () => void,
   ) {
     this.db = new Datastore({ filename: file });
+    const appender = new Appender(file);
+    this.appender = appender;
+    (this.db.persistence as unknown as NedbPersistence).persistNewStateAsync = async (docs) =>
+      appender.append(docs.map((doc) => `${model.serialize(doc)}\n`).join(''));
+    this.db.on('compaction.done', () => appender.reopen());
     // nedb rewrites the file compactly while loading: the append log restarts small on each open.
     this.ready = prepare().then(() => this.db.loadDatabaseAsync());
     this.ready.catch(() => undefined); // reported by the first operation that awaits it
@@ -163,6 +176,15 @@ export class EmbeddedCollection<T extends Document = Document> implements Collec
     if (!this.dirty) return;
     this.dirty = false;
     await this.db.compactDatafileAsync();
+  }
+
+  /** Compacts, then lets go of the file (the store is closing). */
+  async close(): Promise<void> {
+    try {
+      await this.compact();
+    } finally {
+      this.appender.close();
+    }
   }
 
   private async open(): Promise<void> {

@@ -66,7 +66,7 @@ class EmbeddedStore implements Store {
     this.closing ??= (async () => {
       clearInterval(this.timer);
       // Compacting drains each collection's pending writes and leaves a tidy file for next time.
-      await Promise.allSettled([...this.collections.values()].map((c) => c.compact()));
+      await Promise.allSettled([...this.collections.values()].map((c) => c.close()));
       await releaseLock(this.lock);
     })();
     return this.closing;

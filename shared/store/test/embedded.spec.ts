@@ -57,6 +57,22 @@ describe('embedded store', () => {
       expect(lines.map((l) => JSON.parse(l))).to.deep.equal([{ _id: 'k', n: 50 }]);
     });
 
+    it('appends to the new file after a periodic compaction replaced it', async () => {
+      const store = await openEmbeddedStore({ service: 'svc', dataDir: dir, compactionIntervalMs: 10 });
+      const c = store.collection('notes');
+      await c.insertOne({ _id: 'a' });
+      await c.updateOne({ _id: 'a' }, { $set: { v: 1 } });
+      const file = path.join(dir, 'svc', 'notes.db');
+      const compacted = async () => (await fs.readFile(file, 'utf8')).trim().split('\n').length === 1;
+      for (let i = 0; i < 100 && !(await compacted()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await compacted()).to.equal(true);
+      await c.insertOne({ _id: 'b' });
+      // Read while the store is open: the close would rewrite the file from memory anyway.
+      const lines = (await fs.readFile(file, 'utf8')).trim().split('\n');
+      expect(lines.map((l) => JSON.parse(l))).to.deep.equal([{ _id: 'a', v: 1 }, { _id: 'b' }]);
+      await store.close();
+    });
+
     it('drops a torn last line left by a killed process instead of refusing to load', async () => {
       const folder = path.join(dir, 'svc');
       await fs.mkdir(folder);
