@@ -5,6 +5,7 @@
  */
 import { ServiceError, type TranscriptSegment } from '@notetaker/contracts';
 import type { Collection, Store } from '@notetaker/store';
+import { GroupCommit } from '@notetaker/kit';
 
 export interface StoredSegment {
   [key: string]: unknown;
@@ -21,11 +22,16 @@ const PAGE_MAX_SEGMENTS = 2000;
 const PAGE_MAX_CHARS = 256 * 1024;
 const ID_BATCH = 256;
 
+const isDuplicate = (err: unknown) => err instanceof ServiceError && err.code === 'duplicate_key';
+
 export class Segments {
   readonly collection: Collection<StoredSegment>;
+  /** Appends of all meetings that arrive together share one insert; resolves with the ids stored before. */
+  private readonly writer: GroupCommit<StoredSegment, Set<string>>;
 
   constructor(store: Store) {
     this.collection = store.collection<StoredSegment>('segments');
+    this.writer = new GroupCommit((segments) => this.insert(segments));
   }
 
   async init(): Promise<void> {
@@ -36,21 +42,46 @@ export class Segments {
 
   /** True when stored now, false when this (meetingId, index) was stored before. */
   async append(meetingId: string, index: number, segment: TranscriptSegment): Promise<boolean> {
+    const _id = `${meetingId}:${index}`;
+    const storedBefore = await this.writer.add({
+      _id,
+      meetingId,
+      index,
+      speaker: segment.speaker,
+      text: segment.text,
+      // Always with milliseconds, whatever precision the caller sent (SPEC 2.2).
+      timestamp: new Date(segment.timestamp).toISOString(),
+    });
+    return !storedBefore.has(_id);
+  }
+
+  /** Waits for the appends under way (shutdown). */
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+
+  /**
+   * One insert for the batch; a batch holding a retried segment goes one by one instead. (On
+   * MongoDB the segments before the duplicate are then found stored: `stored: false` is only
+   * advice, the segment is there either way.)
+   */
+  private async insert(segments: StoredSegment[]): Promise<Set<string>> {
+    const storedBefore = new Set<string>();
     try {
-      await this.collection.insertOne({
-        _id: `${meetingId}:${index}`,
-        meetingId,
-        index,
-        speaker: segment.speaker,
-        text: segment.text,
-        // Always with milliseconds, whatever precision the caller sent (SPEC 2.2).
-        timestamp: new Date(segment.timestamp).toISOString(),
-      });
-      return true;
+      await this.collection.insertMany(segments);
+      return storedBefore;
     } catch (err) {
-      if (err instanceof ServiceError && err.code === 'duplicate_key') return false;
-      throw err;
+      if (!isDuplicate(err)) throw err;
     }
+    for (const segment of segments) {
+      try {
+        await this.collection.insertOne(segment);
+      } catch (err) {
+        if (!isDuplicate(err)) throw err;
+        storedBefore.add(segment._id!);
+      }
+    }
+    return storedBefore;
   }
 
   /**

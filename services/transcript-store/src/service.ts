@@ -104,6 +104,7 @@ export function transcriptStoreService(): ServiceDefinition<RunningTranscriptSto
         async stop() {
           indexer.stop();
           await Promise.all(subs.map((s) => s.unsubscribe()));
+          await segments.flush();
           await rebuilt;
         },
       };

@@ -10,7 +10,7 @@
  * is the fold of its entries (`readMeeting`). The signing secret is never stored here.
  */
 import type { Collection, Store } from '@notetaker/store';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit } from '@notetaker/kit';
 
 /** no_key: a meeting started from the UI (no API key, so no signing secret): nothing is sent. */
 export type CallbackState = 'active' | 'gone' | 'no_key';
