@@ -30,13 +30,14 @@ import { openStore, type Store } from '@notetaker/store';
 import { transcriptStoreService } from '@notetaker/transcript-store';
 import { scriptedDriverFactory, type ScriptedMeeting } from '../support/scripted-driver.js';
 import { formatRow, summarize, type LatencySummary } from './stats.js';
+import { profiled } from './profile.js';
 
 const MEETINGS = 50;
 /** Events per second, all meetings together (MEETINGS_BENCH_RATE overrides, e.g. to find the knee). */
 const PACED_RATE = Number(process.env.MEETINGS_BENCH_RATE ?? 20_000);
 const PACED_SECONDS = 4;
 const SATURATION_EVENTS = 100_000;
-const TICK_MS = 10;
+const TICK_MS = Number(process.env.MEETINGS_BENCH_TICK_MS ?? 10);
 /** One finalized segment per 30 caption updates (mix case). */
 const CAPTIONS_PER_SEGMENT = 31;
 
@@ -195,7 +196,7 @@ async function paced(s: Setup, mix: boolean): Promise<LatencySummary> {
  */
 async function report(label: string, run: () => Promise<LatencySummary>): Promise<void> {
   const cpu = process.cpuUsage();
-  const summary = await run();
+  const summary = await profiled(label, run);
   const used = process.cpuUsage(cpu);
   const perEvent = (used.user + used.system) / summary.count;
   console.log(formatRow(label, summary, `  cpu ${perEvent.toFixed(1)} µs/event`));

@@ -2,16 +2,13 @@
  * The service's event log: every event of every meeting, stored before it is published, so a
  * consumer that was down catches up by sequence (svc.meetings.events).
  *
- * Events are stored in pages: one document per batch an actor hands over (group commit), with
- * `_id` `<meetingId>:<first sequence>`. One write per batch instead of one per event is what lets
- * a busy meeting stream thousands of captions a second on the embedded store. Pages of a meeting
- * are contiguous; a page can only start right after the last stored one, and the unique `_id`
- * makes two writers of the same sequence impossible (the loser re-reads and is fenced or goes
- * after it).
- *
- * Pages are spread over SHARDS collections by meeting: the embedded store writes one collection at
- * a time (each write appended to its file), so one collection would make every meeting wait for
- * every other meeting's write. With MongoDB the shards cost nothing.
+ * Events are stored in pages: one document per meeting per record request, with `_id`
+ * `<meetingId>:<first sequence>`, and all the pages of a request in one insert (group commit
+ * across meetings: the worker's outbox sends what all its actors emitted together). One write per
+ * request instead of one per event is what lets 50 busy meetings stream 20,000 captions a second
+ * on the embedded store. Pages of a meeting are contiguous; a page can only start right after the
+ * last stored one, and the unique `_id` makes two writers of the same sequence impossible (the
+ * loser re-reads and is fenced or goes after it).
  */
 import { isDeepStrictEqual } from 'node:util';
 import { ServiceError, type EventEnvelope, type EventType } from '@notetaker/contracts';
@@ -22,15 +19,6 @@ import type { Collection, Store } from '@notetaker/store';
  * string costs the embedded store one escape instead of a walk over every event's fields.
  */
 type PageDoc = { _id: string; meetingId: string; first: number; last: number; events: string };
-
-const SHARDS = 8;
-
-/** FNV-1a: a stable, cheap spread of meeting ids over the shards. */
-function shardOf(meetingId: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < meetingId.length; i++) hash = Math.imul(hash ^ meetingId.charCodeAt(i), 0x01000193);
-  return (hash >>> 0) % SHARDS;
-}
 
 function toPage(events: EventEnvelope[]): PageDoc {
   const { meetingId, sequence } = events[0];
@@ -44,7 +32,7 @@ function toPage(events: EventEnvelope[]): PageDoc {
 }
 
 export class EventLog {
-  private readonly shards: Array<Collection<PageDoc>>;
+  private readonly pages: Collection<PageDoc>;
   /**
    * The last stored sequence per meeting, as this registry last saw it. Only a hint: a page is
    * always inserted at `<hint + 1>`, and because pages are contiguous that slot is taken exactly
@@ -53,19 +41,15 @@ export class EventLog {
   private readonly lastSeen = new Map<string, number>();
 
   constructor(store: Store) {
-    this.shards = Array.from({ length: SHARDS }, (_, i) => store.collection<PageDoc>(`event_pages_${i}`));
+    this.pages = store.collection<PageDoc>('event_pages');
   }
 
   async init(): Promise<void> {
-    for (const pages of this.shards) await pages.createIndex({ meetingId: 1 });
-  }
-
-  private pages(meetingId: string): Collection<PageDoc> {
-    return this.shards[shardOf(meetingId)];
+    await this.pages.createIndex({ meetingId: 1 });
   }
 
   async lastSequence(meetingId: string): Promise<number> {
-    const last = await this.pages(meetingId).findOne({ meetingId }, { sort: { last: -1 }, projection: { last: 1 } });
+    const last = await this.pages.findOne({ meetingId }, { sort: { last: -1 }, projection: { last: 1 } });
     return last?.last ?? 0;
   }
 
@@ -75,40 +59,26 @@ export class EventLog {
   }
 
   /**
-   * Stores batches of several meetings' consecutive events (at most one batch per meeting), with
-   * one insert per shard for the batches that continue where this registry last saw their meeting.
-   * The others, and the batches of a shard whose insert met a duplicate, go through `append` one
-   * by one. Returns, per batch, whether it is stored (false: another writer took those sequences).
+   * Stores batches of several meetings' consecutive events (at most one batch per meeting), in one
+   * insert for the batches that continue where this registry last saw their meeting. The others,
+   * and all of them when that insert meets a duplicate, go through `append` one by one. Returns,
+   * per batch, whether it is stored (false: another writer took those sequences).
    */
   async appendAll(batches: EventEnvelope[][]): Promise<boolean[]> {
-    const results = new Array<boolean>(batches.length).fill(false);
-    const slow: number[] = [];
-    const byShard = new Map<number, number[]>();
-    for (const [i, events] of batches.entries()) {
-      const { meetingId, sequence } = events[0];
-      if (this.lastSeen.get(meetingId) !== sequence - 1) {
-        slow.push(i);
-        continue;
+    const continuing = batches.filter((events) => this.lastSeen.get(events[0].meetingId) === events[0].sequence - 1);
+    let inserted = new Set<EventEnvelope[]>();
+    if (continuing.length > 0) {
+      try {
+        await this.pages.insertMany(continuing.map(toPage));
+        for (const events of continuing) this.lastSeen.set(events[0].meetingId, events.at(-1)!.sequence);
+        inserted = new Set(continuing);
+      } catch (err) {
+        if (!(err instanceof ServiceError) || err.code !== 'duplicate_key') throw err;
+        // Someone else wrote one of these meetings meanwhile: sort it out one by one below.
       }
-      const shard = shardOf(meetingId);
-      byShard.set(shard, [...(byShard.get(shard) ?? []), i]);
     }
-    await Promise.all(
-      [...byShard].map(async ([shard, indexes]) => {
-        try {
-          await this.shards[shard].insertMany(indexes.map((i) => toPage(batches[i])));
-        } catch (err) {
-          if (!(err instanceof ServiceError) || err.code !== 'duplicate_key') throw err;
-          slow.push(...indexes); // someone else wrote one of these meetings: sort it out one by one
-          return;
-        }
-        for (const i of indexes) {
-          results[i] = true;
-          this.lastSeen.set(batches[i][0].meetingId, batches[i].at(-1)!.sequence);
-        }
-      }),
-    );
-    for (const i of slow) results[i] = await this.append(batches[i]);
+    const results: boolean[] = [];
+    for (const events of batches) results.push(inserted.has(events) || (await this.append(events)));
     return results;
   }
 
@@ -131,7 +101,7 @@ export class EventLog {
       }
       if (fresh.length === 0) return true;
       try {
-        await this.pages(meetingId).insertOne(toPage(fresh));
+        await this.pages.insertOne(toPage(fresh));
         this.lastSeen.set(meetingId, fresh[fresh.length - 1].sequence);
         return true;
       } catch (err) {
@@ -165,16 +135,13 @@ export class EventLog {
   /** Drops the stored events of meetings that ended long ago (retention). */
   async drop(meetingIds: string[]): Promise<void> {
     if (meetingIds.length === 0) return;
-    for (const pages of this.shards) await pages.deleteMany({ meetingId: { $in: meetingIds } });
+    await this.pages.deleteMany({ meetingId: { $in: meetingIds } });
     for (const id of meetingIds) this.lastSeen.delete(id);
   }
 
   async after(meetingId: string, afterSequence: number, limit: number): Promise<EventEnvelope[]> {
     // Every page holds at least one event, so `limit` pages always hold `limit` events or all there are.
-    const pages = await this.pages(meetingId).find(
-      { meetingId, last: { $gt: afterSequence } },
-      { sort: { first: 1 }, limit },
-    );
+    const pages = await this.pages.find({ meetingId, last: { $gt: afterSequence } }, { sort: { first: 1 }, limit });
     return pages
       .flatMap((page) => JSON.parse(page.events) as EventEnvelope[])
       .filter((e) => e.sequence > afterSequence)
