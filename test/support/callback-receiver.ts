@@ -12,6 +12,7 @@
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
 export type ScriptedReply =
@@ -74,6 +75,8 @@ export interface CallbackReceiverOptions {
   /** Keep bodies and headers (default true); a benchmark can turn it off and use onCallback. */
   record?: boolean;
   onCallback?: (callback: ReceivedCallback) => void;
+  /** Serve HTTPS with this key and certificate instead of HTTP. */
+  tls?: { key: string; cert: string };
 }
 
 export interface CallbackReceiver {
@@ -115,7 +118,7 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions = {
   let accepted = 0;
   const record = options.record ?? true;
 
-  const server = http.createServer((req, res) => {
+  const handler: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -150,7 +153,8 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions = {
       options.onCallback?.(callback);
       answer(res, callback.reply);
     });
-  });
+  };
+  const server = options.tls ? https.createServer(options.tls, handler) : http.createServer(handler);
   server.keepAliveTimeout = 5000;
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -181,7 +185,7 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions = {
   };
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     received,
     script: (...next) => void queue.push(...next),

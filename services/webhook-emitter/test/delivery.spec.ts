@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { replies, startCallbackReceiver, type CallbackReceiver } from '../../../test/support/callback-receiver.js';
+import { simulatorCertificate } from '../../../test/simulators/certificate.js';
 import { signBody } from '../src/delivery/signature.js';
 import { envelope, newMeetingId, startHarness, waitForLog, type Harness, type Token } from './support/harness.js';
 
@@ -155,6 +156,20 @@ describe('webhook emitter: delivery to a real receiver', () => {
       expect(target.received).to.have.length(0);
     } finally {
       await target.close();
+    }
+  });
+
+  it('checks the certificate of an https receiver: a self-signed one is refused and named in the log', async () => {
+    const secure = await startCallbackReceiver({ tls: await simulatorCertificate() });
+    try {
+      const meetingId = newMeetingId();
+      await h.register(meetingId, `${secure.url}/hook`, token.id);
+      h.publish(envelope(meetingId, 1));
+      const log = await waitForLog(h, token.caller, meetingId, (l) => (l.deliveries[0]?.attempts.length ?? 0) > 0);
+      expect(log.deliveries[0].attempts[0]).to.include({ status: null, error: 'TLS certificate not trusted' });
+      expect(secure.received).to.have.length(0);
+    } finally {
+      await secure.close();
     }
   });
 

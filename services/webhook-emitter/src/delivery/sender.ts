@@ -1,14 +1,15 @@
 /**
- * One HTTP attempt: POST the exact bytes with their headers through the guarded agents and
- * classify what happened. Redirects are answers, not instructions (never followed); proxies from
- * the environment are ignored (the address check must apply to the receiver itself); the whole
- * attempt, body included, has one deadline.
+ * One HTTP attempt: POST the exact bytes with their headers through axios and the guarded agents
+ * (transport.ts) and classify what happened. Redirects are answers, not instructions (never
+ * followed); proxies from the environment are ignored (the address check must apply to the
+ * receiver itself); the whole attempt, body included, has one deadline.
  */
 import axios, { AxiosError, type AxiosInstance } from 'axios';
 import type { Readable } from 'node:stream';
 import type { GuardedAgents } from '../net/guarded-agent.js';
 import { RefusedAddressError } from '../net/address-policy.js';
 import { parseRetryAfter } from './retry-policy.js';
+import { callbackTransport } from './transport.js';
 
 export type AttemptKind = 'success' | 'http_error' | 'redirect' | 'gone' | 'timeout' | 'network_error' | 'refused';
 
@@ -34,16 +35,12 @@ export class Sender {
     private readonly timeoutMs: number,
   ) {
     this.client = axios.create({
-      httpAgent: agents.http,
-      httpsAgent: agents.https,
-      proxy: false,
-      maxRedirects: 0,
+      adapter: callbackTransport(agents),
       validateStatus: () => true,
       responseType: 'stream',
-      decompress: false,
       // Keep the Buffer as it is: the signature covers exactly these bytes.
       transformRequest: [(data: unknown) => data],
-      maxBodyLength: Infinity,
+      transformResponse: [],
     });
   }
 
