@@ -45,7 +45,11 @@ export const meetingRecord = z.object({
 });
 export type MeetingRecord = z.infer<typeof meetingRecord>;
 
-/** svc.meetings.events: a meeting's event log from a sequence on, for consumers catching up. */
+/**
+ * svc.meetings.events: a meeting's event log from a sequence on, for consumers catching up. A reply
+ * can hold fewer than `limit` events (it stays under NATS' 1 MB message limit with long captions):
+ * ask again after the last one until a reply comes back empty.
+ */
 export const meetingEventsRequest = z.object({
   meetingId: z.string(),
   afterSequence: z.number().int().min(0),

@@ -152,7 +152,8 @@ describe('web application in Chromium: meetings, projects and tasks', function (
     expect(pathOf(page)).to.equal(`/meetings/${meetingId}?notice=meeting-stopping`);
     await page.waitForSelector('#document-link:not([hidden]) a', { timeout: 15_000 });
     await waitForText('#meeting-status', 'Ended');
-    expect(await page.$eval('#stop-form', (el) => (el as HTMLElement).hidden)).to.equal(true);
+    // Hidden by the live page, or not rendered at all when the meeting had ended by the redirect.
+    expect(await page.$('#stop-form:not([hidden])')).to.equal(null);
 
     await clickAndWait(page, '#document-link a');
     expect(pathOf(page)).to.equal(`/documents/${meetingId}`);

@@ -7,10 +7,15 @@
 import type { EventEnvelope, EventType } from '@notetaker/contracts';
 import type { ActorState } from '../protocol.js';
 
+/** Type, ids, sequence and timestamp as JSON: generously, so request budgets hold. */
+const ENVELOPE_BYTES = 200;
+
 export interface Emitted {
   event: EventEnvelope;
   /** performance.now() at emit, for the latency hook. */
   emittedAt: number;
+  /** About how many bytes the event takes as JSON (its payload's exact size plus the envelope). */
+  bytes: number;
 }
 
 /** What the stream needs from the worker's outbox. */
@@ -53,7 +58,7 @@ export class EventStream {
       payload,
     };
     if (this.stopped) return event;
-    this.pending.push({ event, emittedAt: performance.now() });
+    this.pending.push({ event, emittedAt: performance.now(), bytes: ENVELOPE_BYTES + JSON.stringify(payload).length });
     this.options.outbox.ready(this);
     return event;
   }
@@ -73,9 +78,16 @@ export class EventStream {
 
   // The outbox's side.
 
-  /** The oldest events not stored yet, at most `max`. */
-  peek(max: number): Emitted[] {
-    return this.pending.slice(0, max);
+  /** The oldest events not stored yet: at most `max` of them, and `maxBytes` unless one is larger. */
+  peek(max: number, maxBytes: number): Emitted[] {
+    let bytes = 0;
+    let count = 0;
+    while (count < Math.min(max, this.pending.length)) {
+      bytes += this.pending[count].bytes;
+      if (count > 0 && bytes > maxBytes) break;
+      count++;
+    }
+    return this.pending.slice(0, count);
   }
 
   /** The oldest `count` events are stored (they are published next). */

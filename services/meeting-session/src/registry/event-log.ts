@@ -20,6 +20,9 @@ import type { Collection, Store } from '@notetaker/store';
  */
 type PageDoc = { _id: string; meetingId: string; first: number; last: number; events: string };
 
+/** NATS' default message limit is 1 MB; a page is at most one record request's share (~512 KB). */
+const MAX_REPLY_CHARS = 512 * 1024;
+
 function toPage(events: EventEnvelope[]): PageDoc {
   const { meetingId, sequence } = events[0];
   return {
@@ -139,12 +142,21 @@ export class EventLog {
     for (const id of meetingIds) this.lastSeen.delete(id);
   }
 
+  /**
+   * Up to `limit` events after `afterSequence`, in order, and at most about MAX_REPLY_CHARS of
+   * them (at least one page): a reply must fit in one NATS message however long the captions.
+   */
   async after(meetingId: string, afterSequence: number, limit: number): Promise<EventEnvelope[]> {
     // Every page holds at least one event, so `limit` pages always hold `limit` events or all there are.
     const pages = await this.pages.find({ meetingId, last: { $gt: afterSequence } }, { sort: { first: 1 }, limit });
-    return pages
-      .flatMap((page) => JSON.parse(page.events) as EventEnvelope[])
-      .filter((e) => e.sequence > afterSequence)
-      .slice(0, limit);
+    const events: EventEnvelope[] = [];
+    let chars = 0;
+    for (const page of pages) {
+      chars += page.events.length;
+      if (events.length > 0 && chars > MAX_REPLY_CHARS) break;
+      events.push(...(JSON.parse(page.events) as EventEnvelope[]).filter((e) => e.sequence > afterSequence));
+      if (events.length >= limit) break;
+    }
+    return events.slice(0, limit);
   }
 }

@@ -7,13 +7,13 @@
 import { evtMeeting, type EventEnvelope } from '@notetaker/contracts';
 import type { Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
-import type { EventStream, Outbox } from '../actor/event-stream.js';
+import type { Emitted, EventStream, Outbox } from '../actor/event-stream.js';
 import { subjects, type RecordReply, type RecordRequest } from '../protocol.js';
 
 /** Per meeting and per request: a catching-up stream cannot starve the others. */
 const MAX_PER_MEETING = 200;
-/** Per request, so a request stays far below the bus's message size limit. */
-const MAX_PER_REQUEST = 1000;
+/** Per request, so a request stays well below NATS' default 1 MB message limit. */
+const MAX_REQUEST_BYTES = 512 * 1024;
 const MAX_BACKOFF_MS = 5000;
 
 export interface EventOutboxOptions {
@@ -90,15 +90,15 @@ export class EventOutbox implements Outbox {
   }
 
   /** The next request's share of each waiting stream; streams left over stay first in line. */
-  private take(): Array<{ stream: EventStream; batch: ReturnType<EventStream['peek']> }> {
+  private take(): Array<{ stream: EventStream; batch: Emitted[] }> {
     const taken = [];
-    let budget = MAX_PER_REQUEST;
+    let budget = MAX_REQUEST_BYTES;
     for (const stream of this.waiting) {
-      if (budget === 0) break;
+      if (budget <= 0) break;
       this.waiting.delete(stream);
-      const batch = stream.peek(Math.min(MAX_PER_MEETING, budget));
+      const batch = stream.peek(MAX_PER_MEETING, budget);
       if (batch.length === 0) continue; // stopped meanwhile
-      budget -= batch.length;
+      for (const { bytes } of batch) budget -= bytes;
       taken.push({ stream, batch });
     }
     return taken;

@@ -121,7 +121,7 @@ export class CatchUp {
       const ours = events.filter((e) => e.meetingId === lane.meetingId && e.sequence > cursor);
       for (const event of ours) await this.emitter.ingest(event);
       all.push(...ours);
-      if (ours.length === 0 || events.length < PAGE) break;
+      if (ours.length === 0) break; // a reply can be short of PAGE and still not be the end
       cursor = ours[ours.length - 1].sequence;
       if (until !== undefined && cursor >= until) break;
     }

@@ -118,7 +118,7 @@ async function replay(
       limit: REPLAY_PAGE,
     });
     for (const event of events) send(event);
-    if (events.length < REPLAY_PAGE) return;
+    if (events.length === 0) return; // a reply can be short of REPLAY_PAGE and still not be the end
     afterSequence = events[events.length - 1].sequence;
   }
 }
