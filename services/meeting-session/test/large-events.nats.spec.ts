@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import type { EventEnvelope } from '@notetaker/contracts';
-import { findNatsServerBinary, startNatsServer, type NatsServerHandle } from '@notetaker/bus/test-support';
+import { natsForSuite, type NatsServerHandle } from '@notetaker/bus/test-support';
 import { startHarness, type Harness } from './support/harness.js';
 
 const CAPTIONS = 60;
@@ -12,17 +12,13 @@ const TEXT = 'word '.repeat(8_000); // 40 KB each, 2.4 MB in all
 
 describe('large events over NATS', function () {
   this.timeout(60_000);
-  let server: NatsServerHandle | undefined;
+  let server: NatsServerHandle | null = null;
   let h: Harness | undefined;
 
   before(async function () {
-    const binary = findNatsServerBinary();
-    if (!binary && !process.env.NATS_URL) {
-      console.log('    skipping: no nats-server binary on PATH and NATS_URL is not set');
-      this.skip();
-    }
-    const natsUrl = process.env.NATS_URL ?? (server = await startNatsServer(binary!)).url;
-    h = await startHarness({}, { natsUrl });
+    const nats = await natsForSuite(this);
+    server = nats.server;
+    h = await startHarness({}, { natsUrl: nats.url });
   });
   after(async () => {
     await h?.stop();

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ServiceError } from '@notetaker/contracts';
-import { findNatsServerBinary, startNatsServer, type NatsServerHandle } from '@notetaker/bus/test-support';
+import { natsForSuite, type NatsServerHandle } from '@notetaker/bus/test-support';
 import { spawnSession, type Child } from './support/child.js';
 import { freshMeetUrl, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
 
@@ -17,18 +17,15 @@ const LEASE_MS = 3000;
 
 describe('placement across workers over NATS (separate processes)', function () {
   this.timeout(90_000);
-  let server: NatsServerHandle | undefined;
+  let server: NatsServerHandle | null = null;
   let h: Harness | undefined;
   const workers: Child[] = [];
   const dirs: string[] = [];
 
   before(async function () {
-    const binary = findNatsServerBinary();
-    if (!binary && !process.env.NATS_URL) {
-      console.log('    skipping: no nats-server binary on PATH and NATS_URL is not set');
-      this.skip();
-    }
-    const natsUrl = process.env.NATS_URL ?? (server = await startNatsServer(binary!)).url;
+    const nats = await natsForSuite(this);
+    server = nats.server;
+    const natsUrl = nats.url;
     h = await startHarness({ MEETING_SESSION_ROLE: 'registry', WORKER_LEASE_MS: String(LEASE_MS) }, { natsUrl });
     for (let i = 0; i < 2; i++) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meeting-worker-'));

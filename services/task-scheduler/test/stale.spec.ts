@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { connectNatsBus, type Bus } from '@notetaker/bus';
-import { findNatsServerBinary, startNatsServer, type NatsServerHandle } from '@notetaker/bus/test-support';
+import { natsForSuite, type NatsServerHandle } from '@notetaker/bus/test-support';
 import { svc, type Task, type TaskExecution } from '@notetaker/contracts';
 import { startFakeLlm, type FakeLlm } from '../../../test/support/fake-llm.js';
 import { eventually } from './harness.js';
@@ -60,17 +60,9 @@ describe('stale executions after the process is killed', function () {
   }
 
   before(async function () {
-    if (process.env.NATS_URL) {
-      natsUrl = process.env.NATS_URL;
-    } else {
-      const binary = findNatsServerBinary();
-      if (!binary) {
-        console.log('    skipped: no nats-server binary on PATH and NATS_URL is not set');
-        return this.skip();
-      }
-      nats = await startNatsServer(binary);
-      natsUrl = nats.url;
-    }
+    const suite = await natsForSuite(this);
+    nats = suite.server;
+    natsUrl = suite.url;
     llm = await startFakeLlm();
     bus = await connectNatsBus({ servers: [natsUrl], name: 'stale-test' });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'task-scheduler-stale-'));

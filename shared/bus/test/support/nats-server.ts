@@ -99,3 +99,19 @@ async function kill(child: ChildProcess): Promise<void> {
   child.kill('SIGKILL');
   await exited;
 }
+
+/**
+ * The nats-server a test suite runs against: NATS_URL when set, else one started here (stop it
+ * after the suite). Skips the suite, saying why, when there is neither.
+ */
+export async function natsForSuite(suite: { skip(): void }): Promise<{ url: string; server: NatsServerHandle | null }> {
+  if (process.env.NATS_URL) return { url: process.env.NATS_URL, server: null };
+  const binary = findNatsServerBinary();
+  if (!binary) {
+    console.log('    skipping: no nats-server binary on PATH and NATS_URL is not set');
+    suite.skip();
+    throw new Error('unreachable: skip() throws');
+  }
+  const server = await startNatsServer(binary);
+  return { url: server.url, server };
+}
