@@ -116,7 +116,7 @@ export class EventLog {
   }
 
   private async sameAsStored(events: EventEnvelope[]): Promise<boolean> {
-    const stored = await this.after(events[0].meetingId, events[0].sequence - 1, events.length);
+    const stored = await this.read(events[0].meetingId, events[0].sequence - 1, events.length, Infinity);
     return events.every((e, i) => isDeepStrictEqual(stored[i], e));
   }
 
@@ -146,14 +146,18 @@ export class EventLog {
    * Up to `limit` events after `afterSequence`, in order, and at most about MAX_REPLY_CHARS of
    * them (at least one page): a reply must fit in one NATS message however long the captions.
    */
-  async after(meetingId: string, afterSequence: number, limit: number): Promise<EventEnvelope[]> {
+  after(meetingId: string, afterSequence: number, limit: number): Promise<EventEnvelope[]> {
+    return this.read(meetingId, afterSequence, limit, MAX_REPLY_CHARS);
+  }
+
+  private async read(meetingId: string, afterSequence: number, limit: number, maxChars: number) {
     // Every page holds at least one event, so `limit` pages always hold `limit` events or all there are.
     const pages = await this.pages.find({ meetingId, last: { $gt: afterSequence } }, { sort: { first: 1 }, limit });
     const events: EventEnvelope[] = [];
     let chars = 0;
     for (const page of pages) {
       chars += page.events.length;
-      if (events.length > 0 && chars > MAX_REPLY_CHARS) break;
+      if (events.length > 0 && chars > maxChars) break;
       events.push(...(JSON.parse(page.events) as EventEnvelope[]).filter((e) => e.sequence > afterSequence));
       if (events.length >= limit) break;
     }

@@ -2,7 +2,7 @@
  * A worker's outbox: it stores the events of all the worker's actors in the registry's event log
  * and publishes them once stored. Group commit across actors: one record request carries every
  * stream that has events waiting, and while it is in flight the next one gathers. At 50 busy
- * meetings that is one bus round trip and one log write per shard where there were fifty.
+ * meetings that is one bus round trip and one log write where there were fifty.
  */
 import { evtMeeting, type EventEnvelope } from '@notetaker/contracts';
 import type { Bus } from '@notetaker/bus';
