@@ -1,7 +1,7 @@
 /**
  * svc.meetings.record: a worker hands over the events its actors emitted since its last request,
- * for any number of its meetings at once. They are stored in the event log (one write per log
- * shard for the whole request), then each meeting's record is brought up to date; the worker
+ * for any number of its meetings at once. They are stored in the event log (one write for the
+ * whole request), then each meeting's record is brought up to date; the worker
  * publishes a meeting's events only after this answers. A meeting that has ended, or that another
  * worker now owns, is refused and named in `fenced` (fencing a worker that was declared lost but
  * is still running); the others are stored all the same.
