@@ -41,21 +41,38 @@ const TICK_MS = Number(process.env.MEETINGS_BENCH_TICK_MS ?? 10);
 /** One finalized segment per 30 caption updates (mix case). */
 const CAPTIONS_PER_SEGMENT = 31;
 
+/**
+ * Callback times (performance.now()) waiting for their event, per meeting and kind. Each caption
+ * or segment callback becomes exactly one event of its kind and a meeting's events are published
+ * in order, so first in, first out; no per-event key to build on the measured thread.
+ */
+class SendTimes {
+  private readonly queues = new Map<string, { times: number[]; head: number }>();
+
+  add(meetingId: string, kind: 'caption_partial' | 'segment_finalized', at: number): void {
+    const key = kind === 'caption_partial' ? meetingId : `${meetingId}|seg`;
+    let queue = this.queues.get(key);
+    if (!queue) this.queues.set(key, (queue = { times: [], head: 0 }));
+    queue.times.push(at);
+  }
+
+  take(event: EventEnvelope): number | undefined {
+    if (event.type !== 'caption_partial' && event.type !== 'segment_finalized') return undefined;
+    const queue = this.queues.get(event.type === 'caption_partial' ? event.meetingId : `${event.meetingId}|seg`);
+    if (!queue || queue.head === queue.times.length) return undefined;
+    const at = queue.times[queue.head++];
+    if (queue.head === queue.times.length) queue.times.length = queue.head = 0;
+    return at;
+  }
+}
+
 interface Setup {
   bots: ScriptedMeeting[];
-  /** Callback time (performance.now()) per pending event key; the publish hook takes it out. */
-  sent: Map<string, number>;
+  sent: SendTimes;
   latencies: number[];
   published: () => number;
   stop(): Promise<void>;
 }
-
-const keyOf = (event: EventEnvelope): string | null => {
-  if (event.type === 'caption_partial')
-    return `${event.meetingId}|${event.payload.captionId as string}|${event.payload.text as string}`;
-  if (event.type === 'segment_finalized') return `${event.meetingId}|seg|${event.payload.text as string}`;
-  return null;
-};
 
 async function setUp(natsUrl?: string): Promise<Setup> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meetings-bench-'));
@@ -68,17 +85,13 @@ async function setUp(natsUrl?: string): Promise<Setup> {
   const bus: Bus = natsUrl
     ? await connectBus({ natsUrl, name: 'bench' })
     : new MemoryBus({ broker: new MemoryBroker() });
-  const sent = new Map<string, number>();
+  const sent = new SendTimes();
   const latencies: number[] = [];
   let published = 0;
   const onPublished = (event: EventEnvelope) => {
     published++;
-    const key = keyOf(event);
-    const at = key ? sent.get(key) : undefined;
-    if (key && at !== undefined) {
-      latencies.push(performance.now() - at);
-      sent.delete(key);
-    }
+    const at = sent.take(event);
+    if (at !== undefined) latencies.push(performance.now() - at);
   };
   const driver = scriptedDriverFactory();
   const started: Array<{ running: RunningService; store: Store }> = [];
@@ -146,7 +159,7 @@ async function saturation(s: Setup): Promise<LatencySummary> {
   for (let n = 0; n < SATURATION_EVENTS / MEETINGS; n++) {
     for (const bot of s.bots) {
       const text = `sat ${n}`;
-      s.sent.set(`${bot.target.meetingId}|sat|${text}`, performance.now());
+      s.sent.add(bot.target.meetingId, 'caption_partial', performance.now());
       bot.caption({ captionId: 'sat', speaker: 'Ada', text });
     }
     if (n % 20 === 19) await new Promise((resolve) => setImmediate(resolve));
@@ -174,12 +187,12 @@ async function paced(s: Setup, mix: boolean): Promise<LatencySummary> {
       const now = performance.now();
       if (mix && turn % CAPTIONS_PER_SEGMENT === CAPTIONS_PER_SEGMENT - 1) {
         const text = `Segment ${turn} of the bench.`;
-        s.sent.set(`${bot.target.meetingId}|seg|${text}`, now);
+        s.sent.add(bot.target.meetingId, 'segment_finalized', now);
         bot.segment({ speaker: 'Ada', text });
       } else {
         const captionId = `c${Math.floor(turn / CAPTIONS_PER_SEGMENT)}`;
         const text = `caption ${turn}`;
-        s.sent.set(`${bot.target.meetingId}|${captionId}|${text}`, now);
+        s.sent.add(bot.target.meetingId, 'caption_partial', now);
         bot.caption({ captionId, speaker: 'Ada', text });
       }
       emitted++;
