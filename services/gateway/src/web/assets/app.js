@@ -4,15 +4,6 @@
 'use strict';
 
 (function () {
-  const STATUS_LABELS = {
-    joining: 'Joining',
-    lobby: 'In the lobby',
-    live: 'Live',
-    leaving: 'Leaving',
-    ended: 'Ended',
-    error: 'Failed',
-  };
-
   function announce(message) {
     const status = document.querySelector('.copy-status');
     if (status) status.textContent = message;
@@ -78,6 +69,7 @@
     const stopForm = $('stop-form');
     const partialById = new Map();
     const names = new Set();
+    const labels = JSON.parse(section.dataset.statusLabels || '{}');
     const source = new EventSource(section.dataset.events);
 
     const payloadOf = (event) => {
@@ -96,7 +88,7 @@
       const badge = document.createElement('span');
       badge.className = `badge status-${status}`;
       badge.dataset.status = status;
-      badge.textContent = STATUS_LABELS[status] || status;
+      badge.textContent = labels[status] || status;
       statusBadge.replaceChildren(badge);
     }
 

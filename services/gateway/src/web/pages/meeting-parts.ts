@@ -1,7 +1,8 @@
 import type { MeetingStatus, Platform } from '@notetaker/contracts';
 import { html, type Html } from '../html.js';
 
-const STATUS_LABELS: Record<MeetingStatus, string> = {
+/** Also handed to the live page's script (meeting-view.ts), so both say the same. */
+export const STATUS_LABELS: Record<MeetingStatus, string> = {
   joining: 'Joining',
   lobby: 'In the lobby',
   live: 'Live',

@@ -12,7 +12,7 @@ import { csrfInput, sendPage, time, unavailable } from '../layout.js';
 import { redirect } from '../notices.js';
 import { meetingIdParam } from '../params.js';
 import { liveEvents } from './live-events.js';
-import { isActive, platformName, statusBadge } from './meeting-parts.js';
+import { isActive, platformName, STATUS_LABELS, statusBadge } from './meeting-parts.js';
 
 export function meetingView(router: Router, deps: WebDeps): void {
   const auth = requireSession(deps);
@@ -43,6 +43,7 @@ export function meetingView(router: Router, deps: WebDeps): void {
           class="meeting"
           ${active ? html` data-events="/meetings/${meetingId}/events"` : ''}
           data-has-document="${meeting.saveTranscript ? 'true' : 'false'}"
+          data-status-labels="${JSON.stringify(STATUS_LABELS)}"
         >
           <dl class="facts">
             <div>
