@@ -21,11 +21,7 @@ export class Appender {
     while (written < bytes.length) written += fs.writeSync(this.fd, bytes, written);
   }
 
-  /** The file was replaced (compaction renames a fresh one over it): append to the new one. */
-  reopen(): void {
-    this.close();
-  }
-
+  /** Lets go of the file; the next append opens it again (after a compaction: the new file). */
   close(): void {
     if (this.fd === null) return;
     fs.closeSync(this.fd);

@@ -81,7 +81,8 @@ export class EmbeddedCollection<T extends Document = Document> implements Collec
     this.appender = appender;
     (this.db.persistence as unknown as NedbPersistence).persistNewStateAsync = async (docs) =>
       appender.append(docs.map((doc) => `${model.serialize(doc)}\n`).join(''));
-    this.db.on('compaction.done', () => appender.reopen());
+    // Compaction renames a fresh file over the old one: append to the new one from now on.
+    this.db.on('compaction.done', () => appender.close());
     // nedb rewrites the file compactly while loading: the append log restarts small on each open.
     this.ready = prepare().then(() => this.db.loadDatabaseAsync());
     this.ready.catch(() => undefined); // reported by the first operation that awaits it
