@@ -114,6 +114,18 @@ function batchId(): string {
   return `${Date.now().toString().padStart(15, '0')}-${bootId}-${(counter++).toString().padStart(9, '0')}`;
 }
 
+/** An event's delivery state before any outcome is folded in. */
+function notYetTried() {
+  return {
+    state: 'pending' as DeliveryState,
+    reason: null,
+    attempts: [] as AttemptRecord[],
+    firstAttemptAt: null,
+    nextAttemptAt: null,
+    finishedAt: null,
+  };
+}
+
 export class DeliveryStore {
   readonly callbacks: Collection<CallbackDoc>;
   private readonly eventBatches: Collection<EventBatchDoc>;
@@ -203,16 +215,7 @@ export class DeliveryStore {
     for (const batch of eventBatches) {
       for (const e of batch.events) {
         if (e.meetingId !== meetingId || records.has(e.sequence)) continue;
-        records.set(e.sequence, {
-          ...e,
-          batchId: batch._id,
-          state: 'pending',
-          reason: null,
-          attempts: [],
-          firstAttemptAt: null,
-          nextAttemptAt: null,
-          finishedAt: null,
-        });
+        records.set(e.sequence, { ...e, batchId: batch._id, ...notYetTried() });
       }
     }
     for (const batch of outcomeBatches) {
@@ -229,12 +232,7 @@ export class DeliveryStore {
             body: null,
             captionKey: null,
             receivedAt: null,
-            state: 'pending',
-            reason: null,
-            attempts: [],
-            firstAttemptAt: null,
-            nextAttemptAt: null,
-            finishedAt: null,
+            ...notYetTried(),
           };
           records.set(o.sequence, record);
         }
