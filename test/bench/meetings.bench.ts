@@ -10,7 +10,9 @@
  *     words updates its caption once a word); each segment is stored through transcript-store
  *     before its event, same latency measure.
  * Target: >= 20,000 events/s and p99 < 5 ms on the embedded store and the memory bus.
- * `npx tsx test/bench/meetings.bench.ts`
+ * `npx tsx test/bench/meetings.bench.ts`. Settings: MEETINGS_BENCH_RATE (events/s),
+ * MEETINGS_BENCH_TICK_MS (pacing step, 10: rate/100 callbacks arrive together),
+ * MEETINGS_BENCH_CASES (saturation,captions,mix), MEETINGS_BENCH_NO_NATS, BENCH_PROFILE=<dir>.
  */
 import fs from 'node:fs';
 import os from 'node:os';
