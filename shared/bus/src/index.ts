@@ -3,6 +3,7 @@ import { MemoryBroker } from './memory-broker.js';
 import { createMemoryBus } from './memory.js';
 import { connectNatsBus } from './nats.js';
 export * from './port.js';
+export { JsonText } from './json-payload.js';
 export { MemoryBroker } from './memory-broker.js';
 export { MemoryBus, createMemoryBus, sharedMemoryBroker, type MemoryBusOptions } from './memory.js';
 export { NatsBus, connectNatsBus, type NatsBusOptions } from './nats.js';

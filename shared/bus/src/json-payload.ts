@@ -4,7 +4,16 @@
  * `undefined` travels as "no payload" rather than failing, mirroring an empty NATS message.
  */
 export function toJson(value: unknown): string | undefined {
-  return value === undefined ? undefined : JSON.stringify(value);
+  if (value === undefined) return undefined;
+  return value instanceof JsonText ? value.text : JSON.stringify(value);
+}
+
+/**
+ * A payload its sender already holds as JSON text (it serialized the value once, e.g. to store
+ * it): sent as that text instead of being serialized again. Receivers see the parsed value.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
 }
 
 export function fromJson(json: string | undefined): unknown {

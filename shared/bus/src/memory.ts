@@ -63,7 +63,8 @@ export class MemoryBus implements Bus, MemorySubscriber {
   publish(subject: string, data: unknown): void {
     this.assertOpen();
     assertValidSubject(subject, false);
-    this.broker.dispatch(subject, toJson(data), undefined);
+    // Nobody listening: the message is dropped, as NATS would, without encoding it first.
+    if (this.broker.hasSubscribers(subject)) this.broker.dispatch(subject, toJson(data), undefined);
   }
 
   subscribe(subject: string, handler: EventHandler, options?: SubscribeOptions): Subscription {

@@ -1,5 +1,5 @@
 import { errors, ServiceError, toWireError, type WireError } from '@notetaker/contracts';
-import { fromJson, toJson } from './json-payload.js';
+import { fromJson, JsonText, toJson } from './json-payload.js';
 
 /**
  * Byte encoding for the NATS adapter. A reply carries an envelope, serialized in the same single
@@ -22,6 +22,7 @@ export function decodePayload(bytes: Uint8Array): unknown {
 
 export function encodeSuccess(value: unknown): Uint8Array {
   try {
+    if (value instanceof JsonText) return Buffer.from(`{"ok":true,"data":${value.text}}`);
     return Buffer.from(JSON.stringify({ ok: true, data: value }));
   } catch {
     return encodeFailure(errors.internal());

@@ -18,8 +18,13 @@ export function subjectMatches(patternTokens: readonly string[], subject: string
   return tokens.length === patternTokens.length;
 }
 
+/** Dot-separated non-empty tokens without whitespace or wildcard characters: every published subject. */
+const LITERAL_SUBJECT = /^[^\s.*>]+(?:\.[^\s.*>]+)*$/;
+
 /** Rejects subjects NATS would reject, so the memory bus cannot accept what production refuses. */
 export function assertValidSubject(subject: string, allowWildcards: boolean): void {
+  // One regex test on the hot path (every publish); patterns with wildcards get the token walk.
+  if (typeof subject === 'string' && LITERAL_SUBJECT.test(subject)) return;
   if (typeof subject !== 'string' || subject.length === 0 || /\s/.test(subject)) {
     throw new TypeError(`Invalid bus subject: ${JSON.stringify(subject)}`);
   }

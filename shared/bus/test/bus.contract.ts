@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { errors, ServiceError } from '@notetaker/contracts';
-import type { Bus } from '../src/index.js';
+import { JsonText, type Bus } from '../src/index.js';
 
 /**
  * The one behaviour spec both adapters must pass. `a` and `b` are two connections to the same bus,
@@ -45,6 +45,18 @@ export function busContract(name: string, makeBus: () => Promise<BusPair>): void
       expect(reply).to.deep.equal({ got: asJson, subject: subject('echo') });
       expect(received).to.not.equal(sent);
       expect(await a.request(subject('echo'), undefined)).to.deep.equal({ subject: subject('echo') });
+    });
+
+    it('sends a payload already held as JSON text as that text, on publish, request and reply', async function () {
+      const seen: unknown[] = [];
+      b.subscribe(subject('pre.evt'), (data) => void seen.push(data));
+      b.serve(subject('pre.req'), (data) => new JsonText(JSON.stringify({ echoed: data })));
+      await b.flush();
+      a.publish(subject('pre.evt'), new JsonText('{"sequence":1,"text":"caf\\u00e9"}'));
+      expect(await a.request(subject('pre.req'), new JsonText('[1,"two"]'))).to.deep.equal({ echoed: [1, 'two'] });
+      await a.flush();
+      await waitFor(() => seen.length === 1);
+      expect(seen).to.deep.equal([{ sequence: 1, text: 'café' }]);
     });
 
     it('serves requests on a wildcard subject with the concrete subject in the context', async function () {
