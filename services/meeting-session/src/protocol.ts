@@ -4,7 +4,10 @@
  * (svc.meetings.start|stop|status|get|events) are in @notetaker/contracts messages.ts.
  */
 import { z } from 'zod';
-import { actorMeeting, eventEnvelope, meetingStatus, platform, svc, type EventEnvelope } from '@notetaker/contracts';
+import { actorMeeting, meetingStatus, platform, svc, type EventEnvelope } from '@notetaker/contracts';
+
+/** A batch's JSON text; one event may be larger than a request's 512 KB budget, none than NATS' 1 MB. */
+const MAX_BATCH_CHARS = 1024 * 1024;
 
 export const subjects = {
   /** registry -> one worker (queue group): host this meeting's actor. */
@@ -39,12 +42,35 @@ export const actorState = z.object({
 });
 export type ActorState = z.infer<typeof actorState>;
 
-/** One meeting's events in a record request, with its actor's state after them. */
-export const meetingEvents = z.object({
+/**
+ * Consecutive events of one meeting (sequences first..last) as one JSON array text. The worker
+ * serializes each event once, when its actor emits it; the registry stores that text as is and
+ * the worker publishes the same text, so an event is never encoded twice. The registry trusts the
+ * text to hold exactly those events of that meeting: only meeting-session's own workers send it.
+ */
+const eventBatchFields = z.object({
   meetingId: z.string(),
-  events: z.array(eventEnvelope).min(1).max(1000),
-  state: actorState,
+  first: z.number().int().min(1),
+  last: z.number().int().min(1),
+  events: z.string().min(2).max(MAX_BATCH_CHARS),
 });
+const oneToAThousand = (b: { first: number; last: number }) => b.last >= b.first && b.last - b.first < 1000;
+const batchRange = { message: 'first..last must span 1 to 1000 events' };
+export const eventBatch = eventBatchFields.refine(oneToAThousand, batchRange);
+export type EventBatch = z.infer<typeof eventBatch>;
+
+/** The batch of a meeting's events as one JSON array text (off the hot path: tests, the registry's own writes). */
+export function batchOf(events: EventEnvelope[]): EventBatch {
+  return {
+    meetingId: events[0].meetingId,
+    first: events[0].sequence,
+    last: events[events.length - 1].sequence,
+    events: JSON.stringify(events),
+  };
+}
+
+/** One meeting's events in a record request, with its actor's state after them. */
+export const meetingEvents = eventBatchFields.extend({ state: actorState }).refine(oneToAThousand, batchRange);
 export type MeetingEvents = z.infer<typeof meetingEvents>;
 
 /** A worker's events of all its meetings that are ready together (group commit across actors). */

@@ -6,15 +6,19 @@ import { expect } from 'chai';
 import type { EventEnvelope } from '@notetaker/contracts';
 import { openStore, type Store } from '@notetaker/store';
 import { EventLog } from '../src/registry/event-log.js';
+import { batchOf, type EventBatch } from '../src/protocol.js';
 
-const events = (meetingId: string, from: number, count: number, text = 'hello'): EventEnvelope[] =>
-  Array.from({ length: count }, (_, i) => ({
-    type: 'caption_partial',
-    meetingId,
-    sequence: from + i,
-    timestamp: new Date(1_700_000_000_000 + from + i).toISOString(),
-    payload: { speaker: 'Ada', text, captionId: 'c1', timestamp: '2024-01-01T00:00:00.000Z' },
-  }));
+/** A batch of `count` captions from sequence `from`, as the worker sends it (one JSON array text). */
+const events = (meetingId: string, from: number, count: number, text = 'hello'): EventBatch =>
+  batchOf(
+    Array.from({ length: count }, (_, i) => ({
+      type: 'caption_partial' as const,
+      meetingId,
+      sequence: from + i,
+      timestamp: new Date(1_700_000_000_000 + from + i).toISOString(),
+      payload: { speaker: 'Ada', text, captionId: 'c1', timestamp: '2024-01-01T00:00:00.000Z' },
+    })),
+  );
 const sequences = (list: EventEnvelope[]) => list.map((e) => e.sequence);
 
 describe('event log', () => {
@@ -62,6 +66,9 @@ describe('event log', () => {
     const fresh = new EventLog(store); // a restarted registry: no hints
     expect(await fresh.appendAll([batch, events('meeting_s', 1, 1)])).to.deep.equal([true, true]);
     expect(sequences(await fresh.after('meeting_r', 0, 100))).to.deep.equal([1, 2, 3, 4]);
+    // A retry that overlaps what is stored: only the new part is added.
+    expect(await fresh.appendAll([events('meeting_r', 3, 4)])).to.deep.equal([true]);
+    expect(sequences(await fresh.after('meeting_r', 0, 100))).to.deep.equal([1, 2, 3, 4, 5, 6]);
     // Same sequences, different events: not ours.
     expect(await fresh.appendAll([events('meeting_r', 3, 2, 'other words')])).to.deep.equal([false]);
   });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { EventEnvelope } from '@notetaker/contracts';
-import { subjects } from '../src/protocol.js';
+import { batchOf, subjects } from '../src/protocol.js';
 import { spawnSession } from './support/child.js';
 import { freshMeetUrl, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
 
@@ -39,8 +39,7 @@ describe('meeting-session restarts', () => {
         workerId: oldWorker,
         meetings: [
           {
-            meetingId,
-            events: [
+            ...batchOf([
               {
                 type: 'caption_partial',
                 meetingId,
@@ -48,7 +47,7 @@ describe('meeting-session restarts', () => {
                 timestamp: new Date().toISOString(),
                 payload: {},
               },
-            ],
+            ]),
             state: { status: 'live', participantCount: 0, segmentCount: 0, participants: [] },
           },
         ],

@@ -1,21 +1,19 @@
 /**
  * One meeting's event stream, written by its actor alone. `emit` assigns the next sequence at
- * once (1, 2, 3... across all types) and queues the event; the worker's outbox stores queued
- * events in the registry's event log and publishes each only after the log has it. Events
- * therefore leave in sequence order, stored.
+ * once (1, 2, 3... across all types), serializes the event (the one time it is: that text is
+ * stored and published) and queues it; the worker's outbox stores queued events in the registry's
+ * event log and publishes each only after the log has it. Events therefore leave in sequence
+ * order, stored.
  */
 import type { EventEnvelope, EventType } from '@notetaker/contracts';
 import type { ActorState } from '../protocol.js';
 
-/** Type, ids, sequence and timestamp as JSON: generously, so request budgets hold. */
-const ENVELOPE_BYTES = 200;
-
 export interface Emitted {
   event: EventEnvelope;
+  /** The event as JSON. */
+  json: string;
   /** performance.now() at emit, for the latency hook. */
   emittedAt: number;
-  /** About how many bytes the event takes as JSON (its payload's exact size plus the envelope). */
-  bytes: number;
 }
 
 /** What the stream needs from the worker's outbox. */
@@ -58,7 +56,7 @@ export class EventStream {
       payload,
     };
     if (this.stopped) return event;
-    this.pending.push({ event, emittedAt: performance.now(), bytes: ENVELOPE_BYTES + JSON.stringify(payload).length });
+    this.pending.push({ event, json: JSON.stringify(event), emittedAt: performance.now() });
     this.options.outbox.ready(this);
     return event;
   }
@@ -78,13 +76,13 @@ export class EventStream {
 
   // The outbox's side.
 
-  /** The oldest events not stored yet: at most `max` of them, and `maxBytes` unless one is larger. */
-  peek(max: number, maxBytes: number): Emitted[] {
-    let bytes = 0;
+  /** The oldest events not stored yet: at most `max` of them, and `maxChars` of JSON unless one is longer. */
+  peek(max: number, maxChars: number): Emitted[] {
+    let chars = 0;
     let count = 0;
     while (count < Math.min(max, this.pending.length)) {
-      bytes += this.pending[count].bytes;
-      if (count > 0 && bytes > maxBytes) break;
+      chars += this.pending[count].json.length;
+      if (count > 0 && chars > maxChars) break;
       count++;
     }
     return this.pending.slice(0, count);

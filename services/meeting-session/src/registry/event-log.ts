@@ -13,25 +13,20 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ServiceError, type EventEnvelope, type EventType } from '@notetaker/contracts';
 import type { Collection, Store } from '@notetaker/store';
+import { batchOf, type EventBatch } from '../protocol.js';
 
 /**
- * `events` is the batch as one JSON string: the log never queries inside a page, and an opaque
- * string costs the embedded store one escape instead of a walk over every event's fields.
+ * `events` is the batch's JSON array text, as the worker serialized it: the log never queries
+ * inside a page, and an opaque string costs the store one escape instead of a walk over every
+ * event's fields.
  */
 type PageDoc = { _id: string; meetingId: string; first: number; last: number; events: string };
 
 /** NATS' default message limit is 1 MB; a page is at most one record request's share (~512 KB). */
 const MAX_REPLY_CHARS = 512 * 1024;
 
-function toPage(events: EventEnvelope[]): PageDoc {
-  const { meetingId, sequence } = events[0];
-  return {
-    _id: `${meetingId}:${sequence}`,
-    meetingId,
-    first: sequence,
-    last: events[events.length - 1].sequence,
-    events: JSON.stringify(events),
-  };
+function toPage({ meetingId, first, last, events }: EventBatch): PageDoc {
+  return { _id: `${meetingId}:${first}`, meetingId, first, last, events };
 }
 
 export class EventLog {
@@ -67,13 +62,13 @@ export class EventLog {
    * and all of them when that insert meets a duplicate, go through `append` one by one. Returns,
    * per batch, whether it is stored (false: another writer took those sequences).
    */
-  async appendAll(batches: EventEnvelope[][]): Promise<boolean[]> {
-    const continuing = batches.filter((events) => this.lastSeen.get(events[0].meetingId) === events[0].sequence - 1);
-    let inserted = new Set<EventEnvelope[]>();
+  async appendAll(batches: EventBatch[]): Promise<boolean[]> {
+    const continuing = batches.filter((batch) => this.lastSeen.get(batch.meetingId) === batch.first - 1);
+    let inserted = new Set<EventBatch>();
     if (continuing.length > 0) {
       try {
         await this.pages.insertMany(continuing.map(toPage));
-        for (const events of continuing) this.lastSeen.set(events[0].meetingId, events.at(-1)!.sequence);
+        for (const batch of continuing) this.lastSeen.set(batch.meetingId, batch.last);
         inserted = new Set(continuing);
       } catch (err) {
         if (!(err instanceof ServiceError) || err.code !== 'duplicate_key') throw err;
@@ -81,7 +76,7 @@ export class EventLog {
       }
     }
     const results: boolean[] = [];
-    for (const events of batches) results.push(inserted.has(events) || (await this.append(events)));
+    for (const batch of batches) results.push(inserted.has(batch) || (await this.append(batch)));
     return results;
   }
 
@@ -90,22 +85,31 @@ export class EventLog {
    * are skipped after checking they are the same events. Returns false when the batch does not
    * continue the stored stream: another writer took those sequences.
    */
-  async append(events: EventEnvelope[]): Promise<boolean> {
-    const meetingId = events[0].meetingId;
+  async append(batch: EventBatch): Promise<boolean> {
+    const { meetingId } = batch;
+    let events: EventEnvelope[] | undefined; // parsed only when the batch overlaps what is stored
     for (let attempt = 0; attempt < 3; attempt++) {
       const hint = attempt === 0 ? this.lastSeen.get(meetingId) : undefined;
       const last = hint ?? (await this.lastSequence(meetingId));
-      const stored = events.filter((e) => e.sequence <= last);
-      const fresh = events.filter((e) => e.sequence > last);
-      const continues = fresh.length === 0 || fresh[0].sequence === last + 1;
-      if (!continues || (stored.length > 0 && !(await this.sameAsStored(stored)))) {
-        if (hint !== undefined) continue; // the hint may be stale: decide on a real read
+      let fresh = batch;
+      if (batch.first <= last) {
+        events ??= JSON.parse(batch.events) as EventEnvelope[];
+        const stored = events.filter((e) => e.sequence <= last);
+        const rest = events.filter((e) => e.sequence > last);
+        if (!(await this.sameAsStored(stored))) {
+          if (hint !== undefined) continue; // the hint may be stale: decide on a real read
+          return false;
+        }
+        if (rest.length === 0) return true;
+        fresh = batchOf(rest);
+      }
+      if (fresh.first !== last + 1) {
+        if (hint !== undefined) continue;
         return false;
       }
-      if (fresh.length === 0) return true;
       try {
         await this.pages.insertOne(toPage(fresh));
-        this.lastSeen.set(meetingId, fresh[fresh.length - 1].sequence);
+        this.lastSeen.set(meetingId, fresh.last);
         return true;
       } catch (err) {
         if (!(err instanceof ServiceError) || err.code !== 'duplicate_key') throw err;
@@ -130,7 +134,7 @@ export class EventLog {
         timestamp: new Date().toISOString(),
         payload,
       };
-      if (await this.append([event])) return event;
+      if (await this.append(batchOf([event]))) return event;
       // A late write of the old actor took that sequence: go after it.
     }
   }

@@ -6,7 +6,8 @@
  * worker now owns, is refused and named in `fenced` (fencing a worker that was declared lost but
  * is still running); the others are stored all the same.
  */
-import type { EventEnvelope } from '@notetaker/contracts';
+import { z } from 'zod';
+import { eventEnvelope } from '@notetaker/contracts';
 import { recordRequest, type MeetingEvents, type RecordReply } from '../protocol.js';
 import type { EventLog } from './event-log.js';
 import { parseRequest } from '../parse.js';
@@ -20,15 +21,11 @@ export async function recordEvents(records: Records, log: EventLog, data: unknow
   const writable: Array<{ doc: MeetingDoc; batch: MeetingEvents }> = [];
   for (const batch of request.meetings) {
     const doc = byId.get(batch.meetingId);
-    const ours =
-      doc &&
-      !isTerminal(doc.status) &&
-      (doc.workerId === null || doc.workerId === request.workerId) &&
-      batch.events.every((e) => e.meetingId === batch.meetingId);
+    const ours = doc && !isTerminal(doc.status) && (doc.workerId === null || doc.workerId === request.workerId);
     if (ours) writable.push({ doc, batch });
     else fenced.push(batch.meetingId);
   }
-  const appended = await log.appendAll(writable.map((w) => w.batch.events));
+  const appended = await log.appendAll(writable.map((w) => w.batch));
   for (const [i, { doc, batch }] of writable.entries()) {
     if (appended[i]) await project(records, log, doc, request.workerId, batch);
     else fenced.push(batch.meetingId);
@@ -42,10 +39,11 @@ async function project(
   log: EventLog,
   doc: MeetingDoc,
   workerId: string,
-  { events, state }: MeetingEvents,
+  batch: MeetingEvents,
 ): Promise<void> {
-  const last = lastStatusEvent(events);
-  const ending = last !== null && isTerminal(state.status);
+  const { state } = batch;
+  const last = isTerminal(state.status) ? lastStatusEvent(batch) : null;
+  const ending = last !== null;
   if (!ending && !changed(doc, workerId, state)) return;
   const $set: Partial<MeetingDoc> = {
     status: state.status,
@@ -63,7 +61,9 @@ async function project(
   if (ending) log.forget(doc._id);
 }
 
-function lastStatusEvent(events: EventEnvelope[]): EventEnvelope | null {
+/** The batch's last status change, read only from the batch that ends the meeting. */
+function lastStatusEvent(batch: MeetingEvents) {
+  const events = z.array(eventEnvelope).parse(JSON.parse(batch.events));
   for (let i = events.length - 1; i >= 0; i--) if (events[i].type === 'meeting_status') return events[i];
   return null;
 }

@@ -5,15 +5,15 @@
  * meetings that is one bus round trip and one log write where there were fifty.
  */
 import { evtMeeting, type EventEnvelope } from '@notetaker/contracts';
-import type { Bus } from '@notetaker/bus';
+import { JsonText, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type { Emitted, EventStream, Outbox } from '../actor/event-stream.js';
 import { subjects, type RecordReply, type RecordRequest } from '../protocol.js';
 
 /** Per meeting and per request: a catching-up stream cannot starve the others. */
 const MAX_PER_MEETING = 200;
-/** Per request, so a request stays well below NATS' default 1 MB message limit. */
-const MAX_REQUEST_BYTES = 512 * 1024;
+/** JSON per request, so a request stays well below NATS' default 1 MB message limit. */
+const MAX_REQUEST_CHARS = 512 * 1024;
 const MAX_BACKOFF_MS = 5000;
 
 export interface EventOutboxOptions {
@@ -52,7 +52,9 @@ export class EventOutbox implements Outbox {
           workerId: this.options.workerId,
           meetings: taken.map(({ stream, batch }) => ({
             meetingId: stream.meetingId,
-            events: batch.map((b) => b.event),
+            first: batch[0].event.sequence,
+            last: batch[batch.length - 1].event.sequence,
+            events: `[${batch.map((b) => b.json).join(',')}]`,
             state: stream.state(),
           })),
         };
@@ -74,8 +76,8 @@ export class EventOutbox implements Outbox {
             stream.fenced();
             continue;
           }
-          for (const { event, emittedAt } of batch) {
-            this.options.bus.publish(evtMeeting(event.meetingId, event.type), event);
+          for (const { event, json, emittedAt } of batch) {
+            this.options.bus.publish(evtMeeting(event.meetingId, event.type), new JsonText(json));
             this.options.onPublished?.(event, emittedAt);
           }
           stream.stored(batch.length);
@@ -92,13 +94,13 @@ export class EventOutbox implements Outbox {
   /** The next request's share of each waiting stream; streams left over stay first in line. */
   private take(): Array<{ stream: EventStream; batch: Emitted[] }> {
     const taken = [];
-    let budget = MAX_REQUEST_BYTES;
+    let budget = MAX_REQUEST_CHARS;
     for (const stream of this.waiting) {
       if (budget <= 0) break;
       this.waiting.delete(stream);
       const batch = stream.peek(MAX_PER_MEETING, budget);
       if (batch.length === 0) continue; // stopped meanwhile
-      for (const { bytes } of batch) budget -= bytes;
+      for (const { json } of batch) budget -= json.length;
       taken.push({ stream, batch });
     }
     return taken;
