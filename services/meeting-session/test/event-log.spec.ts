@@ -29,7 +29,6 @@ describe('event log', () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'event-log-test-'));
     store = await openStore({ service: 'meeting-session', dataDir });
     log = new EventLog(store);
-    await log.init();
   });
   afterEach(async () => {
     await store.close();

@@ -1,6 +1,7 @@
 /**
  * The embedded adapter: no server to run, one folder per service (`<dataDir>/<service>/`), one
- * nedb datafile per collection (`<name>.db`), one process at a time (see lock.ts).
+ * nedb datafile per collection (`<name>.db`), one file per sequence log (`<name>.log`, see
+ * embedded-log.ts), one process at a time (see lock.ts).
  *
  * Durability: a write is acknowledged once nedb has appended its line to the file (no fsync), so
  * it survives the process being killed at any point; an OS crash or power loss can still lose the
@@ -11,8 +12,9 @@ import path from 'node:path';
 import { ServiceError } from '@notetaker/contracts';
 import { assertCollectionName, assertServiceName } from './common.js';
 import { EmbeddedCollection } from './embedded-collection.js';
+import { EmbeddedSequenceLog } from './embedded-log.js';
 import { acquireLock, releaseLock } from './lock.js';
-import type { Collection, Document, Store } from './port.js';
+import type { Collection, Document, SequenceLog, Store } from './port.js';
 
 export interface EmbeddedStoreOptions {
   service: string;
@@ -33,6 +35,7 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
 
 class EmbeddedStore implements Store {
   private readonly collections = new Map<string, EmbeddedCollection>();
+  private readonly logs = new Map<string, EmbeddedSequenceLog>();
   private readonly timer: NodeJS.Timeout;
   private closing: Promise<void> | null = null;
 
@@ -62,9 +65,21 @@ class EmbeddedStore implements Store {
     return collection as unknown as Collection<T>;
   }
 
+  sequenceLog(name: string): SequenceLog {
+    this.assertOpen();
+    assertCollectionName(name);
+    let log = this.logs.get(name);
+    if (!log) {
+      log = new EmbeddedSequenceLog(path.join(this.folder, `${name}.log`), () => this.assertOpen());
+      this.logs.set(name, log);
+    }
+    return log;
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       clearInterval(this.timer);
+      for (const log of this.logs.values()) await warnOnFailure(`closing ${log.file}`, () => log.close());
       // Compacting drains each collection's pending writes and leaves a tidy file for next time.
       await Promise.allSettled([...this.collections.values()].map((c) => c.close()));
       await releaseLock(this.lock);
@@ -77,14 +92,17 @@ class EmbeddedStore implements Store {
   }
 
   private async compactAll(): Promise<void> {
-    for (const collection of this.collections.values()) {
-      try {
-        await collection.compact();
-      } catch (err) {
-        // No logger at this layer; the next write to a broken disk fails loudly anyway.
-        process.emitWarning(`compacting ${collection.file} failed: ${(err as Error).message}`);
-      }
-    }
+    for (const log of this.logs.values()) await warnOnFailure(`compacting ${log.file}`, () => log.compact());
+    for (const c of this.collections.values()) await warnOnFailure(`compacting ${c.file}`, () => c.compact());
+  }
+}
+
+/** No logger at this layer: housekeeping failures become process warnings (a broken disk fails the next write loudly anyway). */
+async function warnOnFailure(what: string, step: () => void | Promise<void>): Promise<void> {
+  try {
+    await step();
+  } catch (err) {
+    process.emitWarning(`${what} failed: ${(err as Error).message}`);
   }
 }
 

@@ -12,12 +12,14 @@ import {
   newId,
   isPlainObject,
 } from './common.js';
+import { CollectionSequenceLog, type PageDoc } from './collection-log.js';
 import type {
   Collection,
   Document,
   Filter,
   FindOptions,
   IndexOptions,
+  SequenceLog,
   Store,
   Update,
   UpdateOptions,
@@ -74,6 +76,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
 
 class MongoStore implements Store {
   private readonly collections = new Map<string, MongoAdapterCollection>();
+  private readonly logs = new Map<string, SequenceLog>();
   private closing: Promise<void> | null = null;
 
   constructor(
@@ -90,6 +93,12 @@ class MongoStore implements Store {
       this.collections.set(name, collection);
     }
     return collection as unknown as Collection<T>;
+  }
+
+  sequenceLog(name: string): SequenceLog {
+    let log = this.logs.get(name);
+    if (!log) this.logs.set(name, (log = new CollectionSequenceLog(this.collection<PageDoc>(name))));
+    return log;
   }
 
   close(): Promise<void> {

@@ -63,8 +63,37 @@ export interface Collection<T extends Document = Document> {
   createIndex(fields: Record<string, 1 | -1>, options?: IndexOptions): Promise<void>;
 }
 
+/** Entries `first`..`last` of one key's numbered stream, as one opaque text (e.g. a JSON array). */
+export interface LogPage {
+  key: string;
+  first: number;
+  last: number;
+  body: string;
+}
+
+/**
+ * Append-only pages of numbered entries per key: a meeting's event stream. Pages are written
+ * together, read back in order from a sequence on, and dropped a key at a time. Unlike a
+ * collection it is never queried inside a page, which lets the embedded adapter keep the pages on
+ * disk and only a few numbers per page in memory (see embedded-log.ts).
+ */
+export interface SequenceLog {
+  /**
+   * Appends pages in order as one write. A page whose (key, first) is stored already throws
+   * duplicate_key; pages before it may or may not be stored (as insertMany), later ones are not.
+   */
+  append(pages: LogPage[]): Promise<void>;
+  /** Up to `limit` pages of `key` that end after `afterSequence`, by `first`. */
+  pagesAfter(key: string, afterSequence: number, limit: number): Promise<LogPage[]>;
+  /** The `last` of the key's last page, 0 when it has none. */
+  lastSequence(key: string): Promise<number>;
+  /** Removes every page of these keys. */
+  drop(keys: string[]): Promise<void>;
+}
+
 export interface Store {
   collection<T extends Document = Document>(name: string): Collection<T>;
+  sequenceLog(name: string): SequenceLog;
   close(): Promise<void>;
 }
 

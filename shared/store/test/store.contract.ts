@@ -346,6 +346,62 @@ export function storeContract(hooks: ContractHooks): void {
     });
   });
 
+  describe('sequence log', () => {
+    let logs = 0;
+    const freshLog = () => store.sequenceLog(`log${++logs}`);
+    const page = (key: string, first: number, last: number, body = `${key} ${first}-${last}`) => ({
+      key,
+      first,
+      last,
+      body,
+    });
+
+    it('appends pages of many keys in one go and reads each key back in order from a sequence', async () => {
+      const log = freshLog();
+      await log.append([page('m1', 1, 3), page('m2', 1, 1), page('m1', 4, 4)]);
+      await log.append([page('m2', 2, 5, '["é",{"nested":"\\n"}]'), page('m1', 5, 9)]);
+      expect(await log.pagesAfter('m1', 0, 10)).to.deep.equal([page('m1', 1, 3), page('m1', 4, 4), page('m1', 5, 9)]);
+      expect(await log.pagesAfter('m1', 3, 10)).to.deep.equal([page('m1', 4, 4), page('m1', 5, 9)]);
+      expect(await log.pagesAfter('m1', 5, 10)).to.deep.equal([page('m1', 5, 9)], 'the page holding sequence 6');
+      expect(await log.pagesAfter('m1', 0, 2)).to.have.length(2);
+      expect(await log.pagesAfter('m1', 9, 10)).to.deep.equal([]);
+      expect((await log.pagesAfter('m2', 1, 10))[0].body).to.equal('["é",{"nested":"\\n"}]');
+      expect(await log.pagesAfter('nobody', 0, 10)).to.deep.equal([]);
+      expect([await log.lastSequence('m1'), await log.lastSequence('m2'), await log.lastSequence('x')]).to.deep.equal([
+        9, 5, 0,
+      ]);
+    });
+
+    it('refuses a second page at the same place with duplicate_key and keeps the first', async () => {
+      const log = freshLog();
+      await log.append([page('m', 1, 2, 'first writer')]);
+      await rejectsWith(log.append([page('m', 1, 3, 'second writer')]), 'duplicate_key');
+      await rejectsWith(log.append([page('n', 1, 1), page('n', 1, 1)]), 'duplicate_key');
+      expect(await log.pagesAfter('m', 0, 10)).to.deep.equal([page('m', 1, 2, 'first writer')]);
+      expect(await log.lastSequence('m')).to.equal(2);
+    });
+
+    it('drops keys whole and leaves the others', async () => {
+      const log = freshLog();
+      await log.append([page('a', 1, 1), page('b', 1, 2), page('c', 1, 1)]);
+      await log.drop(['a', 'c', 'never-there']);
+      await log.drop([]);
+      expect(await log.pagesAfter('a', 0, 10)).to.deep.equal([]);
+      expect(await log.lastSequence('c')).to.equal(0);
+      expect(await log.pagesAfter('b', 0, 10)).to.deep.equal([page('b', 1, 2)]);
+      await log.append([page('a', 1, 1, 'a again')]);
+      expect(await log.pagesAfter('a', 0, 10)).to.deep.equal([page('a', 1, 1, 'a again')]);
+    });
+
+    it('answers 400 for a page without a key, with first after last, or without a text body', async () => {
+      const log = freshLog();
+      for (const bad of [page('', 1, 1), page('k', 3, 2), page('k', 0, 1), { ...page('k', 1, 1), body: 7 }]) {
+        await rejectsWith(log.append([bad as never]), 'bad_request');
+      }
+      expect(await log.lastSequence('k')).to.equal(0);
+    });
+  });
+
   describe('isolation', () => {
     it('returns copies: mutating inputs or results does not change stored documents', async () => {
       const c = fresh<{ _id?: string; nested: { v: number }; list: number[]; x?: number }>();

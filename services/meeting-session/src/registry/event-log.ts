@@ -2,35 +2,29 @@
  * The service's event log: every event of every meeting, stored before it is published, so a
  * consumer that was down catches up by sequence (svc.meetings.events).
  *
- * Events are stored in pages: one document per meeting per record request, with `_id`
- * `<meetingId>:<first sequence>`, and all the pages of a request in one insert (group commit
- * across meetings: the worker's outbox sends what all its actors emitted together). One write per
- * request instead of one per event is what lets 50 busy meetings stream 20,000 captions a second
- * on the embedded store. Pages of a meeting are contiguous; a page can only start right after the
- * last stored one, and the unique `_id` makes two writers of the same sequence impossible (the
- * loser re-reads and is fenced or goes after it).
+ * Events are stored in the store's sequence log, keyed by meeting: one page per meeting per
+ * record request, all the pages of a request in one append (group commit across meetings: the
+ * worker's outbox sends what all its actors emitted together). One write per request instead of
+ * one per event is what lets 50 busy meetings stream 20,000 captions a second on the embedded
+ * store. Pages of a meeting are contiguous; a page can only start right after the last stored
+ * one, and the log refuses a second page at the same place, so two writers of the same sequence
+ * are impossible (the loser re-reads and is fenced or goes after it).
  */
 import { isDeepStrictEqual } from 'node:util';
 import { ServiceError, type EventEnvelope, type EventType } from '@notetaker/contracts';
-import type { Collection, Store } from '@notetaker/store';
+import type { LogPage, SequenceLog, Store } from '@notetaker/store';
 import { batchOf, type EventBatch } from '../protocol.js';
-
-/**
- * `events` is the batch's JSON array text, as the worker serialized it: the log never queries
- * inside a page, and an opaque string costs the store one escape instead of a walk over every
- * event's fields.
- */
-type PageDoc = { _id: string; meetingId: string; first: number; last: number; events: string };
 
 /** NATS' default message limit is 1 MB; a page is at most one record request's share (~512 KB). */
 const MAX_REPLY_CHARS = 512 * 1024;
 
-function toPage({ meetingId, first, last, events }: EventBatch): PageDoc {
-  return { _id: `${meetingId}:${first}`, meetingId, first, last, events };
+/** A page's body is the batch's JSON array text, as the worker serialized it. */
+function toPage({ meetingId, first, last, events }: EventBatch): LogPage {
+  return { key: meetingId, first, last, body: events };
 }
 
 export class EventLog {
-  private readonly pages: Collection<PageDoc>;
+  private readonly pages: SequenceLog;
   /**
    * The last stored sequence per meeting, as this registry last saw it. Only a hint: a page is
    * always inserted at `<hint + 1>`, and because pages are contiguous that slot is taken exactly
@@ -39,16 +33,11 @@ export class EventLog {
   private readonly lastSeen = new Map<string, number>();
 
   constructor(store: Store) {
-    this.pages = store.collection<PageDoc>('event_pages');
+    this.pages = store.sequenceLog('events');
   }
 
-  async init(): Promise<void> {
-    await this.pages.createIndex({ meetingId: 1 });
-  }
-
-  async lastSequence(meetingId: string): Promise<number> {
-    const last = await this.pages.findOne({ meetingId }, { sort: { last: -1 }, projection: { last: 1 } });
-    return last?.last ?? 0;
+  lastSequence(meetingId: string): Promise<number> {
+    return this.pages.lastSequence(meetingId);
   }
 
   /** The meeting's stream is complete: its hint is no longer needed. */
@@ -67,7 +56,7 @@ export class EventLog {
     let inserted = new Set<EventBatch>();
     if (continuing.length > 0) {
       try {
-        await this.pages.insertMany(continuing.map(toPage));
+        await this.pages.append(continuing.map(toPage));
         for (const batch of continuing) this.lastSeen.set(batch.meetingId, batch.last);
         inserted = new Set(continuing);
       } catch (err) {
@@ -108,7 +97,7 @@ export class EventLog {
         return false;
       }
       try {
-        await this.pages.insertOne(toPage(fresh));
+        await this.pages.append([toPage(fresh)]);
         this.lastSeen.set(meetingId, fresh.last);
         return true;
       } catch (err) {
@@ -142,7 +131,7 @@ export class EventLog {
   /** Drops the stored events of meetings that ended long ago (retention). */
   async drop(meetingIds: string[]): Promise<void> {
     if (meetingIds.length === 0) return;
-    await this.pages.deleteMany({ meetingId: { $in: meetingIds } });
+    await this.pages.drop(meetingIds);
     for (const id of meetingIds) this.lastSeen.delete(id);
   }
 
@@ -156,13 +145,13 @@ export class EventLog {
 
   private async read(meetingId: string, afterSequence: number, limit: number, maxChars: number) {
     // Every page holds at least one event, so `limit` pages always hold `limit` events or all there are.
-    const pages = await this.pages.find({ meetingId, last: { $gt: afterSequence } }, { sort: { first: 1 }, limit });
+    const pages = await this.pages.pagesAfter(meetingId, afterSequence, limit);
     const events: EventEnvelope[] = [];
     let chars = 0;
     for (const page of pages) {
-      chars += page.events.length;
+      chars += page.body.length;
       if (events.length > 0 && chars > maxChars) break;
-      events.push(...(JSON.parse(page.events) as EventEnvelope[]).filter((e) => e.sequence > afterSequence));
+      events.push(...(JSON.parse(page.body) as EventEnvelope[]).filter((e) => e.sequence > afterSequence));
       if (events.length >= limit) break;
     }
     return events.slice(0, limit);

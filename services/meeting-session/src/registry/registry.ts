@@ -47,7 +47,6 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
   const records = new Records(options.store);
   const log = new EventLog(options.store);
   await records.init();
-  await log.init();
   const leaseDeps: LeaseDeps = {
     bus,
     records,
