@@ -7,8 +7,8 @@
  *   - saturation: captions as fast as the actors take them; events/s until all are published;
  *   - paced captions at 20,000 events/s: p50/p99 from the driver's callback to the publish;
  *   - paced mix at 20,000 events/s: 30 caption_partial to 1 segment_finalized (a turn of about 30
- *     words updates its caption once a word); each segment is stored through transcript-store
- *     before its event, same latency measure.
+ *     words updates its caption once a word), the meetings' turns out of step with each other;
+ *     each segment is stored through transcript-store before its event, same latency measure.
  * Target: >= 20,000 events/s and p99 < 5 ms on the embedded store and the memory bus.
  * `npx tsx test/bench/meetings.bench.ts`. Settings: MEETINGS_BENCH_RATE (events/s),
  * MEETINGS_BENCH_TICK_MS (pacing step, 10: rate/100 callbacks arrive together),
@@ -184,8 +184,11 @@ async function paced(s: Setup, mix: boolean): Promise<LatencySummary> {
     const wait = due - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     for (let i = 0; i < perTick; i++, n++) {
-      const bot = s.bots[n % MEETINGS];
-      const turn = Math.floor(n / MEETINGS);
+      const m = n % MEETINGS;
+      const bot = s.bots[m];
+      // Each meeting's turns are offset by its index: independent meetings do not finish their
+      // speakers' sentences in the same instant.
+      const turn = Math.floor(n / MEETINGS) + m;
       const now = performance.now();
       if (mix && turn % CAPTIONS_PER_SEGMENT === CAPTIONS_PER_SEGMENT - 1) {
         const text = `Segment ${turn} of the bench.`;
