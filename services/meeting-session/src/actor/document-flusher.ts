@@ -31,9 +31,12 @@ export class DocumentFlusher {
 
   startPeriodic(intervalMs: number): void {
     if (!this.options.enabled || this.timer) return;
+    // Each meeting's period is its own, within ±10%: meetings started together (a worker's restart,
+    // a scheduled batch) drift apart instead of all asking transcript-store to write and index at once.
+    const period = Math.round(intervalMs * (0.9 + 0.2 * Math.random()));
     this.timer = setInterval(() => {
       if (this.dirty && !this.running) void this.flush('in_progress');
-    }, intervalMs);
+    }, period);
     this.timer.unref();
   }
 
