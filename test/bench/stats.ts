@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 /** Small helpers every benchmark prints with: percentiles and a fixed figure format. */
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -42,4 +43,23 @@ export async function runWindowed(total: number, window: number, op: () => Promi
   };
   await Promise.all(Array.from({ length: window }, worker));
   return summarize(latencies, performance.now() - started);
+}
+
+/**
+ * CPU time the hypervisor gave to other guests while this machine wanted it ("steal" in
+ * /proc/stat), as a share of all CPU time between two readings: on a shared virtual machine a
+ * millisecond-level latency figure means little without it. Null where /proc/stat is missing.
+ */
+export function cpuTimes(): { steal: number; total: number } | null {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return { steal: fields[7] ?? 0, total: fields.reduce((a, b) => a + b, 0) };
+  } catch {
+    return null;
+  }
+}
+
+export function stealShare(before: ReturnType<typeof cpuTimes>, after: ReturnType<typeof cpuTimes>): string {
+  if (!before || !after || after.total === before.total) return 'steal n/a';
+  return `steal ${((100 * (after.steal - before.steal)) / (after.total - before.total)).toFixed(0)}%`;
 }
