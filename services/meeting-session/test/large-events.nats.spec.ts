@@ -8,7 +8,9 @@ import { natsForSuite, type NatsServerHandle } from '@notetaker/bus/test-support
 import { startHarness, type Harness } from './support/harness.js';
 
 const CAPTIONS = 60;
-const TEXT = 'word '.repeat(8_000); // 40 KB each, 2.4 MB in all
+// Quotes and a 3-byte character: 39,000 characters of text, 91 KB of event JSON as UTF-8 and
+// twice the characters once a request escapes that JSON again; 5.5 MB in all.
+const TEXT = '"語"'.repeat(13_000);
 
 describe('large events over NATS', function () {
   this.timeout(60_000);
@@ -25,7 +27,7 @@ describe('large events over NATS', function () {
     await server?.stop();
   });
 
-  it('stores and publishes a burst of 2.4 MB of captions in order, and replays it in pages', async () => {
+  it('stores and publishes a burst of 5.5 MB of quoted, multibyte captions in order, and replays it in pages', async () => {
     const { meetingId } = await h!.start();
     await h!.waitForEvent(meetingId, (e) => e.payload.status === 'live');
     const bot = await h!.driver.meeting(meetingId);

@@ -12,6 +12,8 @@ export interface Emitted {
   event: EventEnvelope;
   /** The event as JSON. */
   json: string;
+  /** UTF-8 bytes of `json` (what request budgets count). */
+  bytes: number;
   /** performance.now() at emit, for the latency hook. */
   emittedAt: number;
 }
@@ -56,7 +58,8 @@ export class EventStream {
       payload,
     };
     if (this.stopped) return event;
-    this.pending.push({ event, json: JSON.stringify(event), emittedAt: performance.now() });
+    const json = JSON.stringify(event);
+    this.pending.push({ event, json, bytes: Buffer.byteLength(json), emittedAt: performance.now() });
     this.options.outbox.ready(this);
     return event;
   }
@@ -76,13 +79,13 @@ export class EventStream {
 
   // The outbox's side.
 
-  /** The oldest events not stored yet: at most `max` of them, and `maxChars` of JSON unless one is longer. */
-  peek(max: number, maxChars: number): Emitted[] {
-    let chars = 0;
+  /** The oldest events not stored yet: at most `max` of them, and `maxBytes` of JSON unless one is larger. */
+  peek(max: number, maxBytes: number): Emitted[] {
+    let bytes = 0;
     let count = 0;
     while (count < Math.min(max, this.pending.length)) {
-      chars += this.pending[count].json.length;
-      if (count > 0 && chars > maxChars) break;
+      bytes += this.pending[count].bytes;
+      if (count > 0 && bytes > maxBytes) break;
       count++;
     }
     return this.pending.slice(0, count);

@@ -15,8 +15,8 @@ import { ServiceError, type EventEnvelope, type EventType } from '@notetaker/con
 import type { LogPage, SequenceLog, Store } from '@notetaker/store';
 import { batchOf, type EventBatch } from '../protocol.js';
 
-/** NATS' default message limit is 1 MB; a page is at most one record request's share (~512 KB). */
-const MAX_REPLY_CHARS = 512 * 1024;
+/** UTF-8 bytes of events per reply: NATS' default message limit is 1 MB; a page is at most 400 KB. */
+const MAX_REPLY_BYTES = 512 * 1024;
 
 /** A page's body is the batch's JSON array text, as the worker serialized it. */
 function toPage({ meetingId, first, last, events }: EventBatch): LogPage {
@@ -136,21 +136,21 @@ export class EventLog {
   }
 
   /**
-   * Up to `limit` events after `afterSequence`, in order, and at most about MAX_REPLY_CHARS of
+   * Up to `limit` events after `afterSequence`, in order, and at most about MAX_REPLY_BYTES of
    * them (at least one page): a reply must fit in one NATS message however long the captions.
    */
   after(meetingId: string, afterSequence: number, limit: number): Promise<EventEnvelope[]> {
-    return this.read(meetingId, afterSequence, limit, MAX_REPLY_CHARS);
+    return this.read(meetingId, afterSequence, limit, MAX_REPLY_BYTES);
   }
 
-  private async read(meetingId: string, afterSequence: number, limit: number, maxChars: number) {
+  private async read(meetingId: string, afterSequence: number, limit: number, maxBytes: number) {
     // Every page holds at least one event, so `limit` pages always hold `limit` events or all there are.
     const pages = await this.pages.pagesAfter(meetingId, afterSequence, limit);
     const events: EventEnvelope[] = [];
-    let chars = 0;
+    let bytes = 0;
     for (const page of pages) {
-      chars += page.body.length;
-      if (events.length > 0 && chars > maxChars) break;
+      bytes += Buffer.byteLength(page.body);
+      if (events.length > 0 && bytes > maxBytes) break;
       events.push(...(JSON.parse(page.body) as EventEnvelope[]).filter((e) => e.sequence > afterSequence));
       if (events.length >= limit) break;
     }

@@ -12,8 +12,12 @@ import { subjects, type RecordReply, type RecordRequest } from '../protocol.js';
 
 /** Per meeting and per request: a catching-up stream cannot starve the others. */
 const MAX_PER_MEETING = 200;
-/** JSON per request, so a request stays well below NATS' default 1 MB message limit. */
-const MAX_REQUEST_CHARS = 512 * 1024;
+/**
+ * UTF-8 bytes of the events' JSON per request. The request carries each meeting's events as one
+ * JSON string, which escapes every quote and backslash once more: at most twice this, so a
+ * request stays below NATS' default 1 MB message limit whatever the captions hold.
+ */
+const MAX_REQUEST_BYTES = 400 * 1024;
 const MAX_BACKOFF_MS = 5000;
 
 export interface EventOutboxOptions {
@@ -94,13 +98,13 @@ export class EventOutbox implements Outbox {
   /** The next request's share of each waiting stream; streams left over stay first in line. */
   private take(): Array<{ stream: EventStream; batch: Emitted[] }> {
     const taken = [];
-    let budget = MAX_REQUEST_CHARS;
+    let budget = MAX_REQUEST_BYTES;
     for (const stream of this.waiting) {
       if (budget <= 0) break;
       this.waiting.delete(stream);
       const batch = stream.peek(MAX_PER_MEETING, budget);
       if (batch.length === 0) continue; // stopped meanwhile
-      for (const { json } of batch) budget -= json.length;
+      for (const { bytes } of batch) budget -= bytes;
       taken.push({ stream, batch });
     }
     return taken;
