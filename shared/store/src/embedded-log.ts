@@ -226,8 +226,9 @@ export class EmbeddedSequenceLog implements SequenceLog {
   }
 }
 
+/** `{"key":...,"first":...,"last":...,"bytes":...}` and a newline; numbers need no escaping. */
 function headerLine(key: string, first: number, last: number, bytes: number): string {
-  return `${JSON.stringify({ key, first, last, bytes })}\n`;
+  return `{"key":${JSON.stringify(key)},"first":${first},"last":${last},"bytes":${bytes}}\n`;
 }
 
 function writeAll(fd: number, bytes: Buffer): void {
