@@ -117,7 +117,12 @@ describe('embedded store', () => {
   describe('sequence log file', () => {
     let dir: string;
     const file = () => path.join(dir, 'svc', 'events.log');
-    const page = (key: string, first: number, last: number) => ({ key, first, last, body: `[${key},${first},${last}]` });
+    const page = (key: string, first: number, last: number) => ({
+      key,
+      first,
+      last,
+      body: `[${key},${first},${last}]`,
+    });
     beforeEach(async () => {
       dir = await tempDir();
     });
@@ -137,7 +142,10 @@ describe('embedded store', () => {
       await second.close();
 
       const third = await openEmbeddedStore({ service: 'svc', dataDir: dir });
-      expect(await third.sequenceLog('events').pagesAfter('m1', 2, 10)).to.deep.equal([page('m1', 3, 3), page('m1', 4, 5)]);
+      expect(await third.sequenceLog('events').pagesAfter('m1', 2, 10)).to.deep.equal([
+        page('m1', 3, 3),
+        page('m1', 4, 5),
+      ]);
       expect(await third.sequenceLog('events').lastSequence('m2')).to.equal(1);
       await third.close();
     });

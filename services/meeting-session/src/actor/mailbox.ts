@@ -33,7 +33,10 @@ export class Mailbox {
         this.onError(err);
       }
       // Done messages are dropped in bulk: shifting a long queue one at a time is quadratic.
-      if (this.head >= 1024) this.queue.splice(0, this.head), (this.head = 0);
+      if (this.head >= 1024) {
+        this.queue.splice(0, this.head);
+        this.head = 0;
+      }
     }
     this.queue.length = 0;
     this.head = 0;
