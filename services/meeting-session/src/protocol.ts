@@ -69,8 +69,13 @@ export function batchOf(events: EventEnvelope[]): EventBatch {
   };
 }
 
-/** One meeting's events in a record request, with its actor's state after them. */
-export const meetingEvents = eventBatchFields.extend({ state: actorState }).refine(oneToAThousand, batchRange);
+/**
+ * One meeting's events in a record request, with its actor's state after them when that changed
+ * since the worker's last stored request (always in the worker's first request for the meeting).
+ */
+export const meetingEvents = eventBatchFields
+  .extend({ state: actorState.optional() })
+  .refine(oneToAThousand, batchRange);
 export type MeetingEvents = z.infer<typeof meetingEvents>;
 
 /** A worker's events of all its meetings that are ready together (group commit across actors). */

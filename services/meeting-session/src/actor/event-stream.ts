@@ -18,6 +18,12 @@ export interface Emitted {
   emittedAt: number;
 }
 
+/** The actor's state for a record request, with the key it is known by once stored. */
+export interface StateToSend {
+  state: ActorState;
+  key: string;
+}
+
 /** What the stream needs from the worker's outbox. */
 export interface Outbox {
   /** The stream has events waiting to be stored. */
@@ -40,6 +46,7 @@ export class EventStream {
   private pending: Emitted[] = [];
   private stopped = false;
   private waiters: Array<() => void> = [];
+  private storedStateKey: string | null = null;
 
   constructor(private readonly options: EventStreamOptions) {
     this.meetingId = options.meetingId;
@@ -101,8 +108,20 @@ export class EventStream {
     return this.pending.length;
   }
 
-  state(): ActorState {
-    return this.options.state();
+  /**
+   * The actor's state for the next record request, or undefined when the registry stored it
+   * already: most requests carry captions only, which change nothing on the meeting's record.
+   * The key holds what the registry compares (registry/record-events.ts).
+   */
+  stateToSend(): StateToSend | undefined {
+    const state = this.options.state();
+    const key = `${state.status}|${state.participantCount}|${state.segmentCount}|${state.participants.length}`;
+    return key === this.storedStateKey ? undefined : { state, key };
+  }
+
+  /** The registry stored the state sent with this key. */
+  stateStored(key: string): void {
+    this.storedStateKey = key;
   }
 
   fenced(): void {

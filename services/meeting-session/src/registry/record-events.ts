@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { eventEnvelope } from '@notetaker/contracts';
-import { recordRequest, type MeetingEvents, type RecordReply } from '../protocol.js';
+import { recordRequest, type ActorState, type MeetingEvents, type RecordReply } from '../protocol.js';
 import type { EventLog } from './event-log.js';
 import { parseRequest } from '../parse.js';
 import { isTerminal, type MeetingDoc, type Records } from './records.js';
@@ -42,6 +42,7 @@ async function project(
   batch: MeetingEvents,
 ): Promise<void> {
   const { state } = batch;
+  if (!state) return; // unchanged since the worker's last request
   const last = isTerminal(state.status) ? lastStatusEvent(batch) : null;
   const ending = last !== null;
   if (!ending && !changed(doc, workerId, state)) return;
@@ -68,7 +69,8 @@ function lastStatusEvent(batch: MeetingEvents) {
   return null;
 }
 
-function changed(doc: MeetingDoc, workerId: string, state: MeetingEvents['state']): boolean {
+/** What differs between the record and the actor's state (the worker's state key holds the same fields). */
+function changed(doc: MeetingDoc, workerId: string, state: ActorState): boolean {
   return (
     doc.workerId !== workerId ||
     doc.status !== state.status ||

@@ -7,7 +7,7 @@
 import { evtMeeting, type EventEnvelope } from '@notetaker/contracts';
 import { JsonText, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
-import type { Emitted, EventStream, Outbox } from '../actor/event-stream.js';
+import type { Emitted, EventStream, Outbox, StateToSend } from '../actor/event-stream.js';
 import { subjects, type RecordReply, type RecordRequest } from '../protocol.js';
 
 /** Per meeting and per request: a catching-up stream cannot starve the others. */
@@ -54,12 +54,12 @@ export class EventOutbox implements Outbox {
         if (taken.length === 0) continue;
         const request: RecordRequest = {
           workerId: this.options.workerId,
-          meetings: taken.map(({ stream, batch }) => ({
+          meetings: taken.map(({ stream, batch, state }) => ({
             meetingId: stream.meetingId,
             first: batch[0].event.sequence,
             last: batch[batch.length - 1].event.sequence,
             events: `[${batch.map((b) => b.json).join(',')}]`,
-            state: stream.state(),
+            ...(state && { state: state.state }),
           })),
         };
         let reply: RecordReply;
@@ -75,11 +75,12 @@ export class EventOutbox implements Outbox {
         }
         backoff = 50;
         const fenced = new Set(reply.fenced);
-        for (const { stream, batch } of taken) {
+        for (const { stream, batch, state } of taken) {
           if (fenced.has(stream.meetingId)) {
             stream.fenced();
             continue;
           }
+          if (state) stream.stateStored(state.key);
           for (const { event, json, emittedAt } of batch) {
             this.options.bus.publish(evtMeeting(event.meetingId, event.type), new JsonText(json));
             this.options.onPublished?.(event, emittedAt);
@@ -96,7 +97,7 @@ export class EventOutbox implements Outbox {
   }
 
   /** The next request's share of each waiting stream; streams left over stay first in line. */
-  private take(): Array<{ stream: EventStream; batch: Emitted[] }> {
+  private take(): Array<{ stream: EventStream; batch: Emitted[]; state: StateToSend | undefined }> {
     const taken = [];
     let budget = MAX_REQUEST_BYTES;
     for (const stream of this.waiting) {
@@ -105,7 +106,7 @@ export class EventOutbox implements Outbox {
       const batch = stream.peek(MAX_PER_MEETING, budget);
       if (batch.length === 0) continue; // stopped meanwhile
       for (const { bytes } of batch) budget -= bytes;
-      taken.push({ stream, batch });
+      taken.push({ stream, batch, state: stream.stateToSend() });
     }
     return taken;
   }
