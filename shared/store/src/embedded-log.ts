@@ -23,6 +23,7 @@ import type { LogPage, SequenceLog } from './port.js';
 type PageIndex = number[];
 const FIELDS = 4;
 const MAX_HEADER_BYTES = 64 * 1024;
+const READ_AHEAD_BYTES = 1024 * 1024;
 const NEWLINE = 0x0a;
 
 export class EmbeddedSequenceLog implements SequenceLog {
@@ -174,30 +175,25 @@ export class EmbeddedSequenceLog implements SequenceLog {
 
   private read(position: number, bytes: number): Buffer {
     const buffer = Buffer.allocUnsafe(bytes);
-    let done = 0;
-    while (done < bytes) {
-      const n = fs.readSync(this.fd, buffer, done, bytes - done, position + done);
-      if (n === 0) throw corrupt(this.file, position);
-      done += n;
-    }
+    if (readFully(this.fd, buffer, bytes, position) < bytes) throw corrupt(this.file, position);
     return buffer;
   }
 
   /** Replays the file into the index; a torn last record is cut off, anything else wrong throws. */
   private load(): void {
     const size = fs.fstatSync(this.fd).size;
-    const chunk = Buffer.allocUnsafe(MAX_HEADER_BYTES);
+    const file = new ReadAhead(this.fd, size);
     let at = 0;
     while (at < size) {
-      const n = fs.readSync(this.fd, chunk, 0, Math.min(chunk.length, size - at), at);
-      const newline = chunk.subarray(0, n).indexOf(NEWLINE);
+      const head = file.bytes(at, MAX_HEADER_BYTES);
+      const newline = head.indexOf(NEWLINE);
       if (newline < 0) {
-        if (at + n >= size) break; // torn header
+        if (at + head.length >= size) break; // torn header
         throw corrupt(this.file, at);
       }
       let record: { key?: unknown; first?: unknown; last?: unknown; bytes?: unknown; drop?: unknown };
       try {
-        record = JSON.parse(chunk.toString('utf8', 0, newline));
+        record = JSON.parse(head.toString('utf8', 0, newline));
       } catch {
         throw corrupt(this.file, at);
       }
@@ -212,7 +208,7 @@ export class EmbeddedSequenceLog implements SequenceLog {
         throw corrupt(this.file, at);
       }
       if (bodyAt + bytes + 1 > size) break; // torn body
-      if (this.read(bodyAt + bytes, 1)[0] !== NEWLINE) throw corrupt(this.file, at);
+      if (file.bytes(bodyAt + bytes, 1)[0] !== NEWLINE) throw corrupt(this.file, at);
       this.add(key, first, last, bodyAt, bytes);
       at = bodyAt + bytes + 1;
     }
@@ -224,6 +220,40 @@ export class EmbeddedSequenceLog implements SequenceLog {
     this.assertOpen();
     if (this.closed) throw new ServiceError('store_closed', `The log ${this.file} is closed`, 503);
   }
+}
+
+/** Reads a file front to back through a 1 MB window: replaying a log reads each byte once. */
+class ReadAhead {
+  private buffer = Buffer.allocUnsafe(READ_AHEAD_BYTES);
+  private start = 0;
+  private length = 0;
+
+  constructor(
+    private readonly fd: number,
+    private readonly size: number,
+  ) {}
+
+  /** Up to `length` bytes from `position`, fewer at the end of the file. */
+  bytes(position: number, length: number): Buffer {
+    const end = Math.min(position + length, this.size);
+    if (position < this.start || end > this.start + this.length) {
+      if (end - position > this.buffer.length) this.buffer = Buffer.allocUnsafe(end - position);
+      this.start = position;
+      this.length = readFully(this.fd, this.buffer, Math.min(this.buffer.length, this.size - position), position);
+    }
+    return this.buffer.subarray(position - this.start, Math.min(end, this.start + this.length) - this.start);
+  }
+}
+
+/** Reads until `length` bytes are in or the file ends; returns how many were read. */
+function readFully(fd: number, buffer: Buffer, length: number, position: number): number {
+  let done = 0;
+  while (done < length) {
+    const n = fs.readSync(fd, buffer, done, length - done, position + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done;
 }
 
 /** `{"key":...,"first":...,"last":...,"bytes":...}` and a newline; numbers need no escaping. */

@@ -150,6 +150,23 @@ describe('embedded store', () => {
       await third.close();
     });
 
+    it('replays a log of thousands of pages, some larger than its read-ahead, on open', async () => {
+      const store = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      const log = store.sequenceLog('events');
+      const big = { key: 'big', first: 1, last: 1, body: `["${'x'.repeat(3 * 1024 * 1024)}"]` };
+      for (let i = 1; i <= 300; i++) {
+        await log.append(Array.from({ length: 10 }, (_, m) => page(`m${m}`, i, i)));
+        if (i === 150) await log.append([big]);
+      }
+      await store.close();
+      const reopened = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      const replayed = reopened.sequenceLog('events');
+      for (let m = 0; m < 10; m++) expect(await replayed.lastSequence(`m${m}`)).to.equal(300);
+      expect(await replayed.pagesAfter('m7', 149, 2)).to.deep.equal([page('m7', 150, 150), page('m7', 151, 151)]);
+      expect(await replayed.pagesAfter('big', 0, 1)).to.deep.equal([big]);
+      await reopened.close();
+    });
+
     it('rewrites the file without dropped pages once they are most of it', async () => {
       const store = await openEmbeddedStore({ service: 'svc', dataDir: dir });
       const log = store.sequenceLog('events');
