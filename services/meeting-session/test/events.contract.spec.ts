@@ -57,6 +57,28 @@ describe('meeting events (bus contract)', () => {
     expect(tail.events.map((e) => e.sequence)).to.deep.equal([6, 7]);
   });
 
+  it('counts published events by type, with their emit-to-publish latency, in /metrics', async () => {
+    const read = async () => {
+      const text = await h.metrics();
+      const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
+      return {
+        captions: value(/^meeting_events_published_total\{type="caption_partial"[^}]*\} (\d+)$/m),
+        statuses: value(/^meeting_events_published_total\{type="meeting_status"[^}]*\} (\d+)$/m),
+        timed: value(/^meeting_event_publish_seconds_count\{[^}]*\} (\d+)$/m),
+        withinASecond: value(/^meeting_event_publish_seconds_bucket\{le="1"[^}]*\} (\d+)$/m),
+      };
+    };
+    const before = await read();
+    const { meetingId, bot } = await liveMeeting();
+    for (const text of ['one', 'one two', 'one two three']) bot.caption({ captionId: 'm1', speaker: 'Ada', text });
+    await h.waitForEvent(meetingId, (e) => e.payload.text === 'one two three');
+    const after = await read();
+    expect(after.captions - before.captions).to.equal(3);
+    expect(after.statuses - before.statuses).to.be.at.least(3); // joining, lobby, live
+    expect(after.timed - before.timed).to.be.at.least(6);
+    expect(after.withinASecond - before.withinASecond).to.equal(after.timed - before.timed);
+  });
+
   it('carries the documented payloads', async () => {
     const { meetingId, bot } = await liveMeeting();
     bot.participants(['Ada', 'Ada', 'Grace']);

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type client from 'prom-client';
 import { connectBus, MemoryBroker, MemoryBus, type Bus } from '@notetaker/bus';
 import { evtMeeting, svc, type EventEnvelope } from '@notetaker/contracts';
 import {
@@ -39,6 +40,7 @@ export const FAST_ENV = {
 interface Started {
   running: RunningService;
   store: Store;
+  metrics: client.Registry;
 }
 
 export interface Harness {
@@ -46,6 +48,8 @@ export interface Harness {
   dataDir: string;
   driver: ScriptedDriverFactory;
   session: RunningMeetingSession;
+  /** meeting-session's /metrics text. */
+  metrics(): Promise<string>;
   /** Starts a meeting over the bus (defaults: a fresh Meet URL, no callback, saving). */
   start(
     overrides?: Record<string, unknown>,
@@ -84,14 +88,9 @@ export async function startHarness(
   const others: Started[] = [];
   const launch = async (definition: ServiceDefinition): Promise<Started> => {
     const store = await openStore({ service: definition.name, dataDir });
-    const running = await definition.start({
-      bus,
-      store,
-      config,
-      logger,
-      metrics: createMetricsRegistry(definition.name),
-    });
-    return { running, store };
+    const metrics = createMetricsRegistry(definition.name);
+    const running = await definition.start({ bus, store, config, logger, metrics });
+    return { running, store, metrics };
   };
   for (const definition of [transcriptStoreService(), webhookEmitterService()]) others.push(await launch(definition));
   let session: Started | null = await launch(
@@ -116,6 +115,7 @@ export async function startHarness(
     get session() {
       return session!.running as RunningMeetingSession;
     },
+    metrics: () => session!.metrics.metrics(),
     async start(overrides = {}) {
       return bus.request(
         svc('meetings', 'start'),
