@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { actorMeeting, meetingStatus, platform, svc, type EventEnvelope } from '@notetaker/contracts';
 
-/** A batch's JSON text; one event may be larger than a request's 512 KB budget, none than NATS' 1 MB. */
+/** A batch's JSON text: more than any request NATS carries (1 MB), whatever one event holds. */
 const MAX_BATCH_CHARS = 1024 * 1024;
 
 export const subjects = {
@@ -48,16 +48,14 @@ export type ActorState = z.infer<typeof actorState>;
  * the worker publishes the same text, so an event is never encoded twice. The registry trusts the
  * text to hold exactly those events of that meeting: only meeting-session's own workers send it.
  */
-const eventBatchFields = z.object({
+const eventBatch = z.object({
   meetingId: z.string(),
   first: z.number().int().min(1),
   last: z.number().int().min(1),
   events: z.string().min(2).max(MAX_BATCH_CHARS),
 });
-const oneToAThousand = (b: { first: number; last: number }) => b.last >= b.first && b.last - b.first < 1000;
-const batchRange = { message: 'first..last must span 1 to 1000 events' };
-export const eventBatch = eventBatchFields.refine(oneToAThousand, batchRange);
 export type EventBatch = z.infer<typeof eventBatch>;
+const oneToAThousand = (b: EventBatch) => b.last >= b.first && b.last - b.first < 1000;
 
 /** The batch of a meeting's events as one JSON array text (off the hot path: tests, the registry's own writes). */
 export function batchOf(events: EventEnvelope[]): EventBatch {
@@ -73,9 +71,9 @@ export function batchOf(events: EventEnvelope[]): EventBatch {
  * One meeting's events in a record request, with its actor's state after them when that changed
  * since the worker's last stored request (always in the worker's first request for the meeting).
  */
-export const meetingEvents = eventBatchFields
+export const meetingEvents = eventBatch
   .extend({ state: actorState.optional() })
-  .refine(oneToAThousand, batchRange);
+  .refine(oneToAThousand, { message: 'first..last must span 1 to 1000 events' });
 export type MeetingEvents = z.infer<typeof meetingEvents>;
 
 /** A worker's events of all its meetings that are ready together (group commit across actors). */

@@ -1,6 +1,7 @@
 /** A meeting's event stream: sequence, storage before publishing, the event log, flushes. */
 import { expect } from 'chai';
-import { svc, type EventEnvelope } from '@notetaker/contracts';
+import { svc, type EventEnvelope, type ServiceError } from '@notetaker/contracts';
+import { subjects } from '../src/protocol.js';
 import { scriptedDriverFactory } from '../../../test/support/scripted-driver.js';
 import { eventually, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
 
@@ -77,6 +78,29 @@ describe('meeting events (bus contract)', () => {
     expect(after.statuses - before.statuses).to.be.at.least(3); // joining, lobby, live
     expect(after.timed - before.timed).to.be.at.least(6);
     expect(after.withinASecond - before.withinASecond).to.equal(after.timed - before.timed);
+  });
+
+  it('refuses a record request whose event range is not 1 to 1000 events, and stores nothing of it', async () => {
+    const { meetingId } = await liveMeeting();
+    const stored = (await h.request<{ events: EventEnvelope[] }>('events', { meetingId, afterSequence: 0 })).events;
+    for (const [first, last] of [
+      [9, 8],
+      [4, 1004],
+    ]) {
+      const refused = await h.bus
+        .request(subjects.record, {
+          workerId: 'any',
+          meetings: [{ meetingId, first, last, events: '[]' }],
+        })
+        .then(
+          () => null,
+          (err: ServiceError) => err,
+        );
+      expect(refused?.status, `${first}..${last}`).to.equal(400);
+    }
+    const after = (await h.request<{ events: EventEnvelope[] }>('events', { meetingId, afterSequence: 0 })).events;
+    expect(after.length).to.be.at.least(stored.length);
+    expect(after.map((e) => e.sequence)).to.deep.equal(after.map((_, i) => i + 1));
   });
 
   it('carries the documented payloads', async () => {
