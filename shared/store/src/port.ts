@@ -75,7 +75,8 @@ export interface LogPage {
  * Append-only pages of numbered entries per key: a meeting's event stream. Pages are written
  * together, read back in order from a sequence on, and dropped a key at a time. Unlike a
  * collection it is never queried inside a page, which lets the embedded adapter keep the pages on
- * disk and only a few numbers per page in memory (see embedded-log.ts).
+ * disk and only a few numbers per page in memory (see embedded-log.ts). Its name shares one
+ * namespace with collections: on MongoDB a log is a collection of pages.
  */
 export interface SequenceLog {
   /**
