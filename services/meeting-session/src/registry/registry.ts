@@ -47,6 +47,8 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
   const records = new Records(options.store);
   const log = new EventLog(options.store);
   await records.init();
+  const moved = await log.init();
+  if (moved > 0) logger.info({ pages: moved }, 'moved the event log to its new format');
   const leaseDeps: LeaseDeps = {
     bus,
     records,
