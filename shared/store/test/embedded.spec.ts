@@ -150,6 +150,27 @@ describe('embedded store', () => {
       await third.close();
     });
 
+    it('keeps every acknowledged page when the appending process is killed mid-stream', async function () {
+      this.timeout(60_000);
+      const child = startChild([dir, 'svc', 'log', '1000000']);
+      await child.waitFor((line) => /^logged (\d+)$/.test(line) && Number(line.split(' ')[1]) >= 2000);
+      child.process.kill('SIGKILL');
+      await child.exited;
+      const acked = Math.max(...child.lines.filter((l) => l.startsWith('logged ')).map((l) => Number(l.split(' ')[1])));
+      expect(child.lines).to.not.include('done');
+
+      const store = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      const log = store.sequenceLog('events');
+      for (const key of ['a', 'b', 'c']) {
+        const last = await log.lastSequence(key);
+        expect(last).to.be.at.least(acked);
+        const pages = await log.pagesAfter(key, 0, last);
+        expect(pages.map((p) => p.first)).to.deep.equal(Array.from({ length: last }, (_, i) => i + 1));
+      }
+      await log.append([page('a', (await log.lastSequence('a')) + 1, 1_000_000)]); // and it takes new pages
+      await store.close();
+    });
+
     it('replays a log of thousands of pages, some larger than its read-ahead, on open', async () => {
       const store = await openEmbeddedStore({ service: 'svc', dataDir: dir });
       const log = store.sequenceLog('events');

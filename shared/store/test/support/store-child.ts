@@ -3,6 +3,9 @@
  *   store-child.ts <dataDir> <service> hold           open the store, print "ready", wait
  *   store-child.ts <dataDir> <service> write <count>  insert documents in batches, printing
  *                                                     "written <n>" once a batch is acknowledged
+ *   store-child.ts <dataDir> <service> log <count>    append pages of 3 keys to the sequence log
+ *                                                     `events`, printing "logged <n>" (pages of
+ *                                                     each key 1..n stored) after each append
  * Errors are printed as one JSON line `{"error": {code, message}}` so the parent can assert them.
  */
 import { openEmbeddedStore } from '../../src/embedded.js';
@@ -15,6 +18,15 @@ try {
   if (mode === 'hold') {
     process.stdout.write('ready\n');
     setInterval(() => undefined, 60_000);
+  } else if (mode === 'log') {
+    const log = store.sequenceLog('events');
+    const body = JSON.stringify(['x'.repeat(2000)]);
+    for (let n = 1; n <= Number(countArg); n++) {
+      await log.append(['a', 'b', 'c'].map((key) => ({ key, first: n, last: n, body })));
+      process.stdout.write(`logged ${n}\n`);
+    }
+    process.stdout.write('done\n');
+    await store.close();
   } else {
     const items = store.collection('items');
     const meta = store.collection('meta');
