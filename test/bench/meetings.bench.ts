@@ -1,7 +1,9 @@
 /**
  * Meeting events through actor -> event log -> bus: 50 live meetings on a scripted platform,
  * meeting-session (registry and worker) with transcript-store, on the embedded store, first over
- * the in-process bus and then over a nats-server started here (when one is on PATH).
+ * the in-process bus, then over a nats-server started here (when one is on PATH), then over NATS in
+ * the production layout: transcript-store and the registry in a process of their own, the worker
+ * and its actors here ("registry apart").
  *
  * Per bus, four runs:
  *   - saturation: captions as fast as the actors take them; events/s until all are published;
@@ -20,6 +22,7 @@
  * MEETINGS_BENCH_CASES (saturation,captions,even,mix), MEETINGS_BENCH_ROUNDS (3), MEETINGS_BENCH_NO_NATS,
  * BENCH_PROFILE=<dir>. Each row also shows the CPU steal of the machine during the run.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,14 +87,20 @@ interface Setup {
   stop(): Promise<void>;
 }
 
-async function setUp(natsUrl?: string): Promise<Setup> {
+/**
+ * `split`: the production layout over NATS. transcript-store and the registry run in a process of
+ * their own (support/registry-process.ts); this process hosts only the worker and its actors.
+ */
+async function setUp(natsUrl?: string, split = false): Promise<Setup> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meetings-bench-'));
   const config = loadBaseConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     MAX_MEETINGS_PER_WORKER: String(MEETINGS),
     ...(natsUrl ? { NATS_URL: natsUrl } : {}),
+    ...(split ? { MEETING_SESSION_ROLE: 'worker' } : {}),
   });
+  const registryProcess = split ? await startRegistryProcess(natsUrl!, path.join(dataDir, 'registry')) : null;
   const bus: Bus = natsUrl
     ? await connectBus({ natsUrl, name: 'bench' })
     : new MemoryBus({ broker: new MemoryBroker() });
@@ -105,10 +114,8 @@ async function setUp(natsUrl?: string): Promise<Setup> {
   };
   const driver = scriptedDriverFactory();
   const started: Array<{ running: RunningService; store: Store }> = [];
-  for (const definition of [
-    transcriptStoreService(),
-    meetingSessionService({ driverFactory: driver, onPublished }),
-  ] as ServiceDefinition[]) {
+  const here = [transcriptStoreService(), meetingSessionService({ driverFactory: driver, onPublished })];
+  for (const definition of (split ? here.slice(1) : here) as ServiceDefinition[]) {
     const store = await openStore({ service: definition.name, dataDir });
     started.push({
       running: await definition.start({
@@ -148,7 +155,33 @@ async function setUp(natsUrl?: string): Promise<Setup> {
         await s.store.close();
       }
       await bus.close();
+      await registryProcess?.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startRegistryProcess(natsUrl: string, dataDir: string): Promise<{ stop(): Promise<void> }> {
+  const script = path.join(import.meta.dirname, 'support', 'registry-process.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: {
+      ...process.env,
+      NATS_URL: natsUrl,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      MEETING_SESSION_ROLE: 'registry',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+    void exited.then(() => reject(new Error('the registry process exited before it was ready')));
+  });
+  return {
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
     },
   };
 }
@@ -247,8 +280,8 @@ async function reportRounds(label: string, run: () => Promise<LatencySummary>): 
 /** MEETINGS_BENCH_CASES=saturation,captions,even,mix picks cases (all by default), for profiling one. */
 const CASES = new Set((process.env.MEETINGS_BENCH_CASES ?? 'saturation,captions,even,mix').split(','));
 
-async function runAll(label: string, natsUrl?: string): Promise<void> {
-  const s = await setUp(natsUrl);
+async function runAll(label: string, natsUrl?: string, split = false): Promise<void> {
+  const s = await setUp(natsUrl, split);
   try {
     if (CASES.has('saturation')) await report(`${label}: saturation, captions`, () => saturation(s));
     if (CASES.has('captions')) await reportRounds(`${label}: paced ${PACED_RATE}/s, captions`, () => paced(s, false));
@@ -268,6 +301,7 @@ if (binary || process.env.NATS_URL) {
   const server = process.env.NATS_URL ? null : await startNatsServer(binary!);
   try {
     await runAll('NATS', process.env.NATS_URL ?? server!.url);
+    await runAll('NATS, registry apart', process.env.NATS_URL ?? server!.url, true);
   } finally {
     await server?.stop();
   }
