@@ -6,6 +6,20 @@ import { openEmbeddedStore, openStore } from '../src/index.js';
 import { deadPid, startChild } from './support/child.js';
 import { rejectsWith, storeContract } from './store.contract.js';
 
+/**
+ * Runs store-child.ts with `args` until it has reported `<word> n` for n >= `atLeast`, kills it
+ * with SIGKILL mid-stream and returns the largest n it reported: what was acknowledged.
+ */
+async function killWhileWriting(args: string[], word: string, atLeast: number): Promise<number> {
+  const child = startChild(args);
+  const reported = (line: string) => (line.startsWith(`${word} `) ? Number(line.split(' ')[1]) : -1);
+  await child.waitFor((line) => reported(line) >= atLeast);
+  child.process.kill('SIGKILL');
+  await child.exited;
+  expect(child.lines).to.not.include('done');
+  return Math.max(...child.lines.map(reported));
+}
+
 async function tempDir(): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), 'store-test-'));
 }
@@ -92,14 +106,7 @@ describe('embedded store', () => {
 
     it('keeps every acknowledged write when the writing process is killed mid-stream', async function () {
       this.timeout(60_000);
-      const child = startChild([dir, 'svc', 'write', '100000']);
-      await child.waitFor((line) => /^written (\d+)$/.test(line) && Number(line.split(' ')[1]) >= 400);
-      child.process.kill('SIGKILL');
-      await child.exited;
-      const acked = Math.max(
-        ...child.lines.filter((l) => l.startsWith('written ')).map((l) => Number(l.split(' ')[1])),
-      );
-      expect(child.lines).to.not.include('done');
+      const acked = await killWhileWriting([dir, 'svc', 'write', '100000'], 'written', 400);
 
       const store = await openEmbeddedStore({ service: 'svc', dataDir: dir }); // takes over the stale LOCK
       const items = store.collection('items');
@@ -152,12 +159,7 @@ describe('embedded store', () => {
 
     it('keeps every acknowledged page when the appending process is killed mid-stream', async function () {
       this.timeout(60_000);
-      const child = startChild([dir, 'svc', 'log', '1000000']);
-      await child.waitFor((line) => /^logged (\d+)$/.test(line) && Number(line.split(' ')[1]) >= 2000);
-      child.process.kill('SIGKILL');
-      await child.exited;
-      const acked = Math.max(...child.lines.filter((l) => l.startsWith('logged ')).map((l) => Number(l.split(' ')[1])));
-      expect(child.lines).to.not.include('done');
+      const acked = await killWhileWriting([dir, 'svc', 'log', '1000000'], 'logged', 2000);
 
       const store = await openEmbeddedStore({ service: 'svc', dataDir: dir });
       const log = store.sequenceLog('events');
