@@ -35,9 +35,8 @@ export class Segments {
   }
 
   async init(): Promise<void> {
-    // Range reads by meeting: MongoDB uses the compound index, nedb the single-field one.
+    // Range reads by meeting (the embedded store indexes the prefix, meetingId, alone).
     await this.collection.createIndex({ meetingId: 1, index: 1 });
-    await this.collection.createIndex({ meetingId: 1 });
   }
 
   /** True when stored now, false when this (meetingId, index) was stored before. */

@@ -43,6 +43,29 @@ describe('embedded store', () => {
     });
     afterEach(() => fs.rm(dir, { recursive: true, force: true }));
 
+    it('drops a non-unique compound index an older version wrote, and keeps its documents', async () => {
+      const file = path.join(dir, 'svc', 'rows.db');
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      const old = [
+        { $$indexCreated: { fieldName: 'i,m', unique: false, sparse: false } },
+        { _id: 'r1', m: 'a', i: 1 },
+        { _id: 'r2', m: 'a', i: 2 },
+      ];
+      await fs.writeFile(file, old.map((line) => JSON.stringify(line) + '\n').join(''));
+      const store = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      const rows = store.collection('rows');
+      await rows.createIndex({ m: 1, i: 1 });
+      expect((await rows.find({ m: 'a', i: { $gt: 1 } })).map((r) => r._id)).to.deep.equal(['r2']);
+      await store.close();
+      const reloaded = (await fs.readFile(file, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+      const indexes = reloaded.filter((l) => l.$$indexCreated).map((l) => l.$$indexCreated.fieldName);
+      expect(indexes).to.deep.equal(['m']);
+      expect(reloaded.filter((l) => l._id).length).to.equal(2);
+    });
+
     it('keeps data and indexes across close and reopen, one file per collection', async () => {
       const first = await openEmbeddedStore({ service: 'svc', dataDir: dir });
       const users = first.collection('users');

@@ -338,6 +338,24 @@ export function storeContract(hooks: ContractHooks): void {
       expect(await c.countDocuments()).to.equal(3);
     });
 
+    it('a compound index: unique refuses the same pair only, non-unique serves its prefix and ranges', async () => {
+      const pairs = fresh();
+      await pairs.createIndex({ a: 1, b: 1 }, { unique: true });
+      await pairs.insertOne({ a: 'x', b: 1 });
+      await pairs.insertOne({ a: 'x', b: 2 });
+      await pairs.insertOne({ a: 'y', b: 1 });
+      await rejectsWith(pairs.insertOne({ a: 'x', b: 1 }), 'duplicate_key');
+
+      const rows = fresh();
+      await rows.createIndex({ m: 1, i: 1 });
+      for (const m of ['m1', 'm2']) for (const i of [3, 1, 2, 2]) await rows.insertOne({ m, i });
+      expect(await rows.countDocuments({ m: 'm1' })).to.equal(4);
+      const range = await rows.find({ m: 'm2', i: { $gt: 1 } }, { sort: { i: 1 } });
+      expect(range.map((r) => r.i)).to.deep.equal([2, 2, 3]);
+      await rows.updateOne({ m: 'm2', i: 3 }, { $set: { m: 'm1' } });
+      expect(await rows.countDocuments({ m: 'm1', i: { $gte: 3 } })).to.equal(2);
+    });
+
     it('createIndex on existing duplicates fails with duplicate_key', async () => {
       const c = fresh();
       await c.insertOne({ k: 1 });
