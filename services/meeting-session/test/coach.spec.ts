@@ -108,22 +108,118 @@ describe('Coach rules', () => {
     expect(categories(patient)).to.not.include('questions');
   });
 
-  it('raises each category at most once per 5 minutes', () => {
+  it('questions: another speaker only after 30 s of silence is not an answer', () => {
+    const late = run([
+      [0, 'Ada', 'Any objections to shipping Friday?'],
+      [40, 'Grace', 'Sorry, I was muted. None from me.'],
+    ]);
+    const question = late.find((i) => i.category === 'questions');
+    expect(question).to.deep.include({ speaker: 'Ada' }); // the asker, not the late replier
+    expect(question!.metrics.secondsWithoutAnswer).to.be.within(37, 40);
+  });
+
+  it('questions: another speaker within 30 s answers, even after the asker went on', () => {
+    const insights = run([
+      [0, 'Ada', 'Any objections to shipping Friday?'],
+      [10, 'Ada', 'Take your time.'],
+      [25, 'Grace', 'None from me.'],
+      [90, 'Ada', 'Great.'],
+    ]);
+    expect(categories(insights)).to.not.include('questions');
+  });
+
+  it('questions: the window counts from the end of a long question', () => {
+    // 75 words take about 30 s to say, so a reply 40 s after the segment starts is prompt.
+    const insights = run([
+      [0, 'Ada', `${words(74)} agreed?`],
+      [40, 'Grace', 'Agreed.'],
+    ]);
+    expect(categories(insights)).to.not.include('questions');
+  });
+});
+
+describe('Coach: each category at most once per 5 minutes', () => {
+  const count = (insights: CoachInsight[], category: string) => insights.filter((i) => i.category === category);
+
+  it('talk_balance', () => {
+    const coach = new Coach();
+    const early = run(
+      [
+        [0, 'Grace', words(30)],
+        [20, 'Ada', words(40)],
+        [40, 'Ada', words(40)], // raised here
+        [100, 'Ada', words(40)], // still lopsided, within 5 minutes
+      ],
+      coach,
+    );
+    expect(count(early, 'talk_balance')).to.have.length(1);
+    const later = run(
+      [
+        [350, 'Grace', words(10)],
+        [360, 'Ada', words(80)], // 120 of 130 words, 320 s after the first
+      ],
+      coach,
+    );
+    expect(count(later, 'talk_balance')).to.have.length(1);
+  });
+
+  it('monologue', () => {
+    const coach = new Coach();
+    const turn = (from: number, speaker: string): Array<[number, string, string]> =>
+      [0, 30, 60, 85, 100].map((s) => [from + s, speaker, words(20)]); // past 90 s at from + 85
+    const early = run([...turn(0, 'Ada'), ...turn(110, 'Grace'), [220, 'Ada', 'Thanks.']], coach);
+    expect(count(early, 'monologue').map((i) => i.speaker)).to.deep.equal(['Ada']);
+    const later = run([...turn(400, 'Grace')], coach);
+    expect(count(later, 'monologue').map((i) => i.speaker)).to.deep.equal(['Grace']);
+  });
+
+  it('monologue: a turn that passes 90 s during the limit is reported once the limit ends, still once', () => {
+    const script: Array<[number, string, string]> = [];
+    for (let s = 0; s <= 90; s += 30) script.push([s, 'Ada', words(20)]); // raised at 90 s
+    script.push([100, 'Grace', 'Go on.']);
+    for (let s = 110; s <= 500; s += 30) script.push([s, 'Ada', words(20)]); // past 90 s at 200 s
+    const monologues = count(run(script), 'monologue');
+    expect(monologues).to.have.length(2);
+    // 90 s + 5 min = 390 s: the first segment of the same turn from then on is at 410 s.
+    expect(monologues[1].metrics.turnSeconds).to.equal(308);
+  });
+
+  it('pace', () => {
+    const coach = new Coach();
+    const early = run(
+      [
+        [0, 'Ada', words(190)],
+        [60, 'Ada', words(190)], // raised here
+        [90, 'Ada', words(190)], // faster still, within 5 minutes
+      ],
+      coach,
+    );
+    expect(count(early, 'pace')).to.have.length(1);
+    const later = run(
+      [
+        [300, 'Ada', words(190)],
+        [360, 'Ada', words(190)], // 5 minutes after the first
+      ],
+      coach,
+    );
+    expect(count(later, 'pace')).to.have.length(1);
+  });
+
+  it('questions', () => {
     const coach = new Coach();
     const script: Array<[number, string, string]> = [];
-    for (let q = 0; q < 8; q++) {
+    for (let q = 0; q < 7; q++) {
       script.push([q * 40, 'Ada', 'Anyone?']);
-      script.push([q * 40 + 35, 'Ada', 'No? Fine.']);
+      script.push([q * 40 + 35, 'Grace', 'Sorry, missed that.']); // each one too late
     }
-    const early = run(script, coach).filter((i) => i.category === 'questions');
-    expect(early).to.have.length(1); // 8 ignored questions within 5 minutes
+    expect(count(run(script, coach), 'questions')).to.have.length(1);
     const later = run(
       [
         [400, 'Ada', 'Anyone now?'],
         [440, 'Ada', 'No.'],
       ],
       coach,
-    ).filter((i) => i.category === 'questions');
-    expect(later).to.have.length(1);
+    );
+    expect(count(later, 'questions')).to.have.length(1);
   });
 });

@@ -3,13 +3,19 @@
  * the segments' own timestamps (when each turn started), so the rules behave the same live and
  * in tests. A segment's length is estimated from its words at 150 words per minute.
  *
- * Rules (each category at most once per 5 minutes of meeting time):
- * - talk_balance: over the last 5 minutes, with 2+ speakers and at least 100 words in all, one
- *   speaker said more than 65% of the words.
+ * Rules (each category at most once per 5 minutes of meeting time, counted between the
+ * timestamps of the segments that raised them):
+ * - talk_balance: over the last 5 minutes, with 2+ speakers and at least 100 words in all (a
+ *   handful of words says nothing about balance), one speaker said more than 65% of the words.
  * - monologue: one speaker's turn (consecutive segments, nobody else in between) ran past 90 s.
+ *   Once per turn; a turn that passes 90 s while the limit is active is reported on its first
+ *   segment after the limit ends, if it is still going.
  * - pace: one speaker said more than 360 words (180 per minute) in the last 2 minutes.
- * - questions: a segment that asks something (ends in "?") got no segment from anyone else
- *   within 30 s, while its speaker kept talking or the meeting went on.
+ * - questions: a segment that asks something (ends in "?") is answered when a segment from
+ *   another speaker starts at most 30 s after the question's estimated end. The first segment
+ *   starting later than that, whoever speaks it, shows nobody answered: the question is raised
+ *   then (if the limit allows) and forgotten either way. A newer question replaces a pending one.
+ *   Segments drive everything: a question followed by silence is judged on the next segment.
  */
 import type { FinalSegment } from '../drivers/driver.js';
 
@@ -42,7 +48,7 @@ interface Said {
 export class Coach {
   private history: Said[] = [];
   private turn: { speaker: string; startedAt: number; words: number; flagged: boolean } | null = null;
-  private question: { speaker: string; at: number; text: string } | null = null;
+  private question: { speaker: string; askedAt: number; text: string } | null = null;
   private lastRaised = new Map<CoachCategory, number>();
 
   observe(segment: FinalSegment): CoachInsight[] {
@@ -56,9 +62,7 @@ export class Coach {
 
     const insights: CoachInsight[] = [];
     const push = (insight: CoachInsight | null) => {
-      if (!insight) return;
-      const last = this.lastRaised.get(insight.category);
-      if (last !== undefined && at - last < COOLDOWN_MS) return;
+      if (!insight || !this.allows(insight.category, at)) return;
       this.lastRaised.set(insight.category, at);
       insights.push(insight);
     };
@@ -66,24 +70,36 @@ export class Coach {
     push(this.monologue(said));
     push(this.pace(said));
     push(this.talkBalance(at));
-    if (segment.text.trim().endsWith('?')) this.question = { speaker: said.speaker, at, text: segment.text.trim() };
+    if (segment.text.trim().endsWith('?')) {
+      // The question is asked as the segment ends, not as it starts.
+      this.question = { speaker: said.speaker, askedAt: at + words * MS_PER_WORD, text: segment.text.trim() };
+    }
     return insights;
+  }
+
+  /** The per-category limit: nothing raised in this category within the last 5 minutes. */
+  private allows(category: CoachCategory, at: number): boolean {
+    const last = this.lastRaised.get(category);
+    return last === undefined || at - last >= COOLDOWN_MS;
   }
 
   private unansweredQuestion(said: Said): CoachInsight | null {
     const q = this.question;
     if (!q) return null;
-    if (said.speaker !== q.speaker) {
-      this.question = null; // answered (or at least taken up) by someone else
+    const wait = said.at - q.askedAt;
+    if (wait <= QUESTION_WAIT_MS) {
+      // Within the window another speaker answers (or at least takes it up); the asker adding
+      // something leaves the others their time.
+      if (said.speaker !== q.speaker) this.question = null;
       return null;
     }
-    if (said.at - q.at < QUESTION_WAIT_MS) return null;
+    // Past the window with no answer, whoever speaks now: a late reply is not an answer.
     this.question = null;
     return {
       category: 'questions',
       speaker: q.speaker,
       message: `${q.speaker} asked "${truncate(q.text, 80)}" and nobody else answered; consider pausing for replies`,
-      metrics: { secondsWithoutAnswer: Math.round((said.at - q.at) / 1000) },
+      metrics: { secondsWithoutAnswer: Math.round(wait / 1000) },
     };
   }
 
@@ -94,7 +110,9 @@ export class Coach {
     const turn = this.turn;
     turn.words += said.words;
     const duration = said.at + said.words * MS_PER_WORD - turn.startedAt;
-    if (turn.flagged || duration <= MONOLOGUE_MS) return null;
+    // Checking the limit before marking the turn keeps a blocked monologue pending, so it is
+    // reported once the limit ends if the same turn is still going.
+    if (turn.flagged || duration <= MONOLOGUE_MS || !this.allows('monologue', said.at)) return null;
     turn.flagged = true;
     return {
       category: 'monologue',
