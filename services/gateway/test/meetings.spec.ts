@@ -72,6 +72,90 @@ describe('meetings REST (SPEC 4.1)', () => {
     expect(await res.json()).to.include({ platform: 'teams', project: 'sales-team' });
   });
 
+  /** A Teams meetup-join meeting of its own, in each form its link is found in (real-shaped ids). */
+  function teamsMeeting() {
+    const id = Array.from(
+      { length: 48 },
+      () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(Math.random() * 62)],
+    ).join('');
+    const thread = `19:meeting_${id}@thread.v2`;
+    const message = String(1_700_000_000_000 + Math.floor(Math.random() * 1e9));
+    const context = encodeURIComponent(
+      '{"Tid":"72f988bf-86f1-41af-91ab-2d7cd011db47","Oid":"2b1a6e0d-1f9a-4f1c-9b1e-6f1f1c1f1c1f"}',
+    );
+    const encoded = encodeURIComponent(thread);
+    return {
+      /** Where the bot must go, whichever form of the link was given. */
+      joinPrefix: `https://teams.microsoft.com/l/meetup-join/${encoded}/${message}?context=`,
+      plain: `https://teams.microsoft.com/l/meetup-join/${thread}/${message}?context=${context}`,
+      encoded: `https://teams.microsoft.com/l/meetup-join/${encoded}/${message}?context=${context}`,
+      v2: `https://teams.microsoft.com/v2/?meetingjoin=true#/l/meetup-join/${encoded}/${message}?context=${context}&anon=true`,
+      launcher: `https://teams.microsoft.com/dl/launcher/launcher.html?url=${encodeURIComponent(
+        `/_#/l/meetup-join/${encoded}/${message}?context=${context}&anon=true`,
+      )}&type=meetup-join&deeplinkId=7a3f&directDl=true&msLaunch=true&enableMobilePage=true&suppressPrompt=true`,
+    };
+  }
+
+  for (const form of ['plain', 'encoded', 'v2', 'launcher'] as const) {
+    it(`starts a Teams meetup-join link (${form}) with platform teams, and a bot joins it`, async () => {
+      const meeting = teamsMeeting();
+      const res = await start({ url: meeting[form], callbackUrl: CALLBACK });
+      expect(res.status).to.equal(201);
+      const body = (await res.json()) as { meetingId: string; platform: string; status: string };
+      expect(body).to.include({ status: 'joining', platform: 'teams' });
+      const bot = await driver.meeting(body.meetingId);
+      expect(bot.target.platform).to.equal('teams');
+      expect(bot.target.url.startsWith(meeting.joinPrefix), bot.target.url).to.equal(true);
+      await waitForStatus(body.meetingId, 'live');
+      expect((await stop(body.meetingId)).status).to.equal(200);
+    });
+  }
+
+  it('starts a teams.live.com meet link with a passcode with platform teams', async () => {
+    const id = String(Math.floor(1e12 + Math.random() * 9e12));
+    const res = await start({ url: `https://teams.live.com/meet/${id}?p=Zx9Qw2Er`, callbackUrl: CALLBACK });
+    expect(res.status).to.equal(201);
+    const body = (await res.json()) as { meetingId: string; platform: string };
+    expect(body.platform).to.equal('teams');
+    const bot = await driver.meeting(body.meetingId);
+    expect(bot.target).to.include({ platform: 'teams', url: `https://teams.live.com/meet/${id}?p=Zx9Qw2Er` });
+    await waitForStatus(body.meetingId, 'live');
+    expect((await stop(body.meetingId)).status).to.equal(200);
+  });
+
+  it('answers 409 for the same Teams meeting through another wrapper or spelling, and joins no second bot', async () => {
+    const meeting = teamsMeeting();
+    const first = await start({ url: meeting.v2, callbackUrl: CALLBACK });
+    expect(first.status).to.equal(201);
+    const { meetingId } = (await first.json()) as { meetingId: string };
+    const bots = driver.started.length;
+    for (const [url, apiKey] of [
+      [meeting.launcher, key.apiKey],
+      [meeting.launcher, otherKey.apiKey],
+      [meeting.plain, otherKey.apiKey],
+      [meeting.encoded, key.apiKey],
+    ]) {
+      const res = await start({ url, callbackUrl: CALLBACK }, apiKey);
+      expect(res.status, url).to.equal(409);
+      expect(await res.json()).to.deep.equal({ error: 'Meeting URL is already being transcribed' });
+    }
+    expect(driver.started.length).to.equal(bots);
+    expect((await status()).filter((m) => m.meetingId === meetingId)).to.have.length(1);
+    await stop(meetingId);
+  });
+
+  it('leaves the URL free after a 403: the same URL then starts with a knowledge:write key', async () => {
+    const url = meetUrl();
+    const refused = await start({ url, callbackUrl: CALLBACK }, readOnlyKey.apiKey);
+    expect(refused.status).to.equal(403);
+    expect(await refused.json()).to.not.have.property('meetingId');
+    const res = await start({ url, callbackUrl: CALLBACK }, otherKey.apiKey);
+    expect(res.status).to.equal(201);
+    const { meetingId } = (await res.json()) as { meetingId: string };
+    expect((await driver.meeting(meetingId)).target.url).to.equal(url);
+    await stop(meetingId, otherKey.apiKey);
+  });
+
   it('answers documentPath null with saveTranscript false, also for a key without knowledge:write', async () => {
     const res = await start({ url: meetUrl(), callbackUrl: CALLBACK, saveTranscript: false }, readOnlyKey.apiKey);
     expect(res.status).to.equal(201);
@@ -118,6 +202,26 @@ describe('meetings REST (SPEC 4.1)', () => {
       'a title over 200 characters',
       { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, title: 't'.repeat(201) },
       'title must be at most 200 characters',
+    ],
+    [
+      'a title that is a number',
+      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, title: 42 },
+      'title must be a string',
+    ],
+    [
+      'a title that is an object',
+      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, title: { text: 'Planning' } },
+      'title must be a string',
+    ],
+    [
+      'a project that is a number',
+      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, project: 7 },
+      'project must be a string',
+    ],
+    [
+      'a project that is an object',
+      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, project: { id: 'sales' } },
+      'project must be a string',
     ],
     [
       'a saveTranscript that is not a boolean',

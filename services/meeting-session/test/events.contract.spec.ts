@@ -1,6 +1,7 @@
 /** A meeting's event stream: sequence, storage before publishing, the event log, flushes. */
+import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'chai';
-import { svc, type EventEnvelope, type ServiceError } from '@notetaker/contracts';
+import { evtMeeting, svc, type EventEnvelope, type ServiceError } from '@notetaker/contracts';
 import { subjects } from '../src/protocol.js';
 import { scriptedDriverFactory } from '../../../test/support/scripted-driver.js';
 import { eventually, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
@@ -130,6 +131,54 @@ describe('meeting events (bus contract)', () => {
     expect(of('segment_finalized')).to.deep.equal([
       { speaker: 'Grace', text: 'Hi there.', timestamp: '2025-01-02T03:04:05.000Z' },
     ]);
+  });
+
+  it('stores every event in the event log before publishing it, so a subscriber can ask for it at once', async () => {
+    const checks: Array<Promise<{ event: EventEnvelope; stored: EventEnvelope | null }>> = [];
+    // A consumer that, on each event it receives, asks the log for what follows the one before it.
+    // It listens before the start, so it sees the first event too.
+    const sub = h.bus.subscribe(evtMeeting('*', '*'), (data) => {
+      const event = data as EventEnvelope;
+      checks.push(
+        h.bus
+          .request<{ events: EventEnvelope[] }>(svc('meetings', 'events'), {
+            meetingId: event.meetingId,
+            afterSequence: event.sequence - 1,
+            limit: 1,
+          })
+          .then((reply) => ({ event, stored: reply.events[0] ?? null })),
+      );
+    });
+    try {
+      await h.bus.flush();
+      const { meetingId, bot } = await liveMeeting();
+      bot.participants(['Ada', 'Grace']);
+      for (let i = 0; i < 10; i++) {
+        bot.caption({ captionId: `c${i}`, speaker: 'Ada', text: `Partial ${i}` });
+        bot.segment({ speaker: i % 2 ? 'Grace' : 'Ada', text: `Sentence ${i}.` });
+      }
+      bot.participants(['Ada']);
+      await h.request('stop', { caller: TOKEN_CALLER, meetingId });
+      const ended = await h.waitForEvent(meetingId, (e) => e.payload.status === 'ended');
+      const mine = async () => (await Promise.all(checks)).filter((c) => c.event.meetingId === meetingId);
+      await eventually(async () => (await mine()).length >= ended.sequence, `${ended.sequence} events seen`);
+      const results = await mine();
+      expect(results.map((r) => r.event.sequence)).to.deep.equal(results.map((_, i) => i + 1));
+      expect(new Set(results.map((r) => r.event.type))).to.include.all.keys(
+        'meeting_status',
+        'caption_partial',
+        'segment_finalized',
+        'participant_joined',
+        'participant_left',
+        'document_saved',
+      );
+      const notYetStored = results
+        .filter((r) => !isDeepStrictEqual(r.stored, r.event))
+        .map((r) => `${r.event.sequence}:${r.event.type} (log had ${JSON.stringify(r.stored)})`);
+      expect(notYetStored, 'events published before the log held them').to.deep.equal([]);
+    } finally {
+      await sub.unsubscribe();
+    }
   });
 
   it('stores each finalized segment in transcript-store before its event is published', async () => {

@@ -159,6 +159,24 @@ describe('meeting-session start/stop/status (bus contract)', () => {
     expect(record.status).to.not.be.oneOf(['leaving', 'ended']);
   });
 
+  it('answers 409 Meeting has ended for a stop of a meeting that ended in error, and leaves it in error', async () => {
+    const url = freshMeetUrl();
+    const { meetingId } = await h.start({ url });
+    await h.waitForEvent(meetingId, (e) => e.payload.status === 'live');
+    const bot = await h.driver.meeting(meetingId);
+    bot.fail('browser_crashed', 'scripted crash');
+    const failed = await h.waitForEvent(meetingId, (e) => e.payload.status === 'error');
+    expect(failed.payload).to.deep.equal({ status: 'error', previousStatus: 'live', reason: 'browser_crashed' });
+
+    const err = await rejection(h.request('stop', { caller: TOKEN_CALLER, meetingId }));
+    expect([err.status, err.message]).to.deep.equal([409, 'Meeting has ended']);
+    const record = await h.request<{ status: string }>('get', { caller: TOKEN_CALLER, meetingId });
+    expect(record.status).to.equal('error');
+    expect(statuses(h, meetingId).map((p) => p.status)).to.deep.equal(['joining', 'lobby', 'live', 'error']);
+    // The URL of a meeting in error is free again.
+    expect((await h.start({ url })).meetingId).to.not.equal(meetingId);
+  });
+
   it('stops a meeting still joining or in the lobby', async () => {
     const waiting = await startHarness(
       {},
@@ -167,6 +185,34 @@ describe('meeting-session start/stop/status (bus contract)', () => {
       },
     );
     try {
+      // Still joining: the bot never reached the lobby.
+      const joining = await waiting.start();
+      const joiningBot = await waiting.driver.meeting(joining.meetingId);
+      await waiting.waitForEvent(joining.meetingId, (e) => e.payload.status === 'joining');
+      const record = await waiting.request<{ status: string }>('get', {
+        caller: TOKEN_CALLER,
+        meetingId: joining.meetingId,
+      });
+      expect(record.status).to.equal('joining');
+      expect(await waiting.request('stop', { caller: TOKEN_CALLER, meetingId: joining.meetingId })).to.deep.equal({
+        meetingId: joining.meetingId,
+        status: 'stopping',
+      });
+      const ended = await waiting.waitForEvent(joining.meetingId, (e) => e.payload.status === 'ended');
+      expect(ended.payload).to.deep.equal({ status: 'ended', previousStatus: 'leaving', reason: 'stopped' });
+      expect(statuses(waiting, joining.meetingId)).to.deep.equal([
+        { status: 'joining', previousStatus: null, reason: null },
+        { status: 'leaving', previousStatus: 'joining', reason: 'stopped' },
+        { status: 'ended', previousStatus: 'leaving', reason: 'stopped' },
+      ]);
+      expect(joiningBot.left).to.equal(true);
+      const after = await waiting.request<{ status: string }>('get', {
+        caller: TOKEN_CALLER,
+        meetingId: joining.meetingId,
+      });
+      expect(after.status).to.equal('ended');
+
+      // In the lobby.
       const { meetingId } = await waiting.start();
       const bot = await waiting.driver.meeting(meetingId);
       bot.lobby();
