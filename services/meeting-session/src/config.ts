@@ -11,6 +11,9 @@ export const meetingSessionEnv = z.object({
   MAX_MEETINGS_PER_WORKER: envInt(10, 1, 1000),
   FLUSH_INTERVAL_MS: envMs(10_000),
   ALONE_TIMEOUT_MS: envMs(60_000),
+  /** From the start until the bot reaches the lobby or is admitted; past it the meeting ends in error join_failed. */
+  JOIN_TIMEOUT_MS: envMs(2 * 60_000),
+  /** From entering the lobby until admission; past it the meeting ends in error lobby_timeout. */
   LOBBY_TIMEOUT_MS: envMs(10 * 60_000),
   MAX_MEETING_DURATION_MS: envMs(4 * 60 * 60_000),
   /** A worker that has not renewed its lease for this long is lost; its meetings end in error. */
@@ -26,6 +29,7 @@ export interface MeetingSessionConfig {
   maxMeetingsPerWorker: number;
   flushIntervalMs: number;
   aloneTimeoutMs: number;
+  joinTimeoutMs: number;
   lobbyTimeoutMs: number;
   maxDurationMs: number;
   workerLeaseMs: number;
@@ -42,6 +46,7 @@ export function loadMeetingSessionConfig(env: NodeJS.ProcessEnv): MeetingSession
     maxMeetingsPerWorker: e.MAX_MEETINGS_PER_WORKER,
     flushIntervalMs: e.FLUSH_INTERVAL_MS,
     aloneTimeoutMs: e.ALONE_TIMEOUT_MS,
+    joinTimeoutMs: e.JOIN_TIMEOUT_MS,
     lobbyTimeoutMs: e.LOBBY_TIMEOUT_MS,
     maxDurationMs: e.MAX_MEETING_DURATION_MS,
     workerLeaseMs: e.WORKER_LEASE_MS,

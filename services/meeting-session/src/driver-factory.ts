@@ -5,19 +5,28 @@
  * reported per meeting as `browser_unavailable` and tried again for the next one.
  */
 import type { DriverFactory } from './drivers/driver.js';
+import type { MeetingSessionConfig } from './config.js';
 
 export interface LazyDriverFactory {
   get(): Promise<DriverFactory>;
   close(): Promise<void>;
 }
 
-export function lazyDriverFactory(given: DriverFactory | undefined, env: NodeJS.ProcessEnv): LazyDriverFactory {
+/** The service's join and lobby limits bind the drivers too, so a bot never gives up before the actor would. */
+type Limits = Pick<MeetingSessionConfig, 'joinTimeoutMs' | 'lobbyTimeoutMs'>;
+
+export function lazyDriverFactory(
+  given: DriverFactory | undefined,
+  env: NodeJS.ProcessEnv,
+  limits: Limits,
+): LazyDriverFactory {
   let loaded: Promise<DriverFactory> | null = given ? Promise.resolve(given) : null;
   return {
     get() {
       loaded ??= (async () => {
         const drivers = await import('./drivers/index.js');
-        return drivers.createDriverFactory(drivers.driverOptionsFromEnv(env));
+        const { joinTimeoutMs, lobbyTimeoutMs } = limits;
+        return drivers.createDriverFactory({ ...drivers.driverOptionsFromEnv(env), joinTimeoutMs, lobbyTimeoutMs });
       })().catch((err: unknown) => {
         loaded = null;
         throw err;

@@ -42,7 +42,7 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
               // Without NATS nothing outside this process can reach the registry.
               alone: !ctx.config.natsUrl,
             });
-      const drivers = lazyDriverFactory(options.driverFactory, ctx.config.env);
+      const drivers = lazyDriverFactory(options.driverFactory, ctx.config.env, config);
       let worker: RunningWorker | null = null;
       const metrics = createSessionMetrics(ctx.metrics, () => worker?.activeMeetings() ?? 0);
       const onPublished = (event: EventEnvelope, emittedAt: number) => {

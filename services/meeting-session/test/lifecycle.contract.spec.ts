@@ -1,8 +1,13 @@
-/** The actor's state machine: auto-leave rules, the platform ending the meeting, failures. */
+/** The actor's state machine: auto-leave rules, stopping, the platform ending the meeting, failures. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
-import { svc } from '@notetaker/contracts';
+import { ServiceError, svc } from '@notetaker/contracts';
+import { natsForSuite, type NatsServerHandle } from '@notetaker/bus/test-support';
 import type { DriverFactory } from '../src/drivers/driver.js';
 import { scriptedDriverFactory } from '../../../test/support/scripted-driver.js';
+import { spawnSession, type Child } from './support/child.js';
 import { freshMeetUrl, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
 
 const statuses = (h: Harness, id: string) =>
@@ -10,6 +15,18 @@ const statuses = (h: Harness, id: string) =>
     .events(id)
     .filter((e) => e.type === 'meeting_status')
     .map((e) => e.payload);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).to.be.instanceOf(ServiceError);
+    return err as ServiceError;
+  }
+  throw new Error('expected a rejection');
+}
 
 describe('meeting lifecycle (bus contract)', () => {
   describe('auto-leave', () => {
@@ -56,15 +73,194 @@ describe('meeting lifecycle (bus contract)', () => {
         { status: 'error', previousStatus: 'lobby', reason: 'lobby_timeout' },
       ]);
     });
+  });
 
-    it('gives up a join that never gets anywhere: error join_failed', async () => {
+  describe('the join timeout', () => {
+    let h: Harness;
+    before(async () => {
+      // A lobby wait far longer than the test: only the join limit can end these meetings.
+      h = await startHarness(
+        { JOIN_TIMEOUT_MS: '300', LOBBY_TIMEOUT_MS: '60000' },
+        { driver: scriptedDriverFactory({ autoAdmit: false }) },
+      );
+    });
+    after(() => h.stop());
+
+    it('gives up a join that never reaches the lobby or the call: error join_failed', async () => {
       const { meetingId } = await h.start();
       await h.waitForEvent(meetingId, (e) => e.payload.status === 'error', 3000);
-      expect(statuses(h, meetingId).at(-1)).to.deep.equal({
-        status: 'error',
-        previousStatus: 'joining',
-        reason: 'join_failed',
+      expect(statuses(h, meetingId)).to.deep.equal([
+        { status: 'joining', previousStatus: null, reason: null },
+        { status: 'error', previousStatus: 'joining', reason: 'join_failed' },
+      ]);
+      const status = await h.request<{ meetings: Array<{ meetingId: string }> }>('status', { caller: TOKEN_CALLER });
+      expect(status.meetings.map((m) => m.meetingId)).to.not.include(meetingId);
+    });
+
+    it('stops counting once the bot reaches the lobby or is admitted', async () => {
+      const waiting = await h.start();
+      const admitted = await h.start();
+      (await h.driver.meeting(waiting.meetingId)).lobby();
+      const bot = await h.driver.meeting(admitted.meetingId);
+      bot.participants(['Ada']);
+      bot.admit();
+      await sleep(800);
+      expect(statuses(h, waiting.meetingId).map((p) => p.status)).to.deep.equal(['joining', 'lobby']);
+      expect(statuses(h, admitted.meetingId).map((p) => p.status)).to.deep.equal(['joining', 'live']);
+    });
+  });
+
+  describe('the lobby wait', () => {
+    const JOIN_MS = 800;
+    const LOBBY_MS = 1500;
+    /** Less than the join limit, but enough that a wait counted from the start would end early. */
+    const SLOW_JOIN_MS = 500;
+    let h: Harness;
+    before(async () => {
+      h = await startHarness(
+        { JOIN_TIMEOUT_MS: String(JOIN_MS), LOBBY_TIMEOUT_MS: String(LOBBY_MS) },
+        { driver: scriptedDriverFactory({ autoAdmit: false }) },
+      );
+    });
+    after(() => h.stop());
+
+    it('counts from entering the lobby: a bot that spent time joining still gets the whole wait', async () => {
+      const { meetingId } = await h.start();
+      const bot = await h.driver.meeting(meetingId);
+      await sleep(SLOW_JOIN_MS);
+      bot.lobby();
+      await h.waitForEvent(meetingId, (e) => e.payload.status === 'lobby');
+      // Admitted after more than the lobby wait since the start, but well within it since the lobby.
+      await sleep(LOBBY_MS - 300);
+      bot.participants(['Ada']);
+      bot.admit();
+      await h.waitForEvent(meetingId, (e) => e.payload.status === 'live' || e.payload.status === 'error');
+      expect(statuses(h, meetingId)).to.deep.equal([
+        { status: 'joining', previousStatus: null, reason: null },
+        { status: 'lobby', previousStatus: 'joining', reason: null },
+        { status: 'live', previousStatus: 'lobby', reason: null },
+      ]);
+    });
+
+    it('ends in error lobby_timeout a whole lobby wait after entering the lobby', async () => {
+      const { meetingId } = await h.start();
+      const bot = await h.driver.meeting(meetingId);
+      await sleep(SLOW_JOIN_MS);
+      bot.lobby();
+      const lobby = await h.waitForEvent(meetingId, (e) => e.payload.status === 'lobby');
+      const error = await h.waitForEvent(meetingId, (e) => e.payload.status === 'error', LOBBY_MS + 3000);
+      expect(error.payload).to.deep.equal({ status: 'error', previousStatus: 'lobby', reason: 'lobby_timeout' });
+      // Event timestamps have millisecond resolution; allow for rounding only.
+      expect(Date.parse(error.timestamp) - Date.parse(lobby.timestamp)).to.be.at.least(LOBBY_MS - 5);
+    });
+  });
+
+  describe('stopping', () => {
+    let h: Harness;
+    /** The bot stays in `leaving` until the test lets it go (a platform slow to let it out). */
+    let letGo: () => void = () => {};
+    before(async () => {
+      h = await startHarness(
+        {},
+        {
+          driver: scriptedDriverFactory({
+            beforeLeave: () => new Promise<void>((resolve) => (letGo = resolve)),
+          }),
+        },
+      );
+    });
+    after(async () => {
+      letGo();
+      await h.stop();
+    });
+
+    it('answers 409 Meeting has ended to a stop while the bot is leaving, and still lists it in status', async () => {
+      const { meetingId } = await h.start();
+      await h.waitForEvent(meetingId, (e) => e.payload.status === 'live');
+      expect(await h.request('stop', { caller: TOKEN_CALLER, meetingId })).to.deep.equal({
+        meetingId,
+        status: 'stopping',
       });
+      await h.waitForEvent(meetingId, (e) => e.payload.status === 'leaving');
+
+      const again = await rejection(h.request('stop', { caller: TOKEN_CALLER, meetingId }));
+      expect([again.status, again.message]).to.deep.equal([409, 'Meeting has ended']);
+      // Still being transcribed (its last words and the final flush are to come): status shows it.
+      const status = await h.request<{ meetings: Array<{ meetingId: string; status: string }> }>('status', {
+        caller: TOKEN_CALLER,
+      });
+      expect(status.meetings.find((m) => m.meetingId === meetingId)).to.deep.include({ status: 'leaving' });
+
+      letGo();
+      await h.waitForEvent(meetingId, (e) => e.payload.status === 'ended');
+      expect(statuses(h, meetingId).map((p) => [p.status, p.reason])).to.deep.equal([
+        ['joining', null],
+        ['lobby', null],
+        ['live', null],
+        ['leaving', 'stopped'],
+        ['ended', 'stopped'],
+      ]);
+    });
+  });
+
+  describe('a stop that no actor answers (its worker died)', function () {
+    this.timeout(60_000);
+    let server: NatsServerHandle | null = null;
+    let h: Harness | undefined;
+    let worker: Child | undefined;
+    let dataDir = '';
+
+    before(async function () {
+      const nats = await natsForSuite(this);
+      server = nats.server;
+      // A lease far longer than the test: the stop, not the lease sweep, finds the worker gone.
+      const lease = { WORKER_LEASE_MS: '60000' };
+      h = await startHarness({ MEETING_SESSION_ROLE: 'registry', ...lease }, { natsUrl: nats.url });
+      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meeting-worker-'));
+      worker = spawnSession('worker', {
+        NATS_URL: nats.url,
+        DATA_DIR: dataDir,
+        MEETING_SESSION_ROLE: 'worker',
+        ALONE_TIMEOUT_MS: '600000',
+        ...lease,
+      });
+      await worker.waitFor((f) => 'ready' in f);
+    });
+
+    after(async () => {
+      await worker?.kill();
+      await h?.stop();
+      await server?.stop();
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('answers stopping and ends the meeting at once in error worker_lost, keeping the transcript', async () => {
+      const harness = h!;
+      const { meetingId } = await harness.start();
+      await harness.waitForEvent(meetingId, (e) => e.payload.status === 'live');
+      await worker!.kill();
+
+      expect(await harness.request('stop', { caller: TOKEN_CALLER, meetingId })).to.deep.equal({
+        meetingId,
+        status: 'stopping',
+      });
+      await harness.waitForEvent(meetingId, (e) => e.payload.status === 'error', 5000);
+      const tail = harness.events(meetingId).slice(-2);
+      expect(tail[0].type).to.equal('document_saved');
+      expect(tail[1].payload).to.deep.equal({ status: 'error', previousStatus: 'live', reason: 'worker_lost' });
+      const status = await harness.request<{ meetings: Array<{ meetingId: string }> }>('status', {
+        caller: TOKEN_CALLER,
+      });
+      expect(status.meetings.map((m) => m.meetingId)).to.not.include(meetingId);
+      const record = await harness.request<{ status: string; endedAt: string | null }>('get', {
+        caller: TOKEN_CALLER,
+        meetingId,
+      });
+      expect(record.status).to.equal('error');
+      expect(record.endedAt).to.be.a('string');
+      // A second stop is the one for a meeting that has ended.
+      const again = await rejection(harness.request('stop', { caller: TOKEN_CALLER, meetingId }));
+      expect([again.status, again.message]).to.deep.equal([409, 'Meeting has ended']);
     });
   });
 

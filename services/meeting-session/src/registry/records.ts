@@ -18,8 +18,15 @@ import type { Collection, Store } from '@notetaker/store';
 export type Caller = z.infer<typeof caller>;
 
 export const TERMINAL: readonly MeetingStatus[] = ['ended', 'error'];
+/** Still being transcribed (status lists them, the URL stays claimed): `leaving` too, until the final flush. */
 export const NON_TERMINAL: readonly MeetingStatus[] = ['joining', 'lobby', 'live', 'leaving'];
+/**
+ * What a stop can still act on (SPEC 4.1: 409 once "no longer live"). A `leaving` bot is already
+ * on its way out, so stopping it again is the same 409 as an ended meeting.
+ */
+export const STOPPABLE: readonly MeetingStatus[] = ['joining', 'lobby', 'live'];
 export const isTerminal = (status: MeetingStatus) => TERMINAL.includes(status);
+export const isStoppable = (status: MeetingStatus) => STOPPABLE.includes(status);
 
 export const ALREADY_TRANSCRIBED = 'Meeting URL is already being transcribed';
 

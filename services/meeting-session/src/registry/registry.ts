@@ -20,7 +20,7 @@ import { EventLog } from './event-log.js';
 import { endLostMeeting, renewLease, sweep, type LeaseDeps } from './leases.js';
 import { parseRequest } from '../parse.js';
 import { recordEvents } from './record-events.js';
-import { isTerminal, Records, toRecord, toSummary } from './records.js';
+import { isStoppable, Records, toRecord, toSummary } from './records.js';
 import { startMeeting } from './start-meeting.js';
 
 export interface RegistryOptions {
@@ -69,7 +69,7 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
       async (data) => {
         const { caller, meetingId } = parseRequest(meetingRef, data);
         const doc = await records.owned(caller, meetingId);
-        if (isTerminal(doc.status)) throw errors.conflict(MEETING_ENDED);
+        if (!isStoppable(doc.status)) throw errors.conflict(MEETING_ENDED);
         try {
           await bus.request(subjects.actorStop(meetingId), {}, { timeoutMs: 5000 });
         } catch (err) {

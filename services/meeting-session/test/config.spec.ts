@@ -1,0 +1,31 @@
+/** The product's rules as meeting-session's defaults: what an install gets with no variables set. */
+import { expect } from 'chai';
+import { loadMeetingSessionConfig } from '../src/config.js';
+
+describe('meeting-session configuration defaults', () => {
+  const defaults = loadMeetingSessionConfig({});
+
+  it('hosts at most 10 meetings per worker', () => {
+    expect(defaults.maxMeetingsPerWorker).to.equal(10);
+  });
+
+  it('leaves after 60 s alone, gives up after 2 min joining or 10 min in the lobby, and leaves at 4 h', () => {
+    expect(defaults.aloneTimeoutMs).to.equal(60_000);
+    expect(defaults.joinTimeoutMs).to.equal(2 * 60_000);
+    expect(defaults.lobbyTimeoutMs).to.equal(10 * 60_000);
+    expect(defaults.maxDurationMs).to.equal(4 * 60 * 60_000);
+  });
+
+  it("ends a lost worker's meetings within 30 s: a lease runs out, and the next sweep finds it", () => {
+    // Worst case: the worker dies right after renewing; its lease ends `workerLeaseMs` later and the
+    // sweep (every `heartbeatMs`) may have run just before that.
+    expect(defaults.workerLeaseMs + defaults.heartbeatMs).to.be.at.most(30_000);
+    // A lease outlives a missed heartbeat or two, so a slow renewal is not a death.
+    expect(defaults.workerLeaseMs).to.be.at.least(2 * defaults.heartbeatMs);
+  });
+
+  it('takes each duration from its variable', () => {
+    const config = loadMeetingSessionConfig({ JOIN_TIMEOUT_MS: '5000', LOBBY_TIMEOUT_MS: '7000' });
+    expect([config.joinTimeoutMs, config.lobbyTimeoutMs]).to.deep.equal([5000, 7000]);
+  });
+});
