@@ -3,30 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ServiceError, svc } from '@notetaker/contracts';
+import { svc } from '@notetaker/contracts';
 import { natsForSuite, type NatsServerHandle } from '@notetaker/bus/test-support';
 import type { DriverFactory } from '../src/drivers/driver.js';
 import { scriptedDriverFactory } from '../../../test/support/scripted-driver.js';
 import { spawnSession, type Child } from './support/child.js';
-import { freshMeetUrl, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
-
-const statuses = (h: Harness, id: string) =>
-  h
-    .events(id)
-    .filter((e) => e.type === 'meeting_status')
-    .map((e) => e.payload);
+import { freshMeetUrl, rejection, startHarness, statuses, TOKEN_CALLER, type Harness } from './support/harness.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).to.be.instanceOf(ServiceError);
-    return err as ServiceError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('meeting lifecycle (bus contract)', () => {
   describe('auto-leave', () => {

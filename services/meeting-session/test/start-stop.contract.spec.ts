@@ -6,27 +6,13 @@ import {
   freshMeetUrl,
   OTHER_CALLER,
   READ_ONLY_CALLER,
+  rejection,
   startHarness,
+  statuses,
   TOKEN_CALLER,
   UI_CALLER,
   type Harness,
 } from './support/harness.js';
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).to.be.instanceOf(ServiceError);
-    return err as ServiceError;
-  }
-  throw new Error('expected a rejection');
-}
-
-const statuses = (h: Harness, id: string) =>
-  h
-    .events(id)
-    .filter((e) => e.type === 'meeting_status')
-    .map((e) => e.payload);
 
 describe('meeting-session start/stop/status (bus contract)', () => {
   let h: Harness;

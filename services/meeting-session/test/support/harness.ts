@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type client from 'prom-client';
 import { connectBus, MemoryBroker, MemoryBus, type Bus } from '@notetaker/bus';
-import { evtMeeting, svc, type EventEnvelope } from '@notetaker/contracts';
+import { evtMeeting, ServiceError, svc, type EventEnvelope } from '@notetaker/contracts';
 import {
   createMetricsRegistry,
   loadBaseConfig,
@@ -191,4 +191,22 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** The `meeting_status` payloads of a meeting, in order. */
+export const statuses = (h: Harness, id: string) =>
+  h
+    .events(id)
+    .filter((e) => e.type === 'meeting_status')
+    .map((e) => e.payload);
+
+/** The ServiceError a request failed with (a success, or any other error, fails the test). */
+export async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ServiceError) return err;
+    throw err;
+  }
+  throw new Error('expected a rejection');
 }
