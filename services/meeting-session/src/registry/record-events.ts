@@ -11,9 +11,17 @@ import { eventEnvelope } from '@notetaker/contracts';
 import { recordRequest, type ActorState, type MeetingEvents, type RecordReply } from '../protocol.js';
 import type { EventLog } from './event-log.js';
 import { parseRequest } from '../parse.js';
-import { isTerminal, type MeetingDoc, type Records } from './records.js';
+import { isTerminal, TERMINAL, type MeetingDoc, type Records } from './records.js';
+import type { DeferredCounts } from './deferred-counts.js';
 
-export async function recordEvents(records: Records, log: EventLog, data: unknown): Promise<RecordReply> {
+export interface RecordDeps {
+  records: Records;
+  log: EventLog;
+  counts: DeferredCounts;
+}
+
+export async function recordEvents(deps: RecordDeps, data: unknown): Promise<RecordReply> {
+  const { records, log } = deps;
   const request = parseRequest(recordRequest, data);
   const docs = await records.meetings.find({ _id: { $in: request.meetings.map((m) => m.meetingId) } });
   const byId = new Map(docs.map((doc) => [doc._id, doc]));
@@ -27,37 +35,42 @@ export async function recordEvents(records: Records, log: EventLog, data: unknow
   }
   const appended = await log.appendAll(writable.map((w) => w.batch));
   for (const [i, { doc, batch }] of writable.entries()) {
-    if (appended[i]) await project(records, log, doc, request.workerId, batch);
+    if (appended[i]) await project(deps, doc, request.workerId, batch);
     else fenced.push(batch.meetingId);
   }
   return { fenced };
 }
 
-/** Brings the meeting's record up to date with its stream; an ending stream frees the URL. */
-async function project(
-  records: Records,
-  log: EventLog,
-  doc: MeetingDoc,
-  workerId: string,
-  batch: MeetingEvents,
-): Promise<void> {
+/**
+ * Brings the meeting's record up to date with its stream; an ending stream frees the URL. A change
+ * of the counts alone is written after the reply (deferred-counts.ts); a change of status or
+ * worker is written before it, so whoever saw the event reads the same status.
+ */
+async function project({ records, log, counts }: RecordDeps, doc: MeetingDoc, workerId: string, batch: MeetingEvents) {
   const { state } = batch;
   if (!state) return; // unchanged since the worker's last request
   const last = isTerminal(state.status) ? lastStatusEvent(batch) : null;
   const ending = last !== null;
   if (!ending && !changed(doc, workerId, state)) return;
+  const { participantCount, segmentCount, participants } = state;
+  if (!ending && doc.status === state.status && doc.workerId === workerId) {
+    counts.defer(doc._id, batch.last, { participantCount, segmentCount, participants });
+    return;
+  }
+  counts.drop(doc._id);
   const $set: Partial<MeetingDoc> = {
     status: state.status,
-    participantCount: state.participantCount,
-    segmentCount: state.segmentCount,
-    participants: state.participants,
+    participantCount,
+    segmentCount,
+    participants,
     workerId,
+    projectedThrough: batch.last,
   };
   if (ending) {
     $set.reason = typeof last.payload.reason === 'string' ? last.payload.reason : null;
     $set.endedAt = last.timestamp;
   }
-  const result = await records.meetings.updateOne({ _id: doc._id, status: { $nin: ['ended', 'error'] } }, { $set });
+  const result = await records.meetings.updateOne({ _id: doc._id, status: { $nin: TERMINAL } }, { $set });
   if (ending && result.matchedCount > 0) await records.release(doc.identityKey, doc._id);
   if (ending) log.forget(doc._id);
 }

@@ -49,6 +49,8 @@ export type MeetingDoc = {
   participants: string[];
   /** Null while the start is in progress: such a record is nobody's meeting yet. */
   workerId: string | null;
+  /** The last sequence of the stream the status and counts reflect (absent on records from before it was kept). */
+  projectedThrough?: number;
   /** Set once its events were dropped from the event log after the retention period. */
   eventsPruned?: boolean;
 };

@@ -20,6 +20,7 @@ import { EventLog } from './event-log.js';
 import { endLostMeeting, renewLease, sweep, type LeaseDeps } from './leases.js';
 import { parseRequest } from '../parse.js';
 import { recordEvents } from './record-events.js';
+import { DeferredCounts } from './deferred-counts.js';
 import { isStoppable, Records, toRecord, toSummary } from './records.js';
 import { startMeeting } from './start-meeting.js';
 
@@ -46,6 +47,7 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
   const { bus, logger } = options;
   const records = new Records(options.store);
   const log = new EventLog(options.store);
+  const counts = new DeferredCounts(records.meetings, logger);
   await records.init();
   const moved = await log.init();
   if (moved > 0) logger.info({ pages: moved }, 'moved the event log to its new format');
@@ -105,7 +107,7 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
       },
       queue,
     ),
-    bus.serve(subjects.record, (data) => recordEvents(records, log, data), queue),
+    bus.serve(subjects.record, (data) => recordEvents({ records, log, counts }, data), queue),
     bus.serve(subjects.heartbeat, (data) => renewLease(leaseDeps, data), queue),
   ];
 
@@ -130,6 +132,7 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
       clearInterval(timer);
       await Promise.all(subs.map((s) => s.unsubscribe()));
       await sweeping;
+      await counts.flush();
     },
   };
 }
