@@ -167,7 +167,10 @@ export class Documents {
         body;
       const target = resolveInside(this.contentRoot, meta.documentPath);
       await ensureDirInside(this.contentRoot, path.dirname(target));
-      await writeFileAtomic(target, content, { fsync: this.options.fsync });
+      // Only the final file is synced to disk: a live meeting's file is rewritten every flush, and
+      // one a power loss left empty is rendered again from the store by the next (renderedBody).
+      // Syncing every periodic flush cost the live events' latency more than it protects.
+      await writeFileAtomic(target, content, { fsync: this.options.fsync && status === 'completed' });
 
       const lastIndex = fresh.length ? fresh[fresh.length - 1].index : meta.lastIndex;
       const written = previous.written + fresh.length;

@@ -323,10 +323,12 @@ export function transcriptStoreContract(factory: StoreFactory): void {
       const lines = readDocument(h, m.documentPath!).match(/^\*\*Alice\*\* \(\d\d:\d\d:\d\d\): \w+$/gm);
       expect(lines?.map((l) => l.split(': ')[1])).to.deep.equal(['one', 'two', 'three']);
     });
-    it('after a restart, continues from the file: keeps a fix made by hand, and rebuilds a damaged one', async () => {
+    it('after a restart, continues from the file: keeps a fix made by hand, and rebuilds a damaged or emptied one', async () => {
       const fixed = await openMeeting(h, { title: 'Fixed by hand' });
       const damaged = await openMeeting(h, { title: 'Damaged by hand' });
-      for (const m of [fixed, damaged]) {
+      // A live meeting's file is not synced to disk: a power loss can leave it empty.
+      const emptied = await openMeeting(h, { title: 'Emptied by a power loss' });
+      for (const m of [fixed, damaged, emptied]) {
         await appendAll(h, m, ['one', 'tow', 'three']);
         await flush(h, m.meetingId);
       }
@@ -334,8 +336,9 @@ export function transcriptStoreContract(factory: StoreFactory): void {
       fs.writeFileSync(fixedFile, readDocument(h, fixed.documentPath!).replace(': tow', ': two'));
       const damagedFile = path.join(h.contentRoot, damaged.documentPath!);
       fs.writeFileSync(damagedFile, readDocument(h, damaged.documentPath!).slice(0, -30));
+      fs.writeFileSync(path.join(h.contentRoot, emptied.documentPath!), '');
       h = await h.restart();
-      for (const m of [fixed, damaged]) {
+      for (const m of [fixed, damaged, emptied]) {
         await appendAll(h, m, ['four'], 3);
         await flush(h, m.meetingId, 'completed');
       }
@@ -345,6 +348,7 @@ export function transcriptStoreContract(factory: StoreFactory): void {
           ?.map((l) => l.split(': ')[1]);
       expect(words(fixed)).to.deep.equal(['one', 'two', 'three', 'four']);
       expect(words(damaged)).to.deep.equal(['one', 'tow', 'three', 'four']);
+      expect(words(emptied)).to.deep.equal(['one', 'tow', 'three', 'four']);
     });
   });
 
