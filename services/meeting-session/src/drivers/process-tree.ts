@@ -5,14 +5,14 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-interface ProcessEntry {
+export interface ProcessEntry {
   pid: number;
   ppid: number;
   pgrp: number;
   comm: string;
 }
 
-function readEntry(pid: number): ProcessEntry | null {
+export function readEntry(pid: number): ProcessEntry | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name is in parentheses and may itself contain spaces or parentheses.
@@ -26,7 +26,7 @@ function readEntry(pid: number): ProcessEntry | null {
   }
 }
 
-function allProcesses(): ProcessEntry[] {
+export function allProcesses(): ProcessEntry[] {
   let names: string[];
   try {
     names = readdirSync('/proc');
@@ -39,7 +39,7 @@ function allProcesses(): ProcessEntry[] {
     .filter((entry): entry is ProcessEntry => entry !== null);
 }
 
-const isChromium = (entry: ProcessEntry) => /chrom/i.test(entry.comm);
+export const isChromium = (entry: ProcessEntry) => /chrom/i.test(entry.comm);
 
 /** The live Chromium processes of a browser's process group (the browser's pid is the group id). */
 export function browserProcesses(groupId: number): number[] {

@@ -1,4 +1,7 @@
-/** A test's child process that reports facts as JSON lines on stdout (see session-process.ts). */
+/**
+ * A test's child process that reports facts as JSON lines on stdout: session-process.ts, or any
+ * TypeScript entry point whose JSON log lines are its facts (the e2e suite's deployed worker).
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
@@ -12,13 +15,33 @@ process.once('exit', () => {
 export interface Child {
   pid: number;
   facts: Array<Record<string, unknown>>;
-  waitFor(match: (fact: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** `what` names the awaited fact in the error when it does not come. */
+  waitFor(
+    match: (fact: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+    what?: string,
+  ): Promise<Record<string, unknown>>;
+  /** Resolves once the process has exited, however it ended. */
+  exited: Promise<void>;
   kill(): Promise<void>;
 }
 
 export function spawnSession(mode: 'stack' | 'worker', env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', SCRIPT, mode], {
-    env: { ...process.env, LOG_LEVEL: 'silent', PORT: '0', ...env },
+  return spawnChild(SCRIPT, { args: [mode], env: { LOG_LEVEL: 'silent', PORT: '0', ...env } });
+}
+
+export interface ChildOptions {
+  args?: string[];
+  /** Added to this process's environment. */
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** `node --import tsx <script>`, its JSON stdout lines collected as facts. */
+export function spawnChild(script: string, { args = [], env = {}, cwd }: ChildOptions = {}): Child {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(proc);
@@ -53,7 +76,8 @@ export function spawnSession(mode: 'stack' | 'worker', env: Record<string, strin
   return {
     pid: proc.pid!,
     facts,
-    waitFor(match, timeoutMs = 20_000) {
+    exited,
+    waitFor(match, timeoutMs = 20_000, what) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const found = facts.find(match);
@@ -64,12 +88,13 @@ export function spawnSession(mode: 'stack' | 'worker', env: Record<string, strin
           } else if (proc.exitCode !== null || proc.signalCode !== null) {
             listeners.delete(check);
             clearTimeout(timer);
-            reject(new Error(`child exited (${proc.exitCode ?? proc.signalCode}): ${stderr}`));
+            const before = what ? ` before ${what}` : '';
+            reject(new Error(`child exited (${proc.exitCode ?? proc.signalCode})${before}: ${stderr}`));
           }
         };
         const timer = setTimeout(() => {
           listeners.delete(check);
-          reject(new Error(`child did not report in ${timeoutMs} ms: ${stderr}`));
+          reject(new Error(`child did not report${what ? ` ${what}` : ''} in ${timeoutMs} ms: ${stderr}`));
         }, timeoutMs);
         listeners.add(check);
         check();
