@@ -1,4 +1,4 @@
-/** Count-only record changes written after the reply, on the real embedded store. */
+/** Count-only record changes written in the background, on the real embedded store. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,9 @@ import { silentLogger } from '@notetaker/kit';
 import { openStore, type Collection, type Store } from '@notetaker/store';
 import { DeferredCounts } from '../src/registry/deferred-counts.js';
 import type { MeetingDoc } from '../src/registry/records.js';
+
+const DELAY_MS = 50;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('deferred meeting counts', () => {
   let dir: string;
@@ -24,52 +27,58 @@ describe('deferred meeting counts', () => {
       ...extra,
     } as MeetingDoc);
   const read = async (id: string) => (await meetings.findOne({ _id: id }))!;
+  const seen = (segmentCount: number) => ({ participantCount: 2, segmentCount, participants: ['Ada', 'Grace'] });
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deferred-counts-'));
     store = await openStore({ service: 'meeting-session', dataDir: dir });
     meetings = store.collection<MeetingDoc>('meetings');
-    counts = new DeferredCounts(meetings, silentLogger());
+    counts = new DeferredCounts(meetings, silentLogger(), DELAY_MS);
   });
   afterEach(async () => {
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('writes after the current turn, once, with the newest counts of the meeting', async () => {
+  it('writes the newest counts of each meeting once, within the delay', async () => {
     await record('m1');
-    counts.defer('m1', 5, { participantCount: 2, segmentCount: 1, participants: ['Ada', 'Grace'] });
-    counts.defer('m1', 9, { participantCount: 2, segmentCount: 3, participants: ['Ada', 'Grace'] });
-    await Promise.resolve();
+    await record('m2');
+    counts.defer('m1', 5, seen(1));
+    counts.defer('m2', 4, seen(1));
+    counts.defer('m1', 9, seen(3));
+    await sleep(DELAY_MS / 2);
     expect((await read('m1')).segmentCount).to.equal(0);
-    await counts.flush();
+    await sleep(DELAY_MS * 2);
     expect(await read('m1')).to.include({ segmentCount: 3, participantCount: 2, projectedThrough: 9 });
+    expect(await read('m2')).to.include({ segmentCount: 1, projectedThrough: 4 });
   });
 
-  it('never writes over a newer state, nor over an ended meeting', async () => {
+  it('never writes over a newer state; a meeting the lease sweep ended still gets its last counts', async () => {
     await record('newer', { segmentCount: 7, projectedThrough: 20 });
-    await record('ended', { status: 'ended', segmentCount: 4 });
-    counts.defer('newer', 12, { participantCount: 1, segmentCount: 5, participants: ['Ada'] });
-    counts.defer('ended', 30, { participantCount: 1, segmentCount: 9, participants: ['Ada'] });
+    await record('ended by its worker', { status: 'ended', segmentCount: 9, projectedThrough: 31 });
+    await record('ended by the sweep', { status: 'error', segmentCount: 4, projectedThrough: 10 });
+    counts.defer('newer', 12, seen(5));
+    counts.defer('ended by its worker', 30, seen(8));
+    counts.defer('ended by the sweep', 14, seen(6));
     await counts.flush();
     expect(await read('newer')).to.include({ segmentCount: 7, projectedThrough: 20 });
-    expect(await read('ended')).to.include({ segmentCount: 4 });
+    expect(await read('ended by its worker')).to.include({ segmentCount: 9, projectedThrough: 31 });
+    expect(await read('ended by the sweep')).to.include({ status: 'error', segmentCount: 6, projectedThrough: 14 });
   });
 
   it('drops what waits for a meeting whose newer state is written meanwhile', async () => {
-    await record('m2');
-    counts.defer('m2', 3, { participantCount: 1, segmentCount: 2, participants: ['Ada'] });
-    counts.drop('m2');
-    await counts.flush();
-    expect((await read('m2')).segmentCount).to.equal(0);
+    await record('m3');
+    counts.defer('m3', 3, seen(2));
+    counts.drop('m3');
+    await sleep(DELAY_MS * 2);
+    expect((await read('m3')).segmentCount).to.equal(0);
   });
 
-  it('takes counts deferred while a write is under way in the same run', async () => {
-    for (const id of ['a', 'b']) await record(id);
-    counts.defer('a', 2, { participantCount: 1, segmentCount: 1, participants: ['Ada'] });
-    await new Promise((resolve) => setImmediate(resolve));
-    counts.defer('b', 2, { participantCount: 1, segmentCount: 1, participants: ['Ada'] });
-    await counts.flush();
-    expect([(await read('a')).segmentCount, (await read('b')).segmentCount]).to.deep.equal([1, 1]);
+  it('writes everything waiting at once on flush (the registry stopping)', async () => {
+    const slow = new DeferredCounts(meetings, silentLogger(), 60_000);
+    await record('m4');
+    slow.defer('m4', 2, seen(1));
+    await slow.flush();
+    expect((await read('m4')).segmentCount).to.equal(1);
   });
 });

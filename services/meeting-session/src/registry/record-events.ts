@@ -43,8 +43,8 @@ export async function recordEvents(deps: RecordDeps, data: unknown): Promise<Rec
 
 /**
  * Brings the meeting's record up to date with its stream; an ending stream frees the URL. A change
- * of the counts alone is written after the reply (deferred-counts.ts); a change of status or
- * worker is written before it, so whoever saw the event reads the same status.
+ * of the counts alone is written in the background (deferred-counts.ts); a change of status or
+ * worker is written before the reply, so whoever saw the event reads the same status.
  */
 async function project({ records, log, counts }: RecordDeps, doc: MeetingDoc, workerId: string, batch: MeetingEvents) {
   const { state } = batch;
