@@ -1,4 +1,4 @@
-/** Count-only record changes written in the background, on the real embedded store. */
+/** Count-only record changes written just after the reply, on the real embedded store. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,8 +8,7 @@ import { openStore, type Collection, type Store } from '@notetaker/store';
 import { DeferredCounts } from '../src/registry/deferred-counts.js';
 import type { MeetingDoc } from '../src/registry/records.js';
 
-const DELAY_MS = 50;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('deferred meeting counts', () => {
   let dir: string;
@@ -33,22 +32,23 @@ describe('deferred meeting counts', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'deferred-counts-'));
     store = await openStore({ service: 'meeting-session', dataDir: dir });
     meetings = store.collection<MeetingDoc>('meetings');
-    counts = new DeferredCounts(meetings, silentLogger(), DELAY_MS);
+    counts = new DeferredCounts(meetings, silentLogger());
   });
   afterEach(async () => {
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('writes the newest counts of each meeting once, within the delay', async () => {
+  it('writes from the next turn on, the newest counts of each meeting once', async () => {
     await record('m1');
     await record('m2');
     counts.defer('m1', 5, seen(1));
     counts.defer('m2', 4, seen(1));
     counts.defer('m1', 9, seen(3));
-    await sleep(DELAY_MS / 2);
+    await Promise.resolve();
     expect((await read('m1')).segmentCount).to.equal(0);
-    await sleep(DELAY_MS * 2);
+    await nextTurn();
+    await counts.flush();
     expect(await read('m1')).to.include({ segmentCount: 3, participantCount: 2, projectedThrough: 9 });
     expect(await read('m2')).to.include({ segmentCount: 1, projectedThrough: 4 });
   });
@@ -70,15 +70,15 @@ describe('deferred meeting counts', () => {
     await record('m3');
     counts.defer('m3', 3, seen(2));
     counts.drop('m3');
-    await sleep(DELAY_MS * 2);
+    await nextTurn();
+    await counts.flush();
     expect((await read('m3')).segmentCount).to.equal(0);
   });
 
   it('writes everything waiting at once on flush (the registry stopping)', async () => {
-    const slow = new DeferredCounts(meetings, silentLogger(), 60_000);
     await record('m4');
-    slow.defer('m4', 2, seen(1));
-    await slow.flush();
+    counts.defer('m4', 2, seen(1));
+    await counts.flush();
     expect((await read('m4')).segmentCount).to.equal(1);
   });
 });

@@ -1,16 +1,16 @@
 /**
  * Count-only changes of meeting records (participant and segment counts, the names seen so far),
- * written in the background, at most once a second per meeting, rather than before the record
- * request that carried them is answered. Every segment changes its meeting's count: written at
- * once, each cost its events (and the events sent with them) a record update on the way to being
- * published, and 50 busy meetings made hundreds of updates a second. Only status and the record
- * show the counts; they follow the events by up to `COUNTS_DELAY_MS`, the newest of a meeting
- * written once. A change of status is never deferred (record-events.ts).
+ * written just after the record request that carried them is answered rather than before: every
+ * segment changes its meeting's count, and its events (and the events sent with them) would
+ * otherwise each wait for a record update on the way to being published. The write starts in the
+ * next turn of the event loop, so status and the record show the counts as soon as anyone could
+ * have seen the events (a webhook, the live page); the counts of one meeting that waited together
+ * are written once, the newest. A change of status is never deferred (record-events.ts).
  *
  * A write applies only to a record whose projection is older than it (`projectedThrough`, the last
  * sequence the record reflects), so older counts never overwrite a newer state written meanwhile,
  * by this registry or another. A registry that dies before writing leaves the counts of its last
- * second behind until the meeting's next change; its end rewrites them all.
+ * requests behind until the meeting's next change; its end rewrites them all.
  */
 import type { Collection, Filter } from '@notetaker/store';
 import type { Logger } from '@notetaker/kit';
@@ -30,28 +30,21 @@ export function olderThan(meetingId: string, through: number): Filter {
   };
 }
 
-/** How long count-only changes wait, gathering, before they are written. */
-export const COUNTS_DELAY_MS = 1000;
-
 export class DeferredCounts {
   private readonly pending = new Map<string, { through: number; counts: Counts }>();
-  private timer: NodeJS.Timeout | null = null;
+  private scheduled: NodeJS.Immediate | null = null;
   /** Writes run one batch after the other, in the order they were taken. */
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly meetings: Collection<MeetingDoc>,
     private readonly logger: Logger,
-    private readonly delayMs = COUNTS_DELAY_MS,
   ) {}
 
   /** The meeting's counts after sequence `through`, replacing any older ones still waiting. */
   defer(meetingId: string, through: number, counts: Counts): void {
     this.pending.set(meetingId, { through, counts });
-    if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), this.delayMs);
-      this.timer.unref();
-    }
+    this.scheduled ??= setImmediate(() => void this.flush());
   }
 
   /** A newer state of the meeting is being written now: what waits for it is older. */
@@ -61,8 +54,8 @@ export class DeferredCounts {
 
   /** Writes what waits now; resolves once it and every earlier batch are written. */
   flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = null;
     const batch = [...this.pending];
     this.pending.clear();
     this.writing = this.writing.then(async () => {
