@@ -144,3 +144,13 @@ function same(a: unknown, b: unknown): boolean {
   if (typeof a === 'number' && typeof b === 'number') return a === b; // 0 equals -0
   return isDeepStrictEqual(a, b);
 }
+
+/** The ids a filter asks for when it is nothing but `{_id: id}` or `{_id: {$in: [ids]}}` (strings). */
+export function idsOf(filter: Filter): string[] | null {
+  const keys = Object.keys(filter);
+  if (keys.length !== 1 || keys[0] !== '_id') return null;
+  const cond = filter._id;
+  if (typeof cond === 'string') return [cond];
+  if (!isPlainObject(cond) || Object.keys(cond).length !== 1 || !Array.isArray(cond.$in)) return null;
+  return cond.$in.every((id) => typeof id === 'string') ? (cond.$in as string[]) : null;
+}

@@ -50,6 +50,17 @@ export function storeContract(hooks: ContractHooks): void {
       expect(await c.findOne({ name: 'zzz' })).to.equal(null);
     });
 
+    it('finds by a list of ids: missing ones skipped, sorted and limited, copies the caller may change', async () => {
+      const c = fresh();
+      await c.insertMany([3, 1, 2, 5].map((n) => ({ _id: `id${n}`, n, tags: ['t'] })));
+      const found = await c.find({ _id: { $in: ['id2', 'nope', 'id3', 'id1', 'id2'] } }, { sort: { n: -1 } });
+      expect(found).to.deep.equal([3, 2, 1].map((n) => ({ _id: `id${n}`, n, tags: ['t'] })));
+      expect(ids(await c.find({ _id: { $in: ['id5', 'id1'] } }, { sort: { n: 1 }, limit: 1 }))).to.deep.equal(['id1']);
+      expect(await c.find({ _id: { $in: [] } })).to.deep.equal([]);
+      (found[0].tags as string[]).push('changed');
+      expect((await c.findOne({ _id: 'id3' }))?.tags).to.deep.equal(['t']);
+    });
+
     it('insertMany stores documents in order, ids generated or kept; a duplicate stores none after it', async () => {
       const c = fresh();
       expect(await c.insertMany([])).to.deep.equal([]);
