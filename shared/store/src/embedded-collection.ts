@@ -31,10 +31,8 @@ const model = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as {
   getDotValue(doc: unknown, field: string): unknown;
 };
 
-/** nedb's index of `_id` (always there), read directly for lookups by id. */
-interface IdIndex {
-  getMatching(ids: string[]): Raw[];
-}
+/** nedb's indexes by their (sorted, comma-joined) field names; `_id` is always there. */
+type NedbIndexes = Record<string, unknown> & { _id: { getMatching(ids: string[]): Raw[] } };
 
 /** The one persistence step we take over from nedb (see appender.ts); nedb 4.x calls it for every write. */
 interface NedbPersistence {
@@ -134,8 +132,7 @@ export class EmbeddedCollection<T extends Document = Document> implements Collec
    * operation queue; the answer is the same, as of every write acknowledged so far.
    */
   private byIds(ids: string[], { sort, limit }: FindOptions): Array<Stored<T>> {
-    const index = (this.db as unknown as { indexes: { _id: IdIndex } }).indexes._id;
-    const docs = index.getMatching(ids);
+    const docs = this.indexes._id.getMatching(ids);
     if (sort) {
       const criteria = Object.entries(sort);
       docs.sort((a, b) => {
@@ -203,8 +200,7 @@ export class EmbeddedCollection<T extends Document = Document> implements Collec
       // A data file written before this rule reloads such an index as compound (nedb keys it by
       // its sorted field names): drop it.
       const dropped = [...names].sort().join(',');
-      const indexes = (this.db as unknown as { indexes: Record<string, unknown> }).indexes;
-      if (!compound && names.length > 1 && dropped in indexes) await this.db.removeIndexAsync(dropped);
+      if (!compound && names.length > 1 && dropped in this.indexes) await this.db.removeIndexAsync(dropped);
       await this.db
         .ensureIndexAsync({ fieldName, unique: options.unique ?? false, sparse: options.sparse ?? false })
         .catch((err: unknown) => Promise.reject(mapError(err)));
@@ -227,6 +223,11 @@ export class EmbeddedCollection<T extends Document = Document> implements Collec
     } finally {
       this.appender.close();
     }
+  }
+
+  /** Not in nedb's typings, read for lookups by id and for dropping an index an older version made. */
+  private get indexes(): NedbIndexes {
+    return (this.db as unknown as { indexes: NedbIndexes }).indexes;
   }
 
   private async open(): Promise<void> {

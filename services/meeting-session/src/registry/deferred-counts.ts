@@ -23,7 +23,7 @@ export type Counts = Pick<MeetingDoc, 'participantCount' | 'segmentCount' | 'par
  * meeting its worker ended was projected through its last event, but one the lease sweep ended
  * (worker_lost) still takes the counts its worker last reported.
  */
-export function olderThan(meetingId: string, through: number): Filter {
+function olderThan(meetingId: string, through: number): Filter {
   return {
     _id: meetingId,
     $or: [{ projectedThrough: { $lt: through } }, { projectedThrough: { $exists: false } }],
