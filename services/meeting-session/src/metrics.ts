@@ -5,7 +5,13 @@ import { FastHistogram } from '@notetaker/kit';
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 
-export function createSessionMetrics(registry: client.Registry, activeMeetings: () => number) {
+export interface SessionGauges {
+  activeMeetings(): number;
+  /** This process's worker's bot seats (zero for a registry alone). */
+  seats(): { inUse: number; total: number };
+}
+
+export function createSessionMetrics(registry: client.Registry, gauges: SessionGauges) {
   const registers = [registry];
   // Counted per event in a plain object and handed to prom-client when it is read: its labelled
   // inc costs more than the rest of publishing an event.
@@ -33,10 +39,32 @@ export function createSessionMetrics(registry: client.Registry, activeMeetings: 
     help: 'Meeting actors (bots) hosted by this worker',
     registers,
     collect() {
-      this.set(activeMeetings());
+      this.set(gauges.activeMeetings());
     },
   });
+  new client.Gauge({
+    name: 'meeting_bot_seats_total',
+    help: 'Bot seats of this worker (MAX_MEETINGS_PER_WORKER)',
+    registers,
+    collect() {
+      this.set(gauges.seats().total);
+    },
+  });
+  new client.Gauge({
+    name: 'meeting_bot_seats_in_use',
+    help: 'Bot seats taken: meetings whose browser is still open',
+    registers,
+    collect() {
+      this.set(gauges.seats().inUse);
+    },
+  });
+  const refused = new client.Counter({
+    name: 'meeting_starts_refused_total',
+    help: 'Starts answered 503 at_capacity because every bot seat of the instance was taken',
+    registers,
+  });
   return {
+    onRefusedForCapacity: () => refused.inc(),
     onPublished(event: EventEnvelope, emittedAt: number) {
       publishedSinceRead[event.type] = (publishedSinceRead[event.type] ?? 0) + 1;
       publishLatency.observe((performance.now() - emittedAt) / 1000);

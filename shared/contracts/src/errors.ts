@@ -8,27 +8,34 @@ export interface WireError {
   message: string;
   status: number;
   retryable: boolean;
+  /** Seconds after which a retry may succeed; a 503 that carries it is load, not a fault, and
+   * the gateway shows its message with a `Retry-After` header. */
+  retryAfterS?: number;
 }
 
 export class ServiceError extends Error {
   readonly code: string;
   readonly status: number;
   readonly retryable: boolean;
+  readonly retryAfterS?: number;
 
-  constructor(code: string, message: string, status = 500, retryable = false) {
+  constructor(code: string, message: string, status = 500, retryable = false, retryAfterS?: number) {
     super(message);
     this.name = 'ServiceError';
     this.code = code;
     this.status = status;
     this.retryable = retryable;
+    if (retryAfterS !== undefined) this.retryAfterS = retryAfterS;
   }
 
   toWire(): WireError {
-    return { code: this.code, message: this.message, status: this.status, retryable: this.retryable };
+    const wire: WireError = { code: this.code, message: this.message, status: this.status, retryable: this.retryable };
+    if (this.retryAfterS !== undefined) wire.retryAfterS = this.retryAfterS;
+    return wire;
   }
 
   static fromWire(wire: WireError): ServiceError {
-    return new ServiceError(wire.code, wire.message, wire.status, wire.retryable);
+    return new ServiceError(wire.code, wire.message, wire.status, wire.retryable, wire.retryAfterS);
   }
 }
 
@@ -49,5 +56,14 @@ export const errors = {
   busTimeout: (subject: string) => new ServiceError('bus_timeout', `No reply on ${subject} in time`, 504, true),
   noResponders: (subject: string) => new ServiceError('no_responders', `No service answers ${subject}`, 503, true),
   unavailable: (message: string) => new ServiceError('unavailable', message, 503, true),
+  /** Every bot seat of the instance is taken: load, not a fault; the client retries later. */
+  atCapacity: (totalSeats: number, retryAfterS = 5) =>
+    new ServiceError(
+      'at_capacity',
+      `All ${totalSeats} bot seats are busy; retry in ${retryAfterS} s`,
+      503,
+      true,
+      retryAfterS,
+    ),
   internal: () => new ServiceError('internal', 'Internal error', 500),
 };

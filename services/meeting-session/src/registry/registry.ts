@@ -33,6 +33,7 @@ export interface RegistryOptions {
   retentionMs: number;
   /** True when no other process can reach this registry (in-process bus): every older worker is dead. */
   alone: boolean;
+  onRefusedForCapacity?: () => void;
 }
 
 export interface RunningRegistry {
@@ -65,7 +66,7 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
 
   const queue = { queue: queueGroup('meetings') };
   const subs: Subscription[] = [
-    bus.serve(svc('meetings', 'start'), (data) => startMeeting({ bus, records, logger }, data), queue),
+    bus.serve(svc('meetings', 'start'), (data) => startMeeting({ bus, records, logger, onRefusedForCapacity: options.onRefusedForCapacity }, data), queue),
     bus.serve(
       svc('meetings', 'stop'),
       async (data) => {

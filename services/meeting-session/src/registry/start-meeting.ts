@@ -16,6 +16,8 @@ export interface StartDeps {
   bus: Bus;
   records: Records;
   logger: Logger;
+  /** A start refused because every seat of every worker was taken (a metric). */
+  onRefusedForCapacity?: () => void;
 }
 
 export interface StartReply {
@@ -135,7 +137,11 @@ async function dependency<T>(what: string, call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Asks the workers' queue group; a full worker declines, and the next ask reaches another. */
+/**
+ * Asks the workers' queue group; a full worker declines (or has left the group, so nobody
+ * answers), and the next ask reaches another. A worker whose seat is being freed answers once it
+ * is. Beyond every seat: 503 `at_capacity` with the instance's seat count and a Retry-After.
+ */
 async function place(deps: StartDeps, request: PlaceRequest): Promise<string> {
   for (let attempt = 1; attempt <= PLACE_ATTEMPTS; attempt++) {
     try {
@@ -148,5 +154,8 @@ async function place(deps: StartDeps, request: PlaceRequest): Promise<string> {
     // A full worker leaves the queue group; give the group a moment to route elsewhere.
     await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
   }
-  throw errors.unavailable('Every meeting worker is at capacity; try again later');
+  const seats = await deps.records.liveSeats();
+  if (seats === 0) throw errors.unavailable('No meeting worker is running; try again later');
+  deps.onRefusedForCapacity?.();
+  throw errors.atCapacity(seats);
 }
