@@ -5,6 +5,7 @@
  * failing; the metrics tell seats in all, in use, and starts refused.
  */
 import { expect } from 'chai';
+import { WebClient } from '../../services/gateway/test/web/support/web-client.js';
 import { chromiumMissing, startWorld, type StartedMeeting, type World } from './support/world.js';
 
 const SEATS = 2;
@@ -54,13 +55,26 @@ describe('whole stack in real Chromium: bot seats', function () {
     expect(await full.json()).to.deep.equal({ error: `All ${SEATS} bot seats are busy; retry in 5 s` });
     expect(await metric('meeting_starts_refused_total')).to.equal(1);
 
+    // The web form says the same next to the form.
+    const owner = new WebClient(world.t.baseUrl);
+    await owner.setup('owner@example.com', 'a long enough password');
+    const form = await owner.post('/meetings', {
+      _csrf: await owner.csrf('/meetings'),
+      url: startBody({ sim: waiting }).url,
+      project: 'general',
+      saveTranscript: 'true',
+    });
+    expect([form.status, form.headers.get('retry-after')]).to.deep.equal([503, '5']);
+    expect(form.text).to.contain(`All ${SEATS} bot seats are busy; retry in 5 s`);
+    expect(await metric('meeting_starts_refused_total')).to.equal(2);
+
     // Stop one, and start at once: the start waits for the seat being freed.
     const stoppedAt = performance.now();
     expect((await world.stop(held[0].meetingId)).status).to.equal(200);
     const next = await world.startRaw(startBody({ sim: waiting }));
     const seatedMs = performance.now() - stoppedAt;
     expect(next.status, JSON.stringify(await next.clone().json())).to.equal(201);
-    expect(await metric('meeting_starts_refused_total')).to.equal(1);
+    expect(await metric('meeting_starts_refused_total')).to.equal(2);
     console.log(`      stop -> the next start seated on the freed seat: ${Math.round(seatedMs)} ms`);
   });
 
@@ -85,6 +99,6 @@ describe('whole stack in real Chromium: bot seats', function () {
       const { meetingId } = (await started.json()) as { meetingId: string };
       expect((await world.stop(meetingId)).status).to.equal(200);
     }
-    expect(await metric('meeting_starts_refused_total')).to.equal(1);
+    expect(await metric('meeting_starts_refused_total')).to.equal(2);
   });
 });

@@ -149,11 +149,14 @@ export function meetingPages(router: Router, deps: WebDeps): void {
     );
     if (!started.ok) {
       const { error } = started;
-      if (started.unavailable)
+      // Every bot seat taken is load, not a fault: say so (the message names the wait).
+      if (error.retryAfterS !== undefined) values.errors.form = error.message;
+      else if (started.unavailable)
         values.errors.form = 'The meeting service is unavailable right now. Try again in a moment.';
       // 409: the link is being transcribed already (by a key, or from here).
       else if (error.status === 409) values.errors.url = error.message;
       else values.errors[fieldOfMessage(error.message, START_FIELDS) ?? 'form'] = error.message;
+      if (error.retryAfterS !== undefined) ctx.set('Retry-After', String(error.retryAfterS));
       return renderIndex(ctx, values, started.unavailable ? 503 : error.status);
     }
     await deps.uiMeetings.record({
