@@ -37,10 +37,10 @@ export async function startMeeting(deps: StartDeps, data: unknown): Promise<Star
   const input = parseRequest(meetingsStart, data);
   if (input.saveTranscript && !mayWriteKnowledge(input.caller)) throw errors.forbidden(KNOWLEDGE_WRITE_MESSAGE);
   if (input.title !== null && input.title.length > MAX_TITLE) {
-    throw errors.badRequest(`title must be at most ${MAX_TITLE} characters`);
+    throw errors.badRequest(`title must be at most ${MAX_TITLE} characters`, 'title');
   }
   if (input.callbackUrl !== null && !isHttpUrl(input.callbackUrl)) {
-    throw errors.badRequest('callbackUrl must be an http(s) URL');
+    throw errors.badRequest('callbackUrl must be an http(s) URL', 'callbackUrl');
   }
   const target = parseMeetingUrl(input.url);
   const startedAt = new Date();

@@ -13,7 +13,7 @@ import { requireSession, signedInForm } from '../guards.js';
 import { html, type Html } from '../html.js';
 import { csrfInput, formError, inputField, sendFragment, sendPage, time, unavailable } from '../layout.js';
 import { redirect } from '../notices.js';
-import { fieldOfMessage } from '../params.js';
+import { formFieldOf } from '../params.js';
 import { isActive, platformName, statusBadge } from './meeting-parts.js';
 import { meetingView } from './meeting-view.js';
 
@@ -155,7 +155,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
         values.errors.form = 'The meeting service is unavailable right now. Try again in a moment.';
       // 409: the link is being transcribed already (by a key, or from here).
       else if (error.status === 409) values.errors.url = error.message;
-      else values.errors[fieldOfMessage(error.message, START_FIELDS) ?? 'form'] = error.message;
+      else values.errors[formFieldOf(error, START_FIELDS) ?? 'form'] = error.message;
       if (error.retryAfterS !== undefined) ctx.set('Retry-After', String(error.retryAfterS));
       return renderIndex(ctx, values, started.unavailable ? 503 : error.status);
     }
