@@ -50,8 +50,6 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
   const log = new EventLog(options.store);
   const counts = new DeferredCounts(records.meetings, logger);
   await records.init();
-  const moved = await log.init();
-  if (moved > 0) logger.info({ pages: moved }, 'moved the event log to its new format');
   const leaseDeps: LeaseDeps = {
     bus,
     records,
