@@ -67,6 +67,20 @@ describe('whole stack in real Chromium: bot seats', function () {
     expect([form.status, form.headers.get('retry-after')]).to.deep.equal([503, '5']);
     expect(form.text).to.contain(`All ${SEATS} bot seats are busy; retry in 5 s`);
     expect(await metric('meeting_starts_refused_total')).to.equal(2);
+    // Input the service refuses is shown next to its field, in the schema's words (as REST says it).
+    for (const [name, fields, message] of [
+      ['title', { title: 'x'.repeat(201) }, 'title must be at most 200 characters'],
+      ['url', { url: 'https://example.com/not-a-meeting' }, 'url must be a Google Meet'],
+    ] as const) {
+      const refused = await owner.post('/meetings', {
+        _csrf: await owner.csrf('/meetings'),
+        url: startBody({ sim: waiting }).url,
+        project: 'general',
+        ...fields,
+      });
+      expect(refused.status, name).to.equal(400);
+      expect(refused.text, name).to.match(new RegExp(`id="[^"]*${name}-error"[^>]*>${message}`));
+    }
 
     // Stop one, and start at once: the start waits for the seat being freed.
     const stoppedAt = performance.now();

@@ -5,7 +5,15 @@
  */
 import { z } from 'zod';
 import { eventEnvelope } from './events.js';
-import { meetingStatus, platform, projectId, transcriptSegment } from './rest.js';
+import {
+  callbackUrl,
+  meetingStatus,
+  meetingTitle,
+  meetingUrl,
+  platform,
+  projectId,
+  transcriptSegment,
+} from './rest.js';
 import { createTaskRequest, MAX_HISTORY_LIMIT, updateTaskRequest } from './rest.js';
 
 export const caller = z.discriminatedUnion('kind', [
@@ -18,9 +26,10 @@ export const caller = z.discriminatedUnion('kind', [
 /** svc.meetings.start: the REST body already validated, plus who asks. Reply: startMeetingResponse. */
 export const meetingsStart = z.object({
   caller,
-  url: z.string(),
-  title: z.string().nullable(),
-  callbackUrl: z.string().nullable(),
+  url: meetingUrl,
+  title: meetingTitle.nullable(),
+  /** Null for the web UI's meetings: they get no callback. */
+  callbackUrl: callbackUrl.nullable(),
   project: projectId,
   saveTranscript: z.boolean(),
 });

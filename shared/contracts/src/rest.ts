@@ -34,10 +34,17 @@ export type MeetingStatus = z.infer<typeof meetingStatus>;
 export const platform = z.enum(['google_meet', 'teams']);
 export type Platform = z.infer<typeof platform>;
 
+/** The rules of a start's fields, one definition for REST, MCP, the web form and the bus request. */
+export const meetingUrl = z.string({ error: 'url is required and must be a string' }).min(1, 'url is required');
+export const meetingTitle = z
+  .string({ error: 'title must be a string' })
+  .max(200, 'title must be at most 200 characters');
+export const callbackUrl = httpUrl('callbackUrl');
+
 export const startMeetingRequest = z.strictObject({
-  url: z.string({ error: 'url is required and must be a string' }).min(1, 'url is required'),
-  title: z.string({ error: 'title must be a string' }).max(200, 'title must be at most 200 characters').optional(),
-  callbackUrl: httpUrl('callbackUrl'),
+  url: meetingUrl,
+  title: meetingTitle.optional(),
+  callbackUrl,
   project: projectId.optional(),
   saveTranscript: z.boolean({ error: 'saveTranscript must be a boolean' }).optional(),
 });

@@ -30,18 +30,11 @@ export interface StartReply {
 
 const KNOWLEDGE_WRITE_MESSAGE =
   'Saving a transcript needs the knowledge:write capability, which this API key lacks (start with saveTranscript: false to stream events only)';
-const MAX_TITLE = 200;
 const PLACE_ATTEMPTS = 4;
 
 export async function startMeeting(deps: StartDeps, data: unknown): Promise<StartReply> {
   const input = parseRequest(meetingsStart, data);
   if (input.saveTranscript && !mayWriteKnowledge(input.caller)) throw errors.forbidden(KNOWLEDGE_WRITE_MESSAGE);
-  if (input.title !== null && input.title.length > MAX_TITLE) {
-    throw errors.badRequest(`title must be at most ${MAX_TITLE} characters`, 'title');
-  }
-  if (input.callbackUrl !== null && !isHttpUrl(input.callbackUrl)) {
-    throw errors.badRequest('callbackUrl must be an http(s) URL', 'callbackUrl');
-  }
   const target = parseMeetingUrl(input.url);
   const startedAt = new Date();
   const doc: MeetingDoc = {
@@ -116,15 +109,6 @@ export async function startMeeting(deps: StartDeps, data: unknown): Promise<Star
 /** The browser UI acts for the instance's operator; a key needs the capability. */
 function mayWriteKnowledge(caller: Caller): boolean {
   return caller.kind === 'ui' || caller.capabilities.includes('knowledge:write');
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 /** A service the start needs is down or failing: the start fails as a whole, retryably. */

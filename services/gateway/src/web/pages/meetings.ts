@@ -126,8 +126,8 @@ export function meetingPages(router: Router, deps: WebDeps): void {
       saveTranscript: form.get('saveTranscript') === 'true',
       errors: {},
     };
-    if (!values.url) values.errors.url = 'Paste the meeting link.';
-    if (values.title.length > 200) values.errors.title = 'The title can have at most 200 characters.';
+    // The link and the title are checked by the service, by the same schema as REST's; the project
+    // here too, with words for people rather than a pattern.
     if (!PROJECT_ID.test(values.project)) {
       values.errors.project = 'Use 1-64 letters, digits, - or _, starting with a letter or digit.';
     }
