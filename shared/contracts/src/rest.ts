@@ -45,11 +45,13 @@ export const startMeetingRequest = z.strictObject({
     .optional()
     .describe('A label for the meeting; it also names the saved transcript document.'),
   callbackUrl: httpUrl('callbackUrl').describe(
-    'An http(s) URL that receives every meeting event by POST, signed with the API token\'s signing secret.',
+    "An http(s) URL that receives every meeting event by POST, signed with the API token's signing secret.",
   ),
   project: projectId
     .optional()
-    .describe('The project to save the transcript into (letters, digits, - and _). Default "api"; created on first save.'),
+    .describe(
+      'The project to save the transcript into (letters, digits, - and _). Default "api"; created on first save.',
+    ),
   saveTranscript: z
     .boolean({ error: 'saveTranscript must be a boolean' })
     .optional()
@@ -217,10 +219,7 @@ export type CreateTaskRequest = z.infer<typeof createTaskRequest>;
 /** Partial update; `cronExpression: null` makes the task on-demand. */
 export const updateTaskRequest = z.strictObject({
   skillName: skillName.optional().describe('A new skill for the task.'),
-  cronExpression: cronExpression
-    .nullable()
-    .optional()
-    .describe(`${describedCron} null makes the task on-demand.`),
+  cronExpression: cronExpression.nullable().optional().describe(`${describedCron} null makes the task on-demand.`),
   timezone: timezone.optional().describe(describedZone),
   enabled: z.boolean({ error: 'enabled must be a boolean' }).optional().describe('Turn the schedule on or off.'),
   timeout: taskTimeout.optional().describe(describedTimeout),
@@ -287,7 +286,9 @@ export const tasksQuery = z.strictObject({
 
 /** A task named in the path (REST) or in the arguments (MCP). */
 export const taskNameRequest = z.strictObject({
-  name: z.string({ error: 'name is required and must be a string' }).describe('The task name, as list_tasks returns it.'),
+  name: z
+    .string({ error: 'name is required and must be a string' })
+    .describe('The task name, as list_tasks returns it.'),
 });
 /** update_task's arguments: the task, and the REST body of PUT /tasks/:name as `changes`. */
 export const updateTaskByName = taskNameRequest.extend({

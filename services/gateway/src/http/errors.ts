@@ -23,18 +23,32 @@ export function errorMiddleware(logger: Logger): Middleware {
         ctx.status = status;
       }
     } catch (err) {
-      const status = statusOf(err);
+      const { status, message } = publicError(err, requestId, logger, { method: ctx.method, path: ctx.path });
       ctx.status = status;
-      if (status < 500) {
-        ctx.body = { error: (err as Error).message || 'Bad request' };
-      } else {
-        const unavailable = err instanceof ServiceError && err.retryable;
-        logger.error({ err, requestId, method: ctx.method, path: ctx.path }, 'request failed');
-        ctx.body = {
-          error: `${unavailable ? 'Service temporarily unavailable' : 'Internal server error'} (request ${requestId})`,
-        };
-      }
+      ctx.body = { error: message };
+      // RFC 9110: a 401 names the scheme to authenticate with (an API key, sent as a Bearer token).
+      if (status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="notetaker"');
     }
+  };
+}
+
+/**
+ * What a client is told about a failure, over REST and MCP alike: the message of a 4xx; for a 5xx
+ * a generic one with the request id, the error itself going to the log only.
+ */
+export function publicError(
+  err: unknown,
+  requestId: string,
+  logger: Logger,
+  where: Record<string, unknown>,
+): { status: number; message: string } {
+  const status = statusOf(err);
+  if (status < 500) return { status, message: (err as Error).message || 'Bad request' };
+  const unavailable = err instanceof ServiceError && err.retryable;
+  logger.error({ err, requestId, ...where }, 'request failed');
+  return {
+    status,
+    message: `${unavailable ? 'Service temporarily unavailable' : 'Internal server error'} (request ${requestId})`,
   };
 }
 

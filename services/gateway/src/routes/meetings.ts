@@ -4,7 +4,16 @@ import { listMeetings, startMeeting, stopMeeting } from '../operations/meetings.
 import { answer, type RouteDeps } from './deps.js';
 
 export function meetingRoutes(router: Router, deps: RouteDeps): void {
-  router.post('/meetings/start', answer(deps, startMeeting, (ctx) => ctx.request.body, 201));
-  router.post('/meetings/stop', answer(deps, stopMeeting, (ctx) => ctx.request.body));
-  router.get('/meetings/status', answer(deps, listMeetings, () => ({})));
+  router.post(
+    '/meetings/start',
+    answer(deps, startMeeting, (ctx) => ctx.request.body, 201),
+  );
+  router.post(
+    '/meetings/stop',
+    answer(deps, stopMeeting, (ctx) => ctx.request.body),
+  );
+  router.get(
+    '/meetings/status',
+    answer(deps, listMeetings, () => ({})),
+  );
 }

@@ -4,6 +4,12 @@ import { listProjectMeetings, listProjects } from '../operations/projects.js';
 import { answer, type RouteDeps } from './deps.js';
 
 export function projectRoutes(router: Router, deps: RouteDeps): void {
-  router.get('/projects', answer(deps, listProjects, () => ({})));
-  router.get('/projects/:projectId/meetings', answer(deps, listProjectMeetings, (ctx) => ctx.params));
+  router.get(
+    '/projects',
+    answer(deps, listProjects, () => ({})),
+  );
+  router.get(
+    '/projects/:projectId/meetings',
+    answer(deps, listProjectMeetings, (ctx) => ctx.params),
+  );
 }

@@ -22,8 +22,14 @@ import { answer, type RouteDeps } from './deps.js';
 const named = (ctx: Context) => ({ name: ctx.params.name });
 
 export function taskRoutes(router: Router, deps: RouteDeps): void {
-  router.get('/tasks', answer(deps, listTasks, (ctx) => ctx.query));
-  router.post('/tasks', answer(deps, createTask, (ctx) => ctx.request.body, 201));
+  router.get(
+    '/tasks',
+    answer(deps, listTasks, (ctx) => ctx.query),
+  );
+  router.post(
+    '/tasks',
+    answer(deps, createTask, (ctx) => ctx.request.body, 201),
+  );
   router.get('/tasks/:name', answer(deps, getTask, named));
   // The body alone is checked first, so a `name` in it is an unknown field rather than the path's.
   router.put(

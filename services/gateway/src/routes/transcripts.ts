@@ -18,7 +18,10 @@ export function transcriptRoutes(router: Router, deps: RouteDeps): void {
     ctx.body = doc.content;
   });
 
-  router.get('/search', answer(deps, searchTranscripts, (ctx) => ctx.query));
+  router.get(
+    '/search',
+    answer(deps, searchTranscripts, (ctx) => ctx.query),
+  );
 }
 
 /**
