@@ -68,12 +68,14 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
     const parsedBody = raw && raw.length > 0 && ctx.is('application/json') ? parseJson(raw) : undefined;
     if (parsedBody === INVALID_JSON) return send(ctx, jsonRpcParseError());
 
+    // Tells the SDK the client went away (a listen stream ends with it); not after a full answer.
     const abort = new AbortController();
-    ctx.res.once('close', () => abort.abort());
+    ctx.res.once('close', () => ctx.res.writableFinished || abort.abort());
     const request = new Request(new URL(ctx.originalUrl, 'http://gateway.invalid'), {
       method: ctx.method,
       headers: headersOf(ctx),
-      body: raw && raw.length > 0 ? new Uint8Array(raw) : undefined,
+      // Parsed already, the SDK reads `parsedBody`; otherwise it answers the bytes itself (415, parse error).
+      body: parsedBody === undefined && raw && raw.length > 0 ? new Uint8Array(raw) : undefined,
       signal: abort.signal,
     });
 
@@ -154,7 +156,7 @@ function headersOf(ctx: Context): Headers {
   return headers;
 }
 
-/** Writes a web Response through Node's response as it comes (an SSE stream stays open). */
+/** Writes a web Response to Node's response: an event stream as it comes (it stays open), the rest whole. */
 async function send(ctx: Context, response: Response): Promise<void> {
   ctx.respond = false;
   const res = ctx.res;
@@ -162,6 +164,10 @@ async function send(ctx: Context, response: Response): Promise<void> {
   response.headers.forEach((value, name) => res.setHeader(name, value));
   if (!response.body) {
     res.end();
+    return;
+  }
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    res.end(Buffer.from(await response.arrayBuffer()));
     return;
   }
   res.flushHeaders();
