@@ -1,6 +1,6 @@
 /**
- * The gateway's Koa application: error handling first, then ops endpoints, then the
- * authenticated REST API under /api/v1.
+ * The gateway's Koa application: error handling first, then ops endpoints, the web UI, the MCP
+ * server at /mcp, then the authenticated REST API under /api/v1.
  */
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -12,6 +12,7 @@ import { jsonBody } from './http/body.js';
 import { errorMiddleware } from './http/errors.js';
 import type { TokenService } from './identity/tokens.js';
 import { openApiDocument } from './openapi/document.js';
+import type { McpEndpoint } from './mcp/endpoint.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { meetingRoutes } from './routes/meetings.js';
 import { projectRoutes } from './routes/projects.js';
@@ -52,6 +53,8 @@ export interface GatewayDeps {
   ready: ReadinessCheck;
   /** The browser application at `/` (session cookies); absent, only the REST API is served. */
   web?: WebDeps;
+  /** The Model Context Protocol server at /mcp; absent, not served. */
+  mcp?: McpEndpoint;
 }
 
 export function createGatewayApp(deps: GatewayDeps): Koa {
@@ -60,6 +63,8 @@ export function createGatewayApp(deps: GatewayDeps): Koa {
   app.use(errorMiddleware(deps.logger));
   app.use(opsRouter({ registry: deps.metrics, ready: deps.ready }).routes());
   if (deps.web) app.use(webInterface(deps.web));
+  // Authenticates and reads its own bodies, under the same key rules and size limit as REST.
+  if (deps.mcp) app.use(deps.mcp.middleware);
 
   // Authentication before anything reads the body: an anonymous caller cannot make us buffer 1 MB.
   app.use(underApi(apiKeyAuth(deps.tokens)));

@@ -1,5 +1,5 @@
 /**
- * The gateway service: the REST edge and the owner of identity (accounts and API tokens).
+ * The gateway service: the REST and MCP edge and the owner of identity (accounts and API tokens).
  * Other services ask it for a token's signing secret over the bus, by token id only.
  */
 import { queueGroup, signingSecretRequest, svc } from '@notetaker/contracts';
@@ -16,6 +16,8 @@ import { adminSocketPath, serveAdminSocket } from './identity/admin-socket.js';
 import { runIdentityCommand } from './identity/commands.js';
 import { SecretBox } from './identity/secrets.js';
 import { TokenService } from './identity/tokens.js';
+import { loadMcpConfig } from './mcp/config.js';
+import { mcpEndpoint } from './mcp/endpoint.js';
 import { closeLiveStreams, createWeb } from './web/index.js';
 
 export interface GatewayOptions {
@@ -65,6 +67,12 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
         env: ctx.config.env,
         skillsDir: ctx.config.skillsDir,
       });
+      const mcp = mcpEndpoint({
+        bus: ctx.bus,
+        tokens: identity.tokens,
+        logger: ctx.logger,
+        config: loadMcpConfig(ctx.config.env),
+      });
       const app = createGatewayApp({
         bus: ctx.bus,
         tokens: identity.tokens,
@@ -72,6 +80,7 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
         metrics: ctx.metrics,
         ready: options.ready ?? (() => true),
         web,
+        mcp,
       });
       const http = await listen(app, ctx.config.port, ctx.config.host);
       ctx.logger.info({ url: `http://${ctx.config.host}:${http.port}` }, 'gateway listening');
@@ -80,6 +89,7 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
         admin,
         async stop() {
           closeLiveStreams(web);
+          await mcp.close();
           await http.close();
           await adminSocket?.close();
           await secretSub.unsubscribe();

@@ -152,6 +152,23 @@ export const searchResult = z.object({
   snippet: z.string(),
 });
 export type SearchResult = z.infer<typeof searchResult>;
+/** The query of GET /api/v1/search (and the search_transcripts tool's arguments). */
+export const searchQuery = z.strictObject({
+  q: z
+    .string({ error: 'q is required and must be a string' })
+    .trim()
+    .min(1, 'q must not be empty')
+    .max(SEARCH_MAX_QUERY_LENGTH, `q must be at most ${SEARCH_MAX_QUERY_LENGTH} characters`)
+    .describe('Words to find in saved meeting transcripts.'),
+  project: projectId.optional().describe('Only search the transcripts saved in this project.'),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be a positive integer')
+    .min(1, 'limit must be a positive integer')
+    .default(SEARCH_DEFAULT_LIMIT)
+    .transform((n) => Math.min(n, SEARCH_MAX_LIMIT))
+    .describe(`How many results at most, best first (default ${SEARCH_DEFAULT_LIMIT}, at most ${SEARCH_MAX_LIMIT}).`),
+});
 /** Reply of svc.transcripts.search, and the body of GET /api/v1/search. */
 export const searchResponse = z.object({ results: z.array(searchResult) });
 

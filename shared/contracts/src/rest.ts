@@ -41,12 +41,22 @@ export const meetingTitle = z
   .max(200, 'title must be at most 200 characters');
 export const callbackUrl = httpUrl('callbackUrl');
 
+// The .describe() texts are for the MCP tools' input schemas: a model reads them to fill the fields.
 export const startMeetingRequest = z.strictObject({
-  url: meetingUrl,
-  title: meetingTitle.optional(),
-  callbackUrl,
-  project: projectId.optional(),
-  saveTranscript: z.boolean({ error: 'saveTranscript must be a boolean' }).optional(),
+  url: meetingUrl.describe('The meeting link: a Google Meet (meet.google.com/...) or Microsoft Teams URL.'),
+  title: meetingTitle.optional().describe('A label for the meeting; it also names the saved transcript document.'),
+  callbackUrl: callbackUrl.describe(
+    "An http(s) URL that receives every meeting event by POST, signed with the API token's signing secret.",
+  ),
+  project: projectId
+    .optional()
+    .describe(
+      'The project to save the transcript into (letters, digits, - and _). Default "api"; created on first save.',
+    ),
+  saveTranscript: z
+    .boolean({ error: 'saveTranscript must be a boolean' })
+    .optional()
+    .describe('Save the transcript as a markdown document in the project (default true; needs knowledge:write).'),
 });
 export type StartMeetingRequest = z.infer<typeof startMeetingRequest>;
 
@@ -58,9 +68,14 @@ export const startMeetingResponse = z.object({
   documentPath: z.string().nullable(),
 });
 
-export const stopMeetingRequest = z.strictObject({
-  meetingId: z.string({ error: 'meetingId is required and must be a string' }).min(1, 'meetingId is required'),
-});
+const meetingIdField = z
+  .string({ error: 'meetingId is required and must be a string' })
+  .min(1, 'meetingId is required')
+  .describe('The meeting id returned by start_meeting, like meeting_1700000000000_AbCdEf1234.');
+
+export const stopMeetingRequest = z.strictObject({ meetingId: meetingIdField });
+/** A meeting named in the path (REST) or in the arguments (MCP): transcript, document. */
+export const meetingRefRequest = z.strictObject({ meetingId: meetingIdField });
 export const stopMeetingResponse = z.object({ meetingId: z.string(), status: z.literal('stopping') });
 
 export const meetingSummary = z.object({
@@ -85,6 +100,19 @@ export const transcriptSegment = z.object({
   timestamp: isoTimestamp,
 });
 export type TranscriptSegment = z.infer<typeof transcriptSegment>;
+
+/** `after`: read incrementally; only the segments after this index (the first segment is 0) come back. */
+export const transcriptQuery = z.strictObject({
+  after: z.coerce
+    .number({ error: 'after must be a number' })
+    .int('after must be an integer')
+    .min(0, 'after must not be negative')
+    .optional()
+    .describe(
+      'Index of the last segment already read (the first segment is 0): only later segments are returned. Omit to read them all.',
+    ),
+});
+export const transcriptRequest = meetingRefRequest.extend(transcriptQuery.shape);
 
 export const transcriptResponse = z.object({
   meetingId: z.string(),
@@ -111,6 +139,12 @@ export const projectMeeting = z.object({
 });
 export type ProjectMeeting = z.infer<typeof projectMeeting>;
 export const projectMeetingsResponse = z.object({ project: z.string(), meetings: z.array(projectMeeting) });
+export const projectMeetingsParams = z.strictObject({
+  projectId: z
+    .string({ error: 'projectId is required and must be a string' })
+    .regex(PROJECT_ID, 'projectId must match ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$')
+    .describe('A project id, as list_projects returns it.'),
+});
 
 // ---- Tasks (SPEC 2.5, 2.6, 4.3)
 
@@ -163,25 +197,33 @@ const timezone = z
   .string({ error: 'timezone must be a string' })
   .refine(isIanaTimeZone, 'timezone must be an IANA time zone name such as Europe/Paris or UTC');
 
+const taskNameField = z
+  .string({ error: 'name is required and must be a string' })
+  .regex(TASK_NAME, 'name must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$');
+const describedCron = 'A 5-field cron schedule (minute hour day-of-month month day-of-week), like "30 6 * * 1-5".';
+const describedZone = 'The IANA time zone the schedule runs in, like Europe/Paris (default UTC).';
+const describedTimeout = 'Milliseconds a run may take before it is stopped (default 300000, at most 3600000).';
+
 export const createTaskRequest = z.strictObject({
-  name: z
-    .string({ error: 'name is required and must be a string' })
-    .regex(TASK_NAME, 'name must match ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'),
-  skillName,
-  cronExpression: cronExpression.optional(),
-  timezone: timezone.optional(),
-  enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
-  timeout: taskTimeout.optional(),
+  name: taskNameField.describe('A unique name for the task (letters, digits, ., - and _).'),
+  skillName: skillName.describe('The skill the task runs: a folder skills/<skillName>/SKILL.md on the server.'),
+  cronExpression: cronExpression.optional().describe(`${describedCron} Omit for an on-demand task.`),
+  timezone: timezone.optional().describe(describedZone),
+  enabled: z
+    .boolean({ error: 'enabled must be a boolean' })
+    .optional()
+    .describe('Whether the schedule is active (default true).'),
+  timeout: taskTimeout.optional().describe(describedTimeout),
 });
 export type CreateTaskRequest = z.infer<typeof createTaskRequest>;
 
 /** Partial update; `cronExpression: null` makes the task on-demand. */
 export const updateTaskRequest = z.strictObject({
-  skillName: skillName.optional(),
-  cronExpression: cronExpression.nullable().optional(),
-  timezone: timezone.optional(),
-  enabled: z.boolean({ error: 'enabled must be a boolean' }).optional(),
-  timeout: taskTimeout.optional(),
+  skillName: skillName.optional().describe('A new skill for the task.'),
+  cronExpression: cronExpression.nullable().optional().describe(`${describedCron} null makes the task on-demand.`),
+  timezone: timezone.optional().describe(describedZone),
+  enabled: z.boolean({ error: 'enabled must be a boolean' }).optional().describe('Turn the schedule on or off.'),
+  timeout: taskTimeout.optional().describe(describedTimeout),
 });
 export type UpdateTaskRequest = z.infer<typeof updateTaskRequest>;
 
@@ -226,17 +268,34 @@ export const historyQuery = z.strictObject({
     .int('limit must be an integer')
     .min(1, 'limit must be a positive integer')
     .default(50)
-    .transform((n) => Math.min(n, MAX_HISTORY_LIMIT)),
+    .transform((n) => Math.min(n, MAX_HISTORY_LIMIT))
+    .describe(`How many executions to return, newest first (default 50, at most ${MAX_HISTORY_LIMIT}).`),
   offset: z.coerce
     .number({ error: 'offset must be a number' })
     .int('offset must be an integer')
     .min(0, 'offset must not be negative')
-    .default(0),
+    .default(0)
+    .describe('How many of the newest executions to skip (default 0).'),
 });
 
 export const tasksQuery = z.strictObject({
-  scheduled: z.enum(['true', 'false'], { error: 'scheduled must be true or false' }).optional(),
+  scheduled: z
+    .enum(['true', 'false'], { error: 'scheduled must be true or false' })
+    .optional()
+    .describe('"true": only tasks with a cron schedule; "false": only on-demand tasks; omit for all.'),
 });
+
+/** A task named in the path (REST) or in the arguments (MCP). */
+export const taskNameRequest = z.strictObject({
+  name: z
+    .string({ error: 'name is required and must be a string' })
+    .describe('The task name, as list_tasks returns it.'),
+});
+/** update_task's arguments: the task, and the REST body of PUT /tasks/:name as `changes`. */
+export const updateTaskByName = taskNameRequest.extend({
+  changes: updateTaskRequest.describe('The fields to change; the others keep their value.'),
+});
+export const taskHistoryRequest = taskNameRequest.extend(historyQuery.shape);
 
 export const taskResponse = z.object({ task });
 export const tasksResponse = z.object({ tasks: z.array(task) });

@@ -34,3 +34,8 @@ export function evtMeeting(meetingId: string | '*', type: string | '*'): string 
 export function queueGroup(service: ServiceName): string {
   return `q.${service}`;
 }
+
+/** MCP change events (tools, resources) a gateway publishes for the listeners of every gateway. */
+export function evtMcpChange(): string {
+  return 'evt.mcp.change';
+}

@@ -29,7 +29,7 @@ export function jsonBody(limit = MAX_BODY_BYTES): Middleware {
   };
 }
 
-async function readLimited(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
+export async function readLimited(stream: NodeJS.ReadableStream, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {

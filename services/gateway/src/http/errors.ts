@@ -23,22 +23,36 @@ export function errorMiddleware(logger: Logger): Middleware {
         ctx.status = status;
       }
     } catch (err) {
-      const status = statusOf(err);
+      const { status, message } = publicError(err, requestId, logger, { method: ctx.method, path: ctx.path });
       ctx.status = status;
-      if (status < 500) {
-        ctx.body = { error: (err as Error).message || 'Bad request' };
-      } else if (err instanceof ServiceError && err.retryAfterS !== undefined) {
-        // Load, not a fault: the message says so and the header says when to come back.
-        ctx.set('Retry-After', String(err.retryAfterS));
-        ctx.body = { error: err.message };
-      } else {
-        const unavailable = err instanceof ServiceError && err.retryable;
-        logger.error({ err, requestId, method: ctx.method, path: ctx.path }, 'request failed');
-        ctx.body = {
-          error: `${unavailable ? 'Service temporarily unavailable' : 'Internal server error'} (request ${requestId})`,
-        };
-      }
+      ctx.body = { error: message };
+      // Load, not a fault: the header says when to come back.
+      if (err instanceof ServiceError && err.retryAfterS !== undefined) ctx.set('Retry-After', String(err.retryAfterS));
+      // RFC 9110: a 401 names the scheme to authenticate with (an API key, sent as a Bearer token).
+      if (status === 401) ctx.set('WWW-Authenticate', 'Bearer realm="notetaker"');
     }
+  };
+}
+
+/**
+ * What a client is told about a failure, over REST and MCP alike: the message of a 4xx; for a 5xx
+ * a generic one with the request id, the error itself going to the log only.
+ */
+export function publicError(
+  err: unknown,
+  requestId: string,
+  logger: Logger,
+  where: Record<string, unknown>,
+): { status: number; message: string } {
+  const status = statusOf(err);
+  if (status < 500) return { status, message: (err as Error).message || 'Bad request' };
+  // Every bot seat taken is load, not a fault: its message says so and when to retry.
+  if (err instanceof ServiceError && err.retryAfterS !== undefined) return { status, message: err.message };
+  const unavailable = err instanceof ServiceError && err.retryable;
+  logger.error({ err, requestId, ...where }, 'request failed');
+  return {
+    status,
+    message: `${unavailable ? 'Service temporarily unavailable' : 'Internal server error'} (request ${requestId})`,
   };
 }
 

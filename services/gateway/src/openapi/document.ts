@@ -11,16 +11,16 @@ import {
   errorBody,
   eventEnvelope,
   MEETING_ID,
+  projectMeetingsParams,
   TASK_NAME,
 } from '@notetaker/contracts';
-import { projectParams } from '../routes/projects.js';
 import { OPERATIONS, type Operation } from './operations.js';
 
 type Json = Record<string, unknown>;
 
 const PATH_PARAMETERS: Record<string, { schema: z.ZodType; description: string }> = {
   meetingId: { schema: z.string().regex(MEETING_ID), description: 'A meeting id as the start answered it' },
-  projectId: { schema: projectParams.shape.projectId, description: 'A project id' },
+  projectId: { schema: projectMeetingsParams.shape.projectId, description: 'A project id' },
   name: { schema: z.string().regex(TASK_NAME), description: 'A task name' },
 };
 

@@ -12,6 +12,7 @@ import {
   projectMeetingsResponse,
   projectsResponse,
   runTaskResponse,
+  searchQuery,
   searchResponse,
   startMeetingRequest,
   startMeetingResponse,
@@ -22,12 +23,12 @@ import {
   taskResponse,
   tasksQuery,
   tasksResponse,
+  transcriptQuery,
   transcriptResponse,
   updateTaskRequest,
   webhookDeliveriesReply,
 } from '@notetaker/contracts';
 import { deliveriesQuery } from '../routes/deliveries.js';
-import { searchQuery } from '../routes/transcripts.js';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -85,7 +86,8 @@ export const OPERATIONS: Operation[] = [
     method: 'get',
     path: '/meetings/:meetingId/transcript',
     tag: 'meetings',
-    summary: 'The finalized segments of a live or ended meeting',
+    summary: 'The finalized segments of a live or ended meeting (after an index: only the newer ones)',
+    query: transcriptQuery,
     success: { status: 200, description: 'The transcript', schema: transcriptResponse },
     errors: { 404: notOwned },
   },

@@ -1,74 +1,47 @@
 /**
- * SPEC 4.3 tasks, answered by task-scheduler over svc.tasks.*. Tasks belong to the instance, not to
- * a key: any authenticated caller manages them. Status codes the spec leaves open: 200 for every
- * read, update, delete, enable and disable; 202 for run (the run goes on after the answer).
+ * SPEC 4.3 tasks. Status codes the spec leaves open: 200 for every read, update, delete, enable and
+ * disable; 202 for run (the run goes on after the answer).
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import {
-  createTaskRequest,
-  historyQuery,
-  svc,
-  TASK_NAME,
-  tasksQuery,
-  updateTaskRequest,
-  errors,
-} from '@notetaker/contracts';
+import { historyQuery, updateTaskRequest } from '@notetaker/contracts';
 import { parseInput } from '../http/validate.js';
-import { listAllTasks } from './task-list.js';
-import type { RouteDeps } from './deps.js';
+import {
+  createTask,
+  deleteTask,
+  disableTask,
+  enableTask,
+  getTask,
+  getTaskHistory,
+  listTasks,
+  runTask,
+  updateTask,
+} from '../operations/tasks.js';
+import { answer, type RouteDeps } from './deps.js';
 
-/** A name that cannot be a task is simply not found, like any other unknown task. */
-function taskName(ctx: Context): string {
-  const name = ctx.params.name as string;
-  if (!TASK_NAME.test(name)) throw errors.notFound('Task not found');
-  return name;
-}
+const named = (ctx: Context) => ({ name: ctx.params.name });
 
-export function taskRoutes(router: Router, { bus }: RouteDeps): void {
-  const tasks = (verb: string, data: unknown) => bus.request(svc('tasks', verb), data);
-
-  router.get('/tasks', async (ctx) => {
-    const { scheduled } = parseInput(tasksQuery, ctx.query);
-    ctx.body = { tasks: await listAllTasks(bus, scheduled === undefined ? {} : { scheduled: scheduled === 'true' }) };
-  });
-
-  router.post('/tasks', async (ctx) => {
-    const body = parseInput(createTaskRequest, ctx.request.body);
-    ctx.body = await tasks('create', body);
-    ctx.status = 201;
-  });
-
-  router.get('/tasks/:name', async (ctx) => {
-    ctx.body = await tasks('get', { name: taskName(ctx) });
-  });
-
-  router.put('/tasks/:name', async (ctx) => {
-    const name = taskName(ctx);
-    const changes = parseInput(updateTaskRequest, ctx.request.body);
-    ctx.body = await tasks('update', { name, changes });
-  });
-
-  router.delete('/tasks/:name', async (ctx) => {
-    ctx.body = await tasks('delete', { name: taskName(ctx) });
-  });
-
-  router.post('/tasks/:name/run', async (ctx) => {
-    ctx.body = await tasks('run', { name: taskName(ctx), triggerType: 'api' });
-    ctx.status = 202;
-  });
-
-  router.post('/tasks/:name/enable', async (ctx) => {
-    ctx.body = await tasks('enable', { name: taskName(ctx) });
-  });
-
-  router.post('/tasks/:name/disable', async (ctx) => {
-    ctx.body = await tasks('disable', { name: taskName(ctx) });
-  });
-
-  router.get('/tasks/:name/history', async (ctx) => {
-    const name = taskName(ctx);
-    const { limit, offset } = parseInput(historyQuery, ctx.query);
-    ctx.body = await tasks('history', { name, limit, offset });
-  });
+export function taskRoutes(router: Router, deps: RouteDeps): void {
+  router.get(
+    '/tasks',
+    answer(deps, listTasks, (ctx) => ctx.query),
+  );
+  router.post(
+    '/tasks',
+    answer(deps, createTask, (ctx) => ctx.request.body, 201),
+  );
+  router.get('/tasks/:name', answer(deps, getTask, named));
+  // The body alone is checked first, so a `name` in it is an unknown field rather than the path's.
+  router.put(
+    '/tasks/:name',
+    answer(deps, updateTask, (ctx) => ({ ...named(ctx), changes: parseInput(updateTaskRequest, ctx.request.body) })),
+  );
+  router.delete('/tasks/:name', answer(deps, deleteTask, named));
+  router.post('/tasks/:name/run', answer(deps, runTask, named, 202));
+  router.post('/tasks/:name/enable', answer(deps, enableTask, named));
+  router.post('/tasks/:name/disable', answer(deps, disableTask, named));
+  router.get(
+    '/tasks/:name/history',
+    answer(deps, getTaskHistory, (ctx) => ({ ...parseInput(historyQuery, ctx.query), ...named(ctx) })),
+  );
 }

@@ -12,7 +12,7 @@ import { html } from '../html.js';
 import { csrfInput, sendPage, time, unavailable } from '../layout.js';
 import { redirect } from '../notices.js';
 import { taskNameParam } from '../params.js';
-import { listAllTasks } from '../../routes/task-list.js';
+import { listAllTasks } from '../../operations/task-list.js';
 import { taskForm } from './task-form.js';
 import { executionBadge, historyTable, scheduleText } from './task-parts.js';
 

@@ -1,0 +1,20 @@
+/**
+ * The authenticated caller travels to tool and resource handlers as the SDK's AuthInfo: the
+ * endpoint authenticates the API key before any MCP exchange and passes the result through.
+ * The key itself is not carried: handlers only need who asks and what they may do.
+ */
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { Caller } from '@notetaker/contracts';
+
+type TokenCaller = Extract<Caller, { kind: 'token' }>;
+
+export function authInfoOf(caller: TokenCaller): AuthInfo {
+  return { token: caller.tokenId, clientId: caller.tokenId, scopes: [...caller.capabilities], extra: { caller } };
+}
+
+/** The caller of the request being handled; an exchange without one never gets past the endpoint. */
+export function callerOf(ctx: { http?: { authInfo?: AuthInfo } }): TokenCaller {
+  const caller = ctx.http?.authInfo?.extra?.caller as TokenCaller | undefined;
+  if (!caller) throw new Error('MCP request without an authenticated caller');
+  return caller;
+}

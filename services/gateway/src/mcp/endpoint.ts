@@ -1,0 +1,175 @@
+/**
+ * The Model Context Protocol at /mcp, beside REST on the gateway's port. Before any MCP exchange:
+ * the Origin allow-list (403), the API key (401, as on REST), the body size limit (413, as on
+ * REST). Then 2026-07-28 requests go to the SDK's per-request handler, whose `subscriptions/listen`
+ * streams hear our bus; 2025-era requests go to sessions (see sessions.ts).
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Context, Middleware } from 'koa';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { errors, type Caller } from '@notetaker/contracts';
+import type { Bus } from '@notetaker/bus';
+import type { Logger } from '@notetaker/kit';
+import { apiKeyAuth } from '../http/auth.js';
+import { MAX_BODY_BYTES, readLimited } from '../http/body.js';
+import type { TokenService } from '../identity/tokens.js';
+import { authInfoOf } from './caller.js';
+import { normalOrigin, type McpConfig } from './config.js';
+import { BusServerEventBus } from './event-bus.js';
+import { assertSubscribable } from './resources.js';
+import { createMcpServer } from './server.js';
+import { LegacySessions, type SessionResponse } from './sessions.js';
+
+export const MCP_PATH = '/mcp';
+
+export interface McpEndpointDeps {
+  bus: Bus;
+  tokens: TokenService;
+  logger: Logger;
+  config: McpConfig;
+}
+
+export interface McpEndpoint {
+  middleware: Middleware;
+  /** Open 2025-era sessions (for tests and the benchmark). */
+  readonly sessionCount: number;
+  close(): Promise<void>;
+}
+
+type TokenCaller = Extract<Caller, { kind: 'token' }>;
+
+export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
+  const { bus, logger, config } = deps;
+  const events = new BusServerEventBus(bus, logger);
+  const newServer = () => createMcpServer({ bus, logger });
+  const onerror = (err: Error) => logger.debug({ err }, 'MCP request refused');
+  const modern = createMcpHandler(newServer, {
+    legacy: 'reject',
+    bus: events,
+    maxRequestBodySize: MAX_BODY_BYTES,
+    onerror,
+  });
+  const sessions = new LegacySessions({
+    bus,
+    logger,
+    events,
+    newServer,
+    idleMs: config.sessionIdleMs,
+    maxPerKey: config.maxSessionsPerKey,
+  });
+  const authenticate = apiKeyAuth(deps.tokens);
+
+  async function serve(ctx: Context): Promise<void> {
+    const caller = ctx.state.caller as TokenCaller;
+    const authInfo = authInfoOf(caller);
+    if (Number(ctx.get('content-length') || 0) > MAX_BODY_BYTES) throw errors.payloadTooLarge();
+    const raw = ctx.method === 'POST' ? await readLimited(ctx.req, MAX_BODY_BYTES) : undefined;
+    const parsedBody = raw && raw.length > 0 && ctx.is('application/json') ? parseJson(raw) : undefined;
+    if (parsedBody === INVALID_JSON) return send(ctx, jsonRpcParseError());
+
+    // Tells the SDK the client went away (a listen stream ends with it); not after a full answer.
+    const abort = new AbortController();
+    ctx.res.once('close', () => ctx.res.writableFinished || abort.abort());
+    const request = new Request(new URL(ctx.originalUrl, 'http://gateway.invalid'), {
+      method: ctx.method,
+      headers: headersOf(ctx),
+      // Parsed already, the SDK reads `parsedBody`; otherwise it answers the bytes itself (415, parse error).
+      body: parsedBody === undefined && raw && raw.length > 0 ? new Uint8Array(raw) : undefined,
+      signal: abort.signal,
+    });
+
+    if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES })) {
+      const answered: SessionResponse = await sessions.handle(request, caller, authInfo, parsedBody);
+      try {
+        return await send(ctx, answered.response);
+      } finally {
+        answered.release();
+      }
+    }
+    const refused = await refusedListen(parsedBody, caller);
+    return send(ctx, refused ?? (await modern.fetch(request, { authInfo, parsedBody })));
+  }
+
+  /** A key may listen only to the transcripts of its own meetings (the SDK checks no owner). */
+  async function refusedListen(body: unknown, caller: TokenCaller): Promise<Response | undefined> {
+    const message = body as { id?: unknown; method?: unknown; params?: { notifications?: unknown } } | undefined;
+    if (message?.method !== 'subscriptions/listen') return undefined;
+    const wanted = (message.params?.notifications as { resourceSubscriptions?: unknown } | undefined)
+      ?.resourceSubscriptions;
+    if (!Array.isArray(wanted)) return undefined;
+    try {
+      for (const uri of wanted) await assertSubscribable({ bus, logger }, caller, String(uri));
+      return undefined;
+    } catch (err) {
+      const { code, message: text, data } = err as { code: number; message: string; data?: unknown };
+      return Response.json({ jsonrpc: '2.0', id: message.id ?? null, error: { code, message: text, data } });
+    }
+  }
+
+  const middleware: Middleware = async (ctx, next) => {
+    if (ctx.path !== MCP_PATH) return next();
+    const origin = ctx.get('origin');
+    if (origin && !config.allowedOrigins.has(normalOrigin(origin))) throw errors.forbidden('Origin not allowed');
+    await authenticate(ctx, async () => {});
+    if (!['GET', 'POST', 'DELETE'].includes(ctx.method)) {
+      ctx.set('Allow', 'GET, POST, DELETE');
+      ctx.status = 405;
+      ctx.body = { error: 'Method not allowed' };
+      return;
+    }
+    await serve(ctx);
+  };
+
+  return {
+    middleware,
+    get sessionCount() {
+      return sessions.size;
+    },
+    async close() {
+      await modern.close();
+      await sessions.closeAll();
+    },
+  };
+}
+
+const INVALID_JSON = Symbol('invalid JSON');
+
+function parseJson(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return INVALID_JSON;
+  }
+}
+
+function jsonRpcParseError(): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null }, { status: 400 });
+}
+
+function headersOf(ctx: Context): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(ctx.req.headers)) {
+    if (value === undefined) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}
+
+/** Writes a web Response to Node's response: an event stream as it comes (it stays open), the rest whole. */
+async function send(ctx: Context, response: Response): Promise<void> {
+  ctx.respond = false;
+  const res = ctx.res;
+  res.statusCode = response.status;
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    res.end(Buffer.from(await response.arrayBuffer()));
+    return;
+  }
+  res.flushHeaders();
+  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res).catch(() => {});
+}

@@ -1,0 +1,47 @@
+/** SPEC 4.1 start, stop and status, answered by meeting-session (svc.meetings.*). */
+import { z } from 'zod';
+import {
+  meetingStatusResponse,
+  startMeetingRequest,
+  startMeetingResponse,
+  stopMeetingRequest,
+  stopMeetingResponse,
+  svc,
+} from '@notetaker/contracts';
+import { operation } from './operation.js';
+
+/** A start reserves a document, registers the callback and launches a bot: allow it time. */
+const START_TIMEOUT_MS = 30_000;
+
+/** Operations that take no arguments: anything else is an unknown field. */
+export const noInput = z.strictObject({});
+
+export const startMeeting = operation({
+  input: startMeetingRequest,
+  output: startMeetingResponse,
+  run: (bus, caller, body) =>
+    bus.request(
+      svc('meetings', 'start'),
+      {
+        caller,
+        url: body.url,
+        title: body.title ?? null,
+        callbackUrl: body.callbackUrl,
+        project: body.project ?? 'api',
+        saveTranscript: body.saveTranscript ?? true,
+      },
+      { timeoutMs: START_TIMEOUT_MS },
+    ),
+});
+
+export const stopMeeting = operation({
+  input: stopMeetingRequest,
+  output: stopMeetingResponse,
+  run: (bus, caller, { meetingId }) => bus.request(svc('meetings', 'stop'), { caller, meetingId }),
+});
+
+export const listMeetings = operation({
+  input: noInput,
+  output: meetingStatusResponse,
+  run: (bus, caller) => bus.request(svc('meetings', 'status'), { caller }),
+});

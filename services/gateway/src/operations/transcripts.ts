@@ -1,0 +1,114 @@
+/**
+ * SPEC 4.1 transcript and document, and search over saved transcripts. Ownership is
+ * meeting-session's answer (`svc.meetings.get` is 404 `Not found` for an unknown meeting and for
+ * another key's, alike); the content is transcript-store's, read in pages so no single bus
+ * message nears NATS' payload limit.
+ */
+import { z } from 'zod';
+import {
+  MEETING_ID,
+  ServiceError,
+  errors,
+  meetingRefRequest,
+  searchQuery,
+  searchResponse,
+  svc,
+  transcriptRequest,
+  transcriptResponse,
+  type Caller,
+  type MeetingRecord,
+  type TranscriptSegment,
+  type transcriptDocumentReply,
+  type transcriptSegmentsReply,
+} from '@notetaker/contracts';
+import type { Bus } from '@notetaker/bus';
+import { operation } from './operation.js';
+
+export const NO_DOCUMENT = 'No saved document for this meeting';
+/** A transcript of 10^6 segments is far beyond any meeting; a bound keeps a bug from looping. */
+const MAX_PAGES = 1000;
+
+export const getTranscript = operation({
+  input: transcriptRequest,
+  output: transcriptResponse,
+  async run(bus, caller, { meetingId, after }) {
+    const meeting = await ownedMeeting(bus, caller, meetingId);
+    return {
+      meetingId: meeting.meetingId,
+      status: meeting.status,
+      project: meeting.project,
+      documentPath: meeting.documentPath,
+      segments: await segmentsFrom(bus, meeting.meetingId, after === undefined ? 0 : after + 1),
+    };
+  },
+});
+
+/** The saved markdown file of a meeting (REST answers `content` as the body itself). */
+export const documentBody = z.object({
+  meetingId: z.string(),
+  filename: z.string(),
+  documentPath: z.string(),
+  content: z.string().describe('The markdown document: front matter, then the transcript.'),
+});
+
+export const getDocument = operation({
+  input: meetingRefRequest,
+  output: documentBody,
+  async run(bus, caller, { meetingId }) {
+    const meeting = await ownedMeeting(bus, caller, meetingId);
+    if (!meeting.saveTranscript) throw errors.notFound(NO_DOCUMENT);
+    return { meetingId: meeting.meetingId, ...(await wholeDocument(bus, meeting.meetingId)) };
+  },
+});
+
+export const searchTranscripts = operation({
+  input: searchQuery,
+  output: searchResponse,
+  run: (bus, _caller, query) => bus.request(svc('transcripts', 'search'), query),
+});
+
+/** The caller's meeting, or 404 `Not found` (a malformed id cannot name any meeting). */
+export async function ownedMeeting(bus: Bus, caller: Caller, meetingId: string): Promise<MeetingRecord> {
+  if (!MEETING_ID.test(meetingId)) throw errors.notFound();
+  return bus.request<MeetingRecord>(svc('meetings', 'get'), { caller, meetingId });
+}
+
+async function segmentsFrom(bus: Bus, meetingId: string, firstIndex: number): Promise<TranscriptSegment[]> {
+  const segments: TranscriptSegment[] = [];
+  let fromIndex: number | null = firstIndex;
+  for (let page = 0; fromIndex !== null && page < MAX_PAGES; page++) {
+    const reply: z.infer<typeof transcriptSegmentsReply> = await bus.request(svc('transcripts', 'segments'), {
+      meetingId,
+      fromIndex,
+    });
+    segments.push(...reply.segments);
+    fromIndex = reply.nextIndex;
+  }
+  return segments;
+}
+
+/** The file as one consistent version: a flush landing between two pages restarts the read. */
+async function wholeDocument(
+  bus: Bus,
+  meetingId: string,
+): Promise<{ filename: string; documentPath: string; content: string }> {
+  type Page = z.infer<typeof transcriptDocumentReply>;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      let page: Page = await bus.request(svc('transcripts', 'document'), { meetingId, offset: 0 });
+      const parts = [page.content];
+      for (let n = 0; page.nextOffset !== null && n < MAX_PAGES; n++) {
+        page = await bus.request(svc('transcripts', 'document'), {
+          meetingId,
+          offset: page.nextOffset,
+          version: page.version,
+        });
+        parts.push(page.content);
+      }
+      return { filename: page.filename, documentPath: page.documentPath, content: parts.join('') };
+    } catch (err) {
+      if (!(err instanceof ServiceError && err.code === 'document_changed')) throw err;
+    }
+  }
+  throw errors.unavailable('The document is being rewritten; try again');
+}

@@ -1,0 +1,350 @@
+/**
+ * The MCP tools against the whole stack (scripted meeting platform, fake model), driven by the
+ * SDKs' own clients on both protocol eras: every tool listed with its schemas and annotations,
+ * every tool called with structuredContent equal to the REST body for the same request, every
+ * failure an isError result with REST's own message, protocol errors as JSON-RPC errors.
+ */
+import { expect } from 'chai';
+import { startFakeLlm, type FakeLlm } from '../../../../test/support/fake-llm.js';
+import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
+import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
+import { connectMcp, ERAS, until, type McpTestClient } from './clients.js';
+
+const TOOL_NAMES = [
+  'start_meeting',
+  'stop_meeting',
+  'list_meetings',
+  'get_transcript',
+  'get_document',
+  'list_projects',
+  'list_project_meetings',
+  'search_transcripts',
+  'list_tasks',
+  'get_task',
+  'create_task',
+  'update_task',
+  'delete_task',
+  'run_task',
+  'enable_task',
+  'disable_task',
+  'get_task_history',
+];
+const READ_ONLY = [
+  'list_meetings',
+  'get_transcript',
+  'get_document',
+  'list_projects',
+  'list_project_meetings',
+  'search_transcripts',
+  'list_tasks',
+  'get_task',
+  'get_task_history',
+];
+const CALLBACK = 'http://127.0.0.1:9/hook';
+
+const letters = (n: number) =>
+  Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
+const meetUrl = () => `https://meet.google.com/${letters(3)}-${letters(4)}-${letters(3)}`;
+
+describe('MCP tools (/mcp) on the whole stack', function () {
+  this.timeout(60_000);
+  let t: TestStack;
+  let llm: FakeLlm;
+  let driver: ScriptedDriverFactory;
+  let key: { id: string; apiKey: string };
+  let readOnly: { id: string; apiKey: string };
+
+  before(async () => {
+    llm = await startFakeLlm();
+    llm.respond(() => ({ answer: 'digest ready', usage: { prompt: 3, completion: 2 } }));
+    driver = scriptedDriverFactory();
+    t = await startTestStack({ ...llm.env(), FLUSH_INTERVAL_MS: '200' }, { driverFactory: driver });
+    key = await t.createToken();
+    readOnly = await t.createToken([]);
+  });
+  after(async () => {
+    await t.stop();
+    await llm.close();
+  });
+
+  /** The REST answer to the same request: status and JSON body. */
+  async function rest(method: string, pathname: string, json?: unknown, apiKey = key.apiKey) {
+    const res = await t.api(pathname, { method, apiKey, ...(json !== undefined && { json }) });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+
+  for (const { era, label } of ERAS) {
+    describe(label, () => {
+      let mcp: McpTestClient;
+      let ro: McpTestClient;
+      before(async () => {
+        mcp = await connectMcp(t.baseUrl, era, { apiKey: key.apiKey });
+        ro = await connectMcp(t.baseUrl, era, { apiKey: readOnly.apiKey });
+      });
+      after(async () => {
+        await mcp.close();
+        await ro.close();
+      });
+
+      const ok = async (name: string, args: Record<string, unknown> = {}) => {
+        const result = await mcp.call(name, args);
+        expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).to.not.equal(true);
+        expect(result.content[0]).to.include({ type: 'text' });
+        return result.structuredContent!;
+      };
+      const failure = async (name: string, args: Record<string, unknown>, client = mcp) => {
+        const result = await client.call(name, args);
+        expect(result.isError, JSON.stringify(result)).to.equal(true);
+        expect(result.structuredContent).to.equal(undefined);
+        return result.content.map((c) => c.text).join('');
+      };
+
+      it('lists the 17 tools, each with an input schema describing every field, an output schema and annotations', async () => {
+        const tools = await mcp.listTools();
+        expect(tools.map((tool) => tool.name).sort()).to.deep.equal([...TOOL_NAMES].sort());
+        for (const tool of tools) {
+          expect(tool.description, tool.name).to.be.a('string').and.not.equal('');
+          expect(tool.outputSchema, tool.name).to.include({ type: 'object' });
+          for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+            expect(schema.description, `${tool.name}.${field}`).to.be.a('string').and.not.equal('');
+          }
+          expect(tool.annotations?.readOnlyHint, tool.name).to.equal(READ_ONLY.includes(tool.name));
+          const destructive = ['stop_meeting', 'delete_task'].includes(tool.name);
+          if (!READ_ONLY.includes(tool.name))
+            expect(tool.annotations?.destructiveHint, tool.name).to.equal(destructive);
+        }
+        const start = tools.find((tool) => tool.name === 'start_meeting')!;
+        expect(start.inputSchema.required).to.deep.equal(['url', 'callbackUrl']);
+        expect(Object.keys(start.inputSchema.properties!)).to.deep.equal([
+          'url',
+          'title',
+          'callbackUrl',
+          'project',
+          'saveTranscript',
+        ]);
+        const transcript = tools.find((tool) => tool.name === 'get_transcript')!;
+        expect(Object.keys(transcript.inputSchema.properties!)).to.deep.equal(['meetingId', 'after']);
+      });
+
+      it('meetings: start, list, transcript (whole and by `after`), document, stop, each equal to REST', async () => {
+        const started = await ok('start_meeting', { url: meetUrl(), callbackUrl: CALLBACK, title: `MCP ${era}` });
+        expect(started).to.include({ status: 'joining', platform: 'google_meet', project: 'api' });
+        const meetingId = String(started.meetingId);
+        const meeting = await driver.meeting(meetingId);
+        await until(
+          async () => (await rest('GET', `/meetings/${meetingId}/transcript`)).body.status === 'live',
+          'live',
+        );
+        meeting.segment({ speaker: 'Alice', text: 'First point' });
+        meeting.segment({ speaker: 'Bob', text: 'Second point' });
+        meeting.segment({ speaker: 'Alice', text: 'Third point' });
+        await until(
+          async () =>
+            ((await rest('GET', `/meetings/${meetingId}/transcript`)).body.segments as unknown[]).length === 3,
+          'three segments',
+        );
+
+        expect(await ok('list_meetings')).to.deep.equal((await rest('GET', '/meetings/status')).body);
+        const whole = await ok('get_transcript', { meetingId });
+        expect(whole).to.deep.equal((await rest('GET', `/meetings/${meetingId}/transcript`)).body);
+        const later = await ok('get_transcript', { meetingId, after: 0 });
+        expect(later).to.deep.equal((await rest('GET', `/meetings/${meetingId}/transcript?after=0`)).body);
+        expect((later.segments as Array<{ text: string }>).map((s) => s.text)).to.deep.equal([
+          'Second point',
+          'Third point',
+        ]);
+        expect((await ok('get_transcript', { meetingId, after: 2 })).segments).to.deep.equal([]);
+
+        await until(
+          async () => (await t.api(`/meetings/${meetingId}/document`, { apiKey: key.apiKey })).ok,
+          'a document',
+        );
+        const document = await ok('get_document', { meetingId });
+        const restDocument = await t.api(`/meetings/${meetingId}/document`, { apiKey: key.apiKey });
+        expect(document.content).to.equal(await restDocument.text());
+        expect(document).to.include({ meetingId, documentPath: started.documentPath });
+
+        const stopped = await ok('stop_meeting', { meetingId });
+        expect(stopped).to.deep.equal({ meetingId, status: 'stopping' });
+        await until(
+          async () => (await rest('GET', `/meetings/${meetingId}/transcript`)).body.status === 'ended',
+          'ended',
+        );
+        expect(await failure('stop_meeting', { meetingId })).to.equal(
+          (await rest('POST', '/meetings/stop', { meetingId })).body.error,
+        );
+        expect(await failure('stop_meeting', { meetingId })).to.equal('Meeting has ended');
+      });
+
+      it('projects and search: list_projects, list_project_meetings, search_transcripts equal REST', async () => {
+        expect(await ok('list_projects')).to.deep.equal((await rest('GET', '/projects')).body);
+        expect(await ok('list_project_meetings', { projectId: 'api' })).to.deep.equal(
+          (await rest('GET', '/projects/api/meetings')).body,
+        );
+        await until(
+          async () => ((await rest('GET', '/search?q=point')).body.results as unknown[]).length > 0,
+          'a search result',
+        );
+        expect(await ok('search_transcripts', { q: 'point', limit: 5 })).to.deep.equal(
+          (await rest('GET', '/search?q=point&limit=5')).body,
+        );
+      });
+
+      it('tasks: create, list, get, update, disable, enable, run, history, delete, each equal to REST', async () => {
+        const name = `digest-${era}`;
+        const created = await ok('create_task', {
+          name,
+          skillName: 'daily-meeting-digest',
+          cronExpression: '30 6 * * 1-5',
+          timezone: 'Europe/Paris',
+        });
+        expect(created).to.deep.equal({ task: (await rest('GET', `/tasks/${name}`)).body.task });
+        expect(await ok('list_tasks', { scheduled: 'true' })).to.deep.equal(
+          (await rest('GET', '/tasks?scheduled=true')).body,
+        );
+        expect(await ok('get_task', { name })).to.deep.equal((await rest('GET', `/tasks/${name}`)).body);
+        const updated = await ok('update_task', { name, changes: { cronExpression: '0 7 * * *' } });
+        expect((updated.task as { cronExpression: string }).cronExpression).to.equal('0 7 * * *');
+        expect(updated).to.deep.equal({ task: (await rest('GET', `/tasks/${name}`)).body.task });
+        const disabled = await ok('disable_task', { name });
+        expect(disabled.task).to.include({ enabled: false, nextRunAt: null });
+        const enabled = await ok('enable_task', { name });
+        expect(enabled.task).to.include({ enabled: true });
+        expect(await ok('run_task', { name })).to.include({ success: true, taskName: name });
+        await until(
+          async () =>
+            ((await rest('GET', `/tasks/${name}/history`)).body.executions as Array<{ status: string }>).some(
+              (e) => e.status !== 'running',
+            ),
+          'the run to finish',
+        );
+        expect(await ok('get_task_history', { name, limit: 10 })).to.deep.equal(
+          (await rest('GET', `/tasks/${name}/history?limit=10`)).body,
+        );
+        const deleted = await ok('delete_task', { name });
+        expect(deleted).to.include({ success: true });
+        expect(await failure('get_task', { name })).to.equal((await rest('GET', `/tasks/${name}`)).body.error);
+      });
+
+      it('answers every failure as isError with the message REST gives for the same request', async () => {
+        const url = meetUrl();
+        const cases: Array<[string, Record<string, unknown>, string, string, unknown]> = [
+          [
+            'get_transcript',
+            { meetingId: 'meeting_1700000000000_AbCdEf1234' },
+            'GET',
+            '/meetings/meeting_1700000000000_AbCdEf1234/transcript',
+            undefined,
+          ],
+          ['get_transcript', { meetingId: 'nonsense' }, 'GET', '/meetings/nonsense/transcript', undefined],
+          [
+            'get_transcript',
+            { meetingId: 'nonsense', after: -1 },
+            'GET',
+            '/meetings/nonsense/transcript?after=-1',
+            undefined,
+          ],
+          [
+            'get_document',
+            { meetingId: 'meeting_1700000000000_AbCdEf1234' },
+            'GET',
+            '/meetings/meeting_1700000000000_AbCdEf1234/document',
+            undefined,
+          ],
+          [
+            'stop_meeting',
+            { meetingId: 'meeting_1700000000000_AbCdEf1234' },
+            'POST',
+            '/meetings/stop',
+            { meetingId: 'meeting_1700000000000_AbCdEf1234' },
+          ],
+          ['stop_meeting', {}, 'POST', '/meetings/stop', {}],
+          [
+            'start_meeting',
+            { url, callbackUrl: 'ftp://x' },
+            'POST',
+            '/meetings/start',
+            { url, callbackUrl: 'ftp://x' },
+          ],
+          [
+            'start_meeting',
+            { url, callbackUrl: CALLBACK, bot: 'x' },
+            'POST',
+            '/meetings/start',
+            { url, callbackUrl: CALLBACK, bot: 'x' },
+          ],
+          ['start_meeting', { callbackUrl: CALLBACK }, 'POST', '/meetings/start', { callbackUrl: CALLBACK }],
+          ['list_project_meetings', { projectId: 'nope' }, 'GET', '/projects/nope/meetings', undefined],
+          ['list_project_meetings', { projectId: '../etc' }, 'GET', '/projects/..%2Fetc/meetings', undefined],
+          ['search_transcripts', { q: ' ' }, 'GET', '/search?q=%20', undefined],
+          ['list_tasks', { scheduled: 'yes' }, 'GET', '/tasks?scheduled=yes', undefined],
+          ['get_task', { name: 'no-such-task' }, 'GET', '/tasks/no-such-task', undefined],
+          ['get_task', { name: 'bad name!' }, 'GET', '/tasks/bad%20name%21', undefined],
+          ['create_task', { name: 'x1', skillName: 'nope' }, 'POST', '/tasks', { name: 'x1', skillName: 'nope' }],
+          [
+            'create_task',
+            { name: 'x2', skillName: 'daily-meeting-digest', cronExpression: '* * *' },
+            'POST',
+            '/tasks',
+            { name: 'x2', skillName: 'daily-meeting-digest', cronExpression: '* * *' },
+          ],
+          [
+            'update_task',
+            { name: 'no-such-task', changes: { enabled: false } },
+            'PUT',
+            '/tasks/no-such-task',
+            { enabled: false },
+          ],
+          [
+            'get_task_history',
+            { name: 'no-such-task', limit: 0 },
+            'GET',
+            '/tasks/no-such-task/history?limit=0',
+            undefined,
+          ],
+        ];
+        for (const [tool, args, method, pathname, json] of cases) {
+          const expected = await rest(method, pathname, json);
+          expect(expected.status, `${method} ${pathname}`).to.be.within(400, 499);
+          expect(await failure(tool, args), `${tool} ${JSON.stringify(args)}`).to.equal(expected.body.error);
+        }
+
+        // 409: the same name twice; the same URL live under another key.
+        await ok('create_task', { name: `dup-${era}`, skillName: 'daily-meeting-digest' });
+        expect(await failure('create_task', { name: `dup-${era}`, skillName: 'daily-meeting-digest' })).to.equal(
+          (await rest('POST', '/tasks', { name: `dup-${era}`, skillName: 'daily-meeting-digest' })).body.error,
+        );
+        await ok('start_meeting', { url, callbackUrl: CALLBACK, saveTranscript: false });
+        expect(await failure('start_meeting', { url, callbackUrl: CALLBACK, saveTranscript: false }, ro)).to.equal(
+          'Meeting URL is already being transcribed',
+        );
+        // 403: saving a transcript without knowledge:write.
+        const forbidden = await rest(
+          'POST',
+          '/meetings/start',
+          { url: meetUrl(), callbackUrl: CALLBACK },
+          readOnly.apiKey,
+        );
+        expect(forbidden.status).to.equal(403);
+        expect(await failure('start_meeting', { url: meetUrl(), callbackUrl: CALLBACK }, ro)).to.equal(
+          forbidden.body.error,
+        );
+      });
+
+      it('answers an unknown tool and malformed arguments as JSON-RPC errors, not tool results', async () => {
+        const unknown = await mcp.call('no_such_tool', {}).then(
+          (r) => ({ result: r }),
+          (err: { code?: number; message: string }) => ({ err }),
+        );
+        expect(unknown).to.have.property('err');
+        expect((unknown as { err: { code: number } }).err.code).to.equal(-32602);
+        const malformed = await mcp.rawCall({ name: 'list_tasks', arguments: 'not an object' }).then(
+          (r) => ({ result: r }),
+          (err: { code?: number; message: string }) => ({ err }),
+        );
+        expect(malformed).to.have.property('err');
+        expect((malformed as { err: { code: number } }).err.code).to.equal(-32602);
+      });
+    });
+  }
+});
