@@ -31,6 +31,11 @@ export interface MeetingOptions {
   visibleRows: number;
   /** Meet only: once a block holds more words than this, the start of it is dropped (0 never). */
   headDropWords: number;
+  /**
+   * The seed every page load of this meeting draws its markup from (wrapper elements, class
+   * names; see markup.ts); null: SIM_SEED, else a fresh random seed per page load.
+   */
+  markupSeed: number | null;
 }
 
 export const defaultMeetingOptions: MeetingOptions = {
@@ -47,6 +52,7 @@ export const defaultMeetingOptions: MeetingOptions = {
   maxBlocks: 4,
   visibleRows: 3,
   headDropWords: 0,
+  markupSeed: null,
 };
 
 export interface BotRecord {
@@ -79,6 +85,8 @@ export interface PageLoad {
   hl: string | null;
   acceptLanguage: string | null;
   userAgent: string | null;
+  /** The seed the page's markup was drawn from: SIM_SEED=<it> replays it. */
+  markupSeed: number;
 }
 
 export interface GroundTruth {
