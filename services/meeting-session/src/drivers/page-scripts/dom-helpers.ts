@@ -9,8 +9,14 @@ function norm(value) {
 }
 /* Text as shown, for reporting: only whitespace is tidied (norm() is for matching). */
 function clean(value) { return String(value == null ? '' : value).replace(/\s+/g, ' ').trim(); }
+/*
+ * Rendered and not hidden. checkVisibility() needs the page's styles, not its layout, so a reading
+ * right after a caption mutation does not force a layout of the whole page.
+ */
 function visible(el) {
-  if (!el || !el.isConnected || !el.getClientRects().length) return false;
+  if (!el || !el.isConnected) return false;
+  if (el.checkVisibility) return el.checkVisibility({ visibilityProperty: true });
+  if (!el.getClientRects().length) return false;
   var style = getComputedStyle(el);
   return style.visibility !== 'hidden' && style.display !== 'none';
 }

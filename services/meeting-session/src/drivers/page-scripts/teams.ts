@@ -28,9 +28,7 @@ function readCaptions() {
   if (!list) return null;
   var rows = [];
   shown(S.css.captionText, list).forEach(function (textEl) {
-    var row = textEl.parentElement;
-    while (row && row !== list && !row.querySelector(S.css.captionAuthor)) row = row.parentElement;
-    var author = row && row !== list ? row.querySelector(S.css.captionAuthor) : null;
+    var author = rowAuthor(textEl, list);
     var text = clean(textEl.textContent);
     if (!text) return;
     rows.push({ speaker: author ? clean(author.textContent) : '', text: text, top: textEl.getBoundingClientRect().top });
@@ -42,6 +40,19 @@ function readCaptions() {
     speaker = row.speaker || speaker;
     return { speaker: speaker, text: row.text };
   });
+}
+
+/*
+ * A row holds one caption text and its author, unless it continues the previous speaker's line,
+ * however many wrapper elements stand between them: the author is in the text's closest ancestor
+ * that holds one, and never in an ancestor that also holds another row's text.
+ */
+function rowAuthor(textEl, list) {
+  for (var el = textEl.parentElement; el && el !== list; el = el.parentElement) {
+    var author = el.querySelector(S.css.captionAuthor);
+    if (author) return el.querySelectorAll(S.css.captionText).length === 1 ? author : null;
+  }
+  return null;
 }
 
 function readParticipants(tiles) {
