@@ -37,6 +37,8 @@ export function launchBrowser(sim: Simulator): Promise<Browser> {
   return puppeteer.launch({ executablePath, headless: true, pipe: true, args: chromeArgs(sim.hostResolverRules()) });
 }
 
+const MEMO_STEP_MS = 400;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -62,12 +64,16 @@ export async function enterCall(
   const memo = new ActionMemo();
   const deadline = Date.now() + timeoutMs;
   let state: PageState<CaptionItem> | null = null;
+  // The actions' clock runs ahead by MEMO_STEP_MS a reading: the driver reads the page every 150
+  // ms or more and spaces repeated actions for that, this loop sees an action's effect 20 ms on.
+  let ahead = 0;
   while (Date.now() < deadline) {
+    ahead += MEMO_STEP_MS;
     // A navigation between screens (Teams' launcher to its app) destroys the context mid-reading.
     state = await inspect().catch(() => null);
     if (!state) continue;
     if (screens.at(-1) !== state.screen) screens.push(state.screen);
-    const context = { page, state, displayName: DISPLAY_NAME, memo, now: Date.now() };
+    const context = { page, state, displayName: DISPLAY_NAME, memo, now: Date.now() + ahead };
     if (state.screen === 'in_call' && state.captionsOn) {
       await adapter.run(page, 'observe');
       return { page, adapter, reports, inspect };
