@@ -11,8 +11,14 @@
  * `npx tsx test/bench/caption-reader.bench.ts [seed ...]`
  */
 import type { Browser } from 'puppeteer-core';
-import { growWords, startSimulator, type SimPlatform, type Simulator } from '../simulators/index.js';
-import { drawMarkup, MAX_WRAPPERS } from '../simulators/markup.js';
+import {
+  growWords,
+  MAX_WRAPPERS,
+  startSimulator,
+  wrappersOf,
+  type SimPlatform,
+  type Simulator,
+} from '../simulators/index.js';
 import { MEET_LEVELS } from '../simulators/pages/meet.js';
 import { TEAMS_LEVELS } from '../simulators/pages/teams.js';
 import { enterCall, launchBrowser } from '../../services/meeting-session/test/drivers/call-page.js';
@@ -28,7 +34,6 @@ const CAPTION_LEVELS: Record<SimPlatform, readonly string[]> = {
   google_meet: MEET_LEVELS.slice(0, 7),
   teams: TEAMS_LEVELS.slice(0, 8),
 };
-const ALL_LEVELS: Record<SimPlatform, readonly string[]> = { google_meet: MEET_LEVELS, teams: TEAMS_LEVELS };
 
 /** Times every MutationObserver callback of the page; installed before the page's own scripts. */
 const TIMING_SHIM = `(() => {
@@ -46,10 +51,6 @@ const TIMING_SHIM = `(() => {
     }
   };
 })();`;
-
-function wrappersOf(platform: SimPlatform, seed: number): Record<string, number> {
-  return drawMarkup(seed, [], ALL_LEVELS[platform]).wrappers;
-}
 
 /** The first seeds whose caption levels all have the fewest and the most wrappers. */
 function extremeSeeds(platform: SimPlatform): number[] {

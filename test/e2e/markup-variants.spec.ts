@@ -5,8 +5,9 @@
  * equal to what was said. SIM_SEED=<seed> replays one seed; titles and messages name it.
  */
 import { expect } from 'chai';
-import { growWords, variantSeeds, wrappersOf } from '../simulators/index.js';
+import { describeMarkup, growWords, variantSeeds } from '../simulators/index.js';
 import { expectDocument, expectMatchesTruth, expectTranscript, finalizedSegments } from './support/stream.js';
+import { aliceThenBob } from './support/conversation.js';
 import { PLATFORMS, useWorld } from './support/world.js';
 
 const SEEDS_PER_PLATFORM = 5;
@@ -18,19 +19,13 @@ describe('whole stack in real Chromium on drifting markup (seeded variants)', fu
   for (const { platform, label } of PLATFORMS) {
     for (const seed of variantSeeds(SEEDS_PER_PLATFORM)) {
       it(`${label}, seed ${seed}: finalized segments, transcript and document equal what was said`, async () => {
-        const wrappers = Object.entries(wrappersOf(platform, seed)).map(([level, n]) => `${level} ${n}`);
-        const where = `seed ${seed} (SIM_SEED=${seed}; wrappers: ${wrappers.join(', ')})`;
+        const where = describeMarkup(platform, seed);
         const m = await world().start(platform, { meeting: { lobby: false, markupSeed: seed } });
         m.sim.join('Alice Example');
         await world().waitForStatus(m.meetingId, 'live');
         await m.sim.waitForBot((bot) => bot.captionsOn);
 
-        await m.sim.speak('Alice Example', [
-          ...growWords('i think their going'),
-          'I think they’re going',
-          ...growWords('to ship on Friday.', 'I think they’re going'),
-        ]);
-        await m.sim.speak('Bob Jones', growWords('Great, then I will update the release notes.'));
+        await aliceThenBob(m.sim);
         const last = m.sim.caption('Alice Example');
         await last.play(growWords('Thanks, see you all next week.'));
         await world().waitForCallback(

@@ -38,7 +38,7 @@ import { TEAMS_LEVELS } from './pages/teams.js';
 import { MeetingRegistry } from './registry.js';
 import { startServer } from './server.js';
 
-export { growWords } from './captions.js';
+export { correctedTurn, growWords } from './captions.js';
 export { MAX_WRAPPERS, seedFromEnv, variantSeeds } from './markup.js';
 export type { TruthSegment } from './captions.js';
 export type { CaptionTurn } from './turn.js';
@@ -83,9 +83,15 @@ export async function startSimulator(): Promise<Simulator> {
   };
 }
 
-/** The wrapper elements a seed draws at each level of a platform's pages, for failure messages. */
+/** The wrapper elements a seed draws at each level of a platform's pages. */
 export function wrappersOf(platform: SimPlatform, seed: number): Record<string, number> {
   return drawMarkup(seed, [], platform === 'teams' ? TEAMS_LEVELS : MEET_LEVELS).wrappers;
+}
+
+/** "seed 7 (SIM_SEED=7; wrappers: region 2, list 0, ...)": a variant as a failure message names it. */
+export function describeMarkup(platform: SimPlatform, seed: number): string {
+  const wrappers = Object.entries(wrappersOf(platform, seed)).map(([level, n]) => `${level} ${n}`);
+  return `seed ${seed} (SIM_SEED=${seed}; wrappers: ${wrappers.join(', ')})`;
 }
 
 function joinUrl(platform: SimPlatform, id: string): string {

@@ -9,10 +9,11 @@
 import { expect } from 'chai';
 import type { Browser } from 'puppeteer-core';
 import {
+  correctedTurn,
+  describeMarkup,
   growWords,
   startSimulator,
   variantSeeds,
-  wrappersOf,
   type SimMeeting,
   type SimPlatform,
   type Simulator,
@@ -48,8 +49,7 @@ class Variant {
   ) {}
 
   get label(): string {
-    const wrappers = Object.entries(wrappersOf(this.platform, this.seed)).map(([level, n]) => `${level} ${n}`);
-    return `seed ${this.seed} (SIM_SEED=${this.seed}; wrappers: ${wrappers.join(', ')})`;
+    return describeMarkup(this.platform, this.seed);
   }
 
   async until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string, timeoutMs = 3_000) {
@@ -89,12 +89,7 @@ class Variant {
   /** A conversation with corrections, a long turn (trimmed by Meet), a shrink and a split turn. */
   async converse(): Promise<void> {
     const alice = this.meeting.caption('Alice Example');
-    for (const step of [
-      ...growWords('i think their going'),
-      'I think they’re going',
-      ...growWords('to ship on Friday.', 'I think they’re going'),
-    ])
-      await this.show(() => alice.show(step));
+    for (const step of correctedTurn()) await this.show(() => alice.show(step));
     const bob = this.meeting.caption('Bob Jones');
     for (const step of [
       ...growWords('we need more time for testing because the simulator keeps finding real problems in the caption'),
