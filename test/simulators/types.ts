@@ -20,6 +20,13 @@ export interface MeetingOptions {
   gotItPopup: boolean;
   /** Meet: false hides the captions button, leaving only the `c` key. */
   captionsButton: boolean;
+  /** false: this build offers no way to turn captions on (no button, no key, no menu item). */
+  captionsAvailable: boolean;
+  /**
+   * 'unreadable': captions are shown in a structure no reader knows (Meet: blocks without avatars;
+   * Teams: rows without their data-tid attributes), as after a platform change.
+   */
+  captionMarkup: 'standard' | 'unreadable';
   /** Teams: captions straight under More (guests) or under "Language and speech". */
   teamsCaptionsMenu: 'guest' | 'language';
   /** Teams: media permissions refused, so "Continue without audio or video" must be dismissed. */
@@ -46,6 +53,8 @@ export const defaultMeetingOptions: MeetingOptions = {
   prejoinDialog: 'none',
   gotItPopup: false,
   captionsButton: true,
+  captionsAvailable: true,
+  captionMarkup: 'standard',
   teamsCaptionsMenu: 'guest',
   noMediaDialog: false,
   teamsLobbyWord: 'soon',

@@ -5,7 +5,13 @@ import { FastHistogram } from '@notetaker/kit';
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 
-export function createSessionMetrics(registry: client.Registry, activeMeetings: () => number) {
+export interface SessionGauges {
+  activeMeetings(): number;
+  /** Meetings whose bot cannot read captions now (worker/caption-warnings.ts). */
+  captionWarnings(): Array<{ platform: string; warning: string; meetings: number }>;
+}
+
+export function createSessionMetrics(registry: client.Registry, gauges: SessionGauges) {
   const registers = [registry];
   // Counted per event in a plain object and handed to prom-client when it is read: its labelled
   // inc costs more than the rest of publishing an event.
@@ -33,10 +39,27 @@ export function createSessionMetrics(registry: client.Registry, activeMeetings: 
     help: 'Meeting actors (bots) hosted by this worker',
     registers,
     collect() {
-      this.set(activeMeetings());
+      this.set(gauges.activeMeetings());
     },
   });
+  new client.Gauge({
+    name: 'meeting_captions_blind',
+    help: 'Live meetings whose bot reads no captions now, by platform and warning (captions_unreadable: the platform changed its page)',
+    labelNames: ['platform', 'warning'],
+    registers,
+    collect() {
+      this.reset();
+      for (const { platform, warning, meetings } of gauges.captionWarnings()) this.set({ platform, warning }, meetings);
+    },
+  });
+  const blindEpisodes = new client.Counter({
+    name: 'meeting_caption_blind_episodes_total',
+    help: 'Times a live bot became unable to read captions, by platform and warning',
+    labelNames: ['platform', 'warning'],
+    registers,
+  });
   return {
+    onCaptionEpisode: (platform: string, warning: string) => blindEpisodes.inc({ platform, warning }),
     onPublished(event: EventEnvelope, emittedAt: number) {
       publishedSinceRead[event.type] = (publishedSinceRead[event.type] ?? 0) + 1;
       publishLatency.observe((performance.now() - emittedAt) / 1000);

@@ -3,6 +3,7 @@
  * serves svc.meetings.*) and a worker (meeting actors and their bots). MEETING_SESSION_ROLE picks
  * one or both; the default runs both, which is what the embedded stack and a small deployment want.
  */
+import path from 'node:path';
 import type { EventEnvelope } from '@notetaker/contracts';
 import type { RunningService, ServiceDefinition } from '@notetaker/kit';
 import { loadMeetingSessionConfig } from './config.js';
@@ -44,7 +45,10 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
             });
       const drivers = lazyDriverFactory(options.driverFactory, ctx.config.env, config);
       let worker: RunningWorker | null = null;
-      const metrics = createSessionMetrics(ctx.metrics, () => worker?.activeMeetings() ?? 0);
+      const metrics = createSessionMetrics(ctx.metrics, {
+        activeMeetings: () => worker?.activeMeetings() ?? 0,
+        captionWarnings: () => worker?.captionWarnings() ?? [],
+      });
       const onPublished = (event: EventEnvelope, emittedAt: number) => {
         metrics.onPublished(event, emittedAt);
         options.onPublished?.(event, emittedAt);
@@ -61,6 +65,8 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
                 driverFactory: () => drivers.get(),
                 closeDriverFactory: () => drivers.close(),
                 onPublished,
+                snapshotDir: path.join(ctx.config.dataDir, 'caption-snapshots'),
+                onCaptionEpisode: metrics.onCaptionEpisode,
               });
       } catch (err) {
         await registry?.stop();

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { eventEnvelope } from './events.js';
-import { meetingStatus, platform, projectId, transcriptSegment } from './rest.js';
+import { captionWarning, meetingStatus, platform, projectId, transcriptSegment } from './rest.js';
 import { createTaskRequest, MAX_HISTORY_LIMIT, updateTaskRequest } from './rest.js';
 
 export const caller = z.discriminatedUnion('kind', [
@@ -42,6 +42,7 @@ export const meetingRecord = z.object({
   project: z.string(),
   saveTranscript: z.boolean(),
   documentPath: z.string().nullable(),
+  warnings: z.array(captionWarning),
 });
 export type MeetingRecord = z.infer<typeof meetingRecord>;
 

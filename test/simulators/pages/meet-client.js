@@ -159,7 +159,7 @@
     var grid = h('div', { class: C.grid });
     var captionsHost = h('div', { class: C.captionsHost });
     var count = h('div', { class: C.badge }, '1');
-    var cc = O.captionsButton === false ? null
+    var cc = O.captionsButton === false || O.captionsAvailable === false ? null
       : h('button', { class: C.ctl, type: 'button', onclick: function () { setCaptions(!local.captionsOn); } }, [icon('closed_caption_off')]);
     var leave = h('button', { class: C.ctl + ' ' + C.danger, type: 'button', 'aria-label': 'Leave call', onclick: function () {
       L.post('leave', { guest: local.guestId });
@@ -191,7 +191,7 @@
 
   document.addEventListener('keydown', function (e) {
     if (local.screen !== 'in_call' || typing(e) || e.ctrlKey || e.altKey || e.metaKey) return;
-    if (e.key === 'c') setCaptions(!local.captionsOn);
+    if (e.key === 'c' && O.captionsAvailable !== false) setCaptions(!local.captionsOn);
   });
 
   function paintCaptionsButton() {
@@ -248,6 +248,18 @@
     blocks.forEach(function (b) {
       keep.add(b.id);
       var entry = local.blocks.get(b.id);
+      if (!entry && O.captionMarkup === 'unreadable') {
+        // A structure no reader knows: the speaker and the words in one line, no avatar.
+        var line = h('div', { class: C.capText });
+        entry = { el: wrap('block', h('div', { class: C.capBlock }, [line])), text: line, speaker: b.speaker };
+        local.blocks.set(b.id, entry);
+        list.appendChild(entry.el);
+      }
+      if (entry && entry.speaker) {
+        var said = entry.speaker + ': ' + b.text;
+        if (entry.text.textContent !== said) entry.text.textContent = said;
+        return;
+      }
       if (!entry) {
         var text = h('div', { class: C.capText });
         var el = wrap('block', h('div', { class: C.capBlock }, [

@@ -198,13 +198,13 @@
     if (host.firstChild) return host.replaceChildren();
     var close = function () { host.replaceChildren(); };
     var items = [menuItem('Meeting info', {}, close)];
-    if (O.teamsCaptionsMenu === 'language') {
+    if (O.teamsCaptionsMenu === 'language' && O.captionsAvailable !== false) {
       items.push(menuItem('Language and speech', { 'aria-haspopup': 'menu' }, function () {
         host.appendChild(h('div', { role: 'menu', class: C.menu }, [
           menuItem(local.captionsOn ? 'Turn off live captions' : 'Turn on live captions', {}, function () { close(); setCaptions(!local.captionsOn); }),
         ]));
       }));
-    } else {
+    } else if (O.captionsAvailable !== false) {
       items.push(menuItem('Captions', { 'aria-checked': String(local.captionsOn) }, function () { close(); setCaptions(!local.captionsOn); }));
     }
     items.push(menuItem('Settings', {}, close), menuItem('Full screen', {}, close));
@@ -222,8 +222,10 @@
       local.pool = [];
       local.slots = [];
       for (var i = 0; i < O.visibleRows; i++) {
-        var author = h('span', { 'data-tid': 'author', class: C.author });
-        var text = h('span', { 'data-tid': 'closed-caption-text', class: C.ccText });
+        // Unreadable: the same rows without the attributes a reader goes by, as after a platform change.
+        var plain = O.captionMarkup === 'unreadable';
+        var author = h('span', { 'data-tid': plain ? null : 'author', class: C.author });
+        var text = h('span', { 'data-tid': plain ? null : 'closed-caption-text', class: C.ccText });
         var row = h('div', { role: 'listitem', class: C.row + ' fui-ChatMessageCompact', style: 'display:none' }, [
           wrap('head', h('div', { class: C.rowHead }, [wrap('author', author)])),
           wrap('body', h('div', { class: C.rowBody }, [wrap('text', text)])),

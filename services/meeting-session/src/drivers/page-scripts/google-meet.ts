@@ -31,8 +31,9 @@ function captionsOffButton() { return first(S.css.captionsAreOff) || buttonWithI
  * yet is left out until its text shows (till then, where it ends cannot be told). Blocks are
  * rewritten in place: the block element keeps its key for as long as it stays.
  */
+function captionArea() { return first(S.css.captionsRegion); }
 function readCaptions() {
-  var region = first(S.css.captionsRegion);
+  var region = captionArea();
   if (!region) return null;
   var keys = window.__ntBlockKeys || (window.__ntBlockKeys = { map: new WeakMap(), next: 1 });
   var blocks = [];
@@ -112,7 +113,7 @@ function inspect() {
   return state;
 }
 
-function run(action) {
+function run(action, arg) {
   switch (action) {
     case 'inspect': return inspect();
     case 'focusName': return focusInput(nameInput());
@@ -124,7 +125,8 @@ function run(action) {
     case 'captionsButton': return press(captionsOffButton());
     case 'blur': if (document.activeElement && document.activeElement.blur) document.activeElement.blur(); return true;
     case 'leave': return press(leaveButton());
-    case 'observe': return observeCaptions(readCaptions);
+    case 'observe': return observeCaptions(readCaptions, captionArea);
+    case 'snapshot': return snapshotOf(arg === 'toolbar' ? toolbarOf(leaveButton()) : captionArea() || document.body);
   }
   throw new Error('unknown action ' + action);
 }

@@ -23,8 +23,9 @@ function joinButton() { return first(S.css.joinButton) || outsideDialogs(byText(
  * Rows of a virtualized list: row elements are recycled and placed by transform, so each row is
  * found from its text element and the rows are put in reading order by their position on screen.
  */
+function captionArea() { return first(S.css.captionsRenderer) || first(S.css.captionsWindow); }
 function readCaptions() {
-  var list = first(S.css.captionsRenderer) || first(S.css.captionsWindow);
+  var list = captionArea();
   if (!list) return null;
   var rows = [];
   shown(S.css.captionText, list).forEach(function (textEl) {
@@ -107,7 +108,7 @@ function captionsStep() {
   return press(first(S.css.more)) ? 'more' : 'none';
 }
 
-function run(action) {
+function run(action, arg) {
   switch (action) {
     case 'inspect': return inspect();
     case 'continue': return press(continueButton());
@@ -117,7 +118,8 @@ function run(action) {
     case 'join': { var join = joinButton(); return enabled(join) && press(join); }
     case 'captionsStep': return captionsStep();
     case 'leave': return press(first(S.css.hangup));
-    case 'observe': return observeCaptions(readCaptions);
+    case 'observe': return observeCaptions(readCaptions, captionArea);
+    case 'snapshot': return snapshotOf(arg === 'toolbar' ? toolbarOf(first(S.css.hangup)) : captionArea() || document.body);
   }
   throw new Error('unknown action ' + action);
 }
