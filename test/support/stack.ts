@@ -6,7 +6,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadBaseConfig, silentLogger } from '@notetaker/kit';
+import { Writable } from 'node:stream';
+import { createLogger, loadBaseConfig, type Logger } from '@notetaker/kit';
+import { duplicateKeys } from './duplicate-keys.js';
 import { startStack, type Stack, type StackOptions } from '@notetaker/stack';
 
 export interface TestStack {
@@ -30,7 +32,8 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const stack = await startStack(config, silentLogger(), options);
+  const logs = keyCheckingLogger();
+  const stack = await startStack(config, logs.logger, options);
   const baseUrl = `http://127.0.0.1:${stack.port}`;
   const identity = (command: Record<string, unknown>) => stack.admin(command);
   return {
@@ -61,6 +64,24 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     async stop() {
       await stack.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (logs.twice.length > 0) throw new Error(`log lines with a key twice: ${logs.twice.slice(0, 3).join('\n')}`);
     },
   };
+}
+
+/**
+ * The stack's logs, written nowhere but each line checked: a key twice in one line is a defect
+ * (log stores reject such lines), found by every whole-stack test when its stack stops.
+ */
+function keyCheckingLogger(): { logger: Logger; twice: string[] } {
+  const twice: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line && duplicateKeys(line).length > 0 && twice.length < 10) twice.push(line);
+      }
+      done();
+    },
+  });
+  return { logger: createLogger({ process: 'stack', level: 'info', destination: sink }), twice };
 }

@@ -11,6 +11,7 @@ import { apiKeyAuth } from './http/auth.js';
 import { jsonBody } from './http/body.js';
 import { errorMiddleware } from './http/errors.js';
 import type { TokenService } from './identity/tokens.js';
+import { openApiDocument } from './openapi/document.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { meetingRoutes } from './routes/meetings.js';
 import { projectRoutes } from './routes/projects.js';
@@ -19,10 +20,28 @@ import { transcriptRoutes } from './routes/transcripts.js';
 import { webInterface, type WebDeps } from './web/index.js';
 
 const API_PREFIX = '/api/v1';
+/** The one route served without a key: the document describes the API, it holds nothing private. */
+const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 
 function underApi(middleware: Koa.Middleware): Koa.Middleware {
   return (ctx, next) =>
-    ctx.path === API_PREFIX || ctx.path.startsWith(`${API_PREFIX}/`) ? middleware(ctx, next) : next();
+    (ctx.path === API_PREFIX || ctx.path.startsWith(`${API_PREFIX}/`)) && ctx.path !== OPENAPI_PATH
+      ? middleware(ctx, next)
+      : next();
+}
+
+/** Every REST route under /api/v1 (docs: the OpenAPI document, whose test compares it with this). */
+export function apiRouter(deps: { bus: Bus; logger: Logger }): Router {
+  const api = new Router({ prefix: API_PREFIX });
+  meetingRoutes(api, deps);
+  transcriptRoutes(api, deps);
+  deliveryRoutes(api, deps);
+  projectRoutes(api, deps);
+  taskRoutes(api, deps);
+  api.get('/openapi.json', (ctx) => {
+    ctx.body = openApiDocument();
+  });
+  return api;
 }
 
 export interface GatewayDeps {
@@ -46,13 +65,7 @@ export function createGatewayApp(deps: GatewayDeps): Koa {
   app.use(underApi(apiKeyAuth(deps.tokens)));
   app.use(underApi(jsonBody()));
 
-  const api = new Router({ prefix: API_PREFIX });
-  const routeDeps = { bus: deps.bus, logger: deps.logger };
-  meetingRoutes(api, routeDeps);
-  transcriptRoutes(api, routeDeps);
-  deliveryRoutes(api, routeDeps);
-  projectRoutes(api, routeDeps);
-  taskRoutes(api, routeDeps);
+  const api = apiRouter({ bus: deps.bus, logger: deps.logger });
   app.use(api.routes());
   app.use(api.allowedMethods());
   return app;

@@ -9,6 +9,8 @@ export const meetingSessionEnv = z.object({
   /** all (registry and worker in one process, the default), registry (no browsers) or worker (browsers only). */
   MEETING_SESSION_ROLE: z.enum(['all', 'registry', 'worker']).default('all'),
   MAX_MEETINGS_PER_WORKER: envInt(10, 1, 1000),
+  /** How long a start waits for a seat whose meeting is stopping, when every seat is taken. */
+  SEAT_WAIT_MS: envMs(5_000),
   FLUSH_INTERVAL_MS: envMs(10_000),
   ALONE_TIMEOUT_MS: envMs(60_000),
   /** From the start until the bot reaches the lobby or is admitted; past it the meeting ends in error join_failed. */
@@ -27,6 +29,7 @@ export const meetingSessionEnv = z.object({
 export interface MeetingSessionConfig {
   role: 'all' | 'registry' | 'worker';
   maxMeetingsPerWorker: number;
+  seatWaitMs: number;
   flushIntervalMs: number;
   aloneTimeoutMs: number;
   joinTimeoutMs: number;
@@ -44,6 +47,7 @@ export function loadMeetingSessionConfig(env: NodeJS.ProcessEnv): MeetingSession
   return {
     role: e.MEETING_SESSION_ROLE,
     maxMeetingsPerWorker: e.MAX_MEETINGS_PER_WORKER,
+    seatWaitMs: e.SEAT_WAIT_MS,
     flushIntervalMs: e.FLUSH_INTERVAL_MS,
     aloneTimeoutMs: e.ALONE_TIMEOUT_MS,
     joinTimeoutMs: e.JOIN_TIMEOUT_MS,

@@ -28,11 +28,11 @@ const TEAMS_MESSAGE = /^\d{1,20}$/;
 
 export function parseMeetingUrl(raw: string): ParsedMeetingUrl {
   const url = toUrl(raw.trim());
-  if (!url) throw errors.badRequest(UNSUPPORTED);
+  if (!url) throw errors.badRequest(UNSUPPORTED, 'url');
   const host = url.hostname.toLowerCase();
   if (host === 'meet.google.com') return parseMeet(url);
   if (host === 'teams.microsoft.com' || host === 'teams.live.com') return parseTeams(url, host);
-  throw errors.badRequest(UNSUPPORTED);
+  throw errors.badRequest(UNSUPPORTED, 'url');
 }
 
 function toUrl(value: string): URL | null {
@@ -54,7 +54,7 @@ function toUrl(value: string): URL | null {
 function parseMeet(url: URL): ParsedMeetingUrl {
   const segments = url.pathname.split('/').filter(Boolean);
   const code = segments.length === 1 ? segments[0].toLowerCase() : '';
-  if (!MEET_CODE.test(code)) throw errors.badRequest(UNSUPPORTED);
+  if (!MEET_CODE.test(code)) throw errors.badRequest(UNSUPPORTED, 'url');
   return result('google_meet', code, `https://meet.google.com/${code}`);
 }
 
@@ -63,15 +63,15 @@ function parseTeams(url: URL, host: string): ParsedMeetingUrl {
   // teams.microsoft.com/meet/<id>?p=<passcode> and teams.live.com/meet/<id>?p=<passcode>
   if (segments.length === 2 && segments[0].toLowerCase() === 'meet') {
     const id = segments[1];
-    if (!TEAMS_MEET_ID.test(id)) throw errors.badRequest(UNSUPPORTED);
+    if (!TEAMS_MEET_ID.test(id)) throw errors.badRequest(UNSUPPORTED, 'url');
     const passcode = url.searchParams.get('p');
     const join = new URL(`https://${host}/meet/${id}`);
     if (passcode) join.searchParams.set('p', passcode);
     return result('teams', `meet:${id}`, join.toString());
   }
-  if (host !== 'teams.microsoft.com') throw errors.badRequest(UNSUPPORTED);
+  if (host !== 'teams.microsoft.com') throw errors.badRequest(UNSUPPORTED, 'url');
   const joinPath = meetupJoinPath(url, segments);
-  if (!joinPath) throw errors.badRequest(UNSUPPORTED);
+  if (!joinPath) throw errors.badRequest(UNSUPPORTED, 'url');
   return parseMeetupJoin(joinPath);
 }
 
@@ -132,7 +132,7 @@ function decodeFully(value: string): string | null {
 }
 
 function refuse(): never {
-  throw errors.badRequest(UNSUPPORTED);
+  throw errors.badRequest(UNSUPPORTED, 'url');
 }
 
 function result(platform: Platform, nativeId: string, joinUrl: string): ParsedMeetingUrl {

@@ -9,6 +9,8 @@ export interface SessionGauges {
   activeMeetings(): number;
   /** Meetings whose bot cannot read captions now (worker/caption-warnings.ts). */
   captionWarnings(): Array<{ platform: string; warning: string; meetings: number }>;
+  /** This process's worker's bot seats (zero for a registry alone). */
+  seats(): { inUse: number; total: number };
 }
 
 export function createSessionMetrics(registry: client.Registry, gauges: SessionGauges) {
@@ -43,6 +45,27 @@ export function createSessionMetrics(registry: client.Registry, gauges: SessionG
     },
   });
   new client.Gauge({
+    name: 'meeting_bot_seats_total',
+    help: 'Bot seats of this worker (MAX_MEETINGS_PER_WORKER)',
+    registers,
+    collect() {
+      this.set(gauges.seats().total);
+    },
+  });
+  new client.Gauge({
+    name: 'meeting_bot_seats_in_use',
+    help: 'Bot seats taken: meetings whose browser is still open',
+    registers,
+    collect() {
+      this.set(gauges.seats().inUse);
+    },
+  });
+  const refused = new client.Counter({
+    name: 'meeting_starts_refused_total',
+    help: 'Starts answered 503 at_capacity because every bot seat of the instance was taken',
+    registers,
+  });
+  new client.Gauge({
     name: 'meeting_captions_blind',
     help: 'Live meetings whose bot reads no captions now, by platform and warning (captions_unreadable: the platform changed its page)',
     labelNames: ['platform', 'warning'],
@@ -60,6 +83,7 @@ export function createSessionMetrics(registry: client.Registry, gauges: SessionG
   });
   return {
     onCaptionEpisode: (platform: string, warning: string) => blindEpisodes.inc({ platform, warning }),
+    onRefusedForCapacity: () => refused.inc(),
     onPublished(event: EventEnvelope, emittedAt: number) {
       publishedSinceRead[event.type] = (publishedSinceRead[event.type] ?? 0) + 1;
       publishLatency.observe((performance.now() - emittedAt) / 1000);

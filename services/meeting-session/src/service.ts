@@ -30,6 +30,12 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
     name: 'meeting-session',
     async start(ctx): Promise<RunningMeetingSession> {
       const config = loadMeetingSessionConfig(ctx.config.env);
+      let worker: RunningWorker | null = null;
+      const metrics = createSessionMetrics(ctx.metrics, {
+        activeMeetings: () => worker?.activeMeetings() ?? 0,
+        seats: () => worker?.seats() ?? { inUse: 0, total: 0 },
+        captionWarnings: () => worker?.captionWarnings() ?? [],
+      });
       const registry =
         config.role === 'worker'
           ? null
@@ -42,13 +48,9 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
               retentionMs: config.eventLogRetentionMs,
               // Without NATS nothing outside this process can reach the registry.
               alone: !ctx.config.natsUrl,
+              onRefusedForCapacity: metrics.onRefusedForCapacity,
             });
       const drivers = lazyDriverFactory(options.driverFactory, ctx.config.env, config);
-      let worker: RunningWorker | null = null;
-      const metrics = createSessionMetrics(ctx.metrics, {
-        activeMeetings: () => worker?.activeMeetings() ?? 0,
-        captionWarnings: () => worker?.captionWarnings() ?? [],
-      });
       const onPublished = (event: EventEnvelope, emittedAt: number) => {
         metrics.onPublished(event, emittedAt);
         options.onPublished?.(event, emittedAt);

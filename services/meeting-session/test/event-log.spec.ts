@@ -72,33 +72,6 @@ describe('event log', () => {
     expect(await fresh.appendAll([events('meeting_r', 3, 2, 'other words')])).to.deep.equal([false]);
   });
 
-  it('moves the pages of the former event_pages collection into the log on init, once', async () => {
-    const old = store.collection('event_pages');
-    const oldPage = (batch: EventBatch) => ({
-      _id: `${batch.meetingId}:${batch.first}`,
-      meetingId: batch.meetingId,
-      first: batch.first,
-      last: batch.last,
-      events: batch.events,
-    });
-    await old.insertMany(
-      [events('meeting_x', 1, 3), events('meeting_y', 1, 1), events('meeting_x', 4, 2)].map(oldPage),
-    );
-    expect(await log.init()).to.equal(3);
-    expect(sequences(await log.after('meeting_x', 0, 100))).to.deep.equal([1, 2, 3, 4, 5]);
-    expect(await log.lastSequence('meeting_y')).to.equal(1);
-    expect(await old.countDocuments()).to.equal(0);
-    // The streams go on where they were: the next batch continues at 6.
-    expect(await log.appendAll([events('meeting_x', 6, 1)])).to.deep.equal([true]);
-
-    // A move cut short (the process died before emptying the collection) is finished, not doubled.
-    await old.insertMany([events('meeting_x', 1, 3), events('meeting_z', 1, 2)].map(oldPage));
-    expect(await new EventLog(store).init()).to.equal(1);
-    expect(sequences(await log.after('meeting_x', 0, 100))).to.deep.equal([1, 2, 3, 4, 5, 6]);
-    expect(await log.lastSequence('meeting_z')).to.equal(2);
-    expect(await log.init()).to.equal(0);
-  });
-
   it('keeps what it stored across a reopen of the store', async () => {
     await log.appendAll([events('meeting_a', 1, 2), events('meeting_b', 1, 1)]);
     await store.close();

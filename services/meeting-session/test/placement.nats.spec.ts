@@ -74,7 +74,8 @@ describe('placement across workers over NATS (separate processes)', function () 
       (err: ServiceError) => err,
     );
     expect(full).to.be.instanceOf(ServiceError);
-    expect([full!.status, full!.retryable]).to.deep.equal([503, true]);
+    expect([full!.status, full!.retryable, full!.code, full!.retryAfterS]).to.deep.equal([503, true, 'at_capacity', 5]);
+    expect(full!.message).to.equal('All 2 bot seats are busy; retry in 5 s'); // the instance's seats, both workers'
 
     // The worker hosting A dies without a word.
     const killedAt = Date.now();

@@ -70,7 +70,7 @@ export class Catalog {
   /** A project's history, newest first; 404 `Project not found` when there is no such folder. */
   meetings(projectId: string): Promise<ProjectMeeting[]> {
     if (!PROJECT_ID.test(projectId)) {
-      return Promise.reject(errors.badRequest('projectId must match ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$'));
+      return Promise.reject(errors.badRequest('projectId must match ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$', 'projectId'));
     }
     let pending = this.reading.get(projectId);
     if (!pending) {

@@ -4,7 +4,7 @@
  * is "no front matter", never an error: the listing shows what can be read.
  */
 import fs from 'node:fs/promises';
-import { parse } from 'yaml';
+import { splitFrontMatter } from '@notetaker/kit';
 
 /** Front matter is at the top and small; a file without a closing line within this is broken. */
 export const HEAD_BYTES = 64 * 1024;
@@ -20,19 +20,8 @@ export async function readHead(file: string): Promise<string> {
   }
 }
 
-/** The mapping between the opening `---` line and the next `---` (or `...`) line, or null. */
+/** The front matter's mapping, or null when there is none or it is not a mapping. */
 export function parseFrontMatter(text: string): Record<string, unknown> | null {
-  const lines = text.replace(/^\ufeff/, '').split('\n');
-  if (lines[0]?.replace(/\r$/, '').trimEnd() !== '---') return null;
-  const end = lines.findIndex((line, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(line.replace(/\r$/, '')));
-  if (end < 0) return null;
-  try {
-    // The library's own guards apply: alias expansion is capped, so a "billion laughs" cannot blow up.
-    const value: unknown = parse(lines.slice(1, end).join('\n'), { maxAliasCount: 100 });
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
+  const front = splitFrontMatter(text);
+  return front.kind === 'mapping' ? front.data : null;
 }

@@ -5,7 +5,7 @@
  * `svc.projects.meetings` in the `q.projects` queue group. It follows the file system on every
  * request (see catalog.ts), so any number of instances, and hand edits, stay consistent.
  */
-import { errors, firstIssueMessage, projectMeetingsRequest, projectsList, queueGroup, svc } from '@notetaker/contracts';
+import { parseOrBadRequest, projectMeetingsRequest, projectsList, queueGroup, svc } from '@notetaker/contracts';
 import type { RunningService, ServiceContext, ServiceDefinition } from '@notetaker/kit';
 import type { z } from 'zod';
 import { Catalog } from './catalog.js';
@@ -13,9 +13,7 @@ import { Catalog } from './catalog.js';
 export { DOCS_DIR } from './catalog.js';
 
 function parseMessage<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
-  const result = schema.safeParse(data ?? {});
-  if (!result.success) throw errors.badRequest(firstIssueMessage(result.error));
-  return result.data;
+  return parseOrBadRequest(schema, data ?? {});
 }
 
 export function projectCatalogService(): ServiceDefinition {

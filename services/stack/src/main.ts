@@ -2,7 +2,7 @@ import { createLogger, loadBaseConfig, onShutdownSignal } from '@notetaker/kit';
 import { startStack } from './stack.js';
 
 const config = loadBaseConfig();
-const logger = createLogger({ service: 'stack', level: config.logLevel });
+const logger = createLogger({ process: 'stack', level: config.logLevel });
 const stack = await startStack(config, logger);
 logger.info(
   { url: `http://${config.host}:${stack.port}`, dataDir: config.dataDir, bus: config.natsUrl ? 'nats' : 'memory' },

@@ -9,6 +9,7 @@ import { gatewayService, type RunningGateway } from '@notetaker/gateway';
 import {
   createLogger,
   createMetricsRegistry,
+  openServiceStore,
   type BaseConfig,
   type Logger,
   type RunningService,
@@ -17,7 +18,6 @@ import {
 import { meetingSessionService, type DriverFactory } from '@notetaker/meeting-session';
 import { projectCatalogService } from '@notetaker/project-catalog';
 import type { Store } from '@notetaker/store';
-import { openStore } from '@notetaker/store';
 import { taskSchedulerService } from '@notetaker/task-scheduler';
 import { transcriptStoreService } from '@notetaker/transcript-store';
 import { webhookEmitterService } from '@notetaker/webhook-emitter';
@@ -44,10 +44,13 @@ export interface StackOptions {
 
 export async function startStack(
   config: BaseConfig,
-  logger: Logger = createLogger({ service: 'stack' }),
+  logger: Logger = createLogger({ process: 'stack' }),
   options: StackOptions = {},
 ): Promise<Stack> {
   const bus = await connectBus({ natsUrl: config.natsUrl, name: 'stack' });
+  // One registry for the one process: the gateway's /metrics shows every service's metrics (their
+  // names are distinct), and the process's own metrics once.
+  const metrics = createMetricsRegistry('stack');
   const started: Started[] = [];
   const ready = () => started.length === definitions.length && started.every((s) => s.running.ready?.() ?? true);
   const gateway = gatewayService({ ready });
@@ -62,13 +65,8 @@ export async function startStack(
   ];
   try {
     for (const definition of definitions) {
-      const store = await openStore({
-        service: definition.name,
-        dataDir: config.dataDir,
-        mongodbUrl: config.mongodbUrl,
-      });
       const serviceLogger = logger.child({ service: definition.name });
-      const metrics = createMetricsRegistry(definition.name);
+      const store = await openServiceStore(definition.name, config, serviceLogger);
       try {
         const running = await definition.start({ bus, store, config, logger: serviceLogger, metrics });
         started.push({ name: definition.name, running, store });

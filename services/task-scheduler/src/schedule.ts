@@ -28,7 +28,7 @@ export function canonicalTimeZone(name: string): string {
   const known = canonicalZones.get(name);
   if (known) return known;
   if (!isIanaTimeZone(name)) {
-    throw errors.badRequest('timezone must be an IANA time zone name such as Europe/Paris or UTC');
+    throw errors.badRequest('timezone must be an IANA time zone name such as Europe/Paris or UTC', 'timezone');
   }
   const canonical = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   if (canonicalZones.size < 10_000) canonicalZones.set(name, canonical);
@@ -47,20 +47,20 @@ export class CronSchedule {
     const fields = expression.trim().split(/\s+/);
     const allowed = options.allowSeconds ? [5, 6] : [5];
     if (!allowed.includes(fields.length) || !fields.every((f) => CRON_FIELD.test(f))) {
-      throw errors.badRequest(CRON_FIELDS_MESSAGE);
+      throw errors.badRequest(CRON_FIELDS_MESSAGE, 'cronExpression');
     }
     let time: CronTime;
     try {
       time = new CronTime(fields.join(' '), timezone);
     } catch (err) {
-      throw errors.badRequest(`cronExpression is invalid: ${(err as Error).message}`);
+      throw errors.badRequest(`cronExpression is invalid: ${(err as Error).message}`, 'cronExpression');
     }
     const schedule = new CronSchedule(fields.join(' '), timezone, time);
     try {
       schedule.nextAfter(Date.now());
     } catch {
       // e.g. `0 0 30 2 *`: the package searches 8 years ahead and gives up.
-      throw errors.badRequest('cronExpression never matches a date');
+      throw errors.badRequest('cronExpression never matches a date', 'cronExpression');
     }
     return schedule;
   }

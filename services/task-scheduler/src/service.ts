@@ -6,8 +6,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { z } from 'zod';
 import {
-  errors,
-  firstIssueMessage,
+  parseOrBadRequest,
   queueGroup,
   svc,
   taskRef,
@@ -46,9 +45,7 @@ export interface TaskSchedulerOptions {
 const STALE_SUMMARY = 'The service restarted while this execution was running';
 
 function parse<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
-  const result = schema.safeParse(data);
-  if (!result.success) throw errors.badRequest(firstIssueMessage(result.error));
-  return result.data;
+  return parseOrBadRequest(schema, data);
 }
 
 export function taskSchedulerService(options: TaskSchedulerOptions = {}): ServiceDefinition {

@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { SKILL_NAME } from '@notetaker/contracts';
+import { splitFrontMatter } from '@notetaker/kit';
 
 const MAX_SKILL_BYTES = 256 * 1024;
 
@@ -54,19 +54,13 @@ export async function loadSkill(skillsDir: string, name: string): Promise<Skill>
 
 export function parseSkill(folderName: string, text: string): Skill {
   const bad = (why: string) => new SkillError(`Skill ${folderName} is malformed: ${why}`);
-  const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/.exec(text);
-  if (!match) throw bad('SKILL.md must start with YAML front matter between --- lines');
-  let meta: unknown;
-  try {
-    meta = parseYaml(match[1]);
-  } catch (err) {
-    throw bad(`the front matter is not valid YAML (${(err as Error).message.split('\n')[0]})`);
-  }
-  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) throw bad('the front matter must be a mapping');
-  const { name, description } = meta as Record<string, unknown>;
+  const front = splitFrontMatter(text);
+  if (front.kind === 'none') throw bad('SKILL.md must start with YAML front matter between --- lines');
+  if (front.kind === 'invalid') throw bad(`the front matter is ${front.problem}`);
+  const { name, description } = front.data;
   if (name !== folderName) throw bad(`front matter name must be "${folderName}" (the folder name)`);
   if (typeof description !== 'string' || description.trim() === '') throw bad('front matter needs a description');
-  const instructions = match[2].trim();
+  const instructions = front.body.trim();
   if (!instructions) throw bad('there are no instructions after the front matter');
   return { name: folderName, description: description.trim(), instructions };
 }

@@ -36,7 +36,7 @@ export function ordinal(day: number): string {
 /** `November 21st`, from the meeting's start in UTC. */
 export function datePart(startedAt: string): string {
   const date = new Date(startedAt);
-  if (Number.isNaN(date.getTime())) throw errors.badRequest('startedAt must be an ISO 8601 timestamp');
+  if (Number.isNaN(date.getTime())) throw errors.badRequest('startedAt must be an ISO 8601 timestamp', 'startedAt');
   return `${MONTHS[date.getUTCMonth()]} ${ordinal(date.getUTCDate())}`;
 }
 
@@ -100,7 +100,7 @@ export function documentFileName(startedAt: string, titlePart: string, copy = 1)
 }
 
 export function assertProjectId(project: string): void {
-  if (!PROJECT_ID.test(project)) throw errors.badRequest('project must match ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$');
+  if (!PROJECT_ID.test(project)) throw errors.badRequest('project must match ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$', 'project');
 }
 
 /** The documentPath (relative, forward slashes, as SPEC shows it) of a file in a project. */

@@ -5,10 +5,10 @@
  * meeting-session for events it missed. See docs/services/webhook-emitter.md.
  */
 import {
-  errors,
   eventEnvelope,
   evtMeeting,
   firstIssueMessage,
+  parseOrBadRequest,
   queueGroup,
   svc,
   webhookDeliveriesRequest,
@@ -39,9 +39,7 @@ export interface WebhookEmitterOptions {
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 function parseMessage<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
-  const result = schema.safeParse(data);
-  if (!result.success) throw errors.badRequest(firstIssueMessage(result.error));
-  return result.data;
+  return parseOrBadRequest(schema, data);
 }
 
 export function webhookEmitterService(options: WebhookEmitterOptions = {}): ServiceDefinition {

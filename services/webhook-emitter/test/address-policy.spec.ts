@@ -46,6 +46,25 @@ describe('webhook emitter: callback address policy', () => {
       ['8.8.8.8', 'public'],
       ['2001:4860:4860::8888', 'public'],
       ['::ffff:8.8.8.8', 'public'],
+      // Other spellings of the same addresses: octal, hex and short IPv4; 6to4, SIIT, NAT64.
+      ['0251.0376.0251.0376', 'forbidden'],
+      ['0xa9fea9fe', 'forbidden'],
+      ['0xa9.0xfe.0xa9.0xfe', 'forbidden'],
+      ['2852039166', 'forbidden'],
+      ['0177.0.0.1', 'private'],
+      ['0x7f.0.0.1', 'private'],
+      ['127.1', 'private'],
+      ['2130706433', 'private'],
+      ['012.1.2.3', 'private'],
+      ['2002:a9fe:a9fe::', 'forbidden'],
+      ['2002:7f00:1::1', 'private'],
+      ['2002:0808:0808::1', 'public'],
+      ['::ffff:0:a9fe:a9fe', 'forbidden'],
+      ['64:ff9b::127.0.0.1', 'private'],
+      ['64:ff9b::808:808', 'public'],
+      ['[::ffff:a9fe:a9fe]', 'forbidden'],
+      ['::1.2.3.4.5', 'forbidden'],
+      ['not-an-ip', 'forbidden'],
     ];
     for (const [address, kind] of cases) {
       it(`${address} is ${kind}`, () => expect(classifyIp(address).kind).to.equal(kind));

@@ -5,7 +5,16 @@
  */
 import { z } from 'zod';
 import { eventEnvelope } from './events.js';
-import { captionWarning, meetingStatus, platform, projectId, transcriptSegment } from './rest.js';
+import {
+  callbackUrl,
+  captionWarning,
+  meetingStatus,
+  meetingTitle,
+  meetingUrl,
+  platform,
+  projectId,
+  transcriptSegment,
+} from './rest.js';
 import { createTaskRequest, MAX_HISTORY_LIMIT, updateTaskRequest } from './rest.js';
 
 export const caller = z.discriminatedUnion('kind', [
@@ -18,9 +27,10 @@ export const caller = z.discriminatedUnion('kind', [
 /** svc.meetings.start: the REST body already validated, plus who asks. Reply: startMeetingResponse. */
 export const meetingsStart = z.object({
   caller,
-  url: z.string(),
-  title: z.string().nullable(),
-  callbackUrl: z.string().nullable(),
+  url: meetingUrl,
+  title: meetingTitle.nullable(),
+  /** Null for the web UI's meetings: they get no callback. */
+  callbackUrl: callbackUrl.nullable(),
   project: projectId,
   saveTranscript: z.boolean(),
 });

@@ -3,6 +3,7 @@
  * carry the messages a caller sees; response schemas document and test what we answer.
  */
 import { z } from 'zod';
+import { errors } from './errors.js';
 
 export const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const TASK_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -35,10 +36,17 @@ export type MeetingStatus = z.infer<typeof meetingStatus>;
 export const platform = z.enum(['google_meet', 'teams']);
 export type Platform = z.infer<typeof platform>;
 
+/** The rules of a start's fields, one definition for REST, MCP, the web form and the bus request. */
+export const meetingUrl = z.string({ error: 'url is required and must be a string' }).min(1, 'url is required');
+export const meetingTitle = z
+  .string({ error: 'title must be a string' })
+  .max(200, 'title must be at most 200 characters');
+export const callbackUrl = httpUrl('callbackUrl');
+
 export const startMeetingRequest = z.strictObject({
-  url: z.string({ error: 'url is required and must be a string' }).min(1, 'url is required'),
-  title: z.string({ error: 'title must be a string' }).max(200, 'title must be at most 200 characters').optional(),
-  callbackUrl: httpUrl('callbackUrl'),
+  url: meetingUrl,
+  title: meetingTitle.optional(),
+  callbackUrl,
   project: projectId.optional(),
   saveTranscript: z.boolean({ error: 'saveTranscript must be a boolean' }).optional(),
 });
@@ -252,6 +260,17 @@ export const runTaskResponse = successResponse.extend({ taskName: z.string() });
 // ---- Errors (SPEC 7)
 
 export const errorBody = z.object({ error: z.string() });
+
+/**
+ * Outside input (a REST body, a query, a bus request) parsed by its contract schema; a failure is
+ * a 400 whose message names the field, and which carries it (`field`) for a form to show it there.
+ */
+export function parseOrBadRequest<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const top = result.error.issues[0]?.path[0];
+  throw errors.badRequest(firstIssueMessage(result.error), typeof top === 'string' ? top : undefined);
+}
 
 /** The first issue's message is the answer: it names the field that is wrong. */
 export function firstIssueMessage(error: z.ZodError): string {

@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import {
   actorMeeting,
+  errors,
   evtMeeting,
   firstIssueMessage,
+  parseOrBadRequest,
   queueGroup,
   ServiceError,
   startMeetingRequest,
@@ -43,6 +45,20 @@ describe('contracts', () => {
         status: 500,
         retryable: false,
       });
+    });
+
+    it('carries the field of a 400 and the wait of a 503 at capacity', () => {
+      let invalid: unknown;
+      try {
+        parseOrBadRequest(startMeetingRequest, { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: 7 });
+      } catch (err) {
+        invalid = err;
+      }
+      const rebuilt = ServiceError.fromWire((invalid as ServiceError).toWire());
+      expect(rebuilt).to.include({ status: 400, field: 'callbackUrl', message: 'callbackUrl is required and must be a string' });
+      const busy = ServiceError.fromWire(errors.atCapacity(10).toWire());
+      expect(busy).to.include({ status: 503, retryable: true, retryAfterS: 5, message: 'All 10 bot seats are busy; retry in 5 s' });
+      expect(ServiceError.fromWire(errors.notFound().toWire())).to.not.have.property('field');
     });
   });
 

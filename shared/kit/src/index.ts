@@ -6,3 +6,4 @@ export * from './logger.js';
 export * from './ops.js';
 export * from './service.js';
 export * from './shutdown.js';
+export * from './front-matter.js';

@@ -27,14 +27,21 @@ const REDACT_PATHS = SECRET_KEYS.flatMap((key) => {
   return [k, `*${dot}`, `*.*${dot}`, `req.headers${dot}`];
 });
 
-export function createLogger(options: {
-  service: string;
-  level?: string;
-  destination?: NodeJS.WritableStream;
-}): Logger {
+/**
+ * A process's root logger. A service running alone names itself (`service`); the one-process
+ * stack names itself as `process` instead and each service's child logger adds `service`, so
+ * every line holds each key once (log stores such as Elasticsearch reject or drop a line with a
+ * key twice).
+ */
+export function createLogger(
+  options: ({ service: string; process?: never } | { process: string; service?: never }) & {
+    level?: string;
+    destination?: NodeJS.WritableStream;
+  },
+): Logger {
   const settings = {
     level: options.level ?? process.env.LOG_LEVEL ?? 'info',
-    base: { service: options.service },
+    base: options.service !== undefined ? { service: options.service } : { process: options.process },
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
   };

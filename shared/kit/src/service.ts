@@ -67,13 +67,24 @@ export async function listen(app: Koa, port: number, host: string): Promise<Http
   };
 }
 
+/** A service's own store (MongoDB or its embedded folder); a stale LOCK taken over is logged once. */
+export function openServiceStore(service: string, config: BaseConfig, logger: Logger): Promise<Store> {
+  return openStore({
+    service,
+    dataDir: config.dataDir,
+    mongodbUrl: config.mongodbUrl,
+    onStaleLock: ({ file, pid, reason }) =>
+      logger.warn({ lock: file, pid, reason }, 'took over the lock of a process that is gone'),
+  });
+}
+
 /** Runs one service as its own process: its bus from NATS_URL, its store, /healthz on PORT. */
 export async function runStandalone(definition: ServiceDefinition): Promise<void> {
   const config = loadBaseConfig();
   const logger = createLogger({ service: definition.name, level: config.logLevel });
   if (!config.natsUrl) logger.warn('NATS_URL is not set: this service runs on an in-process bus and reaches no other');
   const bus = await connectBus({ natsUrl: config.natsUrl, name: definition.name });
-  const store = await openStore({ service: definition.name, dataDir: config.dataDir, mongodbUrl: config.mongodbUrl });
+  const store = await openServiceStore(definition.name, config, logger);
   const metrics = createMetricsRegistry(definition.name);
   const running = await definition.start({ bus, store, config, logger, metrics });
 

@@ -3,13 +3,12 @@
  * to `<name>.db`). Every write goes through a per-collection queue so read-then-write operations
  * (updates that report modifiedCount, upserts) cannot interleave with another write.
  */
-import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
-import nedb from '@seald-io/nedb';
 import { errors } from '@notetaker/contracts';
 import { assertUpdate, equalityFields, newId } from './common.js';
 import { idsOf, toNedbQuery } from './nedb-query.js';
 import { Appender } from './appender.js';
+import { Datastore, indexesOf, model, takeOverPersistence, type NedbIndexes } from './nedb-internals.js';
 import type {
   Collection,
   Document,
@@ -20,29 +19,6 @@ import type {
   UpdateOptions,
   UpdateResult,
 } from './port.js';
-
-// nedb's own modifier engine, so upserted documents are built exactly as nedb updates them.
-// Not part of its typed API, hence the require; present throughout nedb 4.x.
-const model = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as {
-  modify(doc: Record<string, unknown>, update: Record<string, unknown>): Record<string, unknown>;
-  serialize(doc: Record<string, unknown>): string;
-  deepCopy<D>(doc: D): D;
-  compareThings(a: unknown, b: unknown): number;
-  getDotValue(doc: unknown, field: string): unknown;
-};
-
-/** nedb's indexes by their (sorted, comma-joined) field names; `_id` is always there. */
-type NedbIndexes = Record<string, unknown> & { _id: { getMatching(ids: string[]): Raw[] } };
-
-/** The one persistence step we take over from nedb (see appender.ts); nedb 4.x calls it for every write. */
-interface NedbPersistence {
-  persistNewStateAsync(docs: Array<Record<string, unknown>>): Promise<void>;
-}
-
-// nedb is CommonJS whose typings say `export default`: at runtime the default import already is
-// the class, while TypeScript sees a namespace holding it under `default`.
-const Datastore = nedb as unknown as typeof nedb.default;
-type Datastore = InstanceType<typeof Datastore>;
 
 type Stored<T> = T & { _id: string };
 type Raw = Record<string, unknown> & { _id: string };
@@ -85,8 +61,9 @@ export class EmbeddedCollection<T extends Document = Document> implements Collec
     this.db = new Datastore({ filename: file });
     const appender = new Appender(file);
     this.appender = appender;
-    (this.db.persistence as unknown as NedbPersistence).persistNewStateAsync = async (docs) =>
-      appender.append(docs.map((doc) => `${model.serialize(doc)}\n`).join(''));
+    takeOverPersistence(this.db, async (docs) =>
+      appender.append(docs.map((doc) => `${model.serialize(doc)}\n`).join('')),
+    );
     // Compaction renames a fresh file over the old one: append to the new one from now on.
     this.db.on('compaction.done', () => appender.close());
     // nedb rewrites the file compactly while loading: the append log restarts small on each open.
@@ -225,9 +202,9 @@ export class EmbeddedCollection<T extends Document = Document> implements Collec
     }
   }
 
-  /** Not in nedb's typings, read for lookups by id and for dropping an index an older version made. */
+  /** Read for lookups by id and for dropping an index an older version made. */
   private get indexes(): NedbIndexes {
-    return (this.db as unknown as { indexes: NedbIndexes }).indexes;
+    return indexesOf(this.db);
   }
 
   private async open(): Promise<void> {

@@ -13,7 +13,7 @@ import { ServiceError } from '@notetaker/contracts';
 import { assertCollectionName, assertServiceName } from './common.js';
 import { EmbeddedCollection } from './embedded-collection.js';
 import { EmbeddedSequenceLog } from './embedded-log.js';
-import { acquireLock, releaseLock } from './lock.js';
+import { acquireLock, releaseLock, type StaleLock } from './lock.js';
 import type { Collection, Document, SequenceLog, Store } from './port.js';
 
 export interface EmbeddedStoreOptions {
@@ -21,6 +21,8 @@ export interface EmbeddedStoreOptions {
   dataDir: string;
   /** How often datafiles are rewritten without superseded lines (default 10 minutes). */
   compactionIntervalMs?: number;
+  /** A LOCK left by a holder that died was taken over (log it: the operator may wonder). */
+  onStaleLock?: (stale: StaleLock) => void;
 }
 
 const TEN_MINUTES = 10 * 60 * 1000;
@@ -29,7 +31,7 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
   assertServiceName(options.service);
   const folder = path.resolve(options.dataDir, options.service);
   await fs.mkdir(folder, { recursive: true });
-  const lock = await acquireLock(folder);
+  const lock = await acquireLock(folder, options.onStaleLock);
   return new EmbeddedStore(folder, lock, options.compactionIntervalMs ?? TEN_MINUTES);
 }
 

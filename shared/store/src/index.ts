@@ -11,9 +11,10 @@ export type * from './port.js';
 export { openEmbeddedStore, type EmbeddedStoreOptions } from './embedded.js';
 export { openMongoStore, type MongoStoreOptions } from './mongodb.js';
 export { newId } from './common.js';
+export type { StaleLock } from './lock.js';
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.mongodbUrl) return openMongoStore({ service: options.service, url: options.mongodbUrl });
   if (!options.dataDir) throw errors.badRequest('The store needs either mongodbUrl or dataDir');
-  return openEmbeddedStore({ service: options.service, dataDir: options.dataDir });
+  return openEmbeddedStore({ service: options.service, dataDir: options.dataDir, onStaleLock: options.onStaleLock });
 }

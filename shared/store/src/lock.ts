@@ -1,9 +1,16 @@
 /**
  * One process per embedded folder. nedb keeps the whole collection in memory and appends to its
- * file, so a second writer would silently lose or duplicate data: the LOCK file (holding the
- * owner's pid, created with O_EXCL) turns that into a clear error at open time.
+ * file, so a second writer would silently lose or duplicate data: the LOCK file (created with
+ * O_EXCL) turns that into a clear error at open time.
+ *
+ * The LOCK names its holder by pid and by the pid's start time (`/proc/<pid>/stat`, field 22), so
+ * a holder that died without removing it is recognised however it went: a dead pid, a zombie (a
+ * process tree killed as a group leaves its node a zombie for a moment), or a pid now used by
+ * another process (after a container restart the old pid often belongs to something else). Such
+ * a LOCK is stale and is taken over; a live holder gives a clear error.
  */
 import fs from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ServiceError } from '@notetaker/contracts';
 
@@ -11,8 +18,65 @@ import { ServiceError } from '@notetaker/contracts';
  * earlier process that happened to get the same pid (common in containers, where it is often 1). */
 const held = new Set<string>();
 
+/** A LOCK's holder: pid, and its start time in clock ticks since boot where /proc tells it. */
+interface Holder {
+  pid: number;
+  startTime: string | null;
+}
+
+/** Why a LOCK's holder no longer holds it, or null while it lives. */
+export type StaleReason = 'dead' | 'zombie' | 'pid_reused' | 'unreadable' | 'own_pid';
+
+interface ProcState {
+  state: string;
+  startTime: string;
+}
+
+/** State and start time of a process from /proc; null when it does not exist; undefined without /proc. */
+function procState(pid: number): ProcState | null | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ESRCH') return procAvailable() ? null : undefined;
+    return undefined;
+  }
+  // The command name (field 2) is in parentheses and may hold spaces or parentheses itself.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0], startTime: fields[19] };
+}
+
+let hasProc: boolean | undefined;
+function procAvailable(): boolean {
+  if (hasProc === undefined) {
+    try {
+      readFileSync('/proc/self/stat');
+      hasProc = true;
+    } catch {
+      hasProc = false;
+    }
+  }
+  return hasProc;
+}
+
+/** This process as a LOCK records it. */
+function self(): Holder {
+  return { pid: process.pid, startTime: procState(process.pid)?.startTime ?? null };
+}
+
+function staleReason(holder: Holder): StaleReason | null {
+  if (holder.pid === process.pid) return 'own_pid'; // caller checks `held` first
+  const proc = procState(holder.pid);
+  if (proc === null) return 'dead';
+  if (proc === undefined) return isAlive(holder.pid) ? null : 'dead';
+  if (proc.state === 'Z' || proc.state === 'X') return 'zombie';
+  if (holder.startTime !== null && holder.startTime !== proc.startTime) return 'pid_reused';
+  return null;
+}
+
+/** Without /proc (macOS): signal 0 tells whether the pid exists. */
 function isAlive(pid: number): boolean {
-  if (pid === process.pid) return false; // caller checks `held` first
   try {
     process.kill(pid, 0);
     return true;
@@ -22,8 +86,9 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function readPid(file: string): Promise<number | null> {
-  // A lock created a moment ago may not have its pid written yet: give the owner a little time.
+/** `<pid> <start time>` (older LOCKs hold the pid alone); null when there is no LOCK. */
+async function readHolder(file: string): Promise<Holder | null> {
+  // A lock created a moment ago may not have its content written yet: give the owner a little time.
   for (let attempt = 0; attempt < 5; attempt++) {
     let text: string;
     try {
@@ -32,12 +97,15 @@ async function readPid(file: string): Promise<number | null> {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
-    const pid = Number.parseInt(text.trim(), 10);
-    if (Number.isInteger(pid) && pid > 0) return pid;
+    const [pidText, startTime] = text.trim().split(/\s+/);
+    const pid = Number.parseInt(pidText, 10);
+    if (Number.isInteger(pid) && pid > 0) return { pid, startTime: startTime || null };
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return 0; // unreadable: treat as stale
+  return { pid: 0, startTime: null }; // unreadable: stale
 }
+
+const sameHolder = (a: Holder | null, b: Holder) => a !== null && a.pid === b.pid && a.startTime === b.startTime;
 
 function lockedError(folder: string, pid: number): ServiceError {
   return new ServiceError(
@@ -47,26 +115,40 @@ function lockedError(folder: string, pid: number): ServiceError {
   );
 }
 
-/** Takes `<folder>/LOCK` or throws ServiceError `store_locked`; a lock of a dead pid is taken over. */
-export async function acquireLock(folder: string): Promise<string> {
+/** A stale LOCK that was taken over: whose it was and why it no longer counted. */
+export interface StaleLock {
+  file: string;
+  pid: number;
+  reason: StaleReason;
+}
+
+/**
+ * Takes `<folder>/LOCK` or throws ServiceError `store_locked` naming the live holder. A stale LOCK
+ * is taken over and reported to `onStale` (one log line for the operator).
+ */
+export async function acquireLock(folder: string, onStale?: (stale: StaleLock) => void): Promise<string> {
   const file = path.join(folder, 'LOCK');
   if (held.has(file)) throw lockedError(folder, process.pid);
+  const me = self();
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      await fs.writeFile(file, `${process.pid}\n`, { flag: 'wx' });
+      await fs.writeFile(file, `${me.pid} ${me.startTime ?? ''}\n`, { flag: 'wx' });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = await readPid(file);
-      if (pid !== null && pid !== 0 && isAlive(pid)) throw lockedError(folder, pid);
+      const holder = await readHolder(file);
+      if (holder === null) continue; // removed meanwhile: race for it again
+      const reason = holder.pid === 0 ? 'unreadable' : staleReason(holder);
+      if (reason === null) throw lockedError(folder, holder.pid);
       // Stale: remove it and race for a fresh exclusive create (the loser sees EEXIST again).
       await fs.rm(file, { force: true });
+      onStale?.({ file, pid: holder.pid, reason });
       continue;
     }
     // Two processes taking over the same stale lock at once could both get here (one removed the
-    // other's fresh file): reading back our pid narrows that to a negligible window.
-    const owner = await readPid(file);
-    if (owner !== process.pid) {
-      if (owner) throw lockedError(folder, owner);
+    // other's fresh file): reading back our own line narrows that to a negligible window.
+    const owner = await readHolder(file);
+    if (!sameHolder(owner, me)) {
+      if (owner && owner.pid) throw lockedError(folder, owner.pid);
       continue;
     }
     held.add(file);
@@ -78,5 +160,5 @@ export async function acquireLock(folder: string): Promise<string> {
 export async function releaseLock(file: string): Promise<void> {
   if (!held.delete(file)) return;
   // Only remove it when it is still ours (an operator may have deleted and reused the folder).
-  if ((await readPid(file)) === process.pid) await fs.rm(file, { force: true });
+  if (sameHolder(await readHolder(file), self())) await fs.rm(file, { force: true });
 }

@@ -105,4 +105,6 @@ export interface StoreOptions {
   dataDir?: string;
   /** MongoDB adapter: used when set. */
   mongodbUrl?: string;
+  /** Embedded adapter: told when a LOCK left by a dead holder was taken over. */
+  onStaleLock?: (stale: { file: string; pid: number; reason: string }) => void;
 }

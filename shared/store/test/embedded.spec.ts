@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { openEmbeddedStore, openStore } from '../src/index.js';
-import { deadPid, startChild } from './support/child.js';
+import { openEmbeddedStore, openStore, type StaleLock } from '../src/index.js';
+import { deadPid, procField, startChild, until } from './support/child.js';
 import { rejectsWith, storeContract } from './store.contract.js';
 
 /**
@@ -264,7 +266,7 @@ describe('embedded store', () => {
       holder.process.kill('SIGKILL');
       await holder.exited;
       const store = await openEmbeddedStore({ service: 'svc', dataDir: dir });
-      expect((await fs.readFile(path.join(folder, 'LOCK'), 'utf8')).trim()).to.equal(String(process.pid));
+      expect((await fs.readFile(path.join(folder, 'LOCK'), 'utf8')).trim()).to.match(new RegExp(`^${process.pid} \\d+$`));
 
       const contender = startChild([dir, 'svc', 'hold']);
       const line = await contender.waitFor((l) => l.startsWith('{'));
@@ -280,18 +282,60 @@ describe('embedded store', () => {
       );
     });
 
-    it('takes over a LOCK whose pid is dead or is our own pid from an earlier life', async () => {
+    it('takes over a LOCK whose pid is dead or is our own pid from an earlier life, saying why', async () => {
       const folder = path.join(dir, 'svc');
       await fs.mkdir(folder);
-      await fs.writeFile(path.join(folder, 'LOCK'), `${await deadPid()}\n`);
-      const first = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      const dead = await deadPid();
+      await fs.writeFile(path.join(folder, 'LOCK'), `${dead}\n`);
+      const stale: StaleLock[] = [];
+      const first = await openEmbeddedStore({ service: 'svc', dataDir: dir, onStaleLock: (s) => stale.push(s) });
       await rejectsWith(openEmbeddedStore({ service: 'svc', dataDir: dir }), 'store_locked');
       await first.close();
+      expect(stale).to.deep.equal([{ file: path.join(folder, 'LOCK'), pid: dead, reason: 'dead' }]);
 
       await fs.writeFile(path.join(folder, 'LOCK'), `${process.pid}\n`);
       const second = await openEmbeddedStore({ service: 'svc', dataDir: dir });
       await second.close();
     });
+
+    it('takes over a LOCK whose holder is a zombie (its process tree was killed at once)', async function () {
+      // `sleep 0` exits at once and its parent, now `sleep 30`, never reaps it: a zombie.
+      const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      try {
+        const zombie = Number((await once(parent.stdout!, 'data'))[0].toString().trim());
+        await until(() => procField(zombie, 0) === 'Z');
+        const stale = await openOver(`${zombie} ${procField(zombie, 19)}`);
+        expect(stale).to.deep.equal([{ file: path.join(dir, 'svc', 'LOCK'), pid: zombie, reason: 'zombie' }]);
+      } finally {
+        parent.kill('SIGKILL');
+      }
+    });
+
+    it('takes over a LOCK naming a live, unrelated process (its pid was reused); a live holder keeps it', async () => {
+      const unrelated = spawn('sleep', ['30'], { stdio: 'ignore' });
+      try {
+        const pid = unrelated.pid!;
+        const startTime = Number(procField(pid, 19));
+        const stale = await openOver(`${pid} ${startTime - 1}`);
+        expect(stale).to.deep.equal([{ file: path.join(dir, 'svc', 'LOCK'), pid, reason: 'pid_reused' }]);
+        // The same pid with its own start time is a live holder: refused, named.
+        const err = await rejectsWith(openOver(`${pid} ${startTime}`), 'store_locked');
+        expect(err.message).to.contain(`is open in process ${pid}`);
+      } finally {
+        unrelated.kill('SIGKILL');
+      }
+    });
+
+    /** Opens the store over a LOCK holding `content`; the stale locks it reported. */
+    async function openOver(content: string): Promise<StaleLock[]> {
+      const folder = path.join(dir, 'svc');
+      await fs.mkdir(folder, { recursive: true });
+      await fs.writeFile(path.join(folder, 'LOCK'), `${content}\n`);
+      const stale: StaleLock[] = [];
+      const store = await openEmbeddedStore({ service: 'svc', dataDir: dir, onStaleLock: (s) => stale.push(s) });
+      await store.close();
+      return stale;
+    }
 
     it('rejects service names that are not a plain folder name', async () => {
       for (const service of ['../up', 'a/b', '', 'Upper']) {

@@ -1,7 +1,7 @@
 /**
- * The first middleware: every error becomes `{error: string}`. Messages are shown for 4xx only;
- * a 5xx answers a generic message with the request id, so an operator can find the log line and
- * a client never sees a stack trace.
+ * The first middleware: every error becomes `{error: string}`. Messages are shown for 4xx and for
+ * a 503 of load (with `Retry-After`); any other 5xx answers a generic message with the request id,
+ * so an operator can find the log line and a client never sees a stack trace.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -27,6 +27,10 @@ export function errorMiddleware(logger: Logger): Middleware {
       ctx.status = status;
       if (status < 500) {
         ctx.body = { error: (err as Error).message || 'Bad request' };
+      } else if (err instanceof ServiceError && err.retryAfterS !== undefined) {
+        // Load, not a fault: the message says so and the header says when to come back.
+        ctx.set('Retry-After', String(err.retryAfterS));
+        ctx.body = { error: err.message };
       } else {
         const unavailable = err instanceof ServiceError && err.retryable;
         logger.error({ err, requestId, method: ctx.method, path: ctx.path }, 'request failed');

@@ -38,8 +38,8 @@ export class AccountService {
 
   async create(emailInput: string, password: string): Promise<AccountInfo> {
     const email = emailInput.trim().toLowerCase();
-    if (!EMAIL.test(email)) throw errors.badRequest('email must be an email address');
-    if (password.length < 10 || password.length > 200) throw errors.badRequest('password must be 10-200 characters');
+    if (!EMAIL.test(email)) throw errors.badRequest('email must be an email address', 'email');
+    if (password.length < 10 || password.length > 200) throw errors.badRequest('password must be 10-200 characters', 'password');
     if (await this.accounts.findOne({ email })) throw errors.conflict(`An account for ${email} already exists`);
     const salt = crypto.randomBytes(16);
     const record: AccountRecord = {

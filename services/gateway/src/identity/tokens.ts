@@ -72,7 +72,7 @@ export class TokenService {
 
   async create(input: { name: string; capabilities: Capability[]; accountId?: string | null }): Promise<CreatedToken> {
     const name = input.name.trim();
-    if (!name || name.length > 100) throw errors.badRequest('name must be 1-100 characters');
+    if (!name || name.length > 100) throw errors.badRequest('name must be 1-100 characters', 'name');
     const apiKey = generateApiKey();
     const signingSecret = generateSigningSecret();
     const record: TokenRecord = {

@@ -10,7 +10,7 @@ import { errors, MEETING_ID, svc, type WebhookDeliveriesReply } from '@notetaker
 import { parseInput } from '../http/validate.js';
 import { callerOf, type RouteDeps } from './deps.js';
 
-const deliveriesQuery = z.strictObject({
+export const deliveriesQuery = z.strictObject({
   afterSequence: z.coerce
     .number({ error: 'afterSequence must be a number' })
     .int('afterSequence must be an integer')

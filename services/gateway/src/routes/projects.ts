@@ -5,7 +5,7 @@ import { PROJECT_ID, svc } from '@notetaker/contracts';
 import { parseInput } from '../http/validate.js';
 import type { RouteDeps } from './deps.js';
 
-const projectParams = z.object({
+export const projectParams = z.object({
   projectId: z.string().regex(PROJECT_ID, 'projectId must match ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$'),
 });
 

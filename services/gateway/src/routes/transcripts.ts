@@ -29,7 +29,7 @@ const NO_DOCUMENT = 'No saved document for this meeting';
 /** A transcript of 10^6 segments is far beyond any meeting; a bound keeps a bug from looping. */
 const MAX_PAGES = 1000;
 
-const searchQuery = z.strictObject({
+export const searchQuery = z.strictObject({
   q: z
     .string({ error: 'q is required and must be a string' })
     .trim()

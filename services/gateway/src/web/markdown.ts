@@ -5,6 +5,7 @@
  * CSP forbids inline script anyway; this makes sure nothing else gets through either.
  */
 import { Marked, type Tokens } from 'marked';
+import { splitFrontMatter, textFields } from '@notetaker/kit';
 import { escapeHtml, trustedHtml, type Html } from './html.js';
 
 function safeHref(href: string): boolean {
@@ -45,31 +46,13 @@ export function renderMarkdown(source: string): Html {
 }
 
 export interface FrontMatterSplit {
-  /** Top-level `key: value` lines of the front matter, unquoted; lists are left as written. */
+  /** The front matter's scalar fields as text. */
   fields: Record<string, string>;
   body: string;
 }
 
 /** Splits off YAML front matter; the body is what gets rendered. */
-export function splitFrontMatter(text: string): FrontMatterSplit {
-  const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-  if (!match) return { fields: {}, body: text };
-  const fields: Record<string, string> = {};
-  for (const line of match[1].split(/\r?\n/)) {
-    const kv = /^([A-Za-z][\w-]*):\s*(.*)$/.exec(line);
-    if (kv) fields[kv[1]] = unquote(kv[2].trim());
-  }
-  return { fields, body: text.slice(match[0].length) };
-}
-
-function unquote(value: string): string {
-  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
-    try {
-      return JSON.parse(value) as string;
-    } catch {
-      return value.slice(1, -1);
-    }
-  }
-  if (value.length >= 2 && value.startsWith("'") && value.endsWith("'")) return value.slice(1, -1).replace(/''/g, "'");
-  return value;
+export function splitDocument(text: string): FrontMatterSplit {
+  const front = splitFrontMatter(text);
+  return { fields: front.kind === 'mapping' ? textFields(front.data) : {}, body: front.body };
 }

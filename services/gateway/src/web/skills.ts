@@ -7,6 +7,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SKILL_NAME } from '@notetaker/contracts';
+import { splitFrontMatter, textFields } from '@notetaker/kit';
 
 export interface SkillChoice {
   name: string;
@@ -48,8 +49,7 @@ async function readHead(file: string): Promise<string | null> {
 }
 
 function descriptionOf(head: string): string {
-  const frontMatter = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---/.exec(head)?.[1] ?? '';
-  const line = /^description:\s*(.+)$/m.exec(frontMatter)?.[1]?.trim() ?? '';
-  const unquoted = /^(["']).*\1$/.test(line) ? line.slice(1, -1) : line;
-  return unquoted.length > 160 ? `${unquoted.slice(0, 157)}…` : unquoted;
+  const front = splitFrontMatter(head);
+  const description = front.kind === 'mapping' ? (textFields(front.data).description ?? '').trim() : '';
+  return description.length > 160 ? `${description.slice(0, 157)}…` : description;
 }

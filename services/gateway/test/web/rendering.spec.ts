@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { previewCron } from '../../src/web/cron-preview.js';
 import { safeNext } from '../../src/web/guards.js';
 import { html } from '../../src/web/html.js';
-import { renderMarkdown, splitFrontMatter } from '../../src/web/markdown.js';
+import { renderMarkdown, splitDocument } from '../../src/web/markdown.js';
 import { contentDisposition } from '../../src/web/pages/documents.js';
 
 describe('web rendering', () => {
@@ -46,7 +46,7 @@ describe('web rendering', () => {
   });
 
   it('splits off the front matter of a saved transcript', () => {
-    const { fields, body } = splitFrontMatter(
+    const { fields, body } = splitDocument(
       '---\ntitle: "Q3 \\"plan\\""\nmeetingId: meeting_1\nstatus: completed\nparticipants:\n  - Ann\n---\n\n# Q3\n',
     );
     expect(fields).to.include({ title: 'Q3 "plan"', meetingId: 'meeting_1', status: 'completed' });

@@ -39,6 +39,8 @@ export interface ActorDeps {
   driverFactory: () => Promise<DriverFactory>;
   /** Where the bot's caption warnings go (log, record, metrics, snapshot). */
   captionWarnings: Pick<CaptionWarnings, 'changed'>;
+  /** The bot's seat on the worker: on its way out, then free once the browser is closed. */
+  seat: { leaving(): void; released(): void };
   /** Called once, when the actor has finished and released everything. */
   onExit: (meetingId: string) => void;
   /** The worker's outbox, which stores and publishes the stream's events. */
@@ -105,6 +107,7 @@ export class MeetingActor {
     if (this.phase === 'closed') return;
     this.deps.logger.warn({ meetingId: this.meetingId, why }, 'actor abandons its meeting');
     this.phase = 'closed';
+    this.deps.seat.leaving();
     this.stream.stop();
     this.timers.clear();
     this.flusher.stop();
@@ -125,7 +128,11 @@ export class MeetingActor {
   }
 
   private onStopCommand(): { meetingId: string; status: 'stopping' } {
-    if (this.phase === 'running') this.mailbox.post(() => this.finish('ended', 'stopped'));
+    if (this.phase === 'running') {
+      // Counted now, not when the mailbox gets to it: a start arriving meanwhile waits for this seat.
+      this.deps.seat.leaving();
+      this.mailbox.post(() => this.finish('ended', 'stopped'));
+    }
     return { meetingId: this.meetingId, status: 'stopping' };
   }
 
@@ -248,6 +255,7 @@ export class MeetingActor {
   private async finish(kind: 'ended' | 'error', reason: EndReason | ErrorReason): Promise<void> {
     if (this.phase !== 'running') return;
     this.phase = 'leaving';
+    this.deps.seat.leaving();
     this.timers.clear();
     if (kind === 'ended') this.transition('leaving', reason);
     await this.releaseDriver();
@@ -273,6 +281,7 @@ export class MeetingActor {
     const driver = this.driver;
     this.driver = null;
     if (driver) await leaveWithin(driver, this.deps.logger, this.meetingId);
+    this.deps.seat.released();
   }
 
   private exit(): void {

@@ -14,7 +14,6 @@ import { isDeepStrictEqual } from 'node:util';
 import { ServiceError, type EventEnvelope, type EventType } from '@notetaker/contracts';
 import type { LogPage, SequenceLog, Store } from '@notetaker/store';
 import { batchOf, type EventBatch } from '../protocol.js';
-import { moveOldEventPages } from './old-event-pages.js';
 
 /** UTF-8 bytes of events per reply: NATS' default message limit is 1 MB; a page is at most 400 KB. */
 const MAX_REPLY_BYTES = 512 * 1024;
@@ -33,13 +32,8 @@ export class EventLog {
    */
   private readonly lastSeen = new Map<string, number>();
 
-  constructor(private readonly store: Store) {
+  constructor(store: Store) {
     this.pages = store.sequenceLog('events');
-  }
-
-  /** Moves pages of the former `event_pages` collection into the log; returns how many. */
-  init(): Promise<number> {
-    return moveOldEventPages(this.store, this.pages);
   }
 
   lastSequence(meetingId: string): Promise<number> {

@@ -35,7 +35,7 @@ export async function recordEvents(deps: RecordDeps, data: unknown): Promise<Rec
   }
   const appended = await log.appendAll(writable.map((w) => w.batch));
   for (const [i, { doc, batch }] of writable.entries()) {
-    if (appended[i]) await project(deps, doc, request.workerId, batch);
+    if (appended[i]) await applyToRecord(deps, doc, request.workerId, batch);
     else fenced.push(batch.meetingId);
   }
   return { fenced };
@@ -46,7 +46,12 @@ export async function recordEvents(deps: RecordDeps, data: unknown): Promise<Rec
  * of the counts alone is written in the background (deferred-counts.ts); a change of status or
  * worker is written before the reply, so whoever saw the event reads the same status.
  */
-async function project({ records, log, counts }: RecordDeps, doc: MeetingDoc, workerId: string, batch: MeetingEvents) {
+async function applyToRecord(
+  { records, log, counts }: RecordDeps,
+  doc: MeetingDoc,
+  workerId: string,
+  batch: MeetingEvents,
+) {
   const { state } = batch;
   if (!state) return; // unchanged since the worker's last request
   const last = isTerminal(state.status) ? lastStatusEvent(batch) : null;

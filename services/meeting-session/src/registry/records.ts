@@ -114,6 +114,12 @@ export class Records {
     await this.claims.deleteOne({ _id: identityKey, meetingId });
   }
 
+  /** Bot seats of the workers whose lease is current: the instance's capacity. */
+  async liveSeats(): Promise<number> {
+    const workers = await this.workers.find({ gone: false, leaseUntil: { $gt: Date.now() } });
+    return workers.reduce((sum, worker) => sum + worker.capacity, 0);
+  }
+
   /** The record when it exists, has started and belongs to the caller; else the one 404. */
   async owned(caller: Caller, meetingId: string): Promise<MeetingDoc> {
     const doc = await this.meetings.findOne({ _id: meetingId });

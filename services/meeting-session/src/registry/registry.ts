@@ -34,6 +34,7 @@ export interface RegistryOptions {
   retentionMs: number;
   /** True when no other process can reach this registry (in-process bus): every older worker is dead. */
   alone: boolean;
+  onRefusedForCapacity?: () => void;
 }
 
 export interface RunningRegistry {
@@ -50,8 +51,6 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
   const log = new EventLog(options.store);
   const counts = new DeferredCounts(records.meetings, logger);
   await records.init();
-  const moved = await log.init();
-  if (moved > 0) logger.info({ pages: moved }, 'moved the event log to its new format');
   const leaseDeps: LeaseDeps = {
     bus,
     records,
@@ -66,7 +65,7 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
 
   const queue = { queue: queueGroup('meetings') };
   const subs: Subscription[] = [
-    bus.serve(svc('meetings', 'start'), (data) => startMeeting({ bus, records, logger }, data), queue),
+    bus.serve(svc('meetings', 'start'), (data) => startMeeting({ bus, records, logger, onRefusedForCapacity: options.onRefusedForCapacity }, data), queue),
     bus.serve(
       svc('meetings', 'stop'),
       async (data) => {

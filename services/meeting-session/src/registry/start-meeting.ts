@@ -16,6 +16,8 @@ export interface StartDeps {
   bus: Bus;
   records: Records;
   logger: Logger;
+  /** A start refused because every seat of every worker was taken (a metric). */
+  onRefusedForCapacity?: () => void;
 }
 
 export interface StartReply {
@@ -28,18 +30,11 @@ export interface StartReply {
 
 const KNOWLEDGE_WRITE_MESSAGE =
   'Saving a transcript needs the knowledge:write capability, which this API key lacks (start with saveTranscript: false to stream events only)';
-const MAX_TITLE = 200;
 const PLACE_ATTEMPTS = 4;
 
 export async function startMeeting(deps: StartDeps, data: unknown): Promise<StartReply> {
   const input = parseRequest(meetingsStart, data);
   if (input.saveTranscript && !mayWriteKnowledge(input.caller)) throw errors.forbidden(KNOWLEDGE_WRITE_MESSAGE);
-  if (input.title !== null && input.title.length > MAX_TITLE) {
-    throw errors.badRequest(`title must be at most ${MAX_TITLE} characters`);
-  }
-  if (input.callbackUrl !== null && !isHttpUrl(input.callbackUrl)) {
-    throw errors.badRequest('callbackUrl must be an http(s) URL');
-  }
   const target = parseMeetingUrl(input.url);
   const startedAt = new Date();
   const doc: MeetingDoc = {
@@ -116,15 +111,6 @@ function mayWriteKnowledge(caller: Caller): boolean {
   return caller.kind === 'ui' || caller.capabilities.includes('knowledge:write');
 }
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
 /** A service the start needs is down or failing: the start fails as a whole, retryably. */
 async function dependency<T>(what: string, call: () => Promise<T>): Promise<T> {
   try {
@@ -135,7 +121,11 @@ async function dependency<T>(what: string, call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Asks the workers' queue group; a full worker declines, and the next ask reaches another. */
+/**
+ * Asks the workers' queue group; a full worker declines (or has left the group, so nobody
+ * answers), and the next ask reaches another. A worker whose seat is being freed answers once it
+ * is. Beyond every seat: 503 `at_capacity` with the instance's seat count and a Retry-After.
+ */
 async function place(deps: StartDeps, request: PlaceRequest): Promise<string> {
   for (let attempt = 1; attempt <= PLACE_ATTEMPTS; attempt++) {
     try {
@@ -148,5 +138,8 @@ async function place(deps: StartDeps, request: PlaceRequest): Promise<string> {
     // A full worker leaves the queue group; give the group a moment to route elsewhere.
     await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
   }
-  throw errors.unavailable('Every meeting worker is at capacity; try again later');
+  const seats = await deps.records.liveSeats();
+  if (seats === 0) throw errors.unavailable('No meeting worker is running; try again later');
+  deps.onRefusedForCapacity?.();
+  throw errors.atCapacity(seats);
 }

@@ -14,6 +14,7 @@ import { newWorkerId } from '../ids.js';
 import { MeetingActor } from '../actor/meeting-actor.js';
 import { EventOutbox } from './event-outbox.js';
 import { CaptionWarnings } from './caption-warnings.js';
+import { Seats } from './seats.js';
 import { parseRequest } from '../parse.js';
 import { placeRequest, subjects, type HeartbeatReply, type PlaceReply } from '../protocol.js';
 
@@ -36,6 +37,8 @@ export interface RunningWorker {
   activeMeetings(): number;
   /** Meetings whose bot cannot read captions now, by platform and warning. */
   captionWarnings(): ReturnType<CaptionWarnings['counts']>;
+  /** Bot seats: in use (a meeting whose browser is still open) and in all. */
+  seats(): { inUse: number; total: number };
   stop(): Promise<void>;
 }
 
@@ -54,6 +57,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const outbox = new EventOutbox({ bus, logger: log, workerId, onPublished: options.onPublished });
   let placeSub: Subscription | null = null;
   let stopping = false;
+  const seats = new Seats(config.maxMeetingsPerWorker, config.seatWaitMs, () => updateMembership());
   let exits: Array<() => void> = [];
 
   const heartbeat = async (leaving = false) => {
@@ -63,7 +67,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         {
           workerId,
           meetingIds: [...actors.keys()],
-          active: actors.size,
+          active: seats.inUse,
           capacity: config.maxMeetingsPerWorker,
           leaving,
         },
@@ -77,7 +81,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 
   /** In the queue group only while there is room: NATS then routes placements elsewhere. */
   const updateMembership = () => {
-    const room = !stopping && actors.size < config.maxMeetingsPerWorker;
+    const room = !stopping && seats.hasRoom();
     if (room && !placeSub) {
       placeSub = bus.serve(subjects.place, place, { queue: queueGroup('meetings') });
     } else if (!room && placeSub) {
@@ -86,10 +90,14 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     }
   };
 
-  const place = (data: unknown): PlaceReply => {
-    // Capacity is checked and taken in one synchronous step: two placements cannot both get the last seat.
-    if (stopping || actors.size >= config.maxMeetingsPerWorker) return { accepted: false };
+  const place = async (data: unknown): Promise<PlaceReply> => {
     const spec = parseRequest(placeRequest, data);
+    if (stopping || !(await seats.take(spec.meetingId))) return { accepted: false };
+    if (stopping) {
+      seats.free(spec.meetingId);
+      return { accepted: false };
+    }
+    const meetingId = spec.meetingId;
     const actor = new MeetingActor(
       {
         bus,
@@ -99,19 +107,19 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         driverFactory: options.driverFactory,
         outbox,
         captionWarnings,
-        onExit: (meetingId) => {
+        seat: { leaving: () => seats.willFree(meetingId), released: () => seats.free(meetingId) },
+        onExit: () => {
+          seats.free(meetingId);
           captionWarnings.gone(meetingId);
           actors.delete(meetingId);
-          updateMembership();
           if (actors.size === 0) for (const wake of exits.splice(0)) wake();
         },
       },
       spec,
     );
-    actors.set(spec.meetingId, actor);
+    actors.set(meetingId, actor);
     actor.start();
-    updateMembership();
-    log.info({ meetingId: spec.meetingId, active: actors.size }, 'meeting placed');
+    log.info({ meetingId, seatsInUse: seats.inUse }, 'meeting placed');
     return { accepted: true, workerId };
   };
 
@@ -124,8 +132,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     workerId,
     activeMeetings: () => actors.size,
     captionWarnings: () => captionWarnings.counts(),
+    seats: () => ({ inUse: seats.inUse, total: seats.total }),
     async stop() {
       stopping = true;
+      seats.refuseWaiting();
       updateMembership();
       if (actors.size > 0) {
         const idle = new Promise<void>((resolve) => exits.push(resolve));

@@ -45,8 +45,8 @@ export class AddressPolicy {
     if (verdict.kind === 'forbidden') return verdict.label;
     if (verdict.kind === 'public' || this.options.allowPrivate) return null;
     if (this.isAllowedName(host)) return null;
-    const bytes = parseIp(address);
-    if (bytes && this.cidrs.some((range) => inCidr(bytes, range))) return null;
+    const parsed = parseIp(address);
+    if (parsed && this.cidrs.some((range) => inCidr(parsed, range))) return null;
     return `${verdict.label} address, CALLBACK_ALLOW_PRIVATE=false`;
   }
 

@@ -1,5 +1,6 @@
 /** Starts test/support/store-child.ts in its own Node process (through tsx) and reads its lines. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const packageDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -56,4 +57,19 @@ export async function deadPid(): Promise<number> {
   const proc = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
   await new Promise((resolve) => proc.on('close', resolve));
   return proc.pid!;
+}
+
+/** Field `index` of /proc/<pid>/stat counted after the command name (0: state, 19: start time). */
+export function procField(pid: number, index: number): string | undefined {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[index];
+}
+
+/** Resolves once `test` holds, polling; fails after `timeoutMs`. */
+export async function until(test: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }

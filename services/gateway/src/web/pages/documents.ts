@@ -12,7 +12,7 @@ import { chrome, signedIn, type WebDeps } from '../context.js';
 import { requireSession } from '../guards.js';
 import { html } from '../html.js';
 import { sendPage, time, unavailable } from '../layout.js';
-import { renderMarkdown, splitFrontMatter } from '../markdown.js';
+import { renderMarkdown, splitDocument } from '../markdown.js';
 import { meetingIdParam } from '../params.js';
 
 interface DocumentPage {
@@ -57,7 +57,7 @@ export function documentPages(router: Router, deps: WebDeps): void {
       if (doc.unavailable) return sendPage(ctx, chrome(ctx, 'Document', 'projects'), unavailable('transcript'), 503);
       throw doc.error;
     }
-    const { fields, body } = splitFrontMatter(doc.value.content);
+    const { fields, body } = splitDocument(doc.value.content);
     const mine = await deps.uiMeetings.startedBy(signedIn(ctx).account.id, meetingId);
     const project = fields.project;
     sendPage(

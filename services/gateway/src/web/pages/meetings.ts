@@ -13,7 +13,7 @@ import { requireSession, signedInForm } from '../guards.js';
 import { html, type Html } from '../html.js';
 import { csrfInput, formError, inputField, sendFragment, sendPage, time, unavailable } from '../layout.js';
 import { redirect } from '../notices.js';
-import { fieldOfMessage } from '../params.js';
+import { formFieldOf } from '../params.js';
 import { isActive, platformName, statusBadge } from './meeting-parts.js';
 import { meetingView } from './meeting-view.js';
 
@@ -126,8 +126,8 @@ export function meetingPages(router: Router, deps: WebDeps): void {
       saveTranscript: form.get('saveTranscript') === 'true',
       errors: {},
     };
-    if (!values.url) values.errors.url = 'Paste the meeting link.';
-    if (values.title.length > 200) values.errors.title = 'The title can have at most 200 characters.';
+    // The link and the title are checked by the service, by the same schema as REST's; the project
+    // here too, with words for people rather than a pattern.
     if (!PROJECT_ID.test(values.project)) {
       values.errors.project = 'Use 1-64 letters, digits, - or _, starting with a letter or digit.';
     }
@@ -149,11 +149,14 @@ export function meetingPages(router: Router, deps: WebDeps): void {
     );
     if (!started.ok) {
       const { error } = started;
-      if (started.unavailable)
+      // Every bot seat taken is load, not a fault: say so (the message names the wait).
+      if (error.retryAfterS !== undefined) values.errors.form = error.message;
+      else if (started.unavailable)
         values.errors.form = 'The meeting service is unavailable right now. Try again in a moment.';
       // 409: the link is being transcribed already (by a key, or from here).
       else if (error.status === 409) values.errors.url = error.message;
-      else values.errors[fieldOfMessage(error.message, START_FIELDS) ?? 'form'] = error.message;
+      else values.errors[formFieldOf(error, START_FIELDS) ?? 'form'] = error.message;
+      if (error.retryAfterS !== undefined) ctx.set('Retry-After', String(error.retryAfterS));
       return renderIndex(ctx, values, started.unavailable ? 503 : error.status);
     }
     await deps.uiMeetings.record({

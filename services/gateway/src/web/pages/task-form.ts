@@ -14,7 +14,7 @@ import { requireSession, signedInForm } from '../guards.js';
 import { html } from '../html.js';
 import { csrfInput, fieldMessages, formError, inputField, sendFragment, sendPage } from '../layout.js';
 import { redirect } from '../notices.js';
-import { fieldOfMessage } from '../params.js';
+import { formFieldOf } from '../params.js';
 import { listSkills } from '../skills.js';
 import { cronPreviewBlock } from './task-parts.js';
 
@@ -143,7 +143,7 @@ export function taskForm(router: Router, deps: WebDeps): void {
       if (created.unavailable) values.errors.form = 'The task service is unavailable right now. Try again in a moment.';
       else if (error.status === 409) values.errors.name = error.message;
       else if (error.status === 404) values.errors.skillName = error.message;
-      else values.errors[fieldOfMessage(error.message, TASK_FIELDS) ?? 'form'] = error.message;
+      else values.errors[formFieldOf(error, TASK_FIELDS) ?? 'form'] = error.message;
       return renderForm(ctx, values, created.unavailable ? 503 : error.status);
     }
     redirect(ctx, `/tasks/${encodeURIComponent(values.name)}`, 'task-created');

@@ -1,0 +1,158 @@
+/**
+ * The OpenAPI 3.1 document of the REST interface (GET /api/v1/openapi.json), generated from the
+ * route table (operations.ts) and the contract's zod schemas: request bodies and queries as the
+ * handlers validate them (input side), responses as they answer (output side), the `{error}`
+ * body, the API key schemes, and the callback events as webhooks. Built once, on first request.
+ */
+import { z } from 'zod';
+import {
+  CALLBACK_HEADERS,
+  EVENT_TYPES,
+  errorBody,
+  eventEnvelope,
+  MEETING_ID,
+  TASK_NAME,
+} from '@notetaker/contracts';
+import { projectParams } from '../routes/projects.js';
+import { OPERATIONS, type Operation } from './operations.js';
+
+type Json = Record<string, unknown>;
+
+const PATH_PARAMETERS: Record<string, { schema: z.ZodType; description: string }> = {
+  meetingId: { schema: z.string().regex(MEETING_ID), description: 'A meeting id as the start answered it' },
+  projectId: { schema: projectParams.shape.projectId, description: 'A project id' },
+  name: { schema: z.string().regex(TASK_NAME), description: 'A task name' },
+};
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid input; the message names the field',
+  401: 'Missing, unknown or revoked API key',
+};
+
+function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Json {
+  // Refinements (an http(s) URL, a known time zone) are checked by the server, not expressible here.
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
+  return rest;
+}
+
+const json = (schema: Json) => ({ 'application/json': { schema } });
+const errorResponse = (description: string) => ({
+  description,
+  content: json({ $ref: '#/components/schemas/Error' }),
+});
+
+function operationObject(op: Operation): Json {
+  const parameters: Json[] = [...op.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: PATH_PARAMETERS[name].description,
+    schema: schemaOf(PATH_PARAMETERS[name].schema, 'input'),
+  }));
+  if (op.query) {
+    const query = schemaOf(op.query, 'input') as { properties: Record<string, Json>; required?: string[] };
+    for (const [name, schema] of Object.entries(query.properties)) {
+      parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema });
+    }
+  }
+  const { success } = op;
+  const responses: Json = {
+    [success.status]: {
+      description: success.description,
+      ...(success.markdown
+        ? {
+            headers: { 'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename=…' } },
+            content: { 'text/markdown': { schema: { type: 'string' } } },
+          }
+        : success.schema
+          ? { content: json(schemaOf(success.schema, 'output')) }
+          : {}),
+    },
+  };
+  if (op.body || op.query) responses[400] = errorResponse(ERROR_TEXT[400]);
+  if (!op.public) responses[401] = errorResponse(ERROR_TEXT[401]);
+  for (const [status, description] of Object.entries(op.errors ?? {})) responses[status] = errorResponse(description);
+  return {
+    operationId: operationId(op),
+    summary: op.summary,
+    tags: [op.tag],
+    ...(op.public ? { security: [] } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(op.body ? { requestBody: { required: true, content: json(schemaOf(op.body, 'input')) } } : {}),
+    responses,
+  };
+}
+
+/** `post /tasks/:name/run` -> `post_tasks_name_run`: stable and unique. */
+function operationId(op: Operation): string {
+  return `${op.method}${op.path.replace(/[/:.]+/g, '_')}`;
+}
+
+/** Koa's `/tasks/:name` as OpenAPI's `/api/v1/tasks/{name}`. */
+export function openApiPath(koaPath: string): string {
+  return `/api/v1${koaPath.replace(/:(\w+)/g, '{$1}')}`;
+}
+
+function callbackWebhooks(): Json {
+  const headers = [
+    { name: CALLBACK_HEADERS.signature, description: 'sha256=<hex HMAC-SHA256 of the raw body under the signing secret>' },
+    { name: CALLBACK_HEADERS.event, description: 'The event type' },
+    { name: CALLBACK_HEADERS.meetingId, description: 'The meeting' },
+    { name: CALLBACK_HEADERS.eventId, description: 'Stable per event: deduplicate retries with it' },
+    { name: CALLBACK_HEADERS.deliveryId, description: 'Per attempt' },
+    { name: CALLBACK_HEADERS.timestamp, description: 'When the attempt was sent' },
+  ].map((h) => ({ ...h, in: 'header', required: true, schema: { type: 'string' } }));
+  const envelope = schemaOf(eventEnvelope, 'output');
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: `${type}, POSTed to the meeting's callbackUrl, in sequence order per meeting`,
+          parameters: headers,
+          requestBody: {
+            required: true,
+            content: json({ ...envelope, properties: { ...(envelope.properties as Json), type: { const: type } } }),
+          },
+          responses: { '200': { description: 'Any 2xx acknowledges; anything else is retried' } },
+        },
+      },
+    ]),
+  );
+}
+
+let built: Json | null = null;
+
+export function openApiDocument(): Json {
+  if (built) return built;
+  const paths: Record<string, Json> = {};
+  for (const op of OPERATIONS) (paths[openApiPath(op.path)] ??= {})[op.method] = operationObject(op);
+  built = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Notetaker REST API',
+      version: '1.0.0',
+      description:
+        'Meeting bots for Google Meet and Microsoft Teams, transcripts saved in projects, search, and AI tasks. Every error is {error: string}.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ apiKey: [] }, { bearer: [] }],
+    tags: [
+      { name: 'meetings' },
+      { name: 'projects' },
+      { name: 'search' },
+      { name: 'tasks' },
+      { name: 'meta' },
+    ],
+    paths,
+    webhooks: callbackWebhooks(),
+    components: {
+      schemas: { Error: schemaOf(errorBody, 'output') },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'sk_… API key' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'The same sk_… key as a Bearer token' },
+      },
+    },
+  };
+  return built;
+}
