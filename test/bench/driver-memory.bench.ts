@@ -25,6 +25,7 @@ const quiet: DriverListener = {
   caption() {},
   segment() {},
   participants() {},
+  warning() {},
   ended() {},
   failed(reason, detail) {
     console.error(`  a meeting failed: ${reason} ${detail ?? ''}`);

@@ -103,6 +103,7 @@ function timedDrivers(real: DriverFactory): DriverFactory {
             },
             segment: (segment) => l.segment(segment),
             participants: (names) => l.participants(names),
+            warning: (change) => l.warning(change),
             ended: (reason) => l.ended(reason),
             failed: (reason, detail) => l.failed(reason, detail),
           }),

@@ -6,7 +6,6 @@
  * shows in the project's meeting history and in search.
  */
 import { expect } from 'chai';
-import { growWords } from '../simulators/index.js';
 import {
   expectDocument,
   expectMatchesTruth,
@@ -15,6 +14,7 @@ import {
   finalizedSegments,
   shape,
 } from './support/stream.js';
+import { aliceThenBob } from './support/conversation.js';
 import { payloadOf, PLATFORMS, sleep, useWorld } from './support/world.js';
 
 /** Retries `check` until it passes or `timeoutMs` is over (the search index is fed asynchronously). */
@@ -48,12 +48,7 @@ describe('whole stack in real Chromium: a transcribed meeting, start to stop', f
       await m.sim.waitForBot((bot) => bot.captionsOn);
 
       // A correction and re-punctuation while Alice speaks; Bob taking over ends her turn.
-      await m.sim.speak('Alice Example', [
-        ...growWords('i think their going'),
-        'I think they’re going',
-        ...growWords('to ship on Friday.', 'I think they’re going'),
-      ]);
-      await m.sim.speak('Bob Jones', growWords('Great, then I will update the release notes.'));
+      await aliceThenBob(m.sim);
       await world().waitForCallback(
         m.meetingId,
         () => finalizedSegments(world().callbacks(m.meetingId)).length === 2,

@@ -40,6 +40,15 @@ export function growWords(text: string, from = ''): string[] {
   return add.map((_, i) => [...base, ...add.slice(0, i + 1)].join(' '));
 }
 
+/** A turn as a recogniser revises it: word by word, a homophone corrected, then punctuated. */
+export function correctedTurn(): string[] {
+  return [
+    ...growWords('i think their going'),
+    'I think they’re going',
+    ...growWords('to ship on Friday.', 'I think they’re going'),
+  ];
+}
+
 export class CaptionBoard {
   private blocks: Block[] = [];
   private nextId = 1;

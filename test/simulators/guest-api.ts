@@ -23,6 +23,7 @@ export async function handleGuestApi(
         hl: null,
         acceptLanguage: req.headers['accept-language'] ?? null,
         userAgent: req.headers['user-agent'] ?? null,
+        markupSeed: Number(url.searchParams.get('seed')) >>> 0,
       });
       return sendJson(res, 200, { exists: !meeting.options.notFound, options: meeting.options });
     }

@@ -17,7 +17,12 @@
  * the bot's own lobby timeout decides); join(name) / leave(name); caption(speaker) for a turn to
  * drive step by step (show, dropHead, split, remove) or speak(speaker, steps) to play one;
  * removeBot(); end(). Options (sim.meeting(id, options)) add pop-ups, hide the captions button,
- * choose the Teams captions menu, trim long Meet turns (headDropWords), etc.
+ * choose the Teams captions menu, trim long Meet turns (headDropWords), fix the markup's seed
+ * (markupSeed), etc.
+ *
+ * Markup drifts: every page load draws its wrapper elements and class names from a seed (the
+ * meeting's markupSeed, else SIM_SEED, else a fresh one; see markup.ts), recorded in the truth's
+ * pageLoads. variantSeeds(n) gives a variant suite its seeds (only SIM_SEED's when replaying).
  *
  * Ground truth has one segment per caption block (a Meet block, a Teams row) with its full final
  * text, so a turn Meet splits into two blocks is two segments of the same speaker.
@@ -27,10 +32,14 @@
 import { SIMULATED_HOSTS } from './certificate.js';
 import type { SimMeeting } from './meeting.js';
 import type { MeetingOptions, SimPlatform } from './types.js';
+import { drawMarkup } from './markup.js';
+import { MEET_LEVELS } from './pages/meet.js';
+import { TEAMS_LEVELS } from './pages/teams.js';
 import { MeetingRegistry } from './registry.js';
 import { startServer } from './server.js';
 
-export { growWords } from './captions.js';
+export { correctedTurn, growWords } from './captions.js';
+export { MAX_WRAPPERS, seedFromEnv, variantSeeds } from './markup.js';
 export type { TruthSegment } from './captions.js';
 export type { CaptionTurn } from './turn.js';
 export type { SimMeeting } from './meeting.js';
@@ -72,6 +81,17 @@ export async function startSimulator(): Promise<Simulator> {
     url: (platform, id) => joinUrl(platform, id),
     close: () => server.close(),
   };
+}
+
+/** The wrapper elements a seed draws at each level of a platform's pages. */
+export function wrappersOf(platform: SimPlatform, seed: number): Record<string, number> {
+  return drawMarkup(seed, [], platform === 'teams' ? TEAMS_LEVELS : MEET_LEVELS).wrappers;
+}
+
+/** "seed 7 (SIM_SEED=7; wrappers: region 2, list 0, ...)": a variant as a failure message names it. */
+export function describeMarkup(platform: SimPlatform, seed: number): string {
+  const wrappers = Object.entries(wrappersOf(platform, seed)).map(([level, n]) => `${level} ${n}`);
+  return `seed ${seed} (SIM_SEED=${seed}; wrappers: ${wrappers.join(', ')})`;
 }
 
 function joinUrl(platform: SimPlatform, id: string): string {

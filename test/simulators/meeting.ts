@@ -16,6 +16,7 @@ import {
   type MeetingOptions,
   type PageLoad,
   type ParticipantRecord,
+  type SimPlatform,
   type TerminalScreen,
 } from './types.js';
 
@@ -111,6 +112,15 @@ export class SimMeeting {
   }
 
   // ---- observation
+
+  /**
+   * The caption blocks on screen now, speaker and displayed text (without the words a long Meet
+   * turn dropped), oldest first: what a reader should read. Teams shows the last `visibleRows`.
+   */
+  captionsOnScreen(platform: SimPlatform): Array<{ speaker: string; text: string }> {
+    const shown = this.board.visible().map(({ speaker, text }) => ({ speaker, text }));
+    return platform === 'teams' ? shown.slice(-this.options.visibleRows) : shown;
+  }
 
   truth(): GroundTruth {
     return {

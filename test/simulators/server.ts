@@ -9,6 +9,7 @@ import { simulatorCertificate } from './certificate.js';
 import { handleControlApi } from './control-api.js';
 import { handleGuestApi } from './guest-api.js';
 import { sendHtml, sendJson } from './http.js';
+import { pageSeed } from './markup.js';
 import { meetPage } from './pages/meet.js';
 import { teamsPage } from './pages/teams.js';
 import type { MeetingRegistry } from './registry.js';
@@ -45,7 +46,7 @@ async function route(registry: MeetingRegistry, req: IncomingMessage, res: Serve
     case 'teams.live.com':
       return teamsRoute(registry, req, res, url);
     case 'login.microsoftonline.com':
-      return sendHtml(res, teamsPage({ page: 'login' }));
+      return sendHtml(res, teamsPage({ page: 'login', seed: pageSeed(null) }));
     case '127.0.0.1':
     case 'localhost':
       if (url.pathname.startsWith('/_sim/control/')) return handleControlApi(registry, req, res, url);
@@ -57,26 +58,36 @@ function meetRoute(registry: MeetingRegistry, req: IncomingMessage, res: ServerR
   const code = url.pathname.slice(1);
   const hl = url.searchParams.get('hl');
   if (!MEET_CODE.test(code)) {
-    return sendHtml(res, meetPage({ meetingId: '', code, space: '', hl, options: {}, screen: 'invalid' }));
+    const seed = pageSeed(null);
+    return sendHtml(res, meetPage({ seed, meetingId: '', code, space: '', hl, options: {}, screen: 'invalid' }));
   }
   const meeting = registry.meeting(code);
+  const seed = pageSeed(meeting.options.markupSeed);
   meeting.recordPageLoad({
     platform: 'google_meet',
     path: url.pathname,
     hl,
     acceptLanguage: req.headers['accept-language'] ?? null,
     userAgent: req.headers['user-agent'] ?? null,
+    markupSeed: seed,
   });
   const screen = meeting.options.notFound ? 'not_found' : meeting.options.cannotJoin ? 'cannot_join' : null;
-  sendHtml(res, meetPage({ meetingId: code, code, space: meeting.space, hl, options: meeting.options, screen }));
+  sendHtml(res, meetPage({ seed, meetingId: code, code, space: meeting.space, hl, options: meeting.options, screen }));
 }
 
 function teamsRoute(registry: MeetingRegistry, _req: IncomingMessage, res: ServerResponse, url: URL): void {
   const launch = url.pathname.match(/^\/l\/meetup-join\/([^/]+)/) ?? url.pathname.match(/^\/meet\/(\d+)/);
   if (launch) {
     const meeting = registry.meeting(decodeURIComponent(launch[1]));
-    return sendHtml(res, teamsPage({ page: 'launcher', signInRequired: meeting.options.signInRequired }));
+    const seed = pageSeed(meeting.options.markupSeed);
+    return sendHtml(res, teamsPage({ page: 'launcher', seed, signInRequired: meeting.options.signInRequired }));
   }
-  if (url.pathname === '/v2/' || url.pathname === '/v2') return sendHtml(res, teamsPage({ page: 'app' }));
+  if (url.pathname === '/v2/' || url.pathname === '/v2') {
+    // The app learns its meeting from the URL's fragment, which never reaches the server; the
+    // launcher passes its seed along so the app is built from the same draw.
+    const handed = url.searchParams.get('simSeed');
+    const seed = handed && /^\d+$/.test(handed) ? Number(handed) >>> 0 : pageSeed(null);
+    return sendHtml(res, teamsPage({ page: 'app', seed }));
+  }
   sendJson(res, 404, { error: `no Teams page at ${url.pathname}` });
 }

@@ -20,6 +20,13 @@ export interface MeetingOptions {
   gotItPopup: boolean;
   /** Meet: false hides the captions button, leaving only the `c` key. */
   captionsButton: boolean;
+  /** false: this build offers no way to turn captions on (no button, no key, no menu item). */
+  captionsAvailable: boolean;
+  /**
+   * 'unreadable': captions are shown in a structure no reader knows (Meet: blocks without avatars;
+   * Teams: rows without their data-tid attributes), as after a platform change.
+   */
+  captionMarkup: 'standard' | 'unreadable';
   /** Teams: captions straight under More (guests) or under "Language and speech". */
   teamsCaptionsMenu: 'guest' | 'language';
   /** Teams: media permissions refused, so "Continue without audio or video" must be dismissed. */
@@ -31,6 +38,11 @@ export interface MeetingOptions {
   visibleRows: number;
   /** Meet only: once a block holds more words than this, the start of it is dropped (0 never). */
   headDropWords: number;
+  /**
+   * The seed every page load of this meeting draws its markup from (wrapper elements, class
+   * names; see markup.ts); null: SIM_SEED, else a fresh random seed per page load.
+   */
+  markupSeed: number | null;
 }
 
 export const defaultMeetingOptions: MeetingOptions = {
@@ -41,12 +53,15 @@ export const defaultMeetingOptions: MeetingOptions = {
   prejoinDialog: 'none',
   gotItPopup: false,
   captionsButton: true,
+  captionsAvailable: true,
+  captionMarkup: 'standard',
   teamsCaptionsMenu: 'guest',
   noMediaDialog: false,
   teamsLobbyWord: 'soon',
   maxBlocks: 4,
   visibleRows: 3,
   headDropWords: 0,
+  markupSeed: null,
 };
 
 export interface BotRecord {
@@ -79,6 +94,8 @@ export interface PageLoad {
   hl: string | null;
   acceptLanguage: string | null;
   userAgent: string | null;
+  /** The seed the page's markup was drawn from: SIM_SEED=<it> replays it. */
+  markupSeed: number;
 }
 
 export interface GroundTruth {

@@ -7,6 +7,8 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 
 export interface SessionGauges {
   activeMeetings(): number;
+  /** Meetings whose bot cannot read captions now (worker/caption-warnings.ts). */
+  captionWarnings(): Array<{ platform: string; warning: string; meetings: number }>;
   /** This process's worker's bot seats (zero for a registry alone). */
   seats(): { inUse: number; total: number };
 }
@@ -63,7 +65,24 @@ export function createSessionMetrics(registry: client.Registry, gauges: SessionG
     help: 'Starts answered 503 at_capacity because every bot seat of the instance was taken',
     registers,
   });
+  new client.Gauge({
+    name: 'meeting_captions_blind',
+    help: 'Live meetings whose bot reads no captions now, by platform and warning (captions_unreadable: the platform changed its page)',
+    labelNames: ['platform', 'warning'],
+    registers,
+    collect() {
+      this.reset();
+      for (const { platform, warning, meetings } of gauges.captionWarnings()) this.set({ platform, warning }, meetings);
+    },
+  });
+  const blindEpisodes = new client.Counter({
+    name: 'meeting_caption_blind_episodes_total',
+    help: 'Times a live bot became unable to read captions, by platform and warning',
+    labelNames: ['platform', 'warning'],
+    registers,
+  });
   return {
+    onCaptionEpisode: (platform: string, warning: string) => blindEpisodes.inc({ platform, warning }),
     onRefusedForCapacity: () => refused.inc(),
     onPublished(event: EventEnvelope, emittedAt: number) {
       publishedSinceRead[event.type] = (publishedSinceRead[event.type] ?? 0) + 1;

@@ -4,7 +4,7 @@
  * (svc.meetings.start|stop|status|get|events) are in @notetaker/contracts messages.ts.
  */
 import { z } from 'zod';
-import { actorMeeting, meetingStatus, platform, svc, type EventEnvelope } from '@notetaker/contracts';
+import { actorMeeting, captionWarning, meetingStatus, platform, svc, type EventEnvelope } from '@notetaker/contracts';
 
 /** A batch's JSON text: more than any request NATS carries (1 MB), whatever one event holds. */
 const MAX_BATCH_CHARS = 1024 * 1024;
@@ -16,9 +16,17 @@ export const subjects = {
   record: svc('meetings', 'record'),
   /** worker -> registry: renew my lease; the reply names actors I must drop. */
   heartbeat: svc('meetings', 'heartbeat'),
+  /** worker -> registry: a meeting's caption warnings changed (kept on its record). */
+  warnings: svc('meetings', 'warnings'),
   /** registry -> the one actor of a meeting. */
   actorStop: (meetingId: string) => actorMeeting(meetingId, 'stop'),
 };
+
+export const warningsRequest = z.object({
+  meetingId: z.string(),
+  workerId: z.string(),
+  warnings: z.array(captionWarning),
+});
 
 export const placeRequest = z.object({
   meetingId: z.string(),

@@ -3,6 +3,7 @@
  * serves svc.meetings.*) and a worker (meeting actors and their bots). MEETING_SESSION_ROLE picks
  * one or both; the default runs both, which is what the embedded stack and a small deployment want.
  */
+import path from 'node:path';
 import type { EventEnvelope } from '@notetaker/contracts';
 import type { RunningService, ServiceDefinition } from '@notetaker/kit';
 import { loadMeetingSessionConfig } from './config.js';
@@ -33,6 +34,7 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
       const metrics = createSessionMetrics(ctx.metrics, {
         activeMeetings: () => worker?.activeMeetings() ?? 0,
         seats: () => worker?.seats() ?? { inUse: 0, total: 0 },
+        captionWarnings: () => worker?.captionWarnings() ?? [],
       });
       const registry =
         config.role === 'worker'
@@ -65,6 +67,8 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
                 driverFactory: () => drivers.get(),
                 closeDriverFactory: () => drivers.close(),
                 onPublished,
+                snapshotDir: path.join(ctx.config.dataDir, 'caption-snapshots'),
+                onCaptionEpisode: metrics.onCaptionEpisode,
               });
       } catch (err) {
         await registry?.stop();

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { eventEnvelope } from './events.js';
 import {
   callbackUrl,
+  captionWarning,
   meetingStatus,
   meetingTitle,
   meetingUrl,
@@ -51,6 +52,7 @@ export const meetingRecord = z.object({
   project: z.string(),
   saveTranscript: z.boolean(),
   documentPath: z.string().nullable(),
+  warnings: z.array(captionWarning),
 });
 export type MeetingRecord = z.infer<typeof meetingRecord>;
 

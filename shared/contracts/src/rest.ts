@@ -29,6 +29,8 @@ const httpUrl = (field: string) =>
 
 // ---- Meetings (SPEC 2.1, 4.1)
 
+export const captionWarning = z.enum(['captions_unreadable', 'captions_unavailable']);
+export type CaptionWarning = z.infer<typeof captionWarning>;
 export const meetingStatus = z.enum(['joining', 'lobby', 'live', 'leaving', 'ended', 'error']);
 export type MeetingStatus = z.infer<typeof meetingStatus>;
 export const platform = z.enum(['google_meet', 'teams']);
@@ -88,6 +90,12 @@ export const meetingSummary = z.object({
   segmentCount: z.number().int(),
   project: z.string(),
   documentPath: z.string().nullable(),
+  /**
+   * Why a live meeting may be transcribing nothing (an addition to SPEC 2.1): `captions_unreadable`
+   * (the captions change but no text can be read: the platform changed its page) and
+   * `captions_unavailable` (captions cannot be turned on). Empty when all is well.
+   */
+  warnings: z.array(captionWarning),
 });
 export type MeetingSummary = z.infer<typeof meetingSummary>;
 export const meetingStatusResponse = z.object({ meetings: z.array(meetingSummary) });

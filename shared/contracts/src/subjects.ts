@@ -30,6 +30,15 @@ export function evtMeeting(meetingId: string | '*', type: string | '*'): string 
   return `evt.meeting.${id}.${type === '*' ? '*' : token(type)}`;
 }
 
+/**
+ * A notice about one meeting that is not one of its events (no sequence, never a callback): its
+ * caption warnings changed. Apart from `evt.`, so event consumers never see it.
+ */
+export function noticeMeeting(meetingId: string, kind: 'warnings'): string {
+  if (!TOKEN.test(meetingId)) throw new Error(`Invalid meeting id: ${JSON.stringify(meetingId)}`);
+  return `notice.meeting.${meetingId}.${kind}`;
+}
+
 /** Queue group name for the instances of one service. */
 export function queueGroup(service: ServiceName): string {
   return `q.${service}`;

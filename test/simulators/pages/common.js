@@ -16,6 +16,15 @@ window.__SIMLIB__ = (function () {
     });
     return el;
   }
+  /*
+   * Wraps `el` in the wrapper elements this page load drew for `level` (0 to 3, see markup.ts) and
+   * returns the outermost: what a parent appends and later removes.
+   */
+  function wrap(level, el) {
+    var markup = (window.__SIM__ && window.__SIM__.markup) || { wrappers: {}, wrapperClass: {} };
+    for (var i = 0; i < (markup.wrappers[level] || 0); i++) el = h('div', { class: markup.wrapperClass[level] }, [el]);
+    return el;
+  }
   function post(path, body) {
     return fetch('/_sim/api/' + path, {
       method: 'POST',
@@ -56,5 +65,5 @@ window.__SIMLIB__ = (function () {
     source.onmessage = function (event) { onView(JSON.parse(event.data)); };
     return source;
   }
-  return { h: h, post: post, avatar: avatar, media: media, connect: connect };
+  return { h: h, wrap: wrap, post: post, avatar: avatar, media: media, connect: connect };
 })();

@@ -1,6 +1,6 @@
-/** The HTML shell shared by the simulated pages: generated classes, inlined CSS and client code. */
+/** The HTML shell shared by the simulated pages: drawn markup, inlined CSS and client code. */
 import { readFileSync } from 'node:fs';
-import { generatedClassNames } from '../class-names.js';
+import { drawMarkup } from '../markup.js';
 
 const clients = new Map<string, string>();
 
@@ -17,23 +17,27 @@ function clientSource(file: string): string {
 /** JSON that is safe inside a <script> element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-export function renderPage<K extends string>(page: {
+export function renderPage<K extends string, L extends string>(page: {
   title: string;
+  /** The seed of this page load's markup (see markup.ts). */
+  seed: number;
   classKeys: readonly K[];
+  /** The levels that get wrapper elements; the client wraps them with __SIMLIB__.wrap(level, el). */
+  levels: readonly L[];
   css: (c: Record<K, string>) => string;
   config: Record<string, unknown>;
   /** Browser-side files, in order (common.js first). */
   clients: string[];
   rootId: string;
 }): string {
-  const cls = generatedClassNames(page.classKeys);
+  const { cls, wrappers, wrapperClass } = drawMarkup(page.seed, page.classKeys, page.levels);
   return [
     '<!doctype html>',
     '<html lang="en" dir="ltr"><head><meta charset="utf-8">',
     `<title>${page.title}</title>`,
     `<style>${page.css(cls)}</style></head>`,
     `<body><div id="${page.rootId}"></div>`,
-    `<script>window.__SIM__ = ${scriptJson({ ...page.config, cls })};</script>`,
+    `<script>window.__SIM__ = ${scriptJson({ ...page.config, seed: page.seed, cls, markup: { wrappers, wrapperClass } })};</script>`,
     ...page.clients.map((file) => `<script>${clientSource(file)}</script>`),
     '</body></html>',
   ].join('\n');

@@ -10,6 +10,7 @@
   var O = SIM.options || {};
   var L = window.__SIMLIB__;
   var h = L.h;
+  var wrap = L.wrap;
   var root = document.getElementById('yDmH0d');
   var local = { micOn: true, camOn: true, guestId: null, screen: null, captionsOn: false, dialogDone: false,
     blocks: new Map(), tiles: new Map(), ui: null, lastView: null, source: null };
@@ -67,11 +68,11 @@
       askToJoin(name.value.trim());
     });
     root.replaceChildren(h('div', { class: C.prejoin }, [
-      h('div', { class: C.preview }, [video, h('div', { class: C.previewBar }, [mic, cam])]),
+      h('div', { class: C.preview }, [video, h('div', { class: C.previewBar }, [wrap('control', mic), wrap('control', cam)])]),
       h('div', { class: C.side }, [
         h('h1', { class: C.title }, 'What\u2019s your name?'),
-        name,
-        h('div', { class: C.actions }, [join, button('Other ways to join')]),
+        wrap('control', name),
+        h('div', { class: C.actions }, [wrap('control', join), button('Other ways to join')]),
       ]),
     ]));
     paint();
@@ -130,7 +131,7 @@
     root.replaceChildren(h('div', { class: C.prejoin }, [
       h('div', { class: C.preview }, [h('div', { class: C.videoOff }, 'Camera is off')]),
       h('div', { class: C.side }, [
-        h('div', { class: C.title, role: 'status' }, 'Asking to be let in\u2026'),
+        wrap('control', h('div', { class: C.title, role: 'status' }, 'Asking to be let in\u2026')),
         h('div', { class: C.subtitle }, 'You\u2019ll join the call when someone lets you in'),
         h('div', { class: C.actions }, [button('Return to home screen', { onclick: function () {
           L.post('leave', { guest: local.guestId }).then(function () { location.href = '/'; });
@@ -142,8 +143,8 @@
   function renderEnd(kind) {
     var text = END_SCREENS[kind] || ['', ''];
     root.replaceChildren(h('div', { class: C.end }, [
-      h('h1', { class: C.title }, text[0]),
-      text[1] ? h('div', { class: C.subtitle }, text[1]) : null,
+      wrap('control', h('h1', { class: C.title }, text[0])),
+      text[1] ? wrap('control', h('div', { class: C.subtitle }, text[1])) : null,
       h('div', { class: C.actions }, [
         kind === 'removed' || kind === 'left' ? button('Rejoin') : null,
         button('Return to home screen', { onclick: function () { location.href = '/'; } }),
@@ -158,7 +159,7 @@
     var grid = h('div', { class: C.grid });
     var captionsHost = h('div', { class: C.captionsHost });
     var count = h('div', { class: C.badge }, '1');
-    var cc = O.captionsButton === false ? null
+    var cc = O.captionsButton === false || O.captionsAvailable === false ? null
       : h('button', { class: C.ctl, type: 'button', onclick: function () { setCaptions(!local.captionsOn); } }, [icon('closed_caption_off')]);
     var leave = h('button', { class: C.ctl + ' ' + C.danger, type: 'button', 'aria-label': 'Leave call', onclick: function () {
       L.post('leave', { guest: local.guestId });
@@ -174,9 +175,9 @@
         h('button', { class: C.ctl, type: 'button', 'aria-label': 'More options' }, [icon('more_vert')]),
         leave,
         h('button', { class: C.ctl, type: 'button', 'aria-label': 'People' }, [icon('people'), count]),
-      ]),
+      ].map(function (control) { return control && wrap('control', control); })),
     ]));
-    local.ui = { grid: grid, captionsHost: captionsHost, cc: cc, count: count, list: null, region: null };
+    local.ui = { grid: grid, captionsHost: captionsHost, cc: cc, count: count, list: null, region: null, regionOuter: null };
     paintCaptionsButton();
     if (O.gotItPopup) {
       var popup = h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-modal': 'true', class: C.dialog }, [
@@ -190,7 +191,7 @@
 
   document.addEventListener('keydown', function (e) {
     if (local.screen !== 'in_call' || typing(e) || e.ctrlKey || e.altKey || e.metaKey) return;
-    if (e.key === 'c') setCaptions(!local.captionsOn);
+    if (e.key === 'c' && O.captionsAvailable !== false) setCaptions(!local.captionsOn);
   });
 
   function paintCaptionsButton() {
@@ -206,12 +207,13 @@
     var ui = local.ui;
     if (on && !ui.region) {
       ui.list = h('div', { class: C.capList });
-      ui.region = h('div', { role: 'region', 'aria-label': 'Captions', tabindex: '0', class: C.capRegion }, [ui.list]);
-      ui.captionsHost.appendChild(ui.region);
+      ui.region = h('div', { role: 'region', 'aria-label': 'Captions', tabindex: '0', class: C.capRegion }, [wrap('list', ui.list)]);
+      ui.regionOuter = wrap('region', ui.region);
+      ui.captionsHost.appendChild(ui.regionOuter);
     }
     if (!on && ui.region) {
-      ui.region.remove();
-      ui.region = ui.list = null;
+      ui.regionOuter.remove();
+      ui.region = ui.regionOuter = ui.list = null;
       local.blocks.clear();
     }
     paintCaptionsButton();
@@ -224,12 +226,12 @@
     people.forEach(function (p) {
       keep.add(p.id);
       if (local.tiles.has(p.id)) return;
-      var name = h('div', { class: C.tileName, 'data-self-name': p.self ? 'You' : null }, [h('span', { class: 'notranslate' }, p.name)]);
-      var tile = h('div', { class: C.tile, 'data-participant-id': 'spaces/' + SIM.space + '/devices/' + p.id,
+      var name = h('div', { class: C.tileName, 'data-self-name': p.self ? 'You' : null }, [wrap('tileName', h('span', { class: 'notranslate' }, p.name))]);
+      var tile = wrap('tile', h('div', { class: C.tile, 'data-participant-id': 'spaces/' + SIM.space + '/devices/' + p.id,
         'data-requested-participant-id': 'spaces/' + SIM.space + '/devices/' + p.id }, [
-        h('div', { class: C.tileMedia }, [h('img', { class: C.tileAvatar, src: L.avatar(p.name), alt: '' })]),
-        h('div', { class: C.tileBar }, [icon('mic_off'), name]),
-      ]);
+        h('div', { class: C.tileMedia }, [wrap('tileAvatar', h('img', { class: C.tileAvatar, src: L.avatar(p.name), alt: '' }))]),
+        h('div', { class: C.tileBar }, [icon('mic_off'), wrap('tileName', name)]),
+      ]));
       local.tiles.set(p.id, tile);
       local.ui.grid.appendChild(tile);
     });
@@ -246,15 +248,27 @@
     blocks.forEach(function (b) {
       keep.add(b.id);
       var entry = local.blocks.get(b.id);
+      if (!entry && O.captionMarkup === 'unreadable') {
+        // A structure no reader knows: the speaker and the words in one line, no avatar.
+        var line = h('div', { class: C.capText });
+        entry = { el: wrap('block', h('div', { class: C.capBlock }, [line])), text: line, speaker: b.speaker };
+        local.blocks.set(b.id, entry);
+        list.appendChild(entry.el);
+      }
+      if (entry && entry.speaker) {
+        var said = entry.speaker + ': ' + b.text;
+        if (entry.text.textContent !== said) entry.text.textContent = said;
+        return;
+      }
       if (!entry) {
         var text = h('div', { class: C.capText });
-        var el = h('div', { class: C.capBlock }, [
-          h('div', { class: C.capHead }, [
-            h('img', { class: C.capAvatar, src: L.avatar(b.speaker), alt: '' }),
-            h('div', { class: C.capName }, [h('span', {}, b.speaker)]),
-          ]),
-          text,
-        ]);
+        var el = wrap('block', h('div', { class: C.capBlock }, [
+          wrap('head', h('div', { class: C.capHead }, [
+            wrap('avatar', h('img', { class: C.capAvatar, src: L.avatar(b.speaker), alt: '' })),
+            wrap('name', h('div', { class: C.capName }, [h('span', {}, b.speaker)])),
+          ])),
+          wrap('text', text),
+        ]));
         entry = { el: el, text: text };
         local.blocks.set(b.id, entry);
         list.appendChild(el);

@@ -47,6 +47,25 @@ const CLASSES = [
 
 type C = Record<(typeof CLASSES)[number], string>;
 
+/**
+ * Where wrapper elements may appear (see markup.ts): around the captions region, the list of
+ * blocks, each block, its header, avatar, name and text; around tiles, a tile's avatar and name;
+ * around the controls of every screen.
+ */
+export const MEET_LEVELS = [
+  'region',
+  'list',
+  'block',
+  'head',
+  'avatar',
+  'name',
+  'text',
+  'tile',
+  'tileAvatar',
+  'tileName',
+  'control',
+] as const;
+
 const css = (c: C) => `
   body { margin: 0; font: 14px/1.4 'Google Sans', Roboto, Arial, sans-serif; background: #202124; color: #e8eaed; }
   .${c.icon} { font-style: normal; font-size: 12px; }
@@ -82,6 +101,7 @@ const css = (c: C) => `
 `;
 
 export function meetPage(config: {
+  seed: number;
   meetingId: string;
   code: string;
   space: string;
@@ -92,7 +112,9 @@ export function meetPage(config: {
 }): string {
   return renderPage({
     title: 'Meet',
+    seed: config.seed,
     classKeys: CLASSES,
+    levels: MEET_LEVELS,
     css,
     config,
     clients: ['common.js', 'meet-client.js'],

@@ -9,6 +9,7 @@
   var C = SIM.cls;
   var L = window.__SIMLIB__;
   var h = L.h;
+  var wrap = L.wrap;
   var root = document.getElementById('app');
   var ROW_HEIGHT = 56;
   var O = {};
@@ -34,14 +35,14 @@
   function renderLauncher() {
     root.replaceChildren(h('div', { class: C.launcher }, [
       h('h1', { class: C.title }, 'How do you want to join your Teams meeting?'),
-      button('Continue on this browser', { 'data-tid': 'joinOnWeb', class: C.btn + ' ' + C.primary, onclick: function () {
+      wrap('control', button('Continue on this browser', { 'data-tid': 'joinOnWeb', class: C.btn + ' ' + C.primary, onclick: function () {
         if (SIM.signInRequired) {
           location.href = 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize?client_id=5e3ce6c0-2b1f-4285-8d4b-75ee78787346&response_mode=fragment&redirect_uri=' +
             encodeURIComponent(location.origin + '/v2/');
           return;
         }
-        location.href = '/v2/?meetingjoin=true#' + location.pathname + location.search;
-      } }),
+        location.href = '/v2/?meetingjoin=true&simSeed=' + SIM.seed + '#' + location.pathname + location.search;
+      } })),
       button('Join on the Teams app', { 'data-tid': 'joinInApp' }),
     ]));
   }
@@ -66,7 +67,7 @@
 
   function startApp() {
     local.meetingId = meetingIdFromHash();
-    fetch('/_sim/api/meeting?platform=teams&id=' + encodeURIComponent(local.meetingId || ''))
+    fetch('/_sim/api/meeting?platform=teams&seed=' + SIM.seed + '&id=' + encodeURIComponent(local.meetingId || ''))
       .then(function (r) { return r.json(); })
       .then(function (info) {
         O = info.options || {};
@@ -96,9 +97,9 @@
     root.replaceChildren(h('div', { class: C.prejoin }, [
       h('h2', { class: C.title }, 'Choose your video and audio options'),
       h('div', { class: C.preview }, [video]),
-      name,
-      h('div', { class: C.row2 }, [h('label', {}, [cam, ' Camera']), h('label', {}, [mic, ' Microphone'])]),
-      join,
+      wrap('control', name),
+      h('div', { class: C.row2 }, [h('label', {}, [wrap('control', cam), ' Camera']), h('label', {}, [wrap('control', mic), ' Microphone'])]),
+      wrap('control', join),
     ]));
     if (O.noMediaDialog) {
       local.camOn = local.micOn = cam.checked = mic.checked = false;
@@ -144,14 +145,14 @@
   function renderLobby() {
     root.replaceChildren(h('div', { class: C.lobby }, [
       h('div', { class: C.preview }, []),
-      h('h2', { class: C.title }, 'Someone will let you in ' + (O.teamsLobbyWord || 'soon')),
-      h('div', { class: C.bar }, [hangup()]),
+      wrap('control', h('h2', { class: C.title }, 'Someone will let you in ' + (O.teamsLobbyWord || 'soon'))),
+      h('div', { class: C.bar }, [wrap('control', hangup())]),
     ]));
   }
 
   function renderEnd(kind) {
     root.replaceChildren(h('div', { class: C.end }, [
-      h('h1', { class: C.title }, END_SCREENS[kind] || ''),
+      wrap('control', h('h1', { class: C.title }, END_SCREENS[kind] || '')),
       kind === 'removed' ? button('Rejoin') : null,
       button('Dismiss'),
     ]));
@@ -175,7 +176,7 @@
         h('button', { id: 'microphone-button', class: C.btn, type: 'button', 'aria-label': 'Unmute' }, [h('span', {}, 'Mic')]),
         h('button', { id: 'video-button', class: C.btn, type: 'button', 'aria-label': 'Turn camera on' }, [h('span', {}, 'Camera')]),
         hangup(),
-      ]),
+      ].map(function (control) { return wrap('control', control); })),
       menuHost,
       stage,
       ccHost,
@@ -197,13 +198,13 @@
     if (host.firstChild) return host.replaceChildren();
     var close = function () { host.replaceChildren(); };
     var items = [menuItem('Meeting info', {}, close)];
-    if (O.teamsCaptionsMenu === 'language') {
+    if (O.teamsCaptionsMenu === 'language' && O.captionsAvailable !== false) {
       items.push(menuItem('Language and speech', { 'aria-haspopup': 'menu' }, function () {
         host.appendChild(h('div', { role: 'menu', class: C.menu }, [
           menuItem(local.captionsOn ? 'Turn off live captions' : 'Turn on live captions', {}, function () { close(); setCaptions(!local.captionsOn); }),
         ]));
       }));
-    } else {
+    } else if (O.captionsAvailable !== false) {
       items.push(menuItem('Captions', { 'aria-checked': String(local.captionsOn) }, function () { close(); setCaptions(!local.captionsOn); }));
     }
     items.push(menuItem('Settings', {}, close), menuItem('Full screen', {}, close));
@@ -215,21 +216,23 @@
     var ui = local.ui;
     if (on && !ui.list) {
       ui.list = h('div', { class: C.vlist, role: 'list', style: 'height:' + (ROW_HEIGHT * O.visibleRows) + 'px' });
-      ui.ccHost.appendChild(h('div', { 'data-tid': 'closed-caption-v2-window-wrapper', class: C.ccWindow }, [
-        h('div', { 'data-tid': 'closed-caption-renderer-wrapper', class: C.ccRenderer }, [ui.list]),
-      ]));
+      ui.ccHost.appendChild(wrap('window', h('div', { 'data-tid': 'closed-caption-v2-window-wrapper', class: C.ccWindow }, [
+        wrap('renderer', h('div', { 'data-tid': 'closed-caption-renderer-wrapper', class: C.ccRenderer }, [wrap('list', ui.list)])),
+      ])));
       local.pool = [];
       local.slots = [];
       for (var i = 0; i < O.visibleRows; i++) {
-        var author = h('span', { 'data-tid': 'author', class: C.author });
-        var text = h('span', { 'data-tid': 'closed-caption-text', class: C.ccText });
+        // Unreadable: the same rows without the attributes a reader goes by, as after a platform change.
+        var plain = O.captionMarkup === 'unreadable';
+        var author = h('span', { 'data-tid': plain ? null : 'author', class: C.author });
+        var text = h('span', { 'data-tid': plain ? null : 'closed-caption-text', class: C.ccText });
         var row = h('div', { role: 'listitem', class: C.row + ' fui-ChatMessageCompact', style: 'display:none' }, [
-          h('div', { class: C.rowHead }, [author]),
-          h('div', { class: C.rowBody }, [text]),
+          wrap('head', h('div', { class: C.rowHead }, [wrap('author', author)])),
+          wrap('body', h('div', { class: C.rowBody }, [wrap('text', text)])),
         ]);
         local.pool.push({ row: row, author: author, text: text });
         local.slots.push(null);
-        ui.list.appendChild(row);
+        ui.list.appendChild(wrap('row', row));
       }
     }
     if (!on && ui.list) {
@@ -270,9 +273,9 @@
       keep.add(p.id);
       if (local.tiles.has(p.id)) return;
       var label = p.self ? p.name + ' (You)' : p.name;
-      var tile = h('div', { 'data-cid': 'calling-participant-stream', role: 'group', 'aria-label': label + ', muted', class: C.tile }, [
-        h('div', { class: C.tileName }, [h('span', {}, label)]),
-      ]);
+      var tile = wrap('tile', h('div', { 'data-cid': 'calling-participant-stream', role: 'group', 'aria-label': label + ', muted', class: C.tile }, [
+        wrap('tileName', h('div', { class: C.tileName }, [wrap('tileName', h('span', {}, label))])),
+      ]));
       local.tiles.set(p.id, tile);
       local.ui.stage.appendChild(tile);
     });

@@ -43,6 +43,25 @@ const CLASSES = [
 
 type C = Record<(typeof CLASSES)[number], string>;
 
+/**
+ * Where wrapper elements may appear (see markup.ts): around the captions window, its renderer, the
+ * list, each row, a row's header, author, body and text; around tiles and their names; around the
+ * controls of every screen.
+ */
+export const TEAMS_LEVELS = [
+  'window',
+  'renderer',
+  'list',
+  'row',
+  'head',
+  'author',
+  'body',
+  'text',
+  'tile',
+  'tileName',
+  'control',
+] as const;
+
 const css = (c: C) => `
   body { margin: 0; font: 14px/1.4 'Segoe UI', system-ui, sans-serif; background: #f5f5f5; color: #242424; }
   .${c.btn} { border: 1px solid #d1d1d1; border-radius: 4px; padding: 6px 14px; background: #fff; cursor: pointer; }
@@ -69,10 +88,17 @@ const css = (c: C) => `
   .${c.ccText} { font-size: 16px; }
 `;
 
-export function teamsPage(config: { page: 'launcher' | 'app' | 'login'; signInRequired?: boolean }): string {
+export function teamsPage(config: {
+  page: 'launcher' | 'app' | 'login';
+  /** The launcher hands its seed on to the app it opens, so one join is one drawn markup. */
+  seed: number;
+  signInRequired?: boolean;
+}): string {
   return renderPage({
     title: config.page === 'login' ? 'Sign in to your account' : 'Microsoft Teams',
+    seed: config.seed,
     classKeys: CLASSES,
+    levels: TEAMS_LEVELS,
     css,
     config,
     clients: ['common.js', 'teams-client.js'],

@@ -25,6 +25,7 @@ import { Mailbox } from './mailbox.js';
 import { Roster } from './participants.js';
 import { AutoLeave } from './auto-leave.js';
 import { driverFailureOf, leaveWithin, storeSegment } from './side-effects.js';
+import type { CaptionWarnings } from '../worker/caption-warnings.js';
 
 export type EndReason = 'stopped' | DriverEnd | 'alone' | 'max_duration';
 export type ErrorReason = DriverFailure | 'worker_lost';
@@ -36,6 +37,8 @@ export interface ActorDeps {
   displayName: string;
   /** The worker's driver factory (created on first use; failing means no browser). */
   driverFactory: () => Promise<DriverFactory>;
+  /** Where the bot's caption warnings go (log, record, metrics, snapshot). */
+  captionWarnings: Pick<CaptionWarnings, 'changed'>;
   /** The bot's seat on the worker: on its way out, then free once the browser is closed. */
   seat: { leaving(): void; released(): void };
   /** Called once, when the actor has finished and released everything. */
@@ -169,6 +172,7 @@ export class MeetingActor {
       segment: (segment) => post(() => this.onSegment(segment)),
       participants: (names) => post(() => this.onParticipants([...names])),
       ended: (reason) => post(() => this.finish('ended', reason)),
+      warning: (change) => post(() => this.deps.captionWarnings.changed(this.meetingId, this.spec.platform, change)),
       failed: (reason, detail) =>
         post(() => {
           this.deps.logger.warn({ meetingId: this.meetingId, reason, detail }, 'the bot failed');

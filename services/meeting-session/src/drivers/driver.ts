@@ -50,6 +50,29 @@ export interface DriverListener {
   ended(reason: DriverEnd): void;
   /** Joining or staying failed; `detail` is for logs, never for callers. */
   failed(reason: DriverFailure, detail?: string): void;
+  /** The bot cannot read captions (raised), or can again (cleared): see caption-health.ts. */
+  warning(change: CaptionWarningChange): void;
+}
+
+/** Why a live bot may be transcribing nothing while people speak. */
+export type CaptionWarning = 'captions_unreadable' | 'captions_unavailable';
+
+export type CaptionWarningChange =
+  | {
+      warning: CaptionWarning;
+      raised: true;
+      /** What was seen, for the operator's log line. */
+      seen: string;
+      /** The caption area's (or the toolbar's) structure: no text, no people's names. */
+      snapshot: SnapshotNode[];
+    }
+  | { warning: CaptionWarning; raised: false };
+
+export interface SnapshotNode {
+  depth: number;
+  tag: string;
+  attrs: Record<string, string>;
+  children: number;
 }
 
 export interface JoinTarget {

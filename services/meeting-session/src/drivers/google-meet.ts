@@ -15,8 +15,8 @@ export const googleMeet: PlatformAdapter<MeetCaptionBlock> = {
     return target.toString();
   },
 
-  run<T>(page: Page, action: string) {
-    return page.evaluate(meetScript(action)) as Promise<T>;
+  run<T>(page: Page, action: string, arg?: unknown) {
+    return page.evaluate(meetScript(action, arg)) as Promise<T>;
   },
 
   async advanceJoin({ page, state, displayName, memo, now }: StepContext<MeetCaptionBlock>) {

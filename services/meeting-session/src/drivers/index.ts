@@ -39,6 +39,7 @@ export function createDriverFactory(options: DriverFactoryOptions = {}): Puppete
     lobbyTimeoutMs: config.lobbyTimeoutMs,
     joinTimeoutMs: config.joinTimeoutMs,
     pollIntervalMs: config.pollIntervalMs,
+    captionBlindAfterMs: config.captionBlindAfterMs,
   };
   const drivers = new Set<MeetingDriver>();
 

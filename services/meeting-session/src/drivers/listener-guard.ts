@@ -3,7 +3,14 @@
  * event (ended or failed), nothing at all once the driver is leaving or finished, and a listener
  * that throws never breaks the browser side.
  */
-import type { CaptionUpdate, DriverEnd, DriverFailure, DriverListener, FinalSegment } from './driver.js';
+import type {
+  CaptionUpdate,
+  CaptionWarningChange,
+  DriverEnd,
+  DriverFailure,
+  DriverListener,
+  FinalSegment,
+} from './driver.js';
 
 export class GuardedListener implements DriverListener {
   private silent = false;
@@ -33,6 +40,10 @@ export class GuardedListener implements DriverListener {
 
   participants(names: string[]): void {
     this.deliver((l) => l.participants(names));
+  }
+
+  warning(change: CaptionWarningChange): void {
+    this.deliver((l) => l.warning(change));
   }
 
   ended(reason: DriverEnd): void {

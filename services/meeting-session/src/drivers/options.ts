@@ -21,6 +21,8 @@ export interface DriverFactoryOptions {
   pollIntervalMs?: number;
   /** Meetings sharing one browser before another is launched. Default 10; 1 = a browser per meeting. */
   meetingsPerBrowser?: number;
+  /** Live, and no caption can be read (or turned on) this long: the meeting is blind. Default 20 s. */
+  captionBlindAfterMs?: number;
 }
 
 export const DRIVER_DEFAULTS = {
@@ -32,12 +34,13 @@ export const DRIVER_DEFAULTS = {
   joinTimeoutMs: 60_000,
   pollIntervalMs: 250,
   meetingsPerBrowser: 10,
+  captionBlindAfterMs: 20_000,
 } as const;
 
 /**
  * CHROME_PATH, BOT_HEADLESS (default true), BOT_BROWSER_ARGS (a JSON array of strings: flags such
- * as --host-resolver-rules contain spaces) and BOT_DISPLAY_NAME. Throws on a malformed
- * BOT_BROWSER_ARGS rather than launching a browser with half of the intended flags.
+ * as --host-resolver-rules contain spaces), BOT_DISPLAY_NAME and CAPTION_BLIND_AFTER_MS. Throws on
+ * a malformed BOT_BROWSER_ARGS rather than launching a browser with half of the intended flags.
  */
 export function driverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DriverFactoryOptions {
   const options: DriverFactoryOptions = {};
@@ -58,5 +61,10 @@ export function driverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Driv
     options.extraArgs = args;
   }
   if (env.BOT_DISPLAY_NAME?.trim()) options.displayName = env.BOT_DISPLAY_NAME.trim();
+  if (env.CAPTION_BLIND_AFTER_MS) {
+    const ms = Number(env.CAPTION_BLIND_AFTER_MS);
+    if (!Number.isInteger(ms) || ms < 1000) throw new Error('CAPTION_BLIND_AFTER_MS must be a whole number of milliseconds, at least 1000');
+    options.captionBlindAfterMs = ms;
+  }
   return options;
 }

@@ -8,8 +8,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'puppeteer-core';
 import type { BrowserLease, BrowserPool } from './browser.js';
+import { CaptionHealth, withoutNames } from './caption-health.js';
 import type { CaptionTracker } from './caption-tracker.js';
-import type { DriverEnd, DriverFailure, DriverListener, JoinTarget, MeetingDriver } from './driver.js';
+import type {
+  DriverEnd,
+  DriverFailure,
+  DriverListener,
+  JoinTarget,
+  MeetingDriver,
+  SnapshotNode,
+} from './driver.js';
 import { GuardedListener } from './listener-guard.js';
 import { Roster } from './participants.js';
 import { ActionMemo, type PageState, type PlatformAdapter, type TimingSettings } from './platform.js';
@@ -18,6 +26,7 @@ export interface PageDriverSettings extends TimingSettings {
   lobbyTimeoutMs: number;
   joinTimeoutMs: number;
   pollIntervalMs: number;
+  captionBlindAfterMs: number;
 }
 
 type Phase = 'joining' | 'lobby' | 'live' | 'over';
@@ -43,6 +52,9 @@ export class PageDriver<Item> implements MeetingDriver {
   private readonly tracker: CaptionTracker<Item>;
   private readonly roster = new Roster();
   private readonly memo = new ActionMemo();
+  private readonly health: CaptionHealth;
+  /** Caption text was read since the last health reading. */
+  private textRead = false;
   private lastSeq = 0;
   private deadline = 0;
 
@@ -53,6 +65,7 @@ export class PageDriver<Item> implements MeetingDriver {
     private readonly settings: PageDriverSettings,
     private readonly clock: () => number = Date.now,
   ) {
+    this.health = new CaptionHealth(settings.captionBlindAfterMs);
     const prefix = randomBytes(4).toString('hex');
     let turns = 0;
     this.tracker = adapter.createTracker(
@@ -153,7 +166,10 @@ export class PageDriver<Item> implements MeetingDriver {
       this.applyCaptions(state.seq, state.captions, now);
       this.tracker.tick(now);
       if (state.participants) this.reportParticipants(state.participants);
-      if (state.screen === 'in_call') await this.adapter.tendCall(context);
+      if (state.screen === 'in_call') {
+        await this.adapter.tendCall(context);
+        await this.checkHealth(page, state, now);
+      }
       return false;
     }
     if (state.screen === 'in_call') {
@@ -189,7 +205,29 @@ export class PageDriver<Item> implements MeetingDriver {
     // The observer and the poll both read the page; an older reading must never undo a newer one.
     if (!items || seq <= this.lastSeq) return;
     this.lastSeq = seq;
+    if (items.some((item) => (item as { text?: string }).text)) this.textRead = true;
     this.tracker.update(items, now);
+  }
+
+  /** Raises or clears a caption warning; a raised one carries what the page looks like there. */
+  private async checkHealth(page: Page, state: PageState<Item>, now: number): Promise<void> {
+    const changes = this.health.observe({
+      now,
+      captionsOn: state.captionsOn,
+      areaChanges: state.areaChanges,
+      textRead: this.textRead,
+    });
+    this.textRead = false;
+    for (const { warning, raised, seen } of changes) {
+      if (!raised) {
+        this.listener?.warning({ warning, raised });
+        continue;
+      }
+      const where = warning === 'captions_unavailable' ? 'toolbar' : 'captions';
+      const snapshot = await this.adapter.run<SnapshotNode[]>(page, 'snapshot', where).catch(() => []);
+      const names = [this.displayName, ...(this.roster.names ?? [])];
+      this.listener?.warning({ warning, raised, seen, snapshot: withoutNames(snapshot, names) });
+    }
   }
 
   private reportParticipants({ names, selfFound }: { names: string[]; selfFound: boolean }): void {

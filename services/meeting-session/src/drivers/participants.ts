@@ -2,6 +2,8 @@
 
 export class Roster {
   private last: string | null = null;
+  /** The names of the last reading. */
+  names: string[] | null = null;
 
   /** The sorted names if they differ from the last reading, else null. */
   update(names: string[]): string[] | null {
@@ -10,6 +12,7 @@ export class Roster {
     const key = JSON.stringify(sorted);
     if (key === this.last) return null;
     this.last = key;
+    this.names = sorted;
     return sorted;
   }
 }

@@ -21,6 +21,8 @@ export interface PageState<Item> {
   participants: { names: string[]; selfFound: boolean } | null;
   /** Whether the page's caption observer is installed (a new document loses it). */
   observing: boolean;
+  /** Changes seen inside the caption area since the observer was installed (read or not). */
+  areaChanges: number;
 }
 
 export interface StepContext<Item> {
@@ -39,8 +41,8 @@ export interface TimingSettings {
 export interface PlatformAdapter<Item> {
   /** The URL to open for a join link. */
   joinUrl(url: string): string;
-  /** Runs a page-script action (inspect, observe, leave, ...). */
-  run<T>(page: Page, action: string): Promise<T>;
+  /** Runs a page-script action (inspect, observe, leave, snapshot, ...). */
+  run<T>(page: Page, action: string, arg?: unknown): Promise<T>;
   /** One step towards asking to join; true if it did something. */
   advanceJoin(step: StepContext<Item>): Promise<boolean>;
   /** Keeps the call usable: pop-ups dismissed, captions turned on. */

@@ -13,8 +13,8 @@ export const teams: PlatformAdapter<TeamsCaptionRow> = {
     return url;
   },
 
-  run<T>(page: Page, action: string) {
-    return page.evaluate(teamsScript(action)) as Promise<T>;
+  run<T>(page: Page, action: string, arg?: unknown) {
+    return page.evaluate(teamsScript(action, arg)) as Promise<T>;
   },
 
   async advanceJoin({ page, state, displayName, memo, now }: StepContext<TeamsCaptionRow>) {

@@ -7,6 +7,7 @@ import {
   errors,
   ServiceError,
   type caller,
+  type CaptionWarning,
   type MeetingRecord,
   type MeetingStatus,
   type MeetingSummary,
@@ -53,6 +54,8 @@ export type MeetingDoc = {
   projectedThrough?: number;
   /** Set once its events were dropped from the event log after the retention period. */
   eventsPruned?: boolean;
+  /** Caption warnings its worker reports (absent: none). */
+  warnings?: CaptionWarning[];
 };
 
 export type ClaimDoc = { _id: string; meetingId: string; claimedAt: string };
@@ -161,6 +164,7 @@ export function toSummary(doc: MeetingDoc): MeetingSummary {
     segmentCount: doc.segmentCount,
     project: doc.project,
     documentPath: doc.documentPath,
+    warnings: doc.warnings ?? [],
   };
 }
 

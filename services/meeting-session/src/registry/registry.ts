@@ -8,6 +8,7 @@ import {
   meetingEventsRequest,
   meetingRef,
   meetingsStatus,
+  noticeMeeting,
   queueGroup,
   ServiceError,
   svc,
@@ -15,13 +16,13 @@ import {
 import type { Bus, Subscription } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type { Store } from '@notetaker/store';
-import { subjects } from '../protocol.js';
+import { subjects, warningsRequest } from '../protocol.js';
 import { EventLog } from './event-log.js';
 import { endLostMeeting, renewLease, sweep, type LeaseDeps } from './leases.js';
 import { parseRequest } from '../parse.js';
 import { recordEvents } from './record-events.js';
 import { DeferredCounts } from './deferred-counts.js';
-import { isStoppable, Records, toRecord, toSummary } from './records.js';
+import { isStoppable, NON_TERMINAL, Records, toRecord, toSummary } from './records.js';
 import { startMeeting } from './start-meeting.js';
 
 export interface RegistryOptions {
@@ -108,6 +109,20 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
     ),
     bus.serve(subjects.record, (data) => recordEvents({ records, log, counts }, data), queue),
     bus.serve(subjects.heartbeat, (data) => renewLease(leaseDeps, data), queue),
+    bus.serve(
+      subjects.warnings,
+      async (data) => {
+        const { meetingId, workerId, warnings } = parseRequest(warningsRequest, data);
+        // Only the meeting's own worker, and only while it is live, changes what the record says.
+        const { matchedCount } = await records.meetings.updateOne(
+          { _id: meetingId, workerId, status: { $in: [...NON_TERMINAL] } },
+          { $set: { warnings } },
+        );
+        if (matchedCount > 0) bus.publish(noticeMeeting(meetingId, 'warnings'), { meetingId, warnings });
+        return {};
+      },
+      queue,
+    ),
   ];
 
   let sweeping: Promise<number> | null = null;

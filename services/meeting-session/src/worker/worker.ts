@@ -5,14 +5,15 @@
  * its lease with the registry alive. It holds no store: a worker can die with nothing lost but
  * its live bots, whose meetings the registry then ends as `worker_lost`.
  */
-import { queueGroup, type EventEnvelope } from '@notetaker/contracts';
+import { queueGroup, type EventEnvelope, type Platform } from '@notetaker/contracts';
 import type { Bus, Subscription } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
-import type { DriverFactory } from '../drivers/driver.js';
+import type { CaptionWarning, DriverFactory } from '../drivers/driver.js';
 import type { MeetingSessionConfig } from '../config.js';
 import { newWorkerId } from '../ids.js';
 import { MeetingActor } from '../actor/meeting-actor.js';
 import { EventOutbox } from './event-outbox.js';
+import { CaptionWarnings } from './caption-warnings.js';
 import { Seats } from './seats.js';
 import { parseRequest } from '../parse.js';
 import { placeRequest, subjects, type HeartbeatReply, type PlaceReply } from '../protocol.js';
@@ -25,11 +26,17 @@ export interface WorkerOptions {
   driverFactory: () => Promise<DriverFactory>;
   closeDriverFactory: () => Promise<void>;
   onPublished?: (event: EventEnvelope, emittedAt: number) => void;
+  /** Where structural snapshots of unreadable caption areas go (null: none). */
+  snapshotDir: string | null;
+  /** A caption warning was raised (the episodes metric). */
+  onCaptionEpisode?: (platform: Platform, warning: CaptionWarning) => void;
 }
 
 export interface RunningWorker {
   readonly workerId: string;
   activeMeetings(): number;
+  /** Meetings whose bot cannot read captions now, by platform and warning. */
+  captionWarnings(): ReturnType<CaptionWarnings['counts']>;
   /** Bot seats: in use (a meeting whose browser is still open) and in all. */
   seats(): { inUse: number; total: number };
   stop(): Promise<void>;
@@ -40,6 +47,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const workerId = newWorkerId();
   const log = logger.child({ workerId });
   const actors = new Map<string, MeetingActor>();
+  const captionWarnings = new CaptionWarnings({
+    bus,
+    logger: log,
+    workerId,
+    snapshotDir: options.snapshotDir,
+    onEpisode: options.onCaptionEpisode,
+  });
   const outbox = new EventOutbox({ bus, logger: log, workerId, onPublished: options.onPublished });
   let placeSub: Subscription | null = null;
   let stopping = false;
@@ -92,9 +106,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         displayName: options.displayName,
         driverFactory: options.driverFactory,
         outbox,
+        captionWarnings,
         seat: { leaving: () => seats.willFree(meetingId), released: () => seats.free(meetingId) },
         onExit: () => {
           seats.free(meetingId);
+          captionWarnings.gone(meetingId);
           actors.delete(meetingId);
           if (actors.size === 0) for (const wake of exits.splice(0)) wake();
         },
@@ -115,6 +131,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   return {
     workerId,
     activeMeetings: () => actors.size,
+    captionWarnings: () => captionWarnings.counts(),
     seats: () => ({ inUse: seats.inUse, total: seats.total }),
     async stop() {
       stopping = true;

@@ -1,6 +1,13 @@
 /** Shared by the driver tests: a listener that records everything, and waiting on it. */
 import { expect } from 'chai';
-import type { CaptionUpdate, DriverEnd, DriverFailure, DriverListener, FinalSegment } from '../../src/drivers/index.js';
+import type {
+  CaptionUpdate,
+  CaptionWarningChange,
+  DriverEnd,
+  DriverFailure,
+  DriverListener,
+  FinalSegment,
+} from '../../src/drivers/index.js';
 import type { GroundTruth } from '../../../../test/simulators/index.js';
 
 export class RecordingListener implements DriverListener {
@@ -10,6 +17,7 @@ export class RecordingListener implements DriverListener {
   readonly rosters: string[][] = [];
   endedWith: DriverEnd | null = null;
   failedWith: { reason: DriverFailure; detail?: string } | null = null;
+  readonly warnings: CaptionWarningChange[] = [];
 
   lobby(): void {
     this.events.push('lobby');
@@ -36,6 +44,11 @@ export class RecordingListener implements DriverListener {
   failed(reason: DriverFailure, detail?: string): void {
     this.failedWith = { reason, detail };
     this.events.push(`failed:${reason}`);
+  }
+
+  warning(change: CaptionWarningChange): void {
+    this.warnings.push(change);
+    this.events.push(`warning:${change.warning}:${change.raised ? 'raised' : 'cleared'}`);
   }
 
   get roster(): string[] | undefined {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { growWords, startSimulator, type Simulator } from '../../../../test/simulators/index.js';
+import { correctedTurn, growWords, startSimulator, type Simulator } from '../../../../test/simulators/index.js';
 import { createDriverFactory, type PuppeteerDriverFactory } from '../../src/drivers/index.js';
 import { expectMatchesTruth, RecordingListener, sleep } from './helpers.js';
 
@@ -60,11 +60,7 @@ describe('Google Meet driver', function () {
     await meeting.waitForBot((bot) => bot.captionsOn);
 
     // Growing word by word with a correction and re-punctuation.
-    await meeting.speak('Alice Smith', [
-      ...growWords('i think their going'),
-      'I think they’re going',
-      ...growWords('to ship on Friday.', 'I think they’re going'),
-    ]);
+    await meeting.speak('Alice Smith', correctedTurn());
     // Someone else: Alice's turn ends. A long turn Meet trims from the start, with a shrink at its end.
     const bob = await meeting.speak(
       'Bob Jones',

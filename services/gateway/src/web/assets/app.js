@@ -115,6 +115,18 @@
       source.close();
     }
 
+    const warningTexts = JSON.parse(section.dataset.warningTexts || '{}');
+    source.addEventListener('warnings', (event) => {
+      const box = $('caption-warnings');
+      let warnings = [];
+      try {
+        warnings = JSON.parse(event.data).warnings || [];
+      } catch {
+        return;
+      }
+      box.textContent = warnings.map((w) => warningTexts[w] || w).join(' ');
+      box.hidden = warnings.length === 0;
+    });
     source.addEventListener('open', () => setState('Live: words appear as they are spoken.'));
     source.addEventListener('replayed', () => setState('Live: words appear as they are spoken.'));
     source.addEventListener('backlog-unavailable', () =>

@@ -6,7 +6,7 @@
  * The stream ends after the meeting's final status.
  */
 import type { Middleware } from 'koa';
-import { eventEnvelope, evtMeeting, svc, type EventEnvelope, type MeetingRecord } from '@notetaker/contracts';
+import { eventEnvelope, evtMeeting, noticeMeeting, svc, type EventEnvelope, type MeetingRecord } from '@notetaker/contracts';
 import { ask, settle } from '../backend.js';
 import { uiCaller, type WebDeps } from '../context.js';
 import { meetingIdParam } from '../params.js';
@@ -53,6 +53,11 @@ export function liveEvents(deps: WebDeps): Middleware {
       if (replaying) buffered.push(parsed.data);
       else send(parsed.data);
     });
+    // Caption warnings are not events of the stream: sent as they change, without an id.
+    const notices = deps.bus.subscribe(noticeMeeting(meetingId, 'warnings'), (data) => {
+      const warnings = (data as { warnings?: unknown }).warnings;
+      if (Array.isArray(warnings)) write(`event: warnings\ndata: ${JSON.stringify({ warnings })}\n\n`);
+    });
     const heartbeat = setInterval(() => write(': keep-alive\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     const cleanup = () => {
@@ -61,6 +66,7 @@ export function liveEvents(deps: WebDeps): Middleware {
       clearInterval(heartbeat);
       deps.liveStreams.delete(endStream);
       void subscription.unsubscribe();
+      void notices.unsubscribe();
     };
     const finish = () => {
       write('event: done\ndata: {}\n\n');

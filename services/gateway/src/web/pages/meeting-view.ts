@@ -44,6 +44,7 @@ export function meetingView(router: Router, deps: WebDeps): void {
           ${active ? html` data-events="/meetings/${meetingId}/events"` : ''}
           data-has-document="${meeting.saveTranscript ? 'true' : 'false'}"
           data-status-labels="${JSON.stringify(STATUS_LABELS)}"
+          data-warning-texts="${JSON.stringify(CAPTION_WARNING_TEXT)}"
         >
           <dl class="facts">
             <div>
@@ -63,6 +64,9 @@ export function meetingView(router: Router, deps: WebDeps): void {
               <dd>${meeting.saveTranscript ? 'saved to the project' : 'not saved (live only)'}</dd>
             </div>
           </dl>
+          <p id="caption-warnings" class="notice warning" role="alert" ${meeting.warnings.length > 0 && active ? '' : html` hidden`}>
+            ${captionWarningText(meeting.warnings)}
+          </p>
           ${active && html`<form id="stop-form" method="post" action="/meetings/${meetingId}/stop" data-confirm="Stop transcribing? The bot leaves the meeting.">${csrfInput(signedIn(ctx).session.csrfToken)}<button type="submit" class="contrast">Stop</button></form>`}
           <p id="document-link" ${meeting.documentPath && !active ? '' : html` hidden`}>
             <a href="/documents/${meetingId}" role="button" class="secondary">Open the document</a>
@@ -125,4 +129,15 @@ async function storedTranscript(deps: WebDeps, meetingId: string) {
     fromIndex = reply.value.nextIndex;
   }
   return { segments, unavailable: false };
+}
+
+/** What an operator reads when the bot transcribes nothing; app.js shows the same words live. */
+export const CAPTION_WARNING_TEXT: Record<string, string> = {
+  captions_unreadable:
+    'The bot cannot read the captions of this meeting: the platform may have changed its page. Nothing is being transcribed.',
+  captions_unavailable: 'The bot could not turn captions on in this meeting. Nothing is being transcribed.',
+};
+
+function captionWarningText(warnings: string[]): string {
+  return warnings.map((w) => CAPTION_WARNING_TEXT[w] ?? w).join(' ');
 }

@@ -9,8 +9,14 @@ function norm(value) {
 }
 /* Text as shown, for reporting: only whitespace is tidied (norm() is for matching). */
 function clean(value) { return String(value == null ? '' : value).replace(/\s+/g, ' ').trim(); }
+/*
+ * Rendered and not hidden. checkVisibility() needs the page's styles, not its layout, so a reading
+ * right after a caption mutation does not force a layout of the whole page.
+ */
 function visible(el) {
-  if (!el || !el.isConnected || !el.getClientRects().length) return false;
+  if (!el || !el.isConnected) return false;
+  if (el.checkVisibility) return el.checkVisibility({ visibilityProperty: true });
+  if (!el.getClientRects().length) return false;
   var style = getComputedStyle(el);
   return style.visibility !== 'hidden' && style.display !== 'none';
 }
@@ -40,7 +46,8 @@ function dialogButton() {
 function baseState() {
   var dialog = dialogButton();
   return { seq: nextSeq(), url: location.href, screen: 'unknown', outcome: null, dialog: dialog ? norm(dialog.textContent) : null,
-    prejoin: null, captionsOn: false, captions: null, participants: null, observing: !!window.__ntObserver };
+    prejoin: null, captionsOn: false, captions: null, participants: null, observing: !!window.__ntObserver,
+    areaChanges: window.__ntAreaChanges || 0 };
 }
 /* A redirect to the platform's sign-in page: the meeting needs an account the bot does not have. */
 function signInState() {
@@ -56,10 +63,19 @@ function focusInput(input) {
   input.select();
   return true;
 }
-/* Reports caption changes the moment they happen, through the binding the driver exposed. */
-function observeCaptions(read) {
+/*
+ * Reports caption changes the moment they happen, through the binding the driver exposed, and
+ * counts the changes inside the caption area (area()), read or not: a count that grows while the
+ * reader finds no text is how the driver tells markup it cannot read from a silent meeting.
+ */
+function observeCaptions(read, area) {
   if (window.__ntObserver) return true;
   var last = '';
+  function changed(records) {
+    var el = area();
+    if (el) for (var i = 0; i < records.length; i++) if (el.contains(records[i].target)) { window.__ntAreaChanges = (window.__ntAreaChanges || 0) + 1; break; }
+    report();
+  }
   function report() {
     var items = read();
     if (!items) return;
@@ -68,10 +84,34 @@ function observeCaptions(read) {
     last = json;
     if (typeof window.__ntCaptions === 'function') window.__ntCaptions(JSON.stringify({ seq: nextSeq(), items: items }));
   }
-  window.__ntObserver = new MutationObserver(report);
+  window.__ntObserver = new MutationObserver(changed);
   window.__ntObserver.observe(document.body, { subtree: true, childList: true, characterData: true,
     attributes: true, attributeFilter: ['style', 'hidden', 'aria-hidden'] });
   report();
   return true;
+}
+/*
+ * The structure under \`root\` for an operator updating the selectors: tag names, depths, roles, aria
+ * labels and data attributes. Never text, never class names (generated); people's names in labels
+ * are removed by the driver, which knows them.
+ */
+function snapshotOf(root) {
+  var nodes = [];
+  (function walk(el, depth) {
+    if (!el || nodes.length >= 400 || depth > 40) return;
+    var attrs = {};
+    for (var i = 0; i < el.attributes.length; i++) {
+      var a = el.attributes[i];
+      if (a.name === 'role' || a.name === 'type' || a.name.indexOf('aria-') === 0 || a.name.indexOf('data-') === 0) attrs[a.name] = a.value.slice(0, 80);
+    }
+    nodes.push({ depth: depth, tag: el.tagName.toLowerCase(), attrs: attrs, children: el.children.length });
+    for (var c = 0; c < el.children.length; c++) walk(el.children[c], depth + 1);
+  })(root, 0);
+  return nodes;
+}
+/* The bar of controls a button sits in: its closest ancestor holding several buttons. */
+function toolbarOf(button) {
+  for (var el = button; el && el !== document.body; el = el.parentElement) if (el.querySelectorAll('button').length >= 4) return el;
+  return document.body;
 }
 `;

@@ -22,25 +22,50 @@ function buttonWithIcon(pattern) {
 function leaveButton() { return first(S.css.leaveCall) || buttonWithIcon(S.text.leaveIcon); }
 function captionsOffButton() { return first(S.css.captionsAreOff) || buttonWithIcon(S.text.captionsOffIcon); }
 
-/* A block is the avatar's header (speaker name) plus the text beside it, rewritten in place. */
+/*
+ * A caption block holds one avatar, the speaker's name beside it (the two make the header) and the
+ * caption text beside the header, however many wrapper elements stand between any of them. From
+ * each avatar: the header is its closest ancestor showing text (the name); the block is the
+ * header's closest ancestor with text outside the header's branch (the caption). An ancestor
+ * holding a second avatar spans several blocks and is never taken for one; a block with no text
+ * yet is left out until its text shows (till then, where it ends cannot be told). Blocks are
+ * rewritten in place: the block element keeps its key for as long as it stays.
+ */
+function captionArea() { return first(S.css.captionsRegion); }
 function readCaptions() {
-  var region = first(S.css.captionsRegion);
+  var region = captionArea();
   if (!region) return null;
   var keys = window.__ntBlockKeys || (window.__ntBlockKeys = { map: new WeakMap(), next: 1 });
   var blocks = [];
   all(S.css.captionAvatar, region).forEach(function (avatar) {
-    var header = avatar.parentElement;
-    var block = header && header.parentElement;
-    if (!block || !region.contains(block) || block === region || !visible(block)) return;
-    var speaker = clean(header.textContent);
-    if (!speaker) return;
-    var text = clean(Array.prototype.filter.call(block.children, function (child) { return child !== header; })
-      .map(function (child) { return child.textContent; }).join(' '));
-    var key = keys.map.get(block);
-    if (!key) { key = keys.next++; keys.map.set(block, key); }
-    blocks.push({ key: key, speaker: speaker, text: text });
+    var block = captionBlock(avatar, region);
+    if (!block || !visible(block.el)) return;
+    var key = keys.map.get(block.el);
+    if (!key) { key = keys.next++; keys.map.set(block.el, key); }
+    blocks.push({ key: key, speaker: block.speaker, text: block.text });
   });
   return blocks;
+}
+function hasText(el) { return /\S/.test(el.textContent); }
+function avatarCount(el) { return el.querySelectorAll(S.css.captionAvatar).length; }
+function captionBlock(avatar, region) {
+  var header = avatar.parentElement;
+  while (header && header !== region && !hasText(header)) header = header.parentElement;
+  if (!header || header === region || avatarCount(header) !== 1) return null;
+  var speaker = clean(header.textContent);
+  var branch = header;
+  for (var parent = branch.parentElement; parent && parent !== region; parent = parent.parentElement) {
+    var text = textBeside(parent, branch);
+    // Text beside an ancestor that holds other avatars too is other blocks' text.
+    if (text) return avatarCount(parent) === 1 ? { el: parent, speaker: speaker, text: text } : null;
+    branch = parent;
+  }
+  return null;
+}
+function textBeside(parent, branch) {
+  var parts = [];
+  for (var node = parent.firstChild; node; node = node.nextSibling) if (node !== branch) parts.push(node.textContent);
+  return clean(parts.join(' '));
 }
 
 function readParticipants(tiles) {
@@ -88,7 +113,7 @@ function inspect() {
   return state;
 }
 
-function run(action) {
+function run(action, arg) {
   switch (action) {
     case 'inspect': return inspect();
     case 'focusName': return focusInput(nameInput());
@@ -100,7 +125,8 @@ function run(action) {
     case 'captionsButton': return press(captionsOffButton());
     case 'blur': if (document.activeElement && document.activeElement.blur) document.activeElement.blur(); return true;
     case 'leave': return press(leaveButton());
-    case 'observe': return observeCaptions(readCaptions);
+    case 'observe': return observeCaptions(readCaptions, captionArea);
+    case 'snapshot': return snapshotOf(arg === 'toolbar' ? toolbarOf(leaveButton()) : captionArea() || document.body);
   }
   throw new Error('unknown action ' + action);
 }

@@ -23,14 +23,13 @@ function joinButton() { return first(S.css.joinButton) || outsideDialogs(byText(
  * Rows of a virtualized list: row elements are recycled and placed by transform, so each row is
  * found from its text element and the rows are put in reading order by their position on screen.
  */
+function captionArea() { return first(S.css.captionsRenderer) || first(S.css.captionsWindow); }
 function readCaptions() {
-  var list = first(S.css.captionsRenderer) || first(S.css.captionsWindow);
+  var list = captionArea();
   if (!list) return null;
   var rows = [];
   shown(S.css.captionText, list).forEach(function (textEl) {
-    var row = textEl.parentElement;
-    while (row && row !== list && !row.querySelector(S.css.captionAuthor)) row = row.parentElement;
-    var author = row && row !== list ? row.querySelector(S.css.captionAuthor) : null;
+    var author = rowAuthor(textEl, list);
     var text = clean(textEl.textContent);
     if (!text) return;
     rows.push({ speaker: author ? clean(author.textContent) : '', text: text, top: textEl.getBoundingClientRect().top });
@@ -42,6 +41,19 @@ function readCaptions() {
     speaker = row.speaker || speaker;
     return { speaker: speaker, text: row.text };
   });
+}
+
+/*
+ * A row holds one caption text and its author, unless it continues the previous speaker's line,
+ * however many wrapper elements stand between them: the author is in the text's closest ancestor
+ * that holds one, and never in an ancestor that also holds another row's text.
+ */
+function rowAuthor(textEl, list) {
+  for (var el = textEl.parentElement; el && el !== list; el = el.parentElement) {
+    var author = el.querySelector(S.css.captionAuthor);
+    if (author) return el.querySelectorAll(S.css.captionText).length === 1 ? author : null;
+  }
+  return null;
 }
 
 function readParticipants(tiles) {
@@ -96,7 +108,7 @@ function captionsStep() {
   return press(first(S.css.more)) ? 'more' : 'none';
 }
 
-function run(action) {
+function run(action, arg) {
   switch (action) {
     case 'inspect': return inspect();
     case 'continue': return press(continueButton());
@@ -106,7 +118,8 @@ function run(action) {
     case 'join': { var join = joinButton(); return enabled(join) && press(join); }
     case 'captionsStep': return captionsStep();
     case 'leave': return press(first(S.css.hangup));
-    case 'observe': return observeCaptions(readCaptions);
+    case 'observe': return observeCaptions(readCaptions, captionArea);
+    case 'snapshot': return snapshotOf(arg === 'toolbar' ? toolbarOf(first(S.css.hangup)) : captionArea() || document.body);
   }
   throw new Error('unknown action ' + action);
 }

@@ -1,0 +1,107 @@
+/**
+ * What a worker does when one of its bots cannot read captions (drivers/caption-health.ts): the
+ * operator must notice, since the meeting itself goes on and its document stays empty.
+ * - one warning log line naming the meeting, the platform and what was seen;
+ * - the meeting's record carries the warnings (GET /meetings/status, the web UI);
+ * - metrics: meetings blind now by platform, and blind episodes;
+ * - the page's structure there (no text, no names) written to DATA_DIR/caption-snapshots, one per
+ *   meeting and episode, the newest MAX_SNAPSHOTS kept: what whoever updates the selectors needs.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Platform } from '@notetaker/contracts';
+import type { Bus } from '@notetaker/bus';
+import type { Logger } from '@notetaker/kit';
+import type { CaptionWarning, CaptionWarningChange } from '../drivers/driver.js';
+import { subjects } from '../protocol.js';
+
+const MAX_SNAPSHOTS = 50;
+
+export interface CaptionWarningsOptions {
+  bus: Bus;
+  logger: Logger;
+  workerId: string;
+  /** Where snapshots go; null writes none. */
+  snapshotDir: string | null;
+  /** A warning was raised (a metric's episode counter). */
+  onEpisode?: (platform: Platform, warning: CaptionWarning) => void;
+}
+
+export class CaptionWarnings {
+  private readonly active = new Map<string, { platform: Platform; warnings: Set<CaptionWarning> }>();
+
+  constructor(private readonly options: CaptionWarningsOptions) {}
+
+  /** Blind meetings now, by platform and warning. */
+  counts(): Array<{ platform: Platform; warning: CaptionWarning; meetings: number }> {
+    const counted = new Map<string, { platform: Platform; warning: CaptionWarning; meetings: number }>();
+    for (const { platform, warnings } of this.active.values()) {
+      for (const warning of warnings) {
+        const key = `${platform}|${warning}`;
+        const entry = counted.get(key) ?? { platform, warning, meetings: 0 };
+        entry.meetings++;
+        counted.set(key, entry);
+      }
+    }
+    return [...counted.values()];
+  }
+
+  async changed(meetingId: string, platform: Platform, change: CaptionWarningChange): Promise<void> {
+    const entry = this.active.get(meetingId) ?? { platform, warnings: new Set<CaptionWarning>() };
+    this.active.set(meetingId, entry);
+    const { logger } = this.options;
+    if (change.raised) {
+      entry.warnings.add(change.warning);
+      this.options.onEpisode?.(platform, change.warning);
+      const snapshot = await this.writeSnapshot(meetingId, platform, change).catch((err: unknown) => {
+        logger.error({ err, meetingId }, 'could not write the caption snapshot');
+        return null;
+      });
+      logger.warn(
+        { meetingId, platform, warning: change.warning, seen: change.seen, snapshot },
+        `the bot is transcribing nothing: ${change.seen}`,
+      );
+    } else {
+      entry.warnings.delete(change.warning);
+      logger.info({ meetingId, platform, warning: change.warning }, 'captions are read again');
+    }
+    await this.report(meetingId, [...entry.warnings]);
+  }
+
+  /** The meeting's actor is gone: it no longer counts as blind. */
+  gone(meetingId: string): void {
+    this.active.delete(meetingId);
+  }
+
+  private async report(meetingId: string, warnings: CaptionWarning[]): Promise<void> {
+    try {
+      await this.options.bus.request(subjects.warnings, { meetingId, workerId: this.options.workerId, warnings });
+    } catch (err) {
+      this.options.logger.warn({ err, meetingId }, 'could not store the caption warnings on the record');
+    }
+  }
+
+  private async writeSnapshot(
+    meetingId: string,
+    platform: Platform,
+    change: Extract<CaptionWarningChange, { raised: true }>,
+  ): Promise<string | null> {
+    const dir = this.options.snapshotDir;
+    if (!dir) return null;
+    await fs.mkdir(dir, { recursive: true });
+    const at = new Date().toISOString();
+    const file = path.join(dir, `${at.replace(/[:.]/g, '-')}_${meetingId}_${change.warning}.json`);
+    const body = { meetingId, platform, warning: change.warning, seen: change.seen, at, nodes: change.snapshot };
+    await fs.writeFile(file, `${JSON.stringify(body, null, 1)}\n`, { mode: 0o600 });
+    await prune(dir);
+    return file;
+  }
+}
+
+/** Keeps the newest MAX_SNAPSHOTS (names start with their time, so they sort by age). */
+async function prune(dir: string): Promise<void> {
+  const files = (await fs.readdir(dir)).filter((f) => f.endsWith('.json')).sort();
+  for (const old of files.slice(0, Math.max(0, files.length - MAX_SNAPSHOTS))) {
+    await fs.rm(path.join(dir, old), { force: true });
+  }
+}

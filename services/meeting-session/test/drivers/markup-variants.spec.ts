@@ -1,0 +1,179 @@
+/**
+ * The page scripts against drifting markup, page by page: for each seed the simulator draws 0-3
+ * wrapper elements at every level (caption region, list, block, header, avatar, name, text; tiles;
+ * controls) and new class names; the page script must recognise every screen on the way in, the
+ * participants, and after every caption change read exactly the blocks on screen. The readings it
+ * reported, fed through the platform's caption tracker, must give the ground truth's segments.
+ * One browser for all seeds; a page per seed. SIM_SEED=<seed> replays one seed.
+ */
+import { expect } from 'chai';
+import type { Browser } from 'puppeteer-core';
+import {
+  correctedTurn,
+  describeMarkup,
+  growWords,
+  startSimulator,
+  variantSeeds,
+  type SimMeeting,
+  type SimPlatform,
+  type Simulator,
+} from '../../../../test/simulators/index.js';
+import type { FinalSegment } from '../../src/drivers/index.js';
+import { enterCall, launchBrowser, type CallPage } from './call-page.js';
+import { sleep } from './helpers.js';
+
+const SEEDS_PER_PLATFORM = 50;
+
+const SCREENS: Record<SimPlatform, string[]> = {
+  google_meet: ['prejoin', 'lobby', 'in_call'],
+  teams: ['launcher', 'prejoin', 'lobby', 'in_call'],
+};
+
+/** A meeting id of the platform's own form, one per seed. */
+function meetingId(platform: SimPlatform, seed: number): string {
+  if (platform === 'teams') return `19:meeting_variant${seed}@thread.v2`;
+  const letters = Array.from({ length: 10 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(seed / 26 ** i) % 26]);
+  return `${letters.slice(0, 3).join('')}-${letters.slice(3, 7).join('')}-${letters.slice(7).join('')}`;
+}
+
+const speakerAndText = (items: Array<{ speaker: string; text: string }>) =>
+  items.map(({ speaker, text }) => ({ speaker, text }));
+
+/** One seed's run: every wait names the seed and its markup when it gives up. */
+class Variant {
+  constructor(
+    readonly platform: SimPlatform,
+    readonly seed: number,
+    readonly meeting: SimMeeting,
+    readonly call: CallPage,
+  ) {}
+
+  get label(): string {
+    return describeMarkup(this.platform, this.seed);
+  }
+
+  async until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string, timeoutMs = 3_000) {
+    const deadline = Date.now() + timeoutMs;
+    let value = await read();
+    while (!done(value)) {
+      if (Date.now() > deadline) throw new Error(`${this.label}: ${what}; last read ${JSON.stringify(value)}`);
+      await sleep(5);
+      value = await read();
+    }
+    return value;
+  }
+
+  /** Shows a step of a caption turn, then waits for the page's reading of exactly what is on screen. */
+  async show(step: () => void): Promise<void> {
+    step();
+    const expected = JSON.stringify(this.meeting.captionsOnScreen(this.platform));
+    await this.until(
+      () => JSON.stringify(speakerAndText(this.call.reports.at(-1) ?? [])),
+      (read) => read === expected,
+      `the captions read are not those on screen, ${expected}`,
+    );
+  }
+
+  async participants(expected: string[]): Promise<void> {
+    const want = JSON.stringify({ names: [...expected].sort(), selfFound: true });
+    await this.until(
+      async () => {
+        const found = (await this.call.inspect()).participants;
+        return JSON.stringify(found && { names: [...found.names].sort(), selfFound: found.selfFound });
+      },
+      (read) => read === want,
+      `the participants read are not ${want}`,
+    );
+  }
+
+  /** A conversation with corrections, a long turn (trimmed by Meet), a shrink and a split turn. */
+  async converse(): Promise<void> {
+    const alice = this.meeting.caption('Alice Example');
+    for (const step of correctedTurn()) await this.show(() => alice.show(step));
+    const bob = this.meeting.caption('Bob Jones');
+    for (const step of [
+      ...growWords('we need more time for testing because the simulator keeps finding real problems in the caption'),
+      'we need more time for testing because the simulator keeps finding real problems in the captions.',
+    ])
+      await this.show(() => bob.show(step));
+    const first = this.meeting.caption('Carol White');
+    for (const step of growWords('one more thing before we go and then')) await this.show(() => first.show(step));
+    let second = first;
+    await this.show(() => (second = first.split(1)));
+    for (const step of growWords('we are done.', 'then')) await this.show(() => second.show(step));
+  }
+
+  /** The page's readings through the platform's own caption tracker, in the order reported. */
+  segments(): Array<{ speaker: string; text: string }> {
+    const segments: FinalSegment[] = [];
+    let turns = 0;
+    const tracker = this.call.adapter.createTracker(
+      { partial: () => {}, final: (segment) => segments.push(segment), newId: () => `turn_${++turns}` },
+      { captionIdleMs: 60_000, teamsCaptionIdleMs: 60_000 },
+    );
+    this.call.reports.forEach((items, i) => tracker.update(items, i));
+    tracker.flush();
+    return speakerAndText(segments);
+  }
+}
+
+describe('page scripts on drifting markup (page level, seeded variants)', function () {
+  this.timeout(20_000);
+  let sim: Simulator;
+  let browser: Browser;
+
+  before(async () => {
+    sim = await startSimulator();
+    browser = await launchBrowser(sim);
+  });
+  after(async () => {
+    await browser?.close();
+    await sim?.close();
+  });
+
+  for (const platform of ['google_meet', 'teams'] as const) {
+    describe(platform === 'teams' ? 'Microsoft Teams' : 'Google Meet', () => {
+      for (const seed of variantSeeds(SEEDS_PER_PLATFORM)) {
+        it(`seed ${seed}: screens, participants and every caption change read as shown; segments = truth`, async () => {
+          const id = meetingId(platform, seed);
+          const meeting = sim.meeting(id, {
+            lobby: true,
+            markupSeed: seed,
+            // Meet trims long turns from the start; Teams never does.
+            headDropWords: platform === 'google_meet' ? 12 : 0,
+          });
+          meeting.join('Alice Example');
+          meeting.join('Bob Jones');
+          const page = await browser.newPage();
+          try {
+            const screens: string[] = [];
+            const call = await enterCall(page, platform, sim, id, screens);
+            const variant = new Variant(platform, seed, meeting, call);
+            const seen = screens.filter((screen, i) => screen !== 'unknown' && screen !== screens[i - 1]);
+            expect(seen, `${variant.label}: screens`).to.deep.equal(SCREENS[platform]);
+            expect(meeting.truth().pageLoads.map((load) => load.markupSeed)).to.deep.equal([seed]);
+
+            await variant.participants(['Alice Example', 'Bob Jones']);
+            meeting.leave('Bob Jones');
+            meeting.join('Carol White');
+            await variant.participants(['Alice Example', 'Carol White']);
+
+            await variant.converse();
+            const truth = speakerAndText(meeting.truth().segments);
+            expect(variant.segments(), `${variant.label}: segments vs ground truth`).to.deep.equal(truth);
+
+            meeting.end();
+            await variant.until(
+              () => call.inspect(),
+              (state) => state.screen === 'terminal',
+              'the end screen is not recognised',
+            );
+            expect((await call.inspect()).outcome, `${variant.label}: end screen`).to.equal('meeting_ended');
+          } finally {
+            await page.close();
+          }
+        });
+      }
+    });
+  }
+});
