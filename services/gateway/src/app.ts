@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import type client from 'prom-client';
 import type { Bus } from '@notetaker/bus';
 import { opsRouter, type Logger, type ReadinessCheck } from '@notetaker/kit';
+import { API_PREFIX, isApiPath } from './http/api-path.js';
 import { apiKeyAuth } from './http/auth.js';
 import { jsonBody } from './http/body.js';
 import { errorMiddleware } from './http/errors.js';
@@ -20,15 +21,11 @@ import { taskRoutes } from './routes/tasks.js';
 import { transcriptRoutes } from './routes/transcripts.js';
 import { webInterface, type WebDeps } from './web/index.js';
 
-const API_PREFIX = '/api/v1';
 /** The one route served without a key: the document describes the API, it holds nothing private. */
 const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 
 function underApi(middleware: Koa.Middleware): Koa.Middleware {
-  return (ctx, next) =>
-    (ctx.path === API_PREFIX || ctx.path.startsWith(`${API_PREFIX}/`)) && ctx.path !== OPENAPI_PATH
-      ? middleware(ctx, next)
-      : next();
+  return (ctx, next) => (isApiPath(ctx.path) && ctx.path !== OPENAPI_PATH ? middleware(ctx, next) : next());
 }
 
 /** Every REST route under /api/v1 (docs: the OpenAPI document, whose test compares it with this). */

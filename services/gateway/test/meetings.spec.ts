@@ -339,6 +339,7 @@ describe('meetings REST (SPEC 4.1)', () => {
         'startedAt',
         'status',
         'title',
+        'warnings', // an addition to the SPEC fields: why a live bot may be transcribing nothing
       ].sort(),
     );
     expect(meetings[0]).to.include({
@@ -351,6 +352,7 @@ describe('meetings REST (SPEC 4.1)', () => {
       project: 'api',
     });
     expect(meetings[0].startedAt).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(meetings[0].warnings).to.deep.equal([]);
     expect((await status(otherKey.apiKey)).map((m) => m.meetingId)).to.not.include(meetingId);
   });
 

@@ -87,22 +87,24 @@ async function segmentsFrom(bus: Bus, meetingId: string, firstIndex: number): Pr
   return segments;
 }
 
-/** The file as one consistent version: a flush landing between two pages restarts the read. */
-async function wholeDocument(
+/**
+ * The whole file as one consistent version (REST, MCP and the web's document page): a flush landing
+ * between two pages restarts the read. `timeoutMs` bounds each page's request (pages must load fast).
+ */
+export async function wholeDocument(
   bus: Bus,
   meetingId: string,
+  timeoutMs?: number,
 ): Promise<{ filename: string; documentPath: string; content: string }> {
   type Page = z.infer<typeof transcriptDocumentReply>;
+  const read = (data: Record<string, unknown>) =>
+    bus.request<Page>(svc('transcripts', 'document'), { meetingId, ...data }, timeoutMs ? { timeoutMs } : undefined);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      let page: Page = await bus.request(svc('transcripts', 'document'), { meetingId, offset: 0 });
+      let page = await read({ offset: 0 });
       const parts = [page.content];
       for (let n = 0; page.nextOffset !== null && n < MAX_PAGES; n++) {
-        page = await bus.request(svc('transcripts', 'document'), {
-          meetingId,
-          offset: page.nextOffset,
-          version: page.version,
-        });
+        page = await read({ offset: page.nextOffset, version: page.version });
         parts.push(page.content);
       }
       return { filename: page.filename, documentPath: page.documentPath, content: parts.join('') };
@@ -111,4 +113,19 @@ async function wholeDocument(
     }
   }
   throw errors.unavailable('The document is being rewritten; try again');
+}
+
+/**
+ * `attachment` with the file name (RFC 6266): an ASCII `filename` for old clients, and
+ * `filename*` in UTF-8 (RFC 8187) whenever the name is not plain ASCII.
+ */
+export function contentDisposition(filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const header = `attachment; filename="${fallback}"`;
+  if (fallback === filename) return header;
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${header}; filename*=UTF-8''${encoded}`;
 }

@@ -28,6 +28,7 @@ import { SetupClaim } from './setup-claim.js';
 import { SigninThrottle } from './signin-throttle.js';
 import { staticAssets } from './static.js';
 import { UiMeetings } from './ui-meetings.js';
+import { isApiPath } from '../http/api-path.js';
 
 export type { WebDeps } from './context.js';
 
@@ -70,8 +71,6 @@ export function closeLiveStreams(deps: WebDeps): void {
   for (const end of [...deps.liveStreams]) end();
 }
 
-const API_PREFIX = '/api/v1';
-
 /** The web routes; every other path (the REST API, ops endpoints, unknown paths) passes through. */
 export function webInterface(deps: WebDeps): Middleware {
   const router = new Router();
@@ -86,5 +85,5 @@ export function webInterface(deps: WebDeps): Middleware {
   projectPages(router, deps);
   taskPages(router, deps);
   const routes = router.routes() as Middleware;
-  return (ctx, next) => (ctx.path === API_PREFIX || ctx.path.startsWith(`${API_PREFIX}/`) ? next() : routes(ctx, next));
+  return (ctx, next) => (isApiPath(ctx.path) ? next() : routes(ctx, next));
 }

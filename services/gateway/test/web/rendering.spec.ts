@@ -8,7 +8,7 @@ import { previewCron } from '../../src/web/cron-preview.js';
 import { safeNext } from '../../src/web/guards.js';
 import { html } from '../../src/web/html.js';
 import { renderMarkdown, splitDocument } from '../../src/web/markdown.js';
-import { contentDisposition } from '../../src/web/pages/documents.js';
+import { contentDisposition } from '../../src/operations/transcripts.js';
 
 describe('web rendering', () => {
   it('escapes every interpolated value, including inside attributes', () => {
