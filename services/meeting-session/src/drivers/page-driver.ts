@@ -19,7 +19,7 @@ import type {
   SnapshotNode,
 } from './driver.js';
 import { GuardedListener } from './listener-guard.js';
-import { Roster } from './participants.js';
+import { TileReadings } from './tile-readings.js';
 import { ActionMemo, type PageState, type PlatformAdapter, type TimingSettings } from './platform.js';
 
 export interface PageDriverSettings extends TimingSettings {
@@ -50,7 +50,7 @@ export class PageDriver<Item> implements MeetingDriver {
   private leaving: Promise<void> | null = null;
   private releasing: Promise<void> | null = null;
   private readonly tracker: CaptionTracker<Item>;
-  private readonly roster = new Roster();
+  private readonly tiles = new TileReadings();
   private readonly memo = new ActionMemo();
   private readonly health: CaptionHealth;
   /** Caption text was read since the last health reading. */
@@ -225,7 +225,7 @@ export class PageDriver<Item> implements MeetingDriver {
       }
       const where = warning === 'captions_unavailable' ? 'toolbar' : 'captions';
       const snapshot = await this.adapter.run<SnapshotNode[]>(page, 'snapshot', where).catch(() => []);
-      const names = [this.displayName, ...(this.roster.names ?? [])];
+      const names = [this.displayName, ...(this.tiles.names ?? [])];
       this.listener?.warning({ warning, raised, seen, snapshot: withoutNames(snapshot, names) });
     }
   }
@@ -236,7 +236,7 @@ export class PageDriver<Item> implements MeetingDriver {
       const self = others.indexOf(this.displayName);
       if (self >= 0) others.splice(self, 1);
     }
-    const changed = this.roster.update(others);
+    const changed = this.tiles.update(others);
     if (changed) this.listener?.participants(changed);
   }
 

@@ -1,6 +1,6 @@
-/** Turns repeated readings of the participant tiles into change events. */
+/** Turns repeated readings of the participant tiles into changes: the same people read again is no change. */
 
-export class Roster {
+export class TileReadings {
   private last: string | null = null;
   /** The names of the last reading. */
   names: string[] | null = null;
