@@ -4,8 +4,9 @@
  */
 import { z } from 'zod';
 import { envInt, envMs, parseEnv } from '@notetaker/kit';
+import { DRIVER_DEFAULTS, driverEnv } from './drivers/options.js';
 
-export const meetingSessionEnv = z.object({
+export const meetingSessionEnv = driverEnv.extend({
   /** all (registry and worker in one process, the default), registry (no browsers) or worker (browsers only). */
   MEETING_SESSION_ROLE: z.enum(['all', 'registry', 'worker']).default('all'),
   MAX_MEETINGS_PER_WORKER: envInt(10, 1, 1000),
@@ -28,6 +29,8 @@ export const meetingSessionEnv = z.object({
 
 export interface MeetingSessionConfig {
   role: 'all' | 'registry' | 'worker';
+  /** The bots' name in meetings (BOT_DISPLAY_NAME). */
+  displayName: string;
   maxMeetingsPerWorker: number;
   seatWaitMs: number;
   flushIntervalMs: number;
@@ -46,6 +49,7 @@ export function loadMeetingSessionConfig(env: NodeJS.ProcessEnv): MeetingSession
   const e = parseEnv(meetingSessionEnv, env);
   return {
     role: e.MEETING_SESSION_ROLE,
+    displayName: e.BOT_DISPLAY_NAME || DRIVER_DEFAULTS.displayName,
     maxMeetingsPerWorker: e.MAX_MEETINGS_PER_WORKER,
     seatWaitMs: e.SEAT_WAIT_MS,
     flushIntervalMs: e.FLUSH_INTERVAL_MS,

@@ -63,7 +63,7 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
                 bus: ctx.bus,
                 logger: ctx.logger,
                 config,
-                displayName: ctx.config.botDisplayName,
+                displayName: config.displayName,
                 driverFactory: () => drivers.get(),
                 closeDriverFactory: () => drivers.close(),
                 onPublished,

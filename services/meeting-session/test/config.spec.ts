@@ -28,4 +28,12 @@ describe('meeting-session configuration defaults', () => {
     const config = loadMeetingSessionConfig({ JOIN_TIMEOUT_MS: '5000', LOBBY_TIMEOUT_MS: '7000' });
     expect([config.joinTimeoutMs, config.lobbyTimeoutMs]).to.deep.equal([5000, 7000]);
   });
+
+  it("reads the drivers' variables too, so a bad one stops the service at start, named", () => {
+    expect(loadMeetingSessionConfig({}).displayName).to.equal('Notetaker');
+    expect(loadMeetingSessionConfig({ BOT_DISPLAY_NAME: ' Minutes ' }).displayName).to.equal('Minutes');
+    expect(() => loadMeetingSessionConfig({ BOT_BROWSER_ARGS: '--no-sandbox', BOT_HEADLESS: 'maybe' })).to.throw(
+      /BOT_HEADLESS[\s\S]*BOT_BROWSER_ARGS: must be a JSON array of strings/,
+    );
+  });
 });

@@ -4,22 +4,6 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { envBool } from './env-fields.js';
-
-const stringArrayJson = z
-  .string()
-  .optional()
-  .transform((raw, ctx) => {
-    if (!raw) return [] as string[];
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      if (Array.isArray(parsed) && parsed.every((x) => typeof x === 'string')) return parsed as string[];
-    } catch {
-      /* reported below */
-    }
-    ctx.addIssue({ code: 'custom', message: 'must be a JSON array of strings' });
-    return z.NEVER;
-  });
 
 const optionalString = z
   .string()
@@ -34,10 +18,6 @@ export const baseEnvSchema = z.object({
   SKILLS_DIR: z.string().default('./skills'),
   NATS_URL: optionalString,
   MONGODB_URL: optionalString,
-  CHROME_PATH: optionalString,
-  BOT_BROWSER_ARGS: stringArrayJson,
-  BOT_HEADLESS: envBool(true),
-  BOT_DISPLAY_NAME: z.string().min(1).max(100).default('Notetaker'),
   LLM_BASE_URL: optionalString,
   LLM_API_KEY: optionalString,
   LLM_MODEL: optionalString,
@@ -57,10 +37,6 @@ function resolveBase(env: z.infer<typeof baseEnvSchema>, raw: NodeJS.ProcessEnv)
     skillsDir: path.resolve(env.SKILLS_DIR),
     natsUrl: env.NATS_URL,
     mongodbUrl: env.MONGODB_URL,
-    chromePath: env.CHROME_PATH,
-    botBrowserArgs: env.BOT_BROWSER_ARGS,
-    botHeadless: env.BOT_HEADLESS,
-    botDisplayName: env.BOT_DISPLAY_NAME,
     llm: { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL },
     secretsKey: env.SECRETS_KEY,
     logLevel: env.LOG_LEVEL,

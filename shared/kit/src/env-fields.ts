@@ -23,3 +23,19 @@ export const envBool = (fallback: boolean) =>
     .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
     .optional()
     .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes'].includes(v)));
+
+/** A JSON array of strings (flags such as `--host-resolver-rules=MAP a b` contain spaces); [] when unset. */
+export const envJsonStrings = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    if (!raw) return [] as string[];
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (Array.isArray(parsed) && parsed.every((x) => typeof x === 'string')) return parsed as string[];
+    } catch {
+      /* reported below */
+    }
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON array of strings' });
+    return z.NEVER;
+  });

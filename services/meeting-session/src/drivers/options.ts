@@ -1,4 +1,6 @@
 /** How the driver factory is configured, and how the environment maps onto it. */
+import { z } from 'zod';
+import { envBool, envJsonStrings, parseEnv } from '@notetaker/kit';
 
 export interface DriverFactoryOptions {
   /** Chromium or Chrome to launch; by default the first of /usr/bin/chromium, chromium-browser, google-chrome. */
@@ -38,33 +40,31 @@ export const DRIVER_DEFAULTS = {
 } as const;
 
 /**
- * CHROME_PATH, BOT_HEADLESS (default true), BOT_BROWSER_ARGS (a JSON array of strings: flags such
- * as --host-resolver-rules contain spaces), BOT_DISPLAY_NAME and CAPTION_BLIND_AFTER_MS. Throws on
- * a malformed BOT_BROWSER_ARGS rather than launching a browser with half of the intended flags.
+ * The drivers' variables, read here and nowhere else (meeting-session's configuration includes
+ * them, so a bad value stops the service at start): CHROME_PATH, BOT_HEADLESS (default true),
+ * BOT_BROWSER_ARGS (a JSON array of strings: flags such as --host-resolver-rules contain spaces),
+ * BOT_DISPLAY_NAME and CAPTION_BLIND_AFTER_MS.
  */
+export const driverEnv = z.object({
+  CHROME_PATH: z.string().optional(),
+  BOT_HEADLESS: envBool(DRIVER_DEFAULTS.headless),
+  BOT_BROWSER_ARGS: envJsonStrings,
+  BOT_DISPLAY_NAME: z.string().trim().max(100, 'must be at most 100 characters').optional(),
+  CAPTION_BLIND_AFTER_MS: z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int()
+    .min(1000, 'must be at least 1000')
+    .optional(),
+});
+
+/** Driver options from the environment; unset variables are left to DRIVER_DEFAULTS. Throws ConfigError. */
 export function driverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DriverFactoryOptions {
+  const e = parseEnv(driverEnv, env);
   const options: DriverFactoryOptions = {};
-  if (env.CHROME_PATH) options.chromePath = env.CHROME_PATH;
-  if (env.BOT_HEADLESS !== undefined && env.BOT_HEADLESS !== '') {
-    options.headless = !/^(false|0|no|off)$/i.test(env.BOT_HEADLESS.trim());
-  }
-  if (env.BOT_BROWSER_ARGS) {
-    let args: unknown;
-    try {
-      args = JSON.parse(env.BOT_BROWSER_ARGS);
-    } catch {
-      args = null;
-    }
-    if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) {
-      throw new Error('BOT_BROWSER_ARGS must be a JSON array of strings, e.g. ["--lang=en-US"]');
-    }
-    options.extraArgs = args;
-  }
-  if (env.BOT_DISPLAY_NAME?.trim()) options.displayName = env.BOT_DISPLAY_NAME.trim();
-  if (env.CAPTION_BLIND_AFTER_MS) {
-    const ms = Number(env.CAPTION_BLIND_AFTER_MS);
-    if (!Number.isInteger(ms) || ms < 1000) throw new Error('CAPTION_BLIND_AFTER_MS must be a whole number of milliseconds, at least 1000');
-    options.captionBlindAfterMs = ms;
-  }
+  if (e.CHROME_PATH) options.chromePath = e.CHROME_PATH;
+  if (env.BOT_HEADLESS) options.headless = e.BOT_HEADLESS;
+  if (e.BOT_BROWSER_ARGS.length > 0) options.extraArgs = e.BOT_BROWSER_ARGS;
+  if (e.BOT_DISPLAY_NAME) options.displayName = e.BOT_DISPLAY_NAME;
+  if (e.CAPTION_BLIND_AFTER_MS) options.captionBlindAfterMs = e.CAPTION_BLIND_AFTER_MS;
   return options;
 }
