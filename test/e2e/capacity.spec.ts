@@ -6,24 +6,16 @@
  */
 import { expect } from 'chai';
 import { WebClient } from '../../services/gateway/test/web/support/web-client.js';
-import { chromiumMissing, startWorld, type StartedMeeting, type World } from './support/world.js';
+import { useWorld, type StartedMeeting, type World } from './support/world.js';
 
 const SEATS = 2;
 
 describe('whole stack in real Chromium: bot seats', function () {
   this.timeout(90_000);
+  const current = useWorld({ MAX_MEETINGS_PER_WORKER: String(SEATS) });
   let world: World;
-
-  before(async function () {
-    const missing = chromiumMissing();
-    if (missing) {
-      console.log(`    skipped: ${missing}`);
-      this.skip();
-    }
-    world = await startWorld({ MAX_MEETINGS_PER_WORKER: String(SEATS) });
-  });
-  after(async () => {
-    await world?.close();
+  beforeEach(() => {
+    world = current();
   });
 
   const metric = async (name: string) => {

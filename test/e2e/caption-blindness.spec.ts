@@ -10,25 +10,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { growWords, type MeetingOptions } from '../simulators/index.js';
-import { chromiumMissing, PLATFORMS, startWorld, type StartedMeeting, type World } from './support/world.js';
+import { PLATFORMS, useWorld, type StartedMeeting, type World } from './support/world.js';
 
 const BLIND_AFTER_MS = 3000;
 const SAID = 'We should move the launch to the second week of March';
 
 describe('whole stack in real Chromium: a bot that cannot read captions says so', function () {
   this.timeout(90_000);
+  const current = useWorld({ CAPTION_BLIND_AFTER_MS: String(BLIND_AFTER_MS) });
   let world: World;
-
-  before(async function () {
-    const missing = chromiumMissing();
-    if (missing) {
-      console.log(`    skipped: ${missing}`);
-      this.skip();
-    }
-    world = await startWorld({ CAPTION_BLIND_AFTER_MS: String(BLIND_AFTER_MS) });
-  });
-  after(async () => {
-    await world?.close();
+  beforeEach(() => {
+    world = current();
   });
 
   const warningsOf = async (m: StartedMeeting): Promise<string[] | undefined> => {

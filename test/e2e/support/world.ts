@@ -206,7 +206,7 @@ export const PLATFORMS: Array<{ platform: SimPlatform; label: string }> = [
  * One world shared by the cases of a describe block: started before them (skipped with the reason
  * printed when there is no Chromium), closed after them. Call it inside `describe`.
  */
-export function useWorld(): () => World {
+export function useWorld(env: Record<string, string> = {}): () => World {
   let world: World | undefined;
   before(async function () {
     const missing = chromiumMissing();
@@ -214,7 +214,7 @@ export function useWorld(): () => World {
       console.log(`    skipped: ${missing}`);
       this.skip();
     }
-    world = await startWorld();
+    world = await startWorld(env);
   });
   after(async () => {
     await world?.close();
