@@ -1,0 +1,55 @@
+/**
+ * The kit's runtime as an operator meets it: a service run alone in its own process answers
+ * /healthz, /readyz and /metrics on PORT, keeps its store under DATA_DIR, and on SIGTERM stops its
+ * work, closes its store (the LOCK goes) and exits 0.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+
+const CHILD = fileURLToPath(new URL('./support/standalone-child.ts', import.meta.url));
+
+describe('kit: a service run alone', function () {
+  this.timeout(30_000);
+
+  it('serves health, readiness and metrics, and on SIGTERM stops cleanly and releases its store', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kit-standalone-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' };
+    delete env.NATS_URL;
+    delete env.MONGODB_URL;
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: Array<Record<string, unknown>> = [];
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+          const entry = JSON.parse(line) as Record<string, unknown>;
+          lines.push(entry);
+          if (entry.msg === 'service started') resolve(entry.port as number);
+        });
+        void exited.then((code) => reject(new Error(`exited ${code} before starting`)));
+      });
+      const base = `http://127.0.0.1:${port}`;
+      expect(await (await fetch(`${base}/healthz`)).json()).to.deep.equal({ status: 'ok' });
+      expect(await (await fetch(`${base}/readyz`)).json()).to.deep.equal({ status: 'ready' });
+      expect(await (await fetch(`${base}/metrics`)).text()).to.match(
+        /process_cpu_user_seconds_total\{service="kit-child"\}/,
+      );
+      expect(fs.existsSync(path.join(dataDir, 'kit-child', 'LOCK'))).to.equal(true);
+
+      child.kill('SIGTERM');
+      expect(await exited).to.equal(0);
+      expect(fs.readFileSync(path.join(dataDir, 'stopped'), 'utf8')).to.equal('yes');
+      expect(fs.existsSync(path.join(dataDir, 'kit-child', 'LOCK')), 'store closed').to.equal(false);
+      expect(lines.map((l) => l.msg)).to.include.members(['shutting down', 'stopped cleanly']);
+      expect(lines.every((l) => l.service === 'kit-child')).to.equal(true);
+    } finally {
+      child.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
