@@ -230,10 +230,15 @@ export class Executor {
     gate: (() => Promise<void>) | undefined,
   ): Promise<void> {
     const { signal } = controller;
-    const timer = setTimeout(
-      () => controller.abort(new ExecutionStop('timeout')),
-      Math.max(0, startedAt + task.timeoutMs - Date.now()),
-    );
+    // Timers may fire a millisecond before the wall clock says the time is up: wait out the rest,
+    // so a run stopped for its timeout never records a duration below it.
+    const deadline = startedAt + task.timeoutMs;
+    let timer: NodeJS.Timeout;
+    const expire = () => {
+      if (Date.now() < deadline) timer = setTimeout(expire, deadline - Date.now());
+      else controller.abort(new ExecutionStop('timeout'));
+    };
+    timer = setTimeout(expire, Math.max(0, deadline - Date.now()));
     const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     let lastRun: Promise<unknown> = Promise.resolve();
     let outcome: Outcome;
