@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { envInt, envMs, parseEnv } from '@notetaker/kit';
 import { DRIVER_DEFAULTS, driverEnv } from './drivers/options.js';
+import { JOIN_TIMEOUT_DEFAULT_MS, LOBBY_TIMEOUT_DEFAULT_MS } from './limits.js';
 
 export const meetingSessionEnv = driverEnv.extend({
   /** all (registry and worker in one process, the default), registry (no browsers) or worker (browsers only). */
@@ -15,9 +16,9 @@ export const meetingSessionEnv = driverEnv.extend({
   FLUSH_INTERVAL_MS: envMs(10_000),
   ALONE_TIMEOUT_MS: envMs(60_000),
   /** From the start until the bot reaches the lobby or is admitted; past it the meeting ends in error join_failed. */
-  JOIN_TIMEOUT_MS: envMs(2 * 60_000),
+  JOIN_TIMEOUT_MS: envMs(JOIN_TIMEOUT_DEFAULT_MS),
   /** From entering the lobby until admission; past it the meeting ends in error lobby_timeout. */
-  LOBBY_TIMEOUT_MS: envMs(10 * 60_000),
+  LOBBY_TIMEOUT_MS: envMs(LOBBY_TIMEOUT_DEFAULT_MS),
   MAX_MEETING_DURATION_MS: envMs(4 * 60 * 60_000),
   /** A worker that has not renewed its lease for this long is lost; its meetings end in error. */
   WORKER_LEASE_MS: envMs(15_000),

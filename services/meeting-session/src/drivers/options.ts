@@ -1,6 +1,7 @@
 /** How the driver factory is configured, and how the environment maps onto it. */
 import { z } from 'zod';
 import { envBool, envJsonStrings, parseEnv } from '@notetaker/kit';
+import { JOIN_TIMEOUT_DEFAULT_MS, LOBBY_TIMEOUT_DEFAULT_MS } from '../limits.js';
 
 export interface DriverFactoryOptions {
   /** Chromium or Chrome to launch; by default the first of /usr/bin/chromium, chromium-browser, google-chrome. */
@@ -15,9 +16,9 @@ export interface DriverFactoryOptions {
   captionIdleMs?: number;
   /** Teams: a caption row unchanged this long is final. Default 900 ms. */
   teamsCaptionIdleMs?: number;
-  /** Waiting in the lobby longer than this fails with lobby_timeout. Default 10 minutes. */
+  /** Waiting in the lobby longer than this fails with lobby_timeout. Default: the service's (limits.ts). */
   lobbyTimeoutMs?: number;
-  /** Getting from the link to the lobby or the call longer than this fails with join_failed. Default 60 s. */
+  /** Getting from the link to the lobby or the call longer than this fails with join_failed. Default: the service's. */
   joinTimeoutMs?: number;
   /** How often the page is read (captions also arrive at once through an observer). Default 250 ms. */
   pollIntervalMs?: number;
@@ -32,8 +33,8 @@ export const DRIVER_DEFAULTS = {
   displayName: 'Notetaker',
   captionIdleMs: 1_500,
   teamsCaptionIdleMs: 900,
-  lobbyTimeoutMs: 10 * 60_000,
-  joinTimeoutMs: 60_000,
+  lobbyTimeoutMs: LOBBY_TIMEOUT_DEFAULT_MS,
+  joinTimeoutMs: JOIN_TIMEOUT_DEFAULT_MS,
   pollIntervalMs: 250,
   meetingsPerBrowser: 10,
   captionBlindAfterMs: 20_000,
