@@ -1,34 +1,35 @@
 /**
- * Every REST route under /api/v1 as data: the schemas its handler validates with and the bodies
- * it answers, by status. The OpenAPI document is generated from this table (document.ts), and a
+ * Every REST route under /api/v1 as data: the schemas its handler validates with, and the body it
+ * answers (the shared operation's output, as REST and MCP answer it), by status. The OpenAPI document is generated from this table (document.ts), and a
  * test holds it equal to the routes the router serves, so a route cannot be added undocumented.
  */
 import type { z } from 'zod';
 import {
   createTaskRequest,
   historyQuery,
-  historyResponse,
-  meetingStatusResponse,
-  projectMeetingsResponse,
-  projectsResponse,
-  runTaskResponse,
   searchQuery,
-  searchResponse,
   startMeetingRequest,
-  startMeetingResponse,
   stopMeetingRequest,
-  stopMeetingResponse,
-  successResponse,
-  taskDetailsResponse,
-  taskResponse,
   tasksQuery,
-  tasksResponse,
   transcriptQuery,
-  transcriptResponse,
   updateTaskRequest,
   webhookDeliveriesReply,
 } from '@notetaker/contracts';
 import { deliveriesQuery } from '../routes/deliveries.js';
+import { listMeetings, startMeeting, stopMeeting } from '../operations/meetings.js';
+import { listProjectMeetings, listProjects } from '../operations/projects.js';
+import {
+  createTask,
+  deleteTask,
+  disableTask,
+  enableTask,
+  getTask,
+  getTaskHistory,
+  listTasks,
+  runTask,
+  updateTask,
+} from '../operations/tasks.js';
+import { getTranscript, searchTranscripts } from '../operations/transcripts.js';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
 
@@ -58,7 +59,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'meetings',
     summary: 'Send a bot into a Google Meet or Teams meeting; events go to callbackUrl, signed',
     body: startMeetingRequest,
-    success: { status: 201, description: 'The bot is joining', schema: startMeetingResponse },
+    success: { status: 201, description: 'The bot is joining', schema: startMeeting.output },
     errors: {
       403: 'saveTranscript without the knowledge:write capability',
       409: 'Meeting URL is already being transcribed',
@@ -72,7 +73,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'meetings',
     summary: 'Make the bot leave; the final document and status follow as events',
     body: stopMeetingRequest,
-    success: { status: 200, description: 'The bot is leaving', schema: stopMeetingResponse },
+    success: { status: 200, description: 'The bot is leaving', schema: stopMeeting.output },
     errors: { 404: notOwned, 409: 'Meeting has ended', 413: 'Body over 1 MB' },
   },
   {
@@ -80,7 +81,7 @@ export const OPERATIONS: Operation[] = [
     path: '/meetings/status',
     tag: 'meetings',
     summary: 'Meetings of this key being transcribed now',
-    success: { status: 200, description: 'Live meetings', schema: meetingStatusResponse },
+    success: { status: 200, description: 'Live meetings', schema: listMeetings.output },
   },
   {
     method: 'get',
@@ -88,7 +89,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'meetings',
     summary: 'The finalized segments of a live or ended meeting (after an index: only the newer ones)',
     query: transcriptQuery,
-    success: { status: 200, description: 'The transcript', schema: transcriptResponse },
+    success: { status: 200, description: 'The transcript', schema: getTranscript.output },
     errors: { 404: notOwned },
   },
   {
@@ -113,14 +114,14 @@ export const OPERATIONS: Operation[] = [
     path: '/projects',
     tag: 'projects',
     summary: 'Every project of the instance',
-    success: { status: 200, description: 'Projects', schema: projectsResponse },
+    success: { status: 200, description: 'Projects', schema: listProjects.output },
   },
   {
     method: 'get',
     path: '/projects/:projectId/meetings',
     tag: 'projects',
     summary: 'The meeting history of a project, newest first',
-    success: { status: 200, description: 'History', schema: projectMeetingsResponse },
+    success: { status: 200, description: 'History', schema: listProjectMeetings.output },
   },
   {
     method: 'get',
@@ -128,7 +129,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'search',
     summary: 'Search saved transcripts, best first',
     query: searchQuery,
-    success: { status: 200, description: 'Results', schema: searchResponse },
+    success: { status: 200, description: 'Results', schema: searchTranscripts.output },
     errors: { 503: 'The index is being rebuilt; retry' },
   },
   {
@@ -137,7 +138,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'tasks',
     summary: 'Every task, optionally only scheduled or only on-demand ones',
     query: tasksQuery,
-    success: { status: 200, description: 'Tasks by name', schema: tasksResponse },
+    success: { status: 200, description: 'Tasks by name', schema: listTasks.output },
   },
   {
     method: 'post',
@@ -145,7 +146,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'tasks',
     summary: 'Create a task running a skill, on a cron schedule or on demand',
     body: createTaskRequest,
-    success: { status: 201, description: 'Created', schema: taskResponse },
+    success: { status: 201, description: 'Created', schema: createTask.output },
     errors: { 404: 'Skill not found', 409: 'Task already exists', 413: 'Body over 1 MB' },
   },
   {
@@ -153,7 +154,7 @@ export const OPERATIONS: Operation[] = [
     path: '/tasks/:name',
     tag: 'tasks',
     summary: 'A task and its 10 most recent executions',
-    success: { status: 200, description: 'The task', schema: taskDetailsResponse },
+    success: { status: 200, description: 'The task', schema: getTask.output },
     errors: { 404: taskNotFound },
   },
   {
@@ -162,7 +163,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'tasks',
     summary: 'Change some fields of a task',
     body: updateTaskRequest,
-    success: { status: 200, description: 'The task as changed', schema: taskResponse },
+    success: { status: 200, description: 'The task as changed', schema: updateTask.output },
     errors: { 404: `${taskNotFound}; or Skill not found`, 413: 'Body over 1 MB' },
   },
   {
@@ -170,7 +171,7 @@ export const OPERATIONS: Operation[] = [
     path: '/tasks/:name',
     tag: 'tasks',
     summary: 'Delete a task (its history goes with it)',
-    success: { status: 200, description: 'Deleted', schema: successResponse },
+    success: { status: 200, description: 'Deleted', schema: deleteTask.output },
     errors: { 404: taskNotFound },
   },
   {
@@ -178,7 +179,7 @@ export const OPERATIONS: Operation[] = [
     path: '/tasks/:name/run',
     tag: 'tasks',
     summary: 'Run a task now; the outcome is in its history',
-    success: { status: 202, description: 'The run started', schema: runTaskResponse },
+    success: { status: 202, description: 'The run started', schema: runTask.output },
     errors: { 404: taskNotFound, 409: 'Task is already running' },
   },
   {
@@ -186,7 +187,7 @@ export const OPERATIONS: Operation[] = [
     path: '/tasks/:name/enable',
     tag: 'tasks',
     summary: 'Resume a scheduled task’s timer',
-    success: { status: 200, description: 'The task', schema: taskResponse },
+    success: { status: 200, description: 'The task', schema: enableTask.output },
     errors: { 404: taskNotFound, 409: 'The task is on-demand: it has no schedule to enable' },
   },
   {
@@ -194,7 +195,7 @@ export const OPERATIONS: Operation[] = [
     path: '/tasks/:name/disable',
     tag: 'tasks',
     summary: 'Pause a scheduled task’s timer',
-    success: { status: 200, description: 'The task', schema: taskResponse },
+    success: { status: 200, description: 'The task', schema: disableTask.output },
     errors: { 404: taskNotFound, 409: 'The task is on-demand: it has no schedule to disable' },
   },
   {
@@ -203,7 +204,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'tasks',
     summary: 'Executions of a task, newest first',
     query: historyQuery,
-    success: { status: 200, description: 'Executions', schema: historyResponse },
+    success: { status: 200, description: 'Executions', schema: getTaskHistory.output },
     errors: { 404: taskNotFound },
   },
   {
