@@ -1,7 +1,8 @@
 /**
  * Every REST route under /api/v1 as data: the schemas its handler validates with, and the body it
- * answers (the shared operation's output, as REST and MCP answer it), by status. The OpenAPI document is generated from this table (document.ts), and a
- * test holds it equal to the routes the router serves, so a route cannot be added undocumented.
+ * answers (the shared operation's output, as REST and MCP answer it), by status. The OpenAPI
+ * document is generated from this table (document.ts), and a test holds it equal to the routes the
+ * router serves, so a route cannot be added undocumented.
  */
 import type { z } from 'zod';
 import {
