@@ -6,7 +6,8 @@
  * service's histogram), how long until every run finished, and the process's memory (PSS from
  * /proc). Part 2: REST request rates through the gateway (in-process stack): create, list, history.
  * Target: tick lateness p99 < 250 ms with 10,000 tasks. Runs ~2.5 minutes.
- * `npx tsx test/bench/tasks.bench.ts` (TASKS_BENCH_TASKS, TASKS_BENCH_BOUNDARIES=1|2)
+ * `npx tsx test/bench/tasks.bench.ts` (TASKS_BENCH_TASKS, TASKS_BENCH_BOUNDARIES=1|2,
+ * TASKS_BENCH_PART=scheduler|rest)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,6 +22,8 @@ import { formatRow, percentile, runWindowed } from './stats.js';
 
 const TASKS = Number(process.env.TASKS_BENCH_TASKS ?? 10_000);
 const BOUNDARIES = Math.min(2, Math.max(1, Number(process.env.TASKS_BENCH_BOUNDARIES ?? 2)));
+/** `scheduler` or `rest` runs only that part. */
+const PART = process.env.TASKS_BENCH_PART ?? 'all';
 const ZONES = [
   'UTC',
   'Europe/Paris',
@@ -250,8 +253,8 @@ async function restRates(llm: FakeLlm): Promise<void> {
 const llm = await startFakeLlm({ record: false });
 llm.respond(() => ({ answer: 'Nothing to do.', usage: { prompt: 50, completion: 5 } }));
 try {
-  await restRates(llm);
-  await schedulerAtScale(llm);
+  if (PART !== 'scheduler') await restRates(llm);
+  if (PART !== 'rest') await schedulerAtScale(llm);
 } finally {
   await llm.close();
 }
