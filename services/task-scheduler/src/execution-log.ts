@@ -1,7 +1,15 @@
-/** The executions collection: running records, outcomes, stale marking, history and pruning. */
-import type { ExecutionStatus } from '@notetaker/contracts';
-import type { Collection } from '@notetaker/store';
-import { cutSummary, type ExecutionDoc, type TaskDoc } from './records.js';
+/**
+ * Executions: the running ones in a collection, the finished ones in a history log (store port
+ * HistoryLog), newest first per task. The collection's unique indexes keep one run per task and
+ * one run per cron tick; the history keeps memory flat as it grows (on the embedded store it is
+ * one file per task, not documents in the heap). A run moves in two steps, so a crash between
+ * them loses nothing: its record is marked finished in the collection (only if still running:
+ * a record stale-marked meanwhile stays as it is), then appended to the history and deleted. A
+ * record found finished in the collection at start, or by `history`, is one still on its way.
+ */
+import type { ExecutionStatus, TaskExecution } from '@notetaker/contracts';
+import type { Collection, HistoryLog } from '@notetaker/store';
+import { cutSummary, executionView, type ExecutionDoc, type TaskDoc } from './records.js';
 
 export interface Outcome {
   status: Exclude<ExecutionStatus, 'running'>;
@@ -13,6 +21,7 @@ export interface Outcome {
 export class ExecutionLog {
   constructor(
     private readonly executions: Collection<ExecutionDoc>,
+    private readonly finished: HistoryLog,
     private readonly tasks: Collection<TaskDoc>,
     private readonly historyLimit: number,
   ) {}
@@ -22,6 +31,8 @@ export class ExecutionLog {
     await this.executions.createIndex({ status: 1 });
     await this.executions.createIndex({ runningKey: 1 }, { unique: true, sparse: true });
     await this.executions.createIndex({ tickKey: 1 }, { unique: true, sparse: true });
+    // Records a crash left between their two steps (and every finished one of an older version).
+    for (const doc of await this.executions.find({ status: { $ne: 'running' } })) await this.archive(doc, true);
   }
 
   /** Throws `duplicate_key` when the task already runs or the tick was fired already. */
@@ -40,7 +51,7 @@ export class ExecutionLog {
    */
   async finish(doc: ExecutionDoc, outcome: Outcome, completedAt: number): Promise<void> {
     await this.tasks.updateOne({ _id: doc.name, lastRunAt: doc.startedAt }, { $set: { lastStatus: outcome.status } });
-    const result = await this.executions.updateOne(
+    const finished = await this.executions.findOneAndUpdate(
       { _id: doc._id, status: 'running' },
       {
         $set: {
@@ -54,7 +65,7 @@ export class ExecutionLog {
         $unset: { runningKey: true },
       },
     );
-    if (result.matchedCount > 0) await this.prune(doc.name);
+    if (finished) await this.archive(finished);
   }
 
   async remove(executionId: string): Promise<void> {
@@ -82,35 +93,43 @@ export class ExecutionLog {
       { _id: { $in: [...new Set(orphans.map((o) => o.name))] }, lastStatus: 'running' },
       { $set: { lastStatus: 'stale' } },
     );
+    const staled = await this.executions.find({ _id: { $in: orphans.map((o) => o._id) }, status: 'stale' });
+    for (const doc of staled) await this.archive(doc);
     return orphans.length;
   }
 
-  /** Newest first. */
-  async history(name: string, limit: number, offset: number): Promise<ExecutionDoc[]> {
-    return this.executions.find({ name }, { sort: { startedAt: -1, _id: -1 }, skip: offset, limit });
+  /** Newest first: the running (or just finished) record, then the history. */
+  async history(name: string, limit: number, offset: number): Promise<TaskExecution[]> {
+    const current = (await this.executions.find({ name }, { sort: { startedAt: -1, _id: -1 } })).map((d) =>
+      executionView(d, true),
+    );
+    const ids = new Set(current.map((e) => e.executionId));
+    const past = (await this.finished.newest(name, offset + limit + current.length))
+      .map((record) => JSON.parse(record) as TaskExecution)
+      .filter((e) => !ids.has(e.executionId));
+    return [...current, ...past].slice(offset, offset + limit);
   }
 
   async removeTask(name: string): Promise<void> {
     await this.executions.deleteMany({ name });
+    await this.finished.drop([name]);
   }
 
   /**
-   * Keeps the newest `historyLimit` executions of a task. Trimming waits until the limit is passed
-   * by a tenth (none below 10), so a task at its limit pays for the sorted scan once per batch,
-   * not on every run.
+   * Moves a finished record into the history. `recovering`: the record was found finished at start,
+   * so a crash may have come after its append and before its delete; it is appended only when it
+   * is not the newest of the history already. Trimming waits until the limit is passed by a tenth
+   * (none below 10), so a task at its limit rewrites its history once per batch, not on every run.
    */
-  private async prune(name: string): Promise<void> {
-    const count = await this.executions.countDocuments({ name });
-    if (count <= this.historyLimit + Math.floor(this.historyLimit / 10)) return;
-    const [boundary] = await this.executions.find(
-      { name },
-      { sort: { startedAt: -1, _id: -1 }, skip: this.historyLimit - 1, limit: 1, projection: { startedAt: 1 } },
-    );
-    if (!boundary) return;
-    await this.executions.deleteMany({
-      name,
-      startedAt: { $lt: boundary.startedAt as string },
-      status: { $ne: 'running' },
-    });
+  private async archive(doc: ExecutionDoc, recovering = false): Promise<void> {
+    const record = executionView(doc, true);
+    const [newest] = recovering ? await this.finished.newest(doc.name, 1) : [];
+    if (!newest || (JSON.parse(newest) as TaskExecution).executionId !== record.executionId) {
+      const count = await this.finished.append(doc.name, JSON.stringify(record));
+      if (count > this.historyLimit + Math.floor(this.historyLimit / 10)) {
+        await this.finished.trim(doc.name, this.historyLimit);
+      }
+    }
+    await this.executions.deleteOne({ _id: doc._id });
   }
 }

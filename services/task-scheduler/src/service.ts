@@ -59,7 +59,12 @@ export function taskSchedulerService(options: TaskSchedulerOptions = {}): Servic
         env.TASKS_INSTANCE_ID ??
         `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
       const tasks = ctx.store.collection<TaskDoc>('tasks');
-      const log = new ExecutionLog(ctx.store.collection<ExecutionDoc>('executions'), tasks, env.TASKS_HISTORY_LIMIT);
+      const log = new ExecutionLog(
+        ctx.store.collection<ExecutionDoc>('executions'),
+        ctx.store.historyLog('execution_history'),
+        tasks,
+        env.TASKS_HISTORY_LIMIT,
+      );
       await log.init();
       const metrics = createSchedulerMetrics(ctx.metrics);
       // Distributed (MongoDB) instances share the store; the embedded store belongs to one process.

@@ -15,7 +15,7 @@ import {
 import type { Collection } from '@notetaker/store';
 import type { ExecutionLog } from './execution-log.js';
 import type { Executor } from './executor.js';
-import { executionView, snapshotOf, taskView, type TaskDoc } from './records.js';
+import { snapshotOf, taskView, type TaskDoc } from './records.js';
 import { canonicalTimeZone, NextRunCalendar, type ScheduleCache } from './schedule.js';
 import type { SkillCache } from './skills.js';
 
@@ -96,7 +96,7 @@ export class TaskService {
   async get(name: string): Promise<{ task: Task; recentExecutions: TaskExecution[] }> {
     const doc = await this.require(name);
     const recent = await this.o.log.history(name, RECENT_EXECUTIONS, 0);
-    return { task: this.view(doc), recentExecutions: recent.map((e) => executionView(e, false)) };
+    return { task: this.view(doc), recentExecutions: recent.map(({ resultSummary: _, ...e }) => e) };
   }
 
   async update(name: string, changes: UpdateTaskRequest): Promise<{ task: Task }> {
@@ -169,8 +169,7 @@ export class TaskService {
 
   async history(name: string, limit: number, offset: number): Promise<{ executions: TaskExecution[] }> {
     await this.require(name);
-    const docs = await this.o.log.history(name, limit, offset);
-    return { executions: docs.map((e) => executionView(e, true)) };
+    return { executions: await this.o.log.history(name, limit, offset) };
   }
 
   private async require(name: string): Promise<TaskDoc> {

@@ -1,7 +1,8 @@
 /**
  * The embedded adapter: no server to run, one folder per service (`<dataDir>/<service>/`), one
  * nedb datafile per collection (`<name>.db`), one file per sequence log (`<name>.log`, see
- * embedded-log.ts), one process at a time (see lock.ts).
+ * embedded-log.ts), one folder per history log (`<name>.history/`, see embedded-history.ts), one
+ * process at a time (see lock.ts).
  *
  * Durability: a write is acknowledged once nedb has appended its line to the file (no fsync), so
  * it survives the process being killed at any point; an OS crash or power loss can still lose the
@@ -12,9 +13,10 @@ import path from 'node:path';
 import { ServiceError } from '@notetaker/contracts';
 import { assertCollectionName, assertServiceName } from './common.js';
 import { EmbeddedCollection } from './embedded-collection.js';
+import { EmbeddedHistoryLog } from './embedded-history.js';
 import { EmbeddedSequenceLog } from './embedded-log.js';
 import { acquireLock, releaseLock, type StaleLock } from './lock.js';
-import type { Collection, Document, SequenceLog, Store } from './port.js';
+import type { Collection, Document, HistoryLog, SequenceLog, Store } from './port.js';
 
 export interface EmbeddedStoreOptions {
   service: string;
@@ -38,6 +40,7 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
 class EmbeddedStore implements Store {
   private readonly collections = new Map<string, EmbeddedCollection>();
   private readonly logs = new Map<string, EmbeddedSequenceLog>();
+  private readonly histories = new Map<string, EmbeddedHistoryLog>();
   private readonly timer: NodeJS.Timeout;
   private closing: Promise<void> | null = null;
 
@@ -78,9 +81,21 @@ class EmbeddedStore implements Store {
     return log;
   }
 
+  historyLog(name: string): HistoryLog {
+    this.assertOpen();
+    assertCollectionName(name);
+    let history = this.histories.get(name);
+    if (!history) {
+      history = new EmbeddedHistoryLog(path.join(this.folder, `${name}.history`), () => this.assertOpen());
+      this.histories.set(name, history);
+    }
+    return history;
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       clearInterval(this.timer);
+      for (const history of this.histories.values()) history.close();
       for (const log of this.logs.values()) await warnOnFailure(`closing ${log.file}`, () => log.close());
       // Compacting drains each collection's pending writes and leaves a tidy file for next time.
       await Promise.allSettled([...this.collections.values()].map((c) => c.close()));

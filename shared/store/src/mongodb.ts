@@ -12,12 +12,14 @@ import {
   newId,
   isPlainObject,
 } from './common.js';
+import { CollectionHistoryLog, type HistoryDoc } from './collection-history.js';
 import { CollectionSequenceLog, type PageDoc } from './collection-log.js';
 import type {
   Collection,
   Document,
   Filter,
   FindOptions,
+  HistoryLog,
   IndexOptions,
   SequenceLog,
   Store,
@@ -77,6 +79,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
 class MongoStore implements Store {
   private readonly collections = new Map<string, MongoAdapterCollection>();
   private readonly logs = new Map<string, SequenceLog>();
+  private readonly histories = new Map<string, HistoryLog>();
   private closing: Promise<void> | null = null;
 
   constructor(
@@ -99,6 +102,14 @@ class MongoStore implements Store {
     let log = this.logs.get(name);
     if (!log) this.logs.set(name, (log = new CollectionSequenceLog(this.collection<PageDoc>(name))));
     return log;
+  }
+
+  historyLog(name: string): HistoryLog {
+    let history = this.histories.get(name);
+    if (!history) {
+      this.histories.set(name, (history = new CollectionHistoryLog(this.collection<HistoryDoc>(name))));
+    }
+    return history;
   }
 
   close(): Promise<void> {

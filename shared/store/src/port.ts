@@ -92,9 +92,29 @@ export interface SequenceLog {
   drop(keys: string[]): Promise<void>;
 }
 
+/**
+ * The newest records of each key, read newest first: a task's execution history. A record is one
+ * line of opaque text (JSON, say). Unlike a collection it is never queried inside a record, and
+ * unlike a sequence log it is read from its newest end and cut from its oldest, which lets the
+ * embedded adapter keep one file per key and only a count per key in memory (embedded-history.ts):
+ * memory grows with the number of keys, not with the records they hold. Its name shares one
+ * namespace with collections and logs.
+ */
+export interface HistoryLog {
+  /** Appends a record (text without a newline); returns how many records the key holds now. */
+  append(key: string, record: string): Promise<number>;
+  /** Up to `limit` records of the key, newest first, after skipping the `skip` newest. */
+  newest(key: string, limit: number, skip?: number): Promise<string[]>;
+  /** Keeps only the key's `keep` newest records. */
+  trim(key: string, keep: number): Promise<void>;
+  /** Removes every record of these keys. */
+  drop(keys: string[]): Promise<void>;
+}
+
 export interface Store {
   collection<T extends Document = Document>(name: string): Collection<T>;
   sequenceLog(name: string): SequenceLog;
+  historyLog(name: string): HistoryLog;
   close(): Promise<void>;
 }
 

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { openEmbeddedStore, openStore, type StaleLock } from '../src/index.js';
 import { deadPid, procField, startChild, until } from './support/child.js';
-import { rejectsWith, storeContract } from './store.contract.js';
+import { CollectionHistoryLog, type HistoryDoc } from '../src/collection-history.js';
+import { historyContract, rejectsWith, storeContract } from './store.contract.js';
 
 /**
  * Runs store-child.ts with `args` until it has reported `<word> n` for n >= `atLeast`, kills it
@@ -146,6 +147,63 @@ describe('embedded store', () => {
     });
   });
 
+  describe('history files', () => {
+    let dir: string;
+    beforeEach(async () => {
+      dir = await tempDir();
+    });
+    afterEach(() => fs.rm(dir, { recursive: true, force: true }));
+
+    it('keeps one file per key, records across a reopen, and cuts off a line torn by a crash', async () => {
+      const first = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      for (let i = 1; i <= 3; i++) await first.historyLog('runs').append('task-a', `{"n":${i}}`);
+      await first.historyLog('runs').append('task-b', '{"n":1}');
+      await first.close();
+      const folder = path.join(dir, 'svc', 'runs.history');
+      expect((await fs.readdir(folder)).sort()).to.deep.equal(
+        ['task-a', 'task-b'].map((k) => Buffer.from(k).toString('base64url')).sort(),
+      );
+      // What a process killed in the middle of a write leaves: part of a line, and a trim's new file.
+      await fs.appendFile(path.join(folder, Buffer.from('task-a').toString('base64url')), '{"n":4');
+      await fs.writeFile(path.join(folder, `${Buffer.from('task-b').toString('base64url')}.trim`), 'partial');
+
+      const second = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      const history = second.historyLog('runs');
+      expect(await history.newest('task-a', 10)).to.deep.equal(['{"n":3}', '{"n":2}', '{"n":1}']);
+      expect(await history.append('task-a', '{"n":4}')).to.equal(4);
+      expect(await history.newest('task-a', 1)).to.deep.equal(['{"n":4}']);
+      expect(await fs.readdir(folder)).to.have.length(2, 'the torn trim is gone');
+      await second.close();
+      await rejectsWith(history.newest('task-a', 1), 'store_closed');
+    });
+
+    it('reads the newest of a long history from its end', async () => {
+      const store = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      const history = store.historyLog('runs');
+      const record = (i: number) => JSON.stringify({ i, pad: 'p'.repeat(500) });
+      for (let i = 1; i <= 1000; i++) await history.append('k', record(i));
+      expect(await history.newest('k', 3, 200)).to.deep.equal([record(800), record(799), record(798)]);
+      await history.trim('k', 150);
+      expect(await history.newest('k', 1, 149)).to.deep.equal([record(851)]);
+      await store.close();
+    });
+  });
+
+  describe("history log in a collection (the MongoDB adapter's), on this store", () => {
+    let dir: string;
+    let store: Awaited<ReturnType<typeof openEmbeddedStore>>;
+    let n = 0;
+    before(async () => {
+      dir = await tempDir();
+      store = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+    });
+    after(async () => {
+      await store.close();
+      await fs.rm(dir, { recursive: true, force: true });
+    });
+    historyContract(() => new CollectionHistoryLog(store.collection<HistoryDoc>(`h${++n}`)));
+  });
+
   describe('sequence log file', () => {
     let dir: string;
     const file = () => path.join(dir, 'svc', 'events.log');
@@ -266,7 +324,9 @@ describe('embedded store', () => {
       holder.process.kill('SIGKILL');
       await holder.exited;
       const store = await openEmbeddedStore({ service: 'svc', dataDir: dir });
-      expect((await fs.readFile(path.join(folder, 'LOCK'), 'utf8')).trim()).to.match(new RegExp(`^${process.pid} \\d+$`));
+      expect((await fs.readFile(path.join(folder, 'LOCK'), 'utf8')).trim()).to.match(
+        new RegExp(`^${process.pid} \\d+$`),
+      );
 
       const contender = startChild([dir, 'svc', 'hold']);
       const line = await contender.waitFor((l) => l.startsWith('{'));

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { ServiceError } from '@notetaker/contracts';
-import type { Collection, Document, Store } from '../src/index.js';
+import type { Collection, Document, HistoryLog, Store } from '../src/index.js';
 
 export interface ContractHooks {
   /** A store on empty storage. */
@@ -431,6 +431,11 @@ export function storeContract(hooks: ContractHooks): void {
     });
   });
 
+  describe('history log', () => {
+    let histories = 0;
+    historyContract(() => store.historyLog(`history${++histories}`));
+  });
+
   describe('isolation', () => {
     it('returns copies: mutating inputs or results does not change stored documents', async () => {
       const c = fresh<{ _id?: string; nested: { v: number }; list: number[]; x?: number }>();
@@ -453,5 +458,59 @@ export function storeContract(hooks: ContractHooks): void {
         expect(() => store.collection(name), name).to.throw(ServiceError);
       }
     });
+  });
+}
+
+/** What every history log does (port.ts HistoryLog); `fresh` gives an empty one each time. */
+export function historyContract(fresh: () => HistoryLog): void {
+  it('reads records back newest first, with skip and limit, per key', async () => {
+    const history = fresh();
+    for (let i = 1; i <= 5; i++) expect(await history.append('a', `a${i}`)).to.equal(i);
+    expect(await history.append('b', '{"json":"é","n":1}')).to.equal(1);
+    expect(await history.newest('a', 3)).to.deep.equal(['a5', 'a4', 'a3']);
+    expect(await history.newest('a', 2, 2)).to.deep.equal(['a3', 'a2']);
+    expect(await history.newest('a', 10, 4)).to.deep.equal(['a1']);
+    expect(await history.newest('a', 10, 5)).to.deep.equal([]);
+    expect(await history.newest('a', 0)).to.deep.equal([]);
+    expect(await history.newest('b', 10)).to.deep.equal(['{"json":"é","n":1}']);
+    expect(await history.newest('nobody', 10)).to.deep.equal([]);
+  });
+
+  it('trims a key to its newest records and goes on counting from there', async () => {
+    const history = fresh();
+    for (let i = 1; i <= 6; i++) await history.append('t', `r${i}`);
+    await history.append('other', 'kept');
+    await history.trim('t', 2);
+    expect(await history.newest('t', 10)).to.deep.equal(['r6', 'r5']);
+    await history.trim('t', 5);
+    expect(await history.append('t', 'r7')).to.equal(3);
+    expect(await history.newest('t', 10)).to.deep.equal(['r7', 'r6', 'r5']);
+    await history.trim('t', 0);
+    expect(await history.newest('t', 10)).to.deep.equal([]);
+    expect(await history.newest('other', 10)).to.deep.equal(['kept']);
+  });
+
+  it('drops keys whole and leaves the others', async () => {
+    const history = fresh();
+    await history.append('x', '1');
+    await history.append('y', '1');
+    await history.drop(['x', 'never-there']);
+    await history.drop([]);
+    expect(await history.newest('x', 10)).to.deep.equal([]);
+    expect(await history.newest('y', 10)).to.deep.equal(['1']);
+    expect(await history.append('x', 'again')).to.equal(1);
+  });
+
+  it('holds records of any size, keys of any text, and answers 400 for a record with a newline or a bad key', async () => {
+    const history = fresh();
+    const big = 'x'.repeat(200_000);
+    await history.append('../../etc/passwd', big);
+    await history.append('../../etc/passwd', 'small');
+    expect(await history.newest('../../etc/passwd', 2)).to.deep.equal(['small', big]);
+    await rejectsWith(history.append('k', 'two\nlines'), 'bad_request');
+    await rejectsWith(history.append('', 'r'), 'bad_request');
+    await rejectsWith(history.append('k'.repeat(181), 'r'), 'bad_request');
+    await rejectsWith(history.newest('k', -1), 'bad_request');
+    expect(await history.newest('k', 10)).to.deep.equal([]);
   });
 }
