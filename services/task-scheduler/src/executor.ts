@@ -1,10 +1,19 @@
 /**
  * Starts and finishes executions. One run per task at a time, across instances: the running
- * record carries a unique `runningKey`, so a second start fails in the store, not by luck. A run
- * gets an AbortController that fires on timeout (status `timeout`), on deletion of its task
- * (the record goes with the task) and on shutdown (status `stale`); the signal reaches the model
- * request and every tool call. At most `maxConcurrent` skills run at once; time spent waiting for
- * a slot counts toward the timeout, since the execution is running from the user's point of view.
+ * record carries a unique `runningKey`, so a second start fails in the store, not by luck.
+ *
+ * A recorded run waits in a queue (run-queue.ts) until one of `maxConcurrent` slots is free; only
+ * then does it get an AbortController, which fires on timeout (status `timeout`), on deletion of
+ * its task (the record goes with the task) and on shutdown (status `stale`), and reaches the model
+ * request and every tool call. Time spent waiting counts toward the timeout, since the execution
+ * is running from the user's point of view: a run still waiting at its deadline is recorded
+ * `timeout` without running.
+ *
+ * At a minute boundary with thousands of tasks, no run is handed a slot until every record of the
+ * tick is stored and the tasks' lastRunAt set (one write per distinct start time): otherwise the
+ * first runs' model calls and writes compete with the records of the rest of the tick, and
+ * recording the tick takes many times longer. The hold is capped, so a store that never catches
+ * up delays runs, never starves them.
  */
 import { randomBytes } from 'node:crypto';
 import { errors, ServiceError } from '@notetaker/contracts';
@@ -14,9 +23,8 @@ import type { ExecutionLog, Outcome } from './execution-log.js';
 import type { SchedulerMetrics } from './metrics.js';
 import type { ExecutionDoc, TaskDoc, TaskSnapshot } from './records.js';
 import { RunError, type TokenUsage } from './runner/agent.js';
-import { raceAbort } from './abort.js';
+import { RunQueue } from './run-queue.js';
 import { SkillError } from './skills.js';
-import { Slots } from './slots.js';
 
 export interface Runner {
   run(task: TaskSnapshot, signal: AbortSignal, usage: TokenUsage): Promise<string>;
@@ -35,11 +43,6 @@ export interface StartRequest {
   triggerType: ExecutionDoc['triggerType'];
   /** The cron tick (epoch ms) for scheduled runs. */
   scheduledAt?: number;
-  /**
-   * Called once the record is stored; the run waits for the promise before it works (its timeout
-   * is already running). Cron ticks pass StartBacklog.drained (see start-backlog.ts).
-   */
-  gate?: () => Promise<void>;
 }
 
 export type StartResult =
@@ -55,9 +58,13 @@ interface Active {
   task: TaskSnapshot;
   doc: ExecutionDoc;
   startedAt: number;
-  /** Created once the record is stored; a cancel before that is remembered here. */
+  deadline: number;
+  /** The task's lastRunAt write: its outcome's lastStatus must come after it. */
+  marked?: Promise<unknown>;
+  /** Created once it has a slot; a cancel before that is remembered here. */
   controller?: AbortController;
   cancelled?: boolean;
+  /** Settles once its outcome is recorded (or its record removed). */
   done?: Promise<void>;
 }
 
@@ -69,6 +76,8 @@ export interface ExecutorOptions {
   maxConcurrent: number;
   logger: Logger;
   metrics: SchedulerMetrics;
+  /** Longest hold of the slots while a tick is recorded (default 10 s). */
+  maxHoldMs?: number;
 }
 
 // Execution ids: time, a random part per process, a counter. Unique without a random draw per id.
@@ -82,22 +91,30 @@ const ALREADY_RUNNING: Promise<StartResult> = Promise.resolve({ started: false, 
 
 export class Executor {
   private readonly active = new Map<string, Active>();
-  private readonly slots: Slots;
+  private readonly queue = new RunQueue<Active>((entry) => this.settleWaiting(entry, new ExecutionStop('timeout')));
+  private free: number;
+  /** Ticks whose records are being written: no run gets a slot meanwhile (see the header). */
+  private holds = 0;
   private stopping = false;
   // Thousands of executions start in the same millisecond: one ISO string for all of them.
   private lastIso = { ms: 0, iso: '' };
 
   constructor(private readonly options: ExecutorOptions) {
-    this.slots = new Slots(options.maxConcurrent);
+    this.free = options.maxConcurrent;
   }
 
-  /** Records the execution as running, then runs it in the background. */
-  start(request: StartRequest): Promise<StartResult> {
-    if (this.stopping) return Promise.reject(errors.unavailable('The task scheduler is stopping'));
+  /** Records the execution as running; it runs once a slot is free. */
+  async start(request: StartRequest): Promise<StartResult> {
+    if (this.stopping) throw errors.unavailable('The task scheduler is stopping');
     const tick = request.scheduledAt === undefined ? undefined : new Date(request.scheduledAt).toISOString();
     const entry = this.prepare(request.task, request.executionType, request.triggerType, tick);
     if (!entry) return ALREADY_RUNNING;
-    return this.record(entry, request.executionType === 'manual', request.scheduledAt, request.gate);
+    const result = await this.record(entry, request.executionType === 'manual', request.scheduledAt);
+    if (result.started) {
+      entry.marked = this.markStarted([entry]);
+      this.enqueue(entry);
+    }
+    return result;
   }
 
   /**
@@ -106,7 +123,7 @@ export class Executor {
    * The 10,000th task of a minute boundary starts a few milliseconds after the first, instead of
    * after 9,999 write calls and the garbage collections they bring.
    */
-  startTicks(ticks: DueTick[], gate: () => Promise<void>): Array<Promise<StartResult>> {
+  startTicks(ticks: DueTick[]): Array<Promise<StartResult>> {
     const total = ticks.reduce((n, t) => n + t.tasks.length, 0);
     if (this.stopping) {
       return Array.from({ length: total }, () => Promise.reject(errors.unavailable('The task scheduler is stopping')));
@@ -118,14 +135,53 @@ export class Executor {
       for (const task of tasks) entries[i++] = this.prepare(task, 'scheduled', 'cron', tick);
     }
     const results: Array<Promise<StartResult>> = new Array(total);
+    const recorded: Active[] = [];
     i = 0;
     for (const { tasks, scheduledAt } of ticks) {
       for (let j = 0; j < tasks.length; j++, i++) {
         const entry = entries[i];
-        results[i] = entry ? this.record(entry, false, scheduledAt, gate) : ALREADY_RUNNING;
+        results[i] = entry
+          ? this.record(entry, false, scheduledAt).then((result) => {
+              if (result.started) recorded.push(entry);
+              return result;
+            })
+          : ALREADY_RUNNING;
       }
     }
+    // Once every record is in: lastRunAt for all of them, then their runs may take slots.
+    this.hold(
+      Promise.allSettled(results).then(() => {
+        const marked = this.markStarted(recorded);
+        for (const entry of recorded) {
+          entry.marked = marked;
+          this.enqueue(entry);
+        }
+        return marked;
+      }),
+    );
     return results;
+  }
+
+  /** Aborts this task's run in this process, if any; its record is removed with the task. */
+  cancel(name: string): void {
+    const entry = this.active.get(name);
+    if (!entry) return;
+    entry.cancelled = true;
+    if (entry.controller) entry.controller.abort(new ExecutionStop('cancelled'));
+    else if (this.queue.remove(entry)) this.settleWaiting(entry, new ExecutionStop('cancelled'));
+  }
+
+  isRunningHere(name: string): boolean {
+    return this.active.has(name);
+  }
+
+  /** Aborts every run (they are recorded `stale`) and waits for their records. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const entry of this.queue.drain()) this.settleWaiting(entry, new ExecutionStop('shutdown'));
+    const entries = [...this.active.values()];
+    for (const entry of entries) entry.controller?.abort(new ExecutionStop('shutdown'));
+    await Promise.allSettled(entries.map((e) => e.done));
   }
 
   private iso(ms: number): string {
@@ -160,17 +216,12 @@ export class Executor {
       runningKey: task.name,
     };
     if (tick !== undefined) doc.tickKey = `${task.name}@${tick}`;
-    const entry: Active = { task, doc, startedAt };
+    const entry: Active = { task, doc, startedAt, deadline: startedAt + task.timeoutMs };
     this.active.set(task.name, entry);
     return entry;
   }
 
-  private async record(
-    entry: Active,
-    manual: boolean,
-    scheduledAt: number | undefined,
-    gate: (() => Promise<void>) | undefined,
-  ): Promise<StartResult> {
+  private async record(entry: Active, manual: boolean, scheduledAt: number | undefined): Promise<StartResult> {
     const { task, doc, startedAt } = entry;
     try {
       await this.options.log.insertRunning(doc);
@@ -185,100 +236,140 @@ export class Executor {
       this.options.metrics.tickLateness.observe((startedAt - scheduledAt) / 1000);
       this.options.metrics.tickRecordedLateness.observe((Date.now() - scheduledAt) / 1000);
     }
-    const controller = new AbortController();
-    entry.controller = controller;
-    if (entry.cancelled) controller.abort(new ExecutionStop('cancelled'));
     this.options.metrics.running.inc();
     this.options.logger.info(
       { task: task.name, executionId: doc.executionId, trigger: doc.triggerType },
       'execution started',
     );
-    entry.done = this.run(doc, task, controller, startedAt, gate)
-      .catch((err: unknown) => this.options.logger.error({ err, task: task.name }, 'could not record an outcome'))
-      .finally(() => {
-        this.options.metrics.running.dec();
-        if (this.active.get(task.name) === entry) this.active.delete(task.name);
-      });
     return { started: true, execution: doc };
   }
 
-  /** Aborts this task's run in this process, if any; its record is removed with the task. */
-  cancel(name: string): void {
-    const entry = this.active.get(name);
-    if (!entry) return;
-    entry.cancelled = true;
-    entry.controller?.abort(new ExecutionStop('cancelled'));
+  /** The tasks' lastRunAt: one write per distinct start time (a tick's starts share a few). */
+  private markStarted(entries: Active[]): Promise<unknown> {
+    const byStart = new Map<string, string[]>();
+    for (const { doc } of entries) {
+      const names = byStart.get(doc.startedAt);
+      if (names) names.push(doc.name);
+      else byStart.set(doc.startedAt, [doc.name]);
+    }
+    return Promise.all(
+      [...byStart].map(([lastRunAt, names]) =>
+        this.options.tasks
+          .updateMany({ _id: { $in: names } }, { $set: { lastRunAt, lastStatus: 'running' } })
+          .catch((err: unknown) =>
+            this.options.logger.warn({ err, tasks: names.length }, 'could not record lastRunAt'),
+          ),
+      ),
+    );
   }
 
-  isRunningHere(name: string): boolean {
-    return this.active.has(name);
+  private enqueue(entry: Active): void {
+    if (entry.cancelled) return this.settleWaiting(entry, new ExecutionStop('cancelled'));
+    if (this.stopping) return this.settleWaiting(entry, new ExecutionStop('shutdown'));
+    this.queue.push(entry);
+    this.options.metrics.waiting.set(this.queue.length);
+    this.dispatch();
   }
 
-  /** Aborts every run (they are recorded `stale`) and waits for their records. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    const entries = [...this.active.values()];
-    for (const entry of entries) entry.controller?.abort(new ExecutionStop('shutdown'));
-    await Promise.allSettled(entries.map((e) => e.done));
+  /** Holds the slots until `recording` settles, or for `maxHoldMs` at most. */
+  private hold(recording: Promise<unknown>): void {
+    this.holds++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      clearTimeout(cap);
+      this.holds--;
+      this.dispatch();
+    };
+    const cap = setTimeout(release, this.options.maxHoldMs ?? 10_000);
+    void recording.then(release, release);
   }
 
-  private async run(
-    doc: ExecutionDoc,
-    task: TaskSnapshot,
-    controller: AbortController,
-    startedAt: number,
-    gate: (() => Promise<void>) | undefined,
-  ): Promise<void> {
+  /** Hands free slots to the oldest waiting runs. */
+  private dispatch(): void {
+    while (this.holds === 0 && this.free > 0) {
+      const entry = this.queue.shift();
+      if (!entry) break;
+      this.free--;
+      entry.done = this.run(entry).finally(() => {
+        this.free++;
+        this.dispatch();
+      });
+    }
+    this.options.metrics.waiting.set(this.queue.length);
+  }
+
+  private async run(entry: Active): Promise<void> {
+    const { task } = entry;
+    const controller = new AbortController();
+    entry.controller = controller;
     const { signal } = controller;
     // Timers may fire a millisecond before the wall clock says the time is up: wait out the rest,
     // so a run stopped for its timeout never records a duration below it.
-    const deadline = startedAt + task.timeoutMs;
     let timer: NodeJS.Timeout;
     const expire = () => {
-      if (Date.now() < deadline) timer = setTimeout(expire, deadline - Date.now());
+      if (Date.now() < entry.deadline) timer = setTimeout(expire, entry.deadline - Date.now());
       else controller.abort(new ExecutionStop('timeout'));
     };
-    timer = setTimeout(expire, Math.max(0, deadline - Date.now()));
+    timer = setTimeout(expire, Math.max(0, entry.deadline - Date.now()));
+    if (entry.cancelled) controller.abort(new ExecutionStop('cancelled'));
     const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-    let lastRun: Promise<unknown> = Promise.resolve();
     let outcome: Outcome;
     try {
-      if (gate) await raceAbort(gate(), signal);
-      lastRun = this.options.tasks
-        .updateOne({ _id: task.name }, { $set: { lastRunAt: doc.startedAt, lastStatus: 'running' } })
-        .catch((err: unknown) => this.options.logger.warn({ err, task: task.name }, 'could not record lastRunAt'));
-      await this.slots.acquire(signal);
-      try {
-        const answer = await this.options.runner.run(task, signal, usage);
-        outcome = { status: 'completed', resultSummary: answer, ...usage };
-      } finally {
-        this.slots.release();
-      }
+      if (signal.aborted) throw signal.reason;
+      const answer = await this.options.runner.run(task, signal, usage);
+      outcome = { status: 'completed', resultSummary: answer, ...usage };
     } catch (err) {
-      outcome = { ...failure(err, signal, task), ...usage };
+      outcome = { ...failure(err, signal.aborted ? signal.reason : null, task), ...usage };
     } finally {
       clearTimeout(timer);
     }
-    await lastRun;
     const stop: unknown = signal.reason;
-    if (signal.aborted && stop instanceof ExecutionStop && stop.kind === 'cancelled') {
-      await this.options.log.remove(doc._id);
-      return;
+    await this.settle(entry, stop instanceof ExecutionStop && stop.kind === 'cancelled' ? null : outcome);
+  }
+
+  /** A run that never got a slot: timed out waiting, cancelled, or the service stops. */
+  private settleWaiting(entry: Active, stop: ExecutionStop): void {
+    const outcome =
+      stop.kind === 'cancelled' ? null : { ...failure(stop, stop, entry.task), inputTokens: 0, outputTokens: 0 };
+    entry.done = this.settle(entry, outcome);
+    this.options.metrics.waiting.set(this.queue.length);
+  }
+
+  /** Records the outcome (null: a cancelled run, whose record goes with its task) and lets the task go. */
+  private async settle(entry: Active, outcome: Outcome | null): Promise<void> {
+    const { task, doc } = entry;
+    try {
+      await entry.marked;
+      if (!outcome) {
+        await this.options.log.remove(doc._id);
+        return;
+      }
+      await this.options.log.finish(doc, outcome, Date.now());
+      this.options.metrics.executions.inc({ status: outcome.status });
+      this.options.logger.info(
+        {
+          task: task.name,
+          executionId: doc.executionId,
+          status: outcome.status,
+          durationMs: Date.now() - entry.startedAt,
+        },
+        'execution finished',
+      );
+    } catch (err) {
+      this.options.logger.error({ err, task: task.name }, 'could not record an outcome');
+    } finally {
+      this.options.metrics.running.dec();
+      if (this.active.get(task.name) === entry) this.active.delete(task.name);
     }
-    await this.options.log.finish(doc, outcome, Date.now());
-    this.options.metrics.executions.inc({ status: outcome.status });
-    this.options.logger.info(
-      { task: task.name, executionId: doc.executionId, status: outcome.status, durationMs: Date.now() - startedAt },
-      'execution finished',
-    );
   }
 }
 
-function failure(err: unknown, signal: AbortSignal, task: TaskSnapshot): Pick<Outcome, 'status' | 'resultSummary'> {
-  const stop: unknown = signal.aborted ? signal.reason : null;
-  if (stop instanceof ExecutionStop) {
-    if (stop.kind === 'timeout') return { status: 'timeout', resultSummary: `Timed out after ${task.timeoutMs} ms` };
-    if (stop.kind === 'shutdown') {
+function failure(err: unknown, reason: unknown, task: TaskSnapshot): Pick<Outcome, 'status' | 'resultSummary'> {
+  if (reason instanceof ExecutionStop) {
+    if (reason.kind === 'timeout') return { status: 'timeout', resultSummary: `Timed out after ${task.timeoutMs} ms` };
+    if (reason.kind === 'shutdown') {
       return { status: 'stale', resultSummary: 'The service stopped while this execution was running' };
     }
     return { status: 'failed', resultSummary: 'Cancelled: the task was deleted' };

@@ -33,6 +33,11 @@ export function createSchedulerMetrics(registry: client.Registry) {
       registers,
     }),
     running: new client.Gauge({ name: 'tasks_running', help: 'Executions running in this process', registers }),
+    waiting: new client.Gauge({
+      name: 'tasks_waiting',
+      help: 'Executions recorded as running that wait for a free slot (TASKS_MAX_CONCURRENT)',
+      registers,
+    }),
     leader: new client.Gauge({
       name: 'tasks_scheduler_leader',
       help: '1 while this instance holds the scheduler lease and fires cron ticks',

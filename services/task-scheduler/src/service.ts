@@ -28,7 +28,6 @@ import { snapshotOf, type ExecutionDoc, type TaskDoc, type TaskSnapshot } from '
 import { SkillRunner } from './runner/skill-runner.js';
 import { ScheduleCache } from './schedule.js';
 import { SkillCache } from './skills.js';
-import { StartBacklog } from './start-backlog.js';
 import { TaskService } from './task-service.js';
 
 export interface TaskSchedulerOptions {
@@ -111,8 +110,6 @@ export function taskSchedulerService(options: TaskSchedulerOptions = {}): Servic
       const schedules = new ScheduleCache({ allowSeconds: options.allowSecondsField === true });
       const snapshots = new Map<string, TaskSnapshot>();
 
-      const backlog = new StartBacklog();
-      const gate = () => backlog.drained();
       const report = async (name: string, scheduledAt: number, start: Promise<StartResult>) => {
         try {
           const result = await start;
@@ -139,10 +136,10 @@ export function taskSchedulerService(options: TaskSchedulerOptions = {}): Servic
             scheduledAt,
             tasks: names.map((name) => snapshots.get(name)).filter((t): t is TaskSnapshot => t !== undefined),
           }));
-          const starts = executor.startTicks(due, gate);
+          const starts = executor.startTicks(due);
           let i = 0;
           for (const { tasks: dueTasks, scheduledAt } of due) {
-            for (const task of dueTasks) void backlog.track(report(task.name, scheduledAt, starts[i++]));
+            for (const task of dueTasks) void report(task.name, scheduledAt, starts[i++]);
           }
         },
         (err) => logger.error({ err }, 'cron timer failed'),
