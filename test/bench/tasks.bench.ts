@@ -5,14 +5,18 @@
  * (startedAt - tick, from every task's lastRunAt), how late its running record was stored (the
  * service's histogram), how long until every run finished, and the process's memory (PSS from
  * /proc). Part 2: REST request rates through the gateway (in-process stack): create, list, history.
- * Target: tick lateness p99 < 250 ms with 10,000 tasks. Runs ~2.5 minutes.
+ * Peer: the `cron` package alone with as many CronJobs (cron-peer.mjs), its memory and lateness
+ * printed beside the scheduler's, with the ratios.
+ * Targets: tick lateness p99 < 250 ms and PSS peak < 150 MB with 10,000 tasks. Runs ~4 minutes.
+ * The scheduler runs compiled (`npm run build` first), as in the image.
  * `npx tsx test/bench/tasks.bench.ts` (TASKS_BENCH_TASKS, TASKS_BENCH_BOUNDARIES=1|2,
- * TASKS_BENCH_PART=scheduler|rest)
+ * TASKS_BENCH_PART=scheduler|rest, TASKS_BENCH_SOURCE=1 to run it through tsx)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { connectNatsBus, type Bus } from '@notetaker/bus';
 import { findNatsServerBinary, freePort, startNatsServer } from '@notetaker/bus/test-support';
 import { svc, type Task } from '@notetaker/contracts';
@@ -24,6 +28,8 @@ const TASKS = Number(process.env.TASKS_BENCH_TASKS ?? 10_000);
 const BOUNDARIES = Math.min(2, Math.max(1, Number(process.env.TASKS_BENCH_BOUNDARIES ?? 2)));
 /** `scheduler` or `rest` runs only that part. */
 const PART = process.env.TASKS_BENCH_PART ?? 'all';
+/** 1: run the scheduler from its TypeScript through tsx instead of the compiled build. */
+const FROM_SOURCE = process.env.TASKS_BENCH_SOURCE === '1';
 const ZONES = [
   'UTC',
   'Europe/Paris',
@@ -95,16 +101,29 @@ async function scrape(port: number): Promise<{ recorded: Map<number, number>; fi
   return { recorded, finished };
 }
 
-async function schedulerAtScale(llm: FakeLlm): Promise<void> {
+interface MemoryFigures {
+  /** PSS (kB) with every task loaded, before any boundary. */
+  loaded: number;
+  /** Highest PSS (kB) around each boundary. */
+  peaks: number[];
+}
+
+async function schedulerAtScale(llm: FakeLlm): Promise<MemoryFigures> {
   const binary = findNatsServerBinary();
   if (!binary && !process.env.NATS_URL) throw new Error('tasks bench needs nats-server on PATH (or NATS_URL)');
   const nats = process.env.NATS_URL ? null : await startNatsServer(binary!);
   const natsUrl = process.env.NATS_URL ?? nats!.url;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tasks-bench-'));
   const metricsPort = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'services/task-scheduler/src/main.ts'], {
+  // What the image runs: the compiled service under the `production` condition (tsx adds ~30 MB).
+  if (!FROM_SOURCE) execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'ignore' });
+  const entry = FROM_SOURCE
+    ? ['--import', 'tsx', 'services/task-scheduler/src/main.ts']
+    : ['services/task-scheduler/dist/main.js'];
+  const child: ChildProcess = spawn(process.execPath, entry, {
     env: {
       ...process.env,
+      NODE_OPTIONS: FROM_SOURCE ? '' : '--conditions=production',
       ...llm.env(),
       NATS_URL: natsUrl,
       DATA_DIR: dataDir,
@@ -141,7 +160,7 @@ async function schedulerAtScale(llm: FakeLlm): Promise<void> {
       });
     });
     console.log(
-      `task-scheduler process (NATS, embedded store), ${TASKS} tasks firing every minute in ${ZONES.length} zones`,
+      `task-scheduler process (${FROM_SOURCE ? 'tsx' : 'compiled'}, NATS, embedded store), ${TASKS} tasks firing every minute in ${ZONES.length} zones`,
     );
     console.log(formatRow(`  create over the bus, 32 in flight`, create));
     const listStart = performance.now();
@@ -154,6 +173,7 @@ async function schedulerAtScale(llm: FakeLlm): Promise<void> {
       `  memory idle: PSS ${mb(idle.pss)} (RSS ${mb(idle.rss)}); with ${TASKS} tasks: PSS ${mb(loaded.pss)} (RSS ${mb(loaded.rss)})`,
     );
 
+    const peaks: number[] = [];
     let boundary = Math.ceil((Date.now() + 3000) / 60_000) * 60_000;
     for (let round = 1; round <= BOUNDARIES; round++, boundary += 60_000) {
       const before = await scrape(metricsPort);
@@ -178,6 +198,7 @@ async function schedulerAtScale(llm: FakeLlm): Promise<void> {
         }
       }
       clearInterval(sampler);
+      peaks.push(peak);
       const settled = memoryKb(child.pid!);
       const tick = new Date(boundary).toISOString();
       const tasks = await listAll(bus);
@@ -197,6 +218,7 @@ async function schedulerAtScale(llm: FakeLlm): Promise<void> {
           `all runs finished ${after(finishedAt)} (${[...statuses].map(([k, v]) => `${v} ${k}`).join(', ')}); PSS peak ${mb(peak)}, after ${mb(settled.pss)}`,
       );
     }
+    return { loaded: loaded.pss, peaks };
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
@@ -204,6 +226,37 @@ async function schedulerAtScale(llm: FakeLlm): Promise<void> {
     await bus.close();
     await nats?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The `cron` package alone with as many jobs (cron-peer.mjs), over one minute boundary. */
+async function cronPeer(): Promise<MemoryFigures> {
+  const child = spawn(
+    process.execPath,
+    [path.resolve(import.meta.dirname, 'cron-peer.mjs'), String(TASKS), JSON.stringify(ZONES)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const lines = readline.createInterface({ input: child.stdout! });
+  const next = () => new Promise<string>((resolve) => lines.once('line', resolve));
+  try {
+    if ((await next()) !== 'ready') throw new Error('cron peer did not start');
+    const loaded = memoryKb(child.pid!).pss;
+    let peak = loaded;
+    const sampler = setInterval(() => (peak = Math.max(peak, memoryKb(child.pid!).pss)), 200);
+    const report = JSON.parse(await next()) as { boundary: number; lateness: number[] };
+    clearInterval(sampler);
+    const lateness = report.lateness.sort((a, b) => a - b);
+    console.log(`cron package peer: ${TASKS} CronJobs every minute in ${ZONES.length} zones, one process, node alone`);
+    console.log(
+      `  PSS with the jobs ${mb(loaded)}, peak over a boundary ${mb(peak)}; ${lateness.length}/${TASKS} ticks fired, ` +
+        `lateness p50 ${percentile(lateness, 50).toFixed(0)} ms  p99 ${percentile(lateness, 99).toFixed(0)} ms`,
+    );
+    return { loaded, peaks: [peak] };
+  } finally {
+    lines.close();
+    child.kill('SIGKILL');
   }
 }
 
@@ -254,7 +307,15 @@ const llm = await startFakeLlm({ record: false });
 llm.respond(() => ({ answer: 'Nothing to do.', usage: { prompt: 50, completion: 5 } }));
 try {
   if (PART !== 'scheduler') await restRates(llm);
-  if (PART !== 'rest') await schedulerAtScale(llm);
+  if (PART !== 'rest') {
+    const scheduler = await schedulerAtScale(llm);
+    const peer = await cronPeer();
+    const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+    console.log(
+      `scheduler against the cron package peer: PSS with the tasks ${ratio(scheduler.loaded, peer.loaded)}, ` +
+        `peak over a boundary ${ratio(Math.max(...scheduler.peaks), peer.peaks[0])} (target: peak under 150 MB)`,
+    );
+  }
 } finally {
   await llm.close();
 }
