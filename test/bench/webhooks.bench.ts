@@ -1,6 +1,6 @@
 /**
  * Webhook delivery: 100 meetings x 100 events, signed, to a loopback receiver.
- * The emitter runs as its own process (services/webhook-emitter/src/main.ts) over a nats-server
+ * The emitter runs compiled (`npm run build` first, as the image runs it) as its own process over a nats-server
  * started here, with its embedded store in a temporary DATA_DIR; this process runs the real
  * gateway (signing secrets), publishes the events and receives the callbacks, so publish and
  * receipt are timed on one clock.
@@ -10,15 +10,16 @@
  * - paced + hung: the same, while one receiver that never answers holds 10 more meetings
  *   (its attempts time out after WEBHOOK_TIMEOUT_MS). Healthy p99 must stay within 20%.
  * - burst: all 10,000 events at once; deliveries/s is the emitter's capacity.
- * - peer: bare-webhook-loop.ts, the same deliveries to the same receiver with nothing but the
+ * - peer: bare-webhook-loop.mjs, the same deliveries to the same receiver with nothing but the
  *   signing and the HTTP client, in its own process; the emitter's burst is printed as a ratio to it.
  * Targets: >= 3,000 signed deliveries/s and >= 0.5x the bare loop in the burst, p99 < 20 ms.
  * `npx tsx test/bench/webhooks.bench.ts [rate] [rounds]`
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { connectNatsBus, type NatsBus } from '@notetaker/bus';
 import { findNatsServerBinary, startNatsServer } from '@notetaker/bus/test-support';
 import { evtMeeting, svc, type EventEnvelope } from '@notetaker/contracts';
@@ -26,7 +27,6 @@ import { gatewayService, type RunningGateway } from '@notetaker/gateway';
 import { createMetricsRegistry, loadBaseConfig, silentLogger } from '@notetaker/kit';
 import { openStore } from '@notetaker/store';
 import { replies, startCallbackReceiver, type CallbackReceiver } from '../support/callback-receiver.js';
-import { runBareLoop } from './bare-webhook-loop.js';
 import { formatRow, summarize, type LatencySummary } from './stats.js';
 
 const RATE = Number(process.argv[2] ?? 1000);
@@ -34,7 +34,9 @@ const ROUNDS = Number(process.argv[3] ?? 3);
 const MEETINGS = 100;
 const EVENTS = 100;
 const HUNG_MEETINGS = 10;
-const MAIN = path.resolve(import.meta.dirname, '../../services/webhook-emitter/src/main.ts');
+// What the image runs: the compiled emitter under the `production` condition (built first).
+const MAIN = path.resolve(import.meta.dirname, '../../services/webhook-emitter/dist/main.js');
+const PRODUCTION = { NODE_OPTIONS: '--conditions=production' };
 
 let seq = 0;
 const meetingId = () => `meeting_${Date.now()}_bench${(seq++).toString().padStart(6, '0')}`;
@@ -68,7 +70,26 @@ function cpuSecondsOf(pid: number | undefined): number {
   }
 }
 
+interface BareLoopResult {
+  deliveries: number;
+  perSecond: number;
+  cpuUsPerDelivery: number;
+}
+
+/** The peer (bare-webhook-loop.mjs) in a process of its own; its one JSON line of figures. */
+async function runBareLoop(options: { url: string; secret: string; meetings: number; events: number }) {
+  const child = spawn(process.execPath, [path.resolve(import.meta.dirname, 'bare-webhook-loop.mjs')], {
+    env: { ...process.env, ...PRODUCTION, BARE_WEBHOOK_LOOP: JSON.stringify(options) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  for await (const line of readline.createInterface({ input: child.stdout! })) {
+    if (line.startsWith('{')) return JSON.parse(line) as BareLoopResult;
+  }
+  throw new Error('the bare webhook loop printed no result');
+}
+
 async function main(): Promise<void> {
+  execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'ignore' });
   const binary = findNatsServerBinary();
   if (!binary) throw new Error('webhooks bench needs nats-server on PATH');
   const nats = await startNatsServer(binary);
@@ -107,8 +128,8 @@ async function main(): Promise<void> {
 
   // WEBHOOK_BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the emitter process.
   const nodeArgs = (process.env.WEBHOOK_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const emitter: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', MAIN], {
-    env: { ...process.env, NATS_URL: nats.url, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' },
+  const emitter: ChildProcess = spawn(process.execPath, [...nodeArgs, MAIN], {
+    env: { ...process.env, ...PRODUCTION, NATS_URL: nats.url, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const register = async (id: string, url: string) => {

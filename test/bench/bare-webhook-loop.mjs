@@ -4,50 +4,25 @@
  * a keep-alive `http.request` agent, the answer drained; in order per meeting (the next event
  * after the previous one's 2xx), all meetings at once. No store, no bus, no retries, no address
  * policy, no delivery log: what those cost is what the ratio shows.
- * It runs in a process of its own, like the emitter, so the receiver's work is not on its clock.
+ * Plain JavaScript on node alone, like the compiled emitter it is set against (tsx would add its
+ * own cost); webhooks.bench.ts runs it in a process of its own with BARE_WEBHOOK_LOOP set to
+ * `{url, secret, meetings, events}` and reads one JSON line: deliveries, perSecond, cpuUsPerDelivery.
  */
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import http from 'node:http';
-import readline from 'node:readline';
 import { CALLBACK_HEADERS } from '@notetaker/contracts';
 
-export interface BareLoopOptions {
-  url: string;
-  secret: string;
-  meetings: number;
-  events: number;
-}
-
-export interface BareLoopResult {
-  deliveries: number;
-  perSecond: number;
-  /** The sender process's CPU (user + system) per delivery. */
-  cpuUsPerDelivery: number;
-}
-
-/** Runs the loop in a child process and returns what it measured. */
-export async function runBareLoop(options: BareLoopOptions): Promise<BareLoopResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename], {
-    env: { ...process.env, BARE_WEBHOOK_LOOP: JSON.stringify(options) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = readline.createInterface({ input: child.stdout! });
-  for await (const line of lines) if (line.startsWith('{')) return JSON.parse(line) as BareLoopResult;
-  throw new Error('the bare webhook loop printed no result');
-}
-
-async function loop({ url, secret, meetings, events }: BareLoopOptions): Promise<BareLoopResult> {
+async function loop({ url, secret, meetings, events }) {
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-  const post = (body: Buffer, headers: http.OutgoingHttpHeaders) =>
-    new Promise<void>((resolve, reject) => {
+  const post = (body, headers) =>
+    new Promise((resolve, reject) => {
       const request = http.request(
         { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers },
         (res) => {
           res.resume();
           res.once('end', () =>
-            res.statusCode! >= 200 && res.statusCode! < 300 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`)),
+            res.statusCode >= 200 && res.statusCode < 300 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`)),
           );
         },
       );
@@ -88,6 +63,4 @@ async function loop({ url, secret, meetings, events }: BareLoopOptions): Promise
   return { deliveries, perSecond: deliveries / seconds, cpuUsPerDelivery: (cpu.user + cpu.system) / deliveries };
 }
 
-if (process.env.BARE_WEBHOOK_LOOP) {
-  console.log(JSON.stringify(await loop(JSON.parse(process.env.BARE_WEBHOOK_LOOP) as BareLoopOptions)));
-}
+console.log(JSON.stringify(await loop(JSON.parse(process.env.BARE_WEBHOOK_LOOP))));
