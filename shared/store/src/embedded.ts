@@ -55,41 +55,22 @@ class EmbeddedStore implements Store {
   }
 
   collection<T extends Document = Document>(name: string): Collection<T> {
-    this.assertOpen();
-    assertCollectionName(name);
-    let collection = this.collections.get(name);
-    if (!collection) {
-      const file = path.join(this.folder, `${name}.db`);
-      collection = new EmbeddedCollection(
-        file,
-        () => dropTornTail(file),
-        () => this.assertOpen(),
-      );
-      this.collections.set(name, collection);
-    }
-    return collection as unknown as Collection<T>;
+    return this.opened(this.collections, name, () => {
+      const file = this.file(`${name}.db`);
+      return new EmbeddedCollection(file, () => dropTornTail(file), this.checkOpen);
+    }) as unknown as Collection<T>;
   }
 
   sequenceLog(name: string): SequenceLog {
-    this.assertOpen();
-    assertCollectionName(name);
-    let log = this.logs.get(name);
-    if (!log) {
-      log = new EmbeddedSequenceLog(path.join(this.folder, `${name}.log`), () => this.assertOpen());
-      this.logs.set(name, log);
-    }
-    return log;
+    return this.opened(this.logs, name, () => new EmbeddedSequenceLog(this.file(`${name}.log`), this.checkOpen));
   }
 
   historyLog(name: string): HistoryLog {
-    this.assertOpen();
-    assertCollectionName(name);
-    let history = this.histories.get(name);
-    if (!history) {
-      history = new EmbeddedHistoryLog(path.join(this.folder, `${name}.history`), () => this.assertOpen());
-      this.histories.set(name, history);
-    }
-    return history;
+    return this.opened(
+      this.histories,
+      name,
+      () => new EmbeddedHistoryLog(this.file(`${name}.history`), this.checkOpen),
+    );
   }
 
   close(): Promise<void> {
@@ -103,6 +84,21 @@ class EmbeddedStore implements Store {
     })();
     return this.closing;
   }
+
+  /** The one instance of a collection or log by its name, opened on first use. */
+  private opened<T>(open: Map<string, T>, name: string, create: () => T): T {
+    this.assertOpen();
+    assertCollectionName(name);
+    let found = open.get(name);
+    if (!found) open.set(name, (found = create()));
+    return found;
+  }
+
+  private file(name: string): string {
+    return path.join(this.folder, name);
+  }
+
+  private readonly checkOpen = () => this.assertOpen();
 
   private assertOpen(): void {
     if (this.closing) throw new ServiceError('store_closed', `The store in ${this.folder} is closed`, 503);
