@@ -16,19 +16,7 @@ import {
 } from './support/stream.js';
 import { aliceThenBob } from './support/conversation.js';
 import { payloadOf, PLATFORMS, sleep, useWorld } from './support/world.js';
-
-/** Retries `check` until it passes or `timeoutMs` is over (the search index is fed asynchronously). */
-async function eventually(check: () => Promise<void>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await sleep(100);
-    }
-  }
-}
+import { eventuallyPasses } from '../support/wait.js';
 
 describe('whole stack in real Chromium: a transcribed meeting, start to stop', function () {
   this.timeout(60_000);
@@ -114,7 +102,7 @@ describe('whole stack in real Chromium: a transcribed meeting, start to stop', f
         status: 'completed',
         participants: ['Alice Example'],
       });
-      await eventually(async () => {
+      await eventuallyPasses(async () => {
         const found = await (await world().get(`/search?q=${encodeURIComponent('release notes')}`)).json();
         expect(found.results.map((r: { meetingId: string }) => r.meetingId)).to.include(m.meetingId);
       });

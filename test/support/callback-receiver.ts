@@ -14,6 +14,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { eventually } from './wait.js';
 
 export type ScriptedReply =
   | { kind: 'status'; status: number; headers?: Record<string, string>; body?: string }
@@ -174,15 +175,13 @@ export async function startCallbackReceiver(options: CallbackReceiverOptions = {
     });
   };
 
-  const waitFor = async (predicate: (r: ReceivedCallback[]) => boolean, timeoutMs = 10_000, what = 'condition') => {
-    const deadline = Date.now() + timeoutMs;
-    while (!predicate(received)) {
-      if (Date.now() > deadline) {
-        throw new Error(`callback receiver: ${what} not met within ${timeoutMs} ms (${received.length} requests)`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
+  const waitFor = (predicate: (r: ReceivedCallback[]) => boolean, timeoutMs = 10_000, what = 'condition') =>
+    eventually(() => predicate(received), what, timeoutMs).then(
+      () => undefined,
+      (err: Error) => {
+        throw new Error(`callback receiver: ${err.message} (${received.length} requests)`);
+      },
+    );
 
   return {
     url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,

@@ -12,6 +12,7 @@ import { parse } from 'yaml';
 import type { Project, ProjectMeeting, SearchResult } from '@notetaker/contracts';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../test/support/scripted-driver.js';
 import { startTestStack, type TestStack } from '../../../test/support/stack.js';
+import { eventuallyPasses } from '../../../test/support/wait.js';
 
 interface Started {
   meetingId: string;
@@ -19,19 +20,6 @@ interface Started {
   platform: string;
   project: string;
   documentPath: string | null;
-}
-
-/** Polls until `check` stops throwing, as a client watching the API would. */
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
 }
 
 function frontMatterOf(markdown: string): Record<string, unknown> {
@@ -84,7 +72,7 @@ describe('transcript and document REST', () => {
 
   async function live(meetingId: string) {
     const meeting = await driver.meeting(meetingId);
-    await eventually(async () => {
+    await eventuallyPasses(async () => {
       const res = await t.api(`/meetings/${meetingId}/transcript`, { apiKey: owner });
       expect(((await res.json()) as { status: string }).status).to.equal('live');
     });
@@ -107,7 +95,7 @@ describe('transcript and document REST', () => {
     const meeting = await live(started.meetingId);
     meeting.segment({ speaker: 'Alice', text: 'Hello everyone' });
     meeting.segment({ speaker: 'Bob', text: 'Hi Alice' });
-    const during = await eventually(async () => {
+    const during = await eventuallyPasses(async () => {
       const res = await transcript(started.meetingId);
       expect(res.body.segments).to.have.length(2);
       return res;
@@ -128,7 +116,7 @@ describe('transcript and document REST', () => {
     expect(Object.keys(segments[0]).sort()).to.deep.equal(['speaker', 'text', 'timestamp']);
 
     await stop(started.meetingId);
-    const after = await eventually(async () => {
+    const after = await eventuallyPasses(async () => {
       const res = await transcript(started.meetingId);
       expect(res.body.status).to.equal('ended');
       return res;
@@ -148,7 +136,7 @@ describe('transcript and document REST', () => {
 
     meeting.participants(['Alice']);
     meeting.segment({ speaker: 'Alice', text: 'The launch moves to Tuesday' });
-    const res = await eventually(async () => {
+    const res = await eventuallyPasses(async () => {
       const r = await documentOf(started.meetingId);
       expect(r.status).to.equal(200);
       return r;
@@ -178,7 +166,7 @@ describe('transcript and document REST', () => {
     expect(found.results.map((r) => r.meetingId)).to.deep.equal([started.meetingId]);
 
     await stop(started.meetingId);
-    const completed = await eventually(async () => {
+    const completed = await eventuallyPasses(async () => {
       const text = await (await documentOf(started.meetingId)).text();
       expect(frontMatterOf(text).status).to.equal('completed');
       return text;
@@ -201,7 +189,7 @@ describe('transcript and document REST', () => {
     const started = await start({ title: 'Plain title' });
     const meeting = await live(started.meetingId);
     meeting.segment({ speaker: 'Alice', text: 'words' });
-    const res = await eventually(async () => {
+    const res = await eventuallyPasses(async () => {
       const r = await documentOf(started.meetingId);
       expect(r.status).to.equal(200);
       return r;
@@ -228,7 +216,7 @@ describe('transcript and document REST', () => {
     expect(started.documentPath).to.equal(null);
     const meeting = await driver.meeting(started.meetingId);
     meeting.segment({ speaker: 'Alice', text: 'not saved to a file' });
-    const res = await eventually(async () => {
+    const res = await eventuallyPasses(async () => {
       const r = await transcript(started.meetingId, reader);
       expect(r.body.segments).to.have.length(1);
       return r;
@@ -243,7 +231,7 @@ describe('transcript and document REST', () => {
     const started = await start();
     const meeting = await live(started.meetingId);
     meeting.segment({ speaker: 'Alice', text: 'private words' });
-    await eventually(async () => expect((await documentOf(started.meetingId)).status).to.equal(200));
+    await eventuallyPasses(async () => expect((await documentOf(started.meetingId)).status).to.equal(200));
     const cases = [
       [started.meetingId, other],
       ['meeting_1732183200000_abcdefghij', owner],

@@ -12,6 +12,7 @@ import { svc } from '@notetaker/contracts';
 import { createMetricsRegistry, loadBaseConfig, silentLogger, type RunningService } from '@notetaker/kit';
 import { openStore, type Store } from '@notetaker/store';
 import { taskSchedulerService, type TaskSchedulerOptions } from '../src/service.js';
+export { eventually, sleep } from '../../../test/support/wait.js';
 
 export interface Instance {
   running: RunningService;
@@ -107,17 +108,4 @@ export async function startHarness(
     },
   };
   return harness;
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it returns a value (not undefined/false) or the time is up. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(25);
-  }
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { errors, ServiceError } from '@notetaker/contracts';
 import { JsonText, type Bus } from '../src/index.js';
+import { eventually, sleep } from '../../../test/support/wait.js';
 
 /**
  * The one behaviour spec both adapters must pass. `a` and `b` are two connections to the same bus,
@@ -55,7 +56,7 @@ export function busContract(name: string, makeBus: () => Promise<BusPair>): void
       a.publish(subject('pre.evt'), new JsonText('{"sequence":1,"text":"caf\\u00e9"}'));
       expect(await a.request(subject('pre.req'), new JsonText('[1,"two"]'))).to.deep.equal({ echoed: [1, 'two'] });
       await a.flush();
-      await waitFor(() => seen.length === 1);
+      await eventually(() => seen.length === 1);
       expect(seen).to.deep.equal([{ sequence: 1, text: 'café' }]);
     });
 
@@ -66,7 +67,7 @@ export function busContract(name: string, makeBus: () => Promise<BusPair>): void
     });
 
     it('fails a request with bus_timeout when the server answers too late', async function () {
-      b.serve(subject('slow'), () => delay(300).then(() => 'late'));
+      b.serve(subject('slow'), () => sleep(300).then(() => 'late'));
       await b.flush();
       const started = Date.now();
       const err = await rejectionOf(a.request(subject('slow'), {}, { timeoutMs: 100 }));
@@ -89,7 +90,7 @@ export function busContract(name: string, makeBus: () => Promise<BusPair>): void
       const total = 200;
       const replies = await Promise.all(Array.from({ length: total }, () => a.request(subject('work'), {})));
       await Promise.all([a.flush(), b.flush()]);
-      await delay(50); // a duplicate delivery would show up here
+      await sleep(50); // a duplicate delivery would show up here
       expect(calls.a + calls.b).to.equal(total);
       expect(calls.a).to.be.above(0);
       expect(calls.b).to.be.above(0);
@@ -104,8 +105,8 @@ export function busContract(name: string, makeBus: () => Promise<BusPair>): void
       b.subscribe(subject('evt'), () => void seen.push('group'), { queue: 'g' });
       await Promise.all([a.flush(), b.flush()]);
       for (let i = 0; i < 10; i++) a.publish(subject('evt'), { i });
-      await waitFor(() => seen.length >= 30);
-      await delay(50);
+      await eventually(() => seen.length >= 30);
+      await sleep(50);
       const count = (who: string) => seen.filter((s) => s === who).length;
       expect([count('plain-a'), count('plain-b'), count('group')]).to.deep.equal([10, 10, 10]);
     });
@@ -118,7 +119,7 @@ export function busContract(name: string, makeBus: () => Promise<BusPair>): void
         a.publish(subject(s), {});
       }
       a.publish(subject('meeting.last.started'), {});
-      await waitFor(() => got.length >= 2);
+      await eventually(() => got.length >= 2);
       expect(got).to.deep.equal([subject('meeting.m1.started'), subject('meeting.last.started')]);
     });
 
@@ -128,7 +129,7 @@ export function busContract(name: string, makeBus: () => Promise<BusPair>): void
       await b.flush();
       for (const s of ['evt', 'evt.a', 'evt.a.b.c', 'other.evt.a']) a.publish(subject(s), {});
       a.publish(subject('evt.last'), {});
-      await waitFor(() => got.length >= 3);
+      await eventually(() => got.length >= 3);
       expect(got).to.deep.equal([subject('evt.a'), subject('evt.a.b.c'), subject('evt.last')]);
     });
 
@@ -139,7 +140,7 @@ export function busContract(name: string, makeBus: () => Promise<BusPair>): void
       const total = 1000;
       for (let i = 0; i < total; i++) a.publish(subject('ordered'), { i });
       await a.flush();
-      await waitFor(() => got.length >= total);
+      await eventually(() => got.length >= total);
       expect(got).to.deep.equal(Array.from({ length: total }, (_, i) => i));
     });
 
@@ -176,11 +177,11 @@ export function busContract(name: string, makeBus: () => Promise<BusPair>): void
       const sub = b.subscribe(subject('unsub'), (data) => void got.push(data as number));
       await b.flush();
       a.publish(subject('unsub'), 1);
-      await waitFor(() => got.length === 1);
+      await eventually(() => got.length === 1);
       await sub.unsubscribe();
       a.publish(subject('unsub'), 2);
       await a.flush();
-      await delay(50);
+      await sleep(50);
       expect(got).to.deep.equal([1]);
     });
 
@@ -189,13 +190,13 @@ export function busContract(name: string, makeBus: () => Promise<BusPair>): void
       let finished = false;
       b.serve(subject('drain'), async () => {
         started = true;
-        await delay(200);
+        await sleep(200);
         finished = true;
         return 'done';
       });
       await b.flush();
       const reply = a.request(subject('drain'), {}, { timeoutMs: 3000 });
-      await waitFor(() => started);
+      await eventually(() => started);
       await b.close();
       expect(finished).to.equal(true);
       expect(await reply).to.equal('done');
@@ -205,18 +206,6 @@ export function busContract(name: string, makeBus: () => Promise<BusPair>): void
       expectServiceError(err, errors.noResponders(subject('drain')));
     });
   });
-}
-
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-export async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await delay(5);
-  }
 }
 
 export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { connectNatsBus, type NatsBus } from '../src/index.js';
 import { ServiceError } from '@notetaker/contracts';
-import { busContract, delay, rejectionOf } from './bus.contract.js';
+import { sleep } from '../../../test/support/wait.js';
+import { busContract, rejectionOf } from './bus.contract.js';
 import { findNatsServerBinary, startNatsServer, type NatsServerHandle } from './support/nats-server.js';
 
 /** Where the suite's server comes from: NATS_URL if given, else a nats-server it spawns itself. */
@@ -76,11 +77,11 @@ async function untilFlushed(bus: NatsBus, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      await Promise.race([bus.flush(), delay(1000).then(() => Promise.reject(new Error('flush timed out')))]);
+      await Promise.race([bus.flush(), sleep(1000).then(() => Promise.reject(new Error('flush timed out')))]);
       return;
     } catch (err) {
       if (Date.now() > deadline) throw err;
-      await delay(50);
+      await sleep(50);
     }
   }
 }

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { openEmbeddedStore, openStore, type StaleLock } from '../src/index.js';
-import { deadPid, procField, startChild, until } from './support/child.js';
+import { eventually } from '../../../test/support/wait.js';
+import { deadPid, procField, startChild } from './support/child.js';
 import { CollectionHistoryLog, type HistoryDoc } from '../src/collection-history.js';
 import { historyContract, rejectsWith, storeContract } from './store.contract.js';
 
@@ -363,7 +364,7 @@ describe('embedded store', () => {
       const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
       try {
         const zombie = Number((await once(parent.stdout!, 'data'))[0].toString().trim());
-        await until(() => procField(zombie, 0) === 'Z');
+        await eventually(() => procField(zombie, 0) === 'Z');
         const stale = await openOver(`${zombie} ${procField(zombie, 19)}`);
         expect(stale).to.deep.equal([{ file: path.join(dir, 'svc', 'LOCK'), pid: zombie, reason: 'zombie' }]);
       } finally {

@@ -29,6 +29,7 @@ import {
   type SimPlatform,
   type Simulator,
 } from '../../simulators/index.js';
+export { sleep } from '../../support/wait.js';
 
 export interface Token {
   id: string;
@@ -193,8 +194,6 @@ export function describeCallback(c: ReceivedCallback): string {
   const { status, reason } = payloadOf(c);
   return `meeting_status:${String(status)}${reason ? `(${String(reason)})` : ''}`;
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The two platforms every whole-stack case runs on. */
 export const PLATFORMS: Array<{ platform: SimPlatform; label: string }> = [

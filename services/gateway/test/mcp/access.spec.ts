@@ -8,7 +8,8 @@ import { expect } from 'chai';
 import { svc } from '@notetaker/contracts';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
 import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
-import { connectMcp, ERAS, INITIALIZE, postMcp, until, type McpTestClient } from './clients.js';
+import { connectMcp, ERAS, INITIALIZE, postMcp, type McpTestClient } from './clients.js';
+import { eventually } from '../../../../test/support/wait.js';
 
 const CALLBACK = 'http://127.0.0.1:9/hook';
 const ALLOWED_ORIGIN = 'https://agent.example.com';
@@ -141,12 +142,12 @@ describe('MCP access rules (/mcp)', function () {
       const started = await owned.call('start_meeting', { url: meetUrl(), callbackUrl: CALLBACK, title: 'Private' });
       meetingId = String(started.structuredContent!.meetingId);
       const meeting = await driver.meeting(meetingId);
-      await until(async () => {
+      await eventually(async () => {
         const listed = await owned.call('list_meetings');
         return (listed.structuredContent!.meetings as Array<{ status: string }>)[0]?.status === 'live';
       }, 'live');
       meeting.segment({ speaker: 'Alice', text: 'owner only words' });
-      await until(
+      await eventually(
         async () =>
           (await owned.call('get_transcript', { meetingId })).structuredContent!.segments instanceof Array &&
           ((await owned.call('get_transcript', { meetingId })).structuredContent!.segments as unknown[]).length === 1,

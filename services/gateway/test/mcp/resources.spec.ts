@@ -16,7 +16,8 @@ import { openStore, type Store } from '@notetaker/store';
 import { gatewayService, type RunningGateway } from '../../src/index.js';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
 import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
-import { connectMcp, ERAS, until, type McpTestClient } from './clients.js';
+import { connectMcp, ERAS, type McpTestClient } from './clients.js';
+import { eventually } from '../../../../test/support/wait.js';
 
 const CALLBACK = 'http://127.0.0.1:9/hook';
 const letters = (n: number) =>
@@ -50,7 +51,7 @@ async function followToEnd(mcp: McpTestClient, meetingId: string, act: () => Pro
     reading = reading.then(readNew);
   });
   await act();
-  await until(
+  await eventually(
     async () => {
       await reading;
       return status === 'ended';
@@ -85,7 +86,7 @@ describe('MCP resources and subscriptions', function () {
     const started = await mcp.call('start_meeting', { url: meetUrl(), callbackUrl: CALLBACK, title });
     const meetingId = String(started.structuredContent!.meetingId);
     const meeting = await driver.meeting(meetingId);
-    await until(
+    await eventually(
       async () => (await mcp.call('get_transcript', { meetingId })).structuredContent!.status === 'live',
       'live',
     );
@@ -136,7 +137,7 @@ describe('MCP resources and subscriptions', function () {
       const { meetingId, meeting, started } = await startLive(mcp, title);
       meeting.segment({ speaker: 'Alice', text: `${title} words` });
       await mcp.call('stop_meeting', { meetingId });
-      await until(
+      await eventually(
         async () => (await mcp.call('get_transcript', { meetingId })).structuredContent!.status === 'ended',
         'ended',
       );
@@ -236,7 +237,7 @@ describe('MCP subscriptions across processes over NATS', function () {
     expect(started.isError, JSON.stringify(started.content)).to.not.equal(true);
     const meetingId = String(started.structuredContent!.meetingId);
     const meeting = await driver.meeting(meetingId);
-    await until(
+    await eventually(
       async () => (await mcp.call('get_transcript', { meetingId })).structuredContent!.status === 'live',
       'live',
     );

@@ -8,7 +8,8 @@ import { expect } from 'chai';
 import { startFakeLlm, type FakeLlm } from '../../../../test/support/fake-llm.js';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
 import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
-import { connectMcp, ERAS, until, type McpTestClient } from './clients.js';
+import { connectMcp, ERAS, type McpTestClient } from './clients.js';
+import { eventually } from '../../../../test/support/wait.js';
 
 const TOOL_NAMES = [
   'start_meeting',
@@ -131,14 +132,14 @@ describe('MCP tools (/mcp) on the whole stack', function () {
         expect(started).to.include({ status: 'joining', platform: 'google_meet', project: 'api' });
         const meetingId = String(started.meetingId);
         const meeting = await driver.meeting(meetingId);
-        await until(
+        await eventually(
           async () => (await rest('GET', `/meetings/${meetingId}/transcript`)).body.status === 'live',
           'live',
         );
         meeting.segment({ speaker: 'Alice', text: 'First point' });
         meeting.segment({ speaker: 'Bob', text: 'Second point' });
         meeting.segment({ speaker: 'Alice', text: 'Third point' });
-        await until(
+        await eventually(
           async () =>
             ((await rest('GET', `/meetings/${meetingId}/transcript`)).body.segments as unknown[]).length === 3,
           'three segments',
@@ -155,7 +156,7 @@ describe('MCP tools (/mcp) on the whole stack', function () {
         ]);
         expect((await ok('get_transcript', { meetingId, after: 2 })).segments).to.deep.equal([]);
 
-        await until(
+        await eventually(
           async () => (await t.api(`/meetings/${meetingId}/document`, { apiKey: key.apiKey })).ok,
           'a document',
         );
@@ -166,7 +167,7 @@ describe('MCP tools (/mcp) on the whole stack', function () {
 
         const stopped = await ok('stop_meeting', { meetingId });
         expect(stopped).to.deep.equal({ meetingId, status: 'stopping' });
-        await until(
+        await eventually(
           async () => (await rest('GET', `/meetings/${meetingId}/transcript`)).body.status === 'ended',
           'ended',
         );
@@ -181,7 +182,7 @@ describe('MCP tools (/mcp) on the whole stack', function () {
         expect(await ok('list_project_meetings', { projectId: 'api' })).to.deep.equal(
           (await rest('GET', '/projects/api/meetings')).body,
         );
-        await until(
+        await eventually(
           async () => ((await rest('GET', '/search?q=point')).body.results as unknown[]).length > 0,
           'a search result',
         );
@@ -211,7 +212,7 @@ describe('MCP tools (/mcp) on the whole stack', function () {
         const enabled = await ok('enable_task', { name });
         expect(enabled.task).to.include({ enabled: true });
         expect(await ok('run_task', { name })).to.include({ success: true, taskName: name });
-        await until(
+        await eventually(
           async () =>
             ((await rest('GET', `/tasks/${name}/history`)).body.executions as Array<{ status: string }>).some(
               (e) => e.status !== 'running',

@@ -9,6 +9,8 @@ import type {
   FinalSegment,
 } from '../../src/drivers/index.js';
 import type { GroundTruth } from '../../../../test/simulators/index.js';
+import { eventually } from '../../../../test/support/wait.js';
+export { sleep } from '../../../../test/support/wait.js';
 
 export class RecordingListener implements DriverListener {
   readonly events: string[] = [];
@@ -57,19 +59,11 @@ export class RecordingListener implements DriverListener {
 
   /** Resolves once `condition` holds; fails with what was recorded so far. */
   async until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-      if (Date.now() > deadline) {
-        throw new Error(
-          `timed out waiting for ${what}; events: ${this.events.join(', ')}; failed: ${JSON.stringify(this.failedWith)}`,
-        );
-      }
-      await sleep(25);
-    }
+    await eventually(condition, what, timeoutMs).catch((err: Error) => {
+      throw new Error(`${err.message}; events: ${this.events.join(', ')}; failed: ${JSON.stringify(this.failedWith)}`);
+    });
   }
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The driver's finalised segments are the simulator's ground truth, speaker and text; every partial

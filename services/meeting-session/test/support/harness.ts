@@ -21,6 +21,7 @@ import { transcriptStoreService } from '@notetaker/transcript-store';
 import { webhookEmitterService } from '@notetaker/webhook-emitter';
 import { meetingSessionService, type RunningMeetingSession } from '../../src/service.js';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
+export { eventually } from '../../../../test/support/wait.js';
 
 export const TOKEN_CALLER = { kind: 'token' as const, tokenId: 'tok_alpha', capabilities: ['knowledge:write'] };
 export const OTHER_CALLER = { kind: 'token' as const, tokenId: 'tok_beta', capabilities: ['knowledge:write'] };
@@ -176,21 +177,6 @@ export async function startHarness(
     },
   };
   return harness;
-}
-
-/** Resolves when `check` holds, polling; fails with `what` after the timeout. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  what: string,
-  timeoutMs = 5000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 /** The `meeting_status` payloads of a meeting, in order. */

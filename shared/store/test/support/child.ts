@@ -64,12 +64,3 @@ export function procField(pid: number, index: number): string | undefined {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[index];
 }
-
-/** Resolves once `test` holds, polling; fails after `timeoutMs`. */
-export async function until(test: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
