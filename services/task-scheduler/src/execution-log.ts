@@ -31,8 +31,10 @@ export class ExecutionLog {
     await this.executions.createIndex({ status: 1 });
     await this.executions.createIndex({ runningKey: 1 }, { unique: true, sparse: true });
     await this.executions.createIndex({ tickKey: 1 }, { unique: true, sparse: true });
-    // Records a crash left between their two steps (and every finished one of an older version).
-    for (const doc of await this.executions.find({ status: { $ne: 'running' } })) await this.archive(doc, true);
+    // Records a crash left between their two steps (and every finished one of an older version),
+    // oldest first: the history is in the order of its appends.
+    const finished = await this.executions.find({ status: { $ne: 'running' } }, { sort: { startedAt: 1, _id: 1 } });
+    for (const doc of finished) await this.archive(doc, true);
   }
 
   /** Throws `duplicate_key` when the task already runs or the tick was fired already. */
@@ -94,7 +96,7 @@ export class ExecutionLog {
       { $set: { lastStatus: 'stale' } },
     );
     const staled = await this.executions.find({ _id: { $in: orphans.map((o) => o._id) }, status: 'stale' });
-    for (const doc of staled) await this.archive(doc);
+    for (const doc of staled) await this.archive(doc, true);
     return orphans.length;
   }
 
@@ -116,9 +118,9 @@ export class ExecutionLog {
   }
 
   /**
-   * Moves a finished record into the history. `recovering`: the record was found finished at start,
-   * so a crash may have come after its append and before its delete; it is appended only when it
-   * is not the newest of the history already. Trimming waits until the limit is passed by a tenth
+   * Moves a finished record into the history. `recovering`: the record was found finished (at
+   * start, or stale-marked, where another instance may be moving it too), so it may be in the
+   * history already; it is appended only when it is not the newest there. Trimming waits until the limit is passed by a tenth
    * (none below 10), so a task at its limit rewrites its history once per batch, not on every run.
    */
   private async archive(doc: ExecutionDoc, recovering = false): Promise<void> {

@@ -103,6 +103,22 @@ describe('execution log', () => {
     expect(await store.collection('executions').countDocuments()).to.equal(0);
   });
 
+  it('moves the finished records an older version kept in the collection into the history, in order', async () => {
+    await open();
+    const executions = store.collection<ExecutionDoc>('executions');
+    // Ids that sort against time: the order must come from startedAt.
+    for (const n of [3, 1, 2]) {
+      const id = `old_${4 - n}`;
+      const finished = { ...running('t', n), _id: id, executionId: id, status: 'completed' as const };
+      delete finished.runningKey;
+      await executions.insertOne(finished);
+    }
+    await store.close();
+    const log = await open();
+    expect(await ids(log)).to.deep.equal(['old_1', 'old_2', 'old_3']);
+    expect(await store.collection('executions').countDocuments()).to.equal(0);
+  });
+
   it('marks the runs of dead instances stale into the history and removes a task with its history', async () => {
     const log = await open();
     await log.insertRunning({ ...running('t', 1), instanceId: 'gone' });
