@@ -1,7 +1,6 @@
 /** A handle on one caption turn of a simulated meeting, for tests to drive step by step. */
 import type { CaptionBoard } from './captions.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep } from '../support/wait.js';
 
 export class CaptionTurn {
   constructor(

@@ -14,8 +14,7 @@ import {
 } from '@notetaker/contracts';
 import { startFakeLlm, type FakeLlm } from '../../../test/support/fake-llm.js';
 import { startTestStack, type TestStack } from '../../../test/support/stack.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { eventually, sleep } from '../../../test/support/wait.js';
 
 describe('tasks REST API', function () {
   this.timeout(30_000);
@@ -30,15 +29,15 @@ describe('tasks REST API', function () {
   const create = (body: Record<string, unknown>) => call('POST', '/tasks', body);
   const history = async (name: string, query = ''): Promise<TaskExecution[]> =>
     (await call('GET', `/tasks/${name}/history${query}`)).body.executions;
-  const settled = async (name: string, count = 1): Promise<TaskExecution[]> => {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const list = await history(name);
-      if (list.length >= count && list.every((e) => e.status !== 'running')) return list;
-      if (Date.now() > deadline) throw new Error(`${name} did not settle: ${JSON.stringify(list)}`);
-      await sleep(25);
-    }
-  };
+  const settled = (name: string, count = 1): Promise<TaskExecution[]> =>
+    eventually(
+      async () => {
+        const list = await history(name);
+        return list.length >= count && list.every((e) => e.status !== 'running') && list;
+      },
+      `${count} settled executions of ${name}`,
+      15_000,
+    );
 
   before(async () => {
     llm = await startFakeLlm();
@@ -374,7 +373,6 @@ describe('tasks REST API', function () {
       for (let i = 0; i < 105; i++) {
         expect((await call('POST', '/tasks/busy/run')).status).to.equal(202);
         await settled('busy', i + 1 > 50 ? 50 : i + 1);
-        while ((await history('busy', '?limit=1'))[0].status === 'running') await sleep(5);
       }
       const page = historyResponse.parse((await call('GET', '/tasks/busy/history')).body).executions;
       expect(page).to.have.length(50);
@@ -401,15 +399,14 @@ describe('tasks REST API', function () {
       llm.respond(() => ({ answer: 'never', delayMs: 10_000 }));
       const abortedBefore = llm.aborted;
       await call('POST', '/tasks/short-lived/run');
-      while (llm.requests.length === 0) await sleep(10);
+      await eventually(() => llm.requests.length > 0, 'the model request');
       const res = await call('DELETE', '/tasks/short-lived');
       expect(res).to.deep.equal({
         status: 200,
         body: { success: true, message: 'Task short-lived deleted and its running execution cancelled' },
       });
       expect((await call('GET', '/tasks/short-lived')).status).to.equal(404);
-      for (let i = 0; i < 100 && llm.aborted === abortedBefore; i++) await sleep(20);
-      expect(llm.aborted).to.equal(abortedBefore + 1);
+      await eventually(() => llm.aborted === abortedBefore + 1, 'the model request aborted');
       // The name is free again, with a clean history.
       expect((await create({ name: 'short-lived', skillName: 'daily-meeting-digest' })).status).to.equal(201);
       expect(await history('short-lived')).to.deep.equal([]);

@@ -9,8 +9,7 @@ import type { DriverFactory } from '../src/drivers/driver.js';
 import { scriptedDriverFactory } from '../../../test/support/scripted-driver.js';
 import { spawnSession, type Child } from './support/child.js';
 import { freshMeetUrl, rejection, startHarness, statuses, TOKEN_CALLER, type Harness } from './support/harness.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep } from '../../../test/support/wait.js';
 
 describe('meeting lifecycle (bus contract)', () => {
   describe('auto-leave', () => {

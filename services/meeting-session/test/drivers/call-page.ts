@@ -13,6 +13,7 @@ import type { MeetCaptionBlock } from '../../src/drivers/meet-captions.js';
 import { ActionMemo, type PageState, type PlatformAdapter } from '../../src/drivers/platform.js';
 import { teams } from '../../src/drivers/teams.js';
 import type { TeamsCaptionRow } from '../../src/drivers/teams-captions.js';
+import { sleep } from '../../../../test/support/wait.js';
 
 export type CaptionItem = MeetCaptionBlock | TeamsCaptionRow;
 
@@ -38,8 +39,6 @@ export function launchBrowser(sim: Simulator): Promise<Browser> {
 }
 
 const MEMO_STEP_MS = 400;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Opens the meeting on `page`, joins (admitting the bot if it waits in the lobby), turns captions
