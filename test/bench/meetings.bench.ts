@@ -26,9 +26,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connectBus, MemoryBroker, MemoryBus, type Bus } from '@notetaker/bus';
+import { call, connectBus, MemoryBroker, MemoryBus, type Bus } from '@notetaker/bus';
 import { findNatsServerBinary, startNatsServer } from '@notetaker/bus/test-support';
-import { svc, type EventEnvelope } from '@notetaker/contracts';
+import { routes, type EventEnvelope } from '@notetaker/contracts';
 import {
   createMetricsRegistry,
   loadBaseConfig,
@@ -131,7 +131,7 @@ async function setUp(natsUrl?: string, split = false): Promise<Setup> {
   const bots: ScriptedMeeting[] = [];
   for (let i = 0; i < MEETINGS; i++) {
     const code = `${String.fromCharCode(97 + (i % 26))}bc-defg-h${String.fromCharCode(97 + Math.floor(i / 26))}j`;
-    const { meetingId } = await bus.request<{ meetingId: string }>(svc('meetings', 'start'), {
+    const { meetingId } = await call(bus, routes.meetings.start, {
       caller: { kind: 'token', tokenId: 'tok_bench', capabilities: ['knowledge:write'] },
       url: `https://meet.google.com/${code}`,
       title: `Bench ${i}`,

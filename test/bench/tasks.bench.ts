@@ -17,9 +17,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { connectNatsBus, type Bus } from '@notetaker/bus';
+import { call, connectNatsBus, type Bus } from '@notetaker/bus';
 import { findNatsServerBinary, freePort, startNatsServer } from '@notetaker/bus/test-support';
-import { svc, type Task } from '@notetaker/contracts';
+import { routes, type Task } from '@notetaker/contracts';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm.js';
 import { startTestStack } from '../support/stack.js';
 import { formatRow, percentile, runWindowed } from './stats.js';
@@ -66,11 +66,7 @@ async function listAll(bus: Bus): Promise<Task[]> {
   const all: Task[] = [];
   let after: string | undefined;
   do {
-    const page = await bus.request<{ tasks: Task[]; next: string | null }>(
-      svc('tasks', 'list'),
-      { after, limit: 1000 },
-      { timeoutMs: 30_000 },
-    );
+    const page = await call(bus, routes.tasks.list, { after, limit: 1000 }, { timeoutMs: 30_000 });
     all.push(...page.tasks);
     after = page.next ?? undefined;
   } while (after);
@@ -152,7 +148,7 @@ async function schedulerAtScale(llm: FakeLlm): Promise<MemoryFigures> {
     let next = 0;
     const create = await runWindowed(TASKS, 32, () => {
       const i = next++;
-      return bus.request(svc('tasks', 'create'), {
+      return call(bus, routes.tasks.create, {
         name: `bench-${String(i).padStart(5, '0')}`,
         skillName: 'daily-meeting-digest',
         cronExpression: EVERY_MINUTE[i % EVERY_MINUTE.length],

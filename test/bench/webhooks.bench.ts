@@ -20,9 +20,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { connectNatsBus, type NatsBus } from '@notetaker/bus';
+import { call, connectNatsBus, type NatsBus } from '@notetaker/bus';
 import { findNatsServerBinary, startNatsServer } from '@notetaker/bus/test-support';
-import { evtMeeting, svc, type EventEnvelope } from '@notetaker/contracts';
+import { evtMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
 import { gatewayService, type RunningGateway } from '@notetaker/gateway';
 import { createMetricsRegistry, loadBaseConfig, silentLogger } from '@notetaker/kit';
 import { openStore } from '@notetaker/store';
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
   const register = async (id: string, url: string) => {
     for (let tries = 0; ; tries++) {
       try {
-        return await bus.request(svc('webhooks', 'register'), { meetingId: id, callbackUrl: url, tokenId: token.id });
+        return await call(bus, routes.webhooks.register, { meetingId: id, callbackUrl: url, tokenId: token.id });
       } catch (err) {
         if (tries > 200) throw err;
         await sleep(100);

@@ -1,23 +1,15 @@
 /**
  * Messages between meeting-session's own parts: the registry (records, claims, event log) and the
  * workers that host meeting actors. Other services never send these; the public verbs
- * (svc.meetings.start|stop|status|get|events) are in @notetaker/contracts messages.ts.
+ * (svc.meetings.start|stop|status|get|events) are `routes.meetings` of @notetaker/contracts.
  */
 import { z } from 'zod';
-import { actorMeeting, captionWarning, meetingStatus, platform, svc, type EventEnvelope } from '@notetaker/contracts';
+import { actorMeeting, captionWarning, meetingStatus, platform, route, type EventEnvelope } from '@notetaker/contracts';
 
 /** A batch's JSON text: more than any request NATS carries (1 MB), whatever one event holds. */
 const MAX_BATCH_CHARS = 1024 * 1024;
 
 export const subjects = {
-  /** registry -> one worker (queue group): host this meeting's actor. */
-  place: svc('meetings', 'place'),
-  /** worker -> registry: store these events of its meetings (then each actor's events are published). */
-  record: svc('meetings', 'record'),
-  /** worker -> registry: renew my lease; the reply names actors I must drop. */
-  heartbeat: svc('meetings', 'heartbeat'),
-  /** worker -> registry: a meeting's caption warnings changed (kept on its record). */
-  warnings: svc('meetings', 'warnings'),
   /** registry -> the one actor of a meeting. */
   actorStop: (meetingId: string) => actorMeeting(meetingId, 'stop'),
 };
@@ -27,6 +19,8 @@ export const warningsRequest = z.object({
   workerId: z.string(),
   warnings: z.array(captionWarning),
 });
+/** The registry stores the warnings (or ignores them: not that worker's meeting any more) and says nothing. */
+export const warningsReply = z.object({});
 
 export const placeRequest = z.object({
   meetingId: z.string(),
@@ -97,7 +91,8 @@ export const recordRequest = z.object({
 });
 export type RecordRequest = z.infer<typeof recordRequest>;
 /** Everything is stored except the meetings named in `fenced`: no longer this worker's to write. */
-export type RecordReply = { fenced: string[] };
+export const recordReply = z.object({ fenced: z.array(z.string()) });
+export type RecordReply = z.infer<typeof recordReply>;
 
 export const heartbeatRequest = z.object({
   workerId: z.string(),
@@ -109,6 +104,19 @@ export const heartbeatRequest = z.object({
 });
 export type HeartbeatRequest = z.infer<typeof heartbeatRequest>;
 /** Meetings the worker hosts that are no longer its own (ended by the registry, or unknown). */
-export type HeartbeatReply = { release: string[] };
+export const heartbeatReply = z.object({ release: z.array(z.string()) });
+export type HeartbeatReply = z.infer<typeof heartbeatReply>;
+
+/** The request/reply verbs between the registry and the workers, for `call` / `answer` of @notetaker/bus. */
+export const protocol = {
+  /** registry -> one worker (queue group): host this meeting's actor. */
+  place: route('meetings', 'place', placeRequest, placeReply),
+  /** worker -> registry: store these events of its meetings (then each actor's events are published). */
+  record: route('meetings', 'record', recordRequest, recordReply),
+  /** worker -> registry: renew my lease; the reply names actors I must drop. */
+  heartbeat: route('meetings', 'heartbeat', heartbeatRequest, heartbeatReply),
+  /** worker -> registry: a meeting's caption warnings changed (kept on its record). */
+  warnings: route('meetings', 'warnings', warningsRequest, warningsReply),
+} as const;
 
 export type { EventEnvelope };

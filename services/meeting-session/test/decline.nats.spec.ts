@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { natsForSuite, type NatsServerHandle } from '@notetaker/bus/test-support';
-import { subjects } from '../src/protocol.js';
+import { protocol } from '../src/protocol.js';
 import { spawnSession, type Child } from './support/child.js';
 import { eventually, freshMeetUrl, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
 
@@ -59,7 +59,7 @@ describe('placement declined by a full worker over NATS (separate processes)', f
     const harness = h!;
     // Every placement the registry asks (a plain subscriber sees each ask of the queue group)...
     const asks: string[] = [];
-    const askSub = harness.bus.subscribe(subjects.place, (data) => {
+    const askSub = harness.bus.subscribe(protocol.place.subject, (data) => {
       asks.push((data as { meetingId: string }).meetingId);
     });
     // ...and every answer a worker gives to one (replies travel on the registry's inbox).

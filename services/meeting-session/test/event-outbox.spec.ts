@@ -13,7 +13,7 @@ import { evtMeeting, type EventEnvelope } from '@notetaker/contracts';
 import { silentLogger } from '@notetaker/kit';
 import { openStore, type Store } from '@notetaker/store';
 import { EventStream } from '../src/actor/event-stream.js';
-import { subjects, type ActorState } from '../src/protocol.js';
+import { protocol, type ActorState } from '../src/protocol.js';
 import { startRegistry, type RunningRegistry } from '../src/registry/registry.js';
 import { EventLog } from '../src/registry/event-log.js';
 import { Records, type MeetingDoc } from '../src/registry/records.js';
@@ -46,7 +46,7 @@ describe('event outbox and the record verb', () => {
     const log = new EventLog(store);
     requests = 0;
     published.length = 0;
-    bus.subscribe(subjects.record, () => {
+    bus.subscribe(protocol.record.subject, () => {
       requests++;
     });
     bus.subscribe(evtMeeting('*', '*'), async (data) => {

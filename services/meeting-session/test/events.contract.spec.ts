@@ -1,8 +1,8 @@
 /** A meeting's event stream: sequence, storage before publishing, the event log, flushes. */
 import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'chai';
-import { evtMeeting, svc, type EventEnvelope, type ServiceError } from '@notetaker/contracts';
-import { subjects } from '../src/protocol.js';
+import { evtMeeting, routes, type EventEnvelope, type ServiceError } from '@notetaker/contracts';
+import { protocol } from '../src/protocol.js';
 import { scriptedDriverFactory } from '../../../test/support/scripted-driver.js';
 import { eventually, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
 
@@ -89,7 +89,7 @@ describe('meeting events (bus contract)', () => {
       [4, 1004],
     ]) {
       const refused = await h.bus
-        .request(subjects.record, {
+        .request(protocol.record.subject, {
           workerId: 'any',
           meetings: [{ meetingId, first, last, events: '[]' }],
         })
@@ -141,7 +141,7 @@ describe('meeting events (bus contract)', () => {
       const event = data as EventEnvelope;
       checks.push(
         h.bus
-          .request<{ events: EventEnvelope[] }>(svc('meetings', 'events'), {
+          .request<{ events: EventEnvelope[] }>(routes.meetings.events.subject, {
             meetingId: event.meetingId,
             afterSequence: event.sequence - 1,
             limit: 1,
@@ -189,7 +189,7 @@ describe('meeting events (bus contract)', () => {
       const event = data as EventEnvelope;
       checks.push(
         h.bus
-          .request<{ segments: Array<{ text: string }> }>(svc('transcripts', 'segments'), { meetingId })
+          .request<{ segments: Array<{ text: string }> }>(routes.transcripts.segments.subject, { meetingId })
           .then((r) => r.segments.some((s) => s.text === event.payload.text)),
       );
     });
@@ -216,7 +216,7 @@ describe('meeting events (bus contract)', () => {
     expect(saved.at(-1)!.payload).to.deep.include({ totalSegments: 2 });
     // leaving -> the segment the platform finalised on the way out -> final flush -> ended.
     expect(types.slice(-4)).to.deep.equal(['meeting_status', 'segment_finalized', 'document_saved', 'meeting_status']);
-    const segments = await h.bus.request<{ segments: Array<{ text: string }> }>(svc('transcripts', 'segments'), {
+    const segments = await h.bus.request<{ segments: Array<{ text: string }> }>(routes.transcripts.segments.subject, {
       meetingId,
     });
     expect(segments.segments.map((s) => s.text)).to.deep.equal(['One.', 'Last words.']);

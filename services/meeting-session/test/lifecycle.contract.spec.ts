@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { svc } from '@notetaker/contracts';
+import { routes } from '@notetaker/contracts';
 import { natsForSuite, type NatsServerHandle } from '@notetaker/bus/test-support';
 import type { DriverFactory } from '../src/drivers/driver.js';
 import { scriptedDriverFactory } from '../../../test/support/scripted-driver.js';
@@ -308,7 +308,7 @@ describe('meeting lifecycle (bus contract)', () => {
       expect(tail[0]).to.deep.include({ type: 'document_saved' });
       expect(tail[1].payload).to.deep.equal({ status: 'error', previousStatus: 'live', reason: 'browser_crashed' });
       expect(bot.left).to.equal(true);
-      const stored = await h.bus.request<{ segments: Array<{ text: string }> }>(svc('transcripts', 'segments'), {
+      const stored = await h.bus.request<{ segments: Array<{ text: string }> }>(routes.transcripts.segments.subject, {
         meetingId,
       });
       expect(stored.segments.map((s) => s.text)).to.deep.equal(['Before the crash.']);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { EventEnvelope } from '@notetaker/contracts';
-import { batchOf, subjects } from '../src/protocol.js';
+import { batchOf, protocol } from '../src/protocol.js';
 import { spawnSession } from './support/child.js';
 import { freshMeetUrl, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
 
@@ -35,7 +35,7 @@ describe('meeting-session restarts', () => {
       // Should the old worker still be around (a partition, not a death), it is fenced: its writes
       // are refused and its next heartbeat tells it to drop the meeting.
       const oldWorker = 'worker_from_before';
-      const late = await h.bus.request<{ fenced: string[] }>(subjects.record, {
+      const late = await h.bus.request<{ fenced: string[] }>(protocol.record.subject, {
         workerId: oldWorker,
         meetings: [
           {
@@ -53,7 +53,7 @@ describe('meeting-session restarts', () => {
         ],
       });
       expect(late.fenced).to.deep.equal([meetingId]);
-      const beat = await h.bus.request<{ release: string[] }>(subjects.heartbeat, {
+      const beat = await h.bus.request<{ release: string[] }>(protocol.heartbeat.subject, {
         workerId: oldWorker,
         meetingIds: [meetingId],
         active: 1,

@@ -5,16 +5,12 @@
  * `svc.projects.meetings` in the `q.projects` queue group. It follows the file system on every
  * request (see catalog.ts), so any number of instances, and hand edits, stay consistent.
  */
-import { parseOrBadRequest, projectMeetingsRequest, projectsList, queueGroup, svc } from '@notetaker/contracts';
+import { answer } from '@notetaker/bus';
+import { queueGroup, routes } from '@notetaker/contracts';
 import type { RunningService, ServiceContext, ServiceDefinition } from '@notetaker/kit';
-import type { z } from 'zod';
 import { Catalog } from './catalog.js';
 
 export { DOCS_DIR } from './catalog.js';
-
-function parseMessage<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
-  return parseOrBadRequest(schema, data ?? {});
-}
 
 export function projectCatalogService(): ServiceDefinition {
   return {
@@ -24,20 +20,11 @@ export function projectCatalogService(): ServiceDefinition {
       await catalog.init();
       const queue = { queue: queueGroup('projects') };
       const subs = [
-        ctx.bus.serve(
-          svc('projects', 'list'),
-          async (data) => {
-            parseMessage(projectsList, data);
-            return { projects: await catalog.list() };
-          },
-          queue,
-        ),
-        ctx.bus.serve(
-          svc('projects', 'meetings'),
-          async (data) => {
-            const { projectId } = parseMessage(projectMeetingsRequest, data);
-            return { project: projectId, meetings: await catalog.meetings(projectId) };
-          },
+        answer(ctx.bus, routes.projects.list, async () => ({ projects: await catalog.list() }), queue),
+        answer(
+          ctx.bus,
+          routes.projects.meetings,
+          async ({ projectId }) => ({ project: projectId, meetings: await catalog.meetings(projectId) }),
           queue,
         ),
       ];

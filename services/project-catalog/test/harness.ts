@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MemoryBroker, MemoryBus } from '@notetaker/bus';
-import { svc } from '@notetaker/contracts';
+import { routes } from '@notetaker/contracts';
 import { createMetricsRegistry, loadBaseConfig, silentLogger } from '@notetaker/kit';
 import { openStore } from '@notetaker/store';
 import { projectCatalogService } from '../src/index.js';
@@ -11,7 +11,7 @@ import { projectCatalogService } from '../src/index.js';
 export interface CatalogHarness {
   contentRoot: string;
   docs: string;
-  request<T = unknown>(verb: string, data: unknown): Promise<T>;
+  request<T = unknown>(verb: keyof typeof routes.projects, data: unknown): Promise<T>;
   /** Writes a file under docs/, creating folders; returns its absolute path. */
   write(relative: string, content: string): string;
   restart(): Promise<CatalogHarness>;
@@ -41,7 +41,7 @@ export async function startCatalog(
   const harness: CatalogHarness = {
     contentRoot,
     docs,
-    request: (verb, data) => bus.request(svc('projects', verb), data),
+    request: (verb, data) => bus.request(routes.projects[verb].subject, data),
     write(relative, content) {
       const file = path.join(docs, relative);
       fs.mkdirSync(path.dirname(file), { recursive: true });

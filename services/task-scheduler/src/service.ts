@@ -4,19 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { z } from 'zod';
-import {
-  parseOrBadRequest,
-  queueGroup,
-  svc,
-  taskRef,
-  tasksChangedNotice,
-  tasksCreate,
-  tasksHistory,
-  tasksList,
-  tasksRun,
-  tasksUpdate,
-} from '@notetaker/contracts';
+import { announce, answer, listen } from '@notetaker/bus';
+import { broadcasts, queueGroup, routes } from '@notetaker/contracts';
 import { parseEnv, type RunningService, type ServiceContext, type ServiceDefinition } from '@notetaker/kit';
 import { CronTimers } from './cron-timers.js';
 import { schedulerEnvSchema } from './env.js';
@@ -42,10 +31,6 @@ export interface TaskSchedulerOptions {
 }
 
 const STALE_SUMMARY = 'The service restarted while this execution was running';
-
-function parse<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
-  return parseOrBadRequest(schema, data);
-}
 
 export function taskSchedulerService(options: TaskSchedulerOptions = {}): ServiceDefinition {
   return {
@@ -178,41 +163,27 @@ export function taskSchedulerService(options: TaskSchedulerOptions = {}): Servic
         skills,
         schedules,
         follow,
-        announce: (name) => bus.publish(svc('tasks', 'changed'), { name, origin: instanceId }),
+        announce: (name) => announce(bus, broadcasts.taskChanged, { name, origin: instanceId }),
       });
 
       const queue = { queue: queueGroup('tasks') };
-      const serve = (verb: string, handler: (data: unknown) => Promise<unknown>) =>
-        bus.serve(svc('tasks', verb), handler, queue);
+      const { tasks: verbs } = routes;
       const subscriptions = [
-        serve('create', (d) => service.create(parse(tasksCreate, d))),
-        serve('list', (d) => {
-          const { scheduled, after, limit } = parse(tasksList, d);
-          return service.list(scheduled, after, limit);
-        }),
-        serve('get', (d) => service.get(parse(taskRef, d).name)),
-        serve('update', (d) => {
-          const { name, changes } = parse(tasksUpdate, d);
-          return service.update(name, changes);
-        }),
-        serve('delete', (d) => service.remove(parse(taskRef, d).name)),
-        serve('enable', (d) => service.setEnabled(parse(taskRef, d).name, true)),
-        serve('disable', (d) => service.setEnabled(parse(taskRef, d).name, false)),
-        serve('run', (d) => {
-          const { name, triggerType } = parse(tasksRun, d);
-          return service.run(name, triggerType);
-        }),
-        serve('history', (d) => {
-          const { name, limit, offset } = parse(tasksHistory, d);
-          return service.history(name, limit, offset);
-        }),
+        answer(bus, verbs.create, (req) => service.create(req), queue),
+        answer(bus, verbs.list, ({ scheduled, after, limit }) => service.list(scheduled, after, limit), queue),
+        answer(bus, verbs.get, ({ name }) => service.get(name), queue),
+        answer(bus, verbs.update, ({ name, changes }) => service.update(name, changes), queue),
+        answer(bus, verbs.delete, ({ name }) => service.remove(name), queue),
+        answer(bus, verbs.enable, ({ name }) => service.setEnabled(name, true), queue),
+        answer(bus, verbs.disable, ({ name }) => service.setEnabled(name, false), queue),
+        answer(bus, verbs.run, ({ name, triggerType }) => service.run(name, triggerType), queue),
+        answer(bus, verbs.history, ({ name, limit, offset }) => service.history(name, limit, offset), queue),
         // Every instance (no queue group): follow changes made through the others.
-        bus.subscribe(svc('tasks', 'changed'), async (data) => {
-          const notice = tasksChangedNotice.safeParse(data);
-          if (!notice.success || notice.data.origin === instanceId) return;
-          const doc = await tasks.findOne({ _id: notice.data.name });
-          follow(notice.data.name, doc);
-          if (!doc) executor.cancel(notice.data.name);
+        listen(bus, broadcasts.taskChanged, async ({ name, origin }) => {
+          if (origin === instanceId) return;
+          const doc = await tasks.findOne({ _id: name });
+          follow(name, doc);
+          if (!doc) executor.cancel(name);
         }),
       ];
 

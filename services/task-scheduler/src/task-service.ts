@@ -1,6 +1,6 @@
 /**
  * SPEC 4.3 as operations on the store: what each svc.tasks.* verb does. Every change re-arms this
- * instance's timer at once and is announced on svc.tasks.changed so the other instances (and the
+ * instance's timer at once and is announced on broadcast.tasks.changed so the other instances (and the
  * lease holder among them) follow.
  */
 import {

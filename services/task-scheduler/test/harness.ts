@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type client from 'prom-client';
 import { MemoryBroker, MemoryBus } from '@notetaker/bus';
-import { svc } from '@notetaker/contracts';
+import { routes } from '@notetaker/contracts';
 import { createMetricsRegistry, loadBaseConfig, silentLogger, type RunningService } from '@notetaker/kit';
 import { openStore, type Store } from '@notetaker/store';
 import { taskSchedulerService, type TaskSchedulerOptions } from '../src/service.js';
@@ -28,7 +28,7 @@ export interface Harness {
   bus: MemoryBus;
   store: Store;
   env: Record<string, string>;
-  request<T = any>(verb: string, data: unknown): Promise<T>;
+  request<T = any>(verb: keyof typeof routes.tasks, data: unknown): Promise<T>;
   /** Starts another instance on the same store and bus. */
   startInstance(options?: TaskSchedulerOptions): Promise<Instance>;
   first: Instance;
@@ -89,7 +89,7 @@ export async function startHarness(
       return store;
     },
     env: fullEnv,
-    request: (verb, data) => bus.request(svc('tasks', verb), data, { timeoutMs: 10_000 }),
+    request: (verb, data) => bus.request(routes.tasks[verb].subject, data, { timeoutMs: 10_000 }),
     startInstance,
     stopInstances: stopAll,
     first: await startInstance(),

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { connectNatsBus, type Bus } from '@notetaker/bus';
 import { natsForSuite, type NatsServerHandle } from '@notetaker/bus/test-support';
-import { svc, type Task, type TaskExecution } from '@notetaker/contracts';
+import { routes, type Task, type TaskExecution } from '@notetaker/contracts';
 import { startFakeLlm, type FakeLlm } from '../../../test/support/fake-llm.js';
 import { eventually } from './harness.js';
 
@@ -22,7 +22,8 @@ describe('stale executions after the process is killed', function () {
   let dataDir: string;
   let child: ChildProcess | null = null;
 
-  const request = <T>(verb: string, data: unknown) => bus.request<T>(svc('tasks', verb), data, { timeoutMs: 5000 });
+  const request = <T>(verb: keyof typeof routes.tasks, data: unknown) =>
+    bus.request<T>(routes.tasks[verb].subject, data, { timeoutMs: 5000 });
 
   function startService(): ChildProcess {
     const proc = spawn(process.execPath, ['--import', 'tsx', 'services/task-scheduler/src/main.ts'], {

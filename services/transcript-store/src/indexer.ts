@@ -1,7 +1,7 @@
 /**
  * Keeps the search index in step with the documents: rebuilt from the store at start (in the
  * background, so starting meetings never waits for it), then fed by every flush, this instance's
- * directly and other instances' through their `svc.transcripts.saved` notices.
+ * directly and other instances' through their `broadcast.transcripts.saved` notices.
  *
  * While the rebuild runs, flushes are queued and applied after it: the index adds a meeting's
  * segments strictly after the highest index it holds, so a later flush must not overtake the

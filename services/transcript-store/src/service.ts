@@ -1,28 +1,17 @@
 /**
  * The transcript-store service: segments in its own store, markdown documents under CONTENT_ROOT,
  * and search over saved transcripts. Served on `svc.transcripts.*` in the `q.transcripts` queue
- * group; every instance also follows `svc.transcripts.saved` to keep its search index whole when
+ * group; every instance also follows `broadcast.transcripts.saved` to keep its search index whole when
  * another instance wrote a document.
  */
 import crypto from 'node:crypto';
-import {
-  queueGroup,
-  svc,
-  transcriptAppend,
-  transcriptDocumentRequest,
-  transcriptFlush,
-  transcriptOpen,
-  transcriptSavedNotice,
-  transcriptSearch,
-  transcriptSegmentsRequest,
-} from '@notetaker/contracts';
+import { broadcasts, queueGroup, routes } from '@notetaker/contracts';
 import { parseEnv, type RunningService, type ServiceContext, type ServiceDefinition } from '@notetaker/kit';
-import type { Subscription } from '@notetaker/bus';
+import { announce, answer, listen, type Subscription } from '@notetaker/bus';
 import { z } from 'zod';
 import { Documents } from './documents.js';
 import { Indexer } from './indexer.js';
 import { Segments } from './segments.js';
-import { parseMessage } from './parse.js';
 
 const envSchema = z.object({
   TRANSCRIPT_FSYNC: z
@@ -50,53 +39,52 @@ export function transcriptStoreService(): ServiceDefinition<RunningTranscriptSto
       await documents.init();
       const indexer = new Indexer(documents, segments, ctx.logger);
 
-      const subs: Subscription[] = [];
       const queue = { queue: queueGroup('transcripts') };
-      const serve = (verb: string, handler: (data: unknown) => unknown) =>
-        subs.push(ctx.bus.serve(svc('transcripts', verb), handler, queue));
-
-      // Follow other instances' flushes before reading the store, so none falls between the two.
-      subs.push(
-        ctx.bus.subscribe(svc('transcripts', 'saved'), async (data) => {
-          const notice = transcriptSavedNotice.safeParse(data);
-          if (notice.success && notice.data.origin !== origin) {
-            await indexer.follow(notice.data.meetingId, notice.data.lastIndex);
-          }
+      const { transcripts } = routes;
+      const subs: Subscription[] = [
+        // Follow other instances' flushes before reading the store, so none falls between the two.
+        listen(ctx.bus, broadcasts.transcriptSaved, async (notice) => {
+          if (notice.origin !== origin) await indexer.follow(notice.meetingId, notice.lastIndex);
         }),
-      );
+      ];
       const rebuilt = indexer.rebuildUntilDone();
 
-      serve('open', async (data) => ({ documentPath: await documents.open(parseMessage(transcriptOpen, data)) }));
-      serve('append', async (data) => {
-        const req = parseMessage(transcriptAppend, data);
-        return { stored: await segments.append(req.meetingId, req.index, req.segment) };
-      });
-      serve('flush', async (data) => {
-        const flushed = await documents.flush(parseMessage(transcriptFlush, data));
-        if (!flushed) return null;
-        if (flushed.fresh.segments.length > 0) {
-          // Searchable before the flush is answered: "the index follows every flush".
-          await indexer.add(flushed.fresh);
-          ctx.bus.publish(svc('transcripts', 'saved'), {
-            meetingId: flushed.fresh.meta.meetingId,
-            lastIndex: flushed.fresh.meta.lastIndex,
-            origin,
-          } satisfies z.infer<typeof transcriptSavedNotice>);
-        }
-        return flushed.result;
-      });
-      serve('segments', async (data) => {
-        const req = parseMessage(transcriptSegmentsRequest, data);
-        return segments.page(req.meetingId, req.fromIndex);
-      });
-      serve('document', async (data) => {
-        const req = parseMessage(transcriptDocumentRequest, data);
-        return documents.read(req.meetingId, req.offset, req.version);
-      });
-      serve('search', (data) => {
-        const req = parseMessage(transcriptSearch, data);
-        return { results: indexer.search(req.q, { project: req.project, limit: req.limit }) };
-      });
+      subs.push(
+        answer(ctx.bus, transcripts.open, async (req) => ({ documentPath: await documents.open(req) }), queue),
+        answer(
+          ctx.bus,
+          transcripts.append,
+          async (req) => ({ stored: await segments.append(req.meetingId, req.index, req.segment) }),
+          queue,
+        ),
+        answer(
+          ctx.bus,
+          transcripts.flush,
+          async (req) => {
+            const flushed = await documents.flush(req);
+            if (!flushed) return null;
+            if (flushed.fresh.segments.length > 0) {
+              // Searchable before the flush is answered: "the index follows every flush".
+              await indexer.add(flushed.fresh);
+              announce(ctx.bus, broadcasts.transcriptSaved, {
+                meetingId: flushed.fresh.meta.meetingId,
+                lastIndex: flushed.fresh.meta.lastIndex,
+                origin,
+              });
+            }
+            return flushed.result;
+          },
+          queue,
+        ),
+        answer(ctx.bus, transcripts.segments, (req) => segments.page(req.meetingId, req.fromIndex), queue),
+        answer(ctx.bus, transcripts.document, (req) => documents.read(req.meetingId, req.offset, req.version), queue),
+        answer(
+          ctx.bus,
+          transcripts.search,
+          (req) => ({ results: indexer.search(req.q, { project: req.project, limit: req.limit }) }),
+          queue,
+        ),
+      );
 
       return {
         indexedSegments: () => indexer.index.size,

@@ -4,18 +4,9 @@
  * (evt.meeting.*.*) in queue group q.webhooks; asks the gateway for signing secrets and
  * meeting-session for events it missed. See docs/services/webhook-emitter.md.
  */
-import {
-  eventEnvelope,
-  evtMeeting,
-  firstIssueMessage,
-  parseOrBadRequest,
-  queueGroup,
-  svc,
-  webhookDeliveriesRequest,
-  webhookRegister,
-} from '@notetaker/contracts';
+import { answer } from '@notetaker/bus';
+import { eventEnvelope, evtMeeting, firstIssueMessage, queueGroup, routes } from '@notetaker/contracts';
 import type { RunningService, ServiceContext, ServiceDefinition } from '@notetaker/kit';
-import type { z } from 'zod';
 import { deliveryLog } from './api/delivery-log.js';
 import { registerCallback } from './api/register.js';
 import { loadEmitterConfig } from './config.js';
@@ -37,10 +28,6 @@ export interface WebhookEmitterOptions {
 }
 
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
-
-function parseMessage<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
-  return parseOrBadRequest(schema, data);
-}
 
 export function webhookEmitterService(options: WebhookEmitterOptions = {}): ServiceDefinition {
   return {
@@ -74,18 +61,8 @@ export function webhookEmitterService(options: WebhookEmitterOptions = {}): Serv
       const open = await recoverLanes(store, emitter);
       const queue = queueGroup('webhooks');
       const subscriptions = [
-        bus.serve(
-          svc('webhooks', 'register'),
-          (data) => registerCallback(parseMessage(webhookRegister, data), { store, emitter, policy }),
-          { queue },
-        ),
-        bus.serve(
-          svc('webhooks', 'deliveries'),
-          (data) => deliveryLog(parseMessage(webhookDeliveriesRequest, data), store),
-          {
-            queue,
-          },
-        ),
+        answer(bus, routes.webhooks.register, (req) => registerCallback(req, { store, emitter, policy }), { queue }),
+        answer(bus, routes.webhooks.deliveries, (req) => deliveryLog(req, store), { queue }),
         bus.subscribe(
           evtMeeting('*', '*'),
           (data) => {

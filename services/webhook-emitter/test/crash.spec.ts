@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { connectNatsBus, type NatsBus } from '@notetaker/bus';
+import { call, connectNatsBus, type NatsBus } from '@notetaker/bus';
 import { findNatsServerBinary, startNatsServer, type NatsServerHandle } from '@notetaker/bus/test-support';
-import { svc } from '@notetaker/contracts';
+import { routes } from '@notetaker/contracts';
 import { gatewayService, type RunningGateway } from '@notetaker/gateway';
 import { createMetricsRegistry, loadBaseConfig, silentLogger } from '@notetaker/kit';
 import { openStore, type Store } from '@notetaker/store';
@@ -93,7 +93,7 @@ describe('webhook emitter: SIGKILL mid-stream (own process, real NATS)', functio
     const deadline = Date.now() + 20_000;
     for (;;) {
       try {
-        await bus.request(svc('webhooks', 'register'), { meetingId, callbackUrl, tokenId }, { timeoutMs: 2000 });
+        await call(bus, routes.webhooks.register, { meetingId, callbackUrl, tokenId }, { timeoutMs: 2000 });
         return;
       } catch (err) {
         if (Date.now() > deadline) throw new Error(`emitter did not come up: ${(err as Error).message}\n${output}`);

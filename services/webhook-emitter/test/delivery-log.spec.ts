@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ServiceError, svc } from '@notetaker/contracts';
+import { routes, ServiceError } from '@notetaker/contracts';
 import { startCallbackReceiver, type CallbackReceiver } from '../../../test/support/callback-receiver.js';
 import { envelope, newMeetingId, startHarness, waitForLog, type Harness, type Token } from './support/harness.js';
 
@@ -65,7 +65,7 @@ describe('webhook emitter: delivery log over the bus (svc.webhooks.deliveries)',
   });
 
   it('answers 400 for a malformed request', async () => {
-    const [code] = await status(h.bus.request(svc('webhooks', 'deliveries'), { meetingId }));
+    const [code] = await status(h.bus.request(routes.webhooks.deliveries.subject, { meetingId }));
     expect(code).to.equal(400);
   });
 });

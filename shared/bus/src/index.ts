@@ -23,3 +23,4 @@ export async function connectBus(options: ConnectBusOptions): Promise<Bus> {
   if (options.natsUrl) return connectNatsBus({ servers: options.natsUrl.split(','), name: options.name });
   return createMemoryBus({ broker: new MemoryBroker() });
 }
+export { announce, answer, call, listen } from './routes.js';

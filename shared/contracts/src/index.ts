@@ -4,3 +4,4 @@ export * from './rest.js';
 export * from './events.js';
 export * from './identity.js';
 export * from './messages.js';
+export * from './routes.js';

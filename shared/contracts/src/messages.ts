@@ -15,7 +15,7 @@ import {
   projectId,
   transcriptSegment,
 } from './rest.js';
-import { createTaskRequest, MAX_HISTORY_LIMIT, updateTaskRequest } from './rest.js';
+import { createTaskRequest, MAX_HISTORY_LIMIT, task, updateTaskRequest } from './rest.js';
 
 export const caller = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('token'), tokenId: z.string(), capabilities: z.array(z.string()) }),
@@ -175,7 +175,7 @@ export const searchQuery = z.strictObject({
 export const searchResponse = z.object({ results: z.array(searchResult) });
 
 /**
- * Published (not requested) on svc.transcripts.saved after every flush that wrote a document:
+ * Broadcast (not requested) on broadcast.transcripts.saved after every flush that wrote a document:
  * every transcript-store instance adds the newly written segments to its search index.
  */
 export const transcriptSavedNotice = z.object({
@@ -213,6 +213,7 @@ export const tasksList = z.object({
   after: z.string().optional(),
   limit: z.number().int().min(1).max(TASKS_PAGE_MAX).default(500),
 });
+export const tasksPage = z.object({ tasks: z.array(task), next: z.string().nullable() });
 /** svc.tasks.get -> taskDetailsResponse; svc.tasks.delete -> successResponse;
  *  svc.tasks.enable / svc.tasks.disable -> taskResponse (409 for an on-demand task). 404 `Task not found`. */
 export const taskRef = z.object({ name: z.string() });
@@ -230,7 +231,7 @@ export const tasksHistory = z.object({
   offset: z.number().int().min(0),
 });
 /**
- * Published (not requested) on svc.tasks.changed after every change to a task, to every
+ * Broadcast (not requested) on broadcast.tasks.changed after every change to a task, to every
  * task-scheduler instance: each re-reads the task and re-arms its timer, and cancels a run of a
  * deleted task.
  */

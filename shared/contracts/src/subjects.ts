@@ -12,9 +12,14 @@ function token(part: string): string {
   return part.toLowerCase();
 }
 
-/** Request/reply to a stateless service endpoint, served in a queue group. */
+/** Request/reply to a stateless service endpoint, served in a queue group (routes.ts names them all). */
 export function svc(service: ServiceName, verb: string): string {
   return `svc.${service}.${token(verb)}`;
+}
+
+/** A notice every instance of a service hears (no reply, no queue group): apart from `svc.`. */
+export function broadcastSubject(service: ServiceName, verb: string): string {
+  return `broadcast.${service}.${token(verb)}`;
 }
 
 /** A command to the single live actor of one meeting. Meeting ids keep their case. */

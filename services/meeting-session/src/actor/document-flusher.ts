@@ -4,8 +4,8 @@
  * mailbox, not in it, so a slow write never holds back live events; flushes never overlap, so
  * the final `completed` write cannot be overtaken by an older `in_progress` one.
  */
-import { documentSaved, svc } from '@notetaker/contracts';
-import type { Bus } from '@notetaker/bus';
+import { routes } from '@notetaker/contracts';
+import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 
 export interface FlusherOptions {
@@ -57,13 +57,14 @@ export class DocumentFlusher {
     this.dirty = false;
     const run = (async () => {
       try {
-        const reply = await this.options.bus.request(
-          svc('transcripts', 'flush'),
+        const saved = await call(
+          this.options.bus,
+          routes.transcripts.flush,
           { meetingId: this.options.meetingId, status, participants: this.options.participants() },
           { timeoutMs: 30_000 },
         );
-        const saved = documentSaved.safeParse(reply);
-        if (saved.success) this.options.onSaved(saved.data);
+        // null when transcript-store keeps no document for the meeting.
+        if (saved) this.options.onSaved(saved);
       } catch (err) {
         if (status === 'in_progress') this.dirty = true; // try again next interval
         this.options.logger.warn({ err, meetingId: this.options.meetingId, status }, 'document flush failed');

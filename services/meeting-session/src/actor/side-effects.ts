@@ -2,8 +2,8 @@
  * The actor's calls to the outside that need care: leaving with the driver (bounded, never
  * throwing) and storing a segment in transcript-store (retried while it is away).
  */
-import { ServiceError, svc } from '@notetaker/contracts';
-import type { Bus } from '@notetaker/bus';
+import { routes, ServiceError } from '@notetaker/contracts';
+import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type { DriverFailure, FinalSegment, MeetingDriver } from '../drivers/driver.js';
 
@@ -40,7 +40,7 @@ export async function storeSegment(
   let backoff = 100;
   for (;;) {
     try {
-      await bus.request(svc('transcripts', 'append'), request);
+      await call(bus, routes.transcripts.append, request);
       return true;
     } catch (err) {
       const log = { err, meetingId: request.meetingId, index: request.index };

@@ -4,12 +4,11 @@
  * `error` / `worker_lost`, written by the registry in the meeting's own stream, and its URL is
  * free again. A worker that comes back is told to drop the actors it no longer owns.
  */
-import { evtMeeting, svc, documentSaved, type EventEnvelope } from '@notetaker/contracts';
-import type { Bus } from '@notetaker/bus';
+import { evtMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
+import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
-import { heartbeatRequest, type HeartbeatReply } from '../protocol.js';
+import type { HeartbeatReply, HeartbeatRequest } from '../protocol.js';
 import type { EventLog } from './event-log.js';
-import { parseRequest } from '../parse.js';
 import { isTerminal, NON_TERMINAL, type MeetingDoc, type Records } from './records.js';
 
 export interface LeaseDeps {
@@ -25,8 +24,8 @@ export interface LeaseDeps {
 /** How long a start may take before a record without a worker counts as abandoned. */
 const PENDING_GRACE_MS = 60_000;
 
-export async function renewLease(deps: LeaseDeps, data: unknown): Promise<HeartbeatReply> {
-  const beat = parseRequest(heartbeatRequest, data);
+/** `beat` is parsed already (answer() of the heartbeat route). */
+export async function renewLease(deps: LeaseDeps, beat: HeartbeatRequest): Promise<HeartbeatReply> {
   const { records } = deps;
   await records.workers.updateOne(
     { _id: beat.workerId },
@@ -113,13 +112,12 @@ export async function endLostMeeting(deps: LeaseDeps, meetingId: string): Promis
 
 async function finalFlush(deps: LeaseDeps, doc: MeetingDoc): Promise<Record<string, unknown> | null> {
   try {
-    const reply = await deps.bus.request(svc('transcripts', 'flush'), {
+    // null when no document was saved; a reply outside the contract throws (502) and ends up below.
+    return await call(deps.bus, routes.transcripts.flush, {
       meetingId: doc._id,
       status: 'completed',
       participants: doc.participants,
     });
-    const parsed = documentSaved.safeParse(reply);
-    return parsed.success ? parsed.data : null;
   } catch (err) {
     deps.logger.warn({ err, meetingId: doc._id }, 'final flush of a lost meeting failed');
     return null;

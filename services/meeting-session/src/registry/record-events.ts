@@ -8,9 +8,8 @@
  */
 import { z } from 'zod';
 import { eventEnvelope } from '@notetaker/contracts';
-import { recordRequest, type ActorState, type MeetingEvents, type RecordReply } from '../protocol.js';
+import type { ActorState, MeetingEvents, RecordReply, RecordRequest } from '../protocol.js';
 import type { EventLog } from './event-log.js';
-import { parseRequest } from '../parse.js';
 import { isTerminal, TERMINAL, type MeetingDoc, type Records } from './records.js';
 import type { DeferredCounts } from './deferred-counts.js';
 
@@ -20,9 +19,9 @@ export interface RecordDeps {
   counts: DeferredCounts;
 }
 
-export async function recordEvents(deps: RecordDeps, data: unknown): Promise<RecordReply> {
+/** `request` is parsed already (answer() of the record route): the one parse of a batch. */
+export async function recordEvents(deps: RecordDeps, request: RecordRequest): Promise<RecordReply> {
   const { records, log } = deps;
-  const request = parseRequest(recordRequest, data);
   const docs = await records.meetings.find({ _id: { $in: request.meetings.map((m) => m.meetingId) } });
   const byId = new Map(docs.map((doc) => [doc._id, doc]));
   const fenced: string[] = [];

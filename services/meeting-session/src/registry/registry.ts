@@ -3,23 +3,13 @@
  * and serves the public verbs in the service's queue group, so any number of registries can run
  * against one database. It never runs a browser.
  */
-import {
-  errors,
-  meetingEventsRequest,
-  meetingRef,
-  meetingsStatus,
-  noticeMeeting,
-  queueGroup,
-  ServiceError,
-  svc,
-} from '@notetaker/contracts';
-import type { Bus, Subscription } from '@notetaker/bus';
+import { errors, noticeMeeting, queueGroup, routes, ServiceError } from '@notetaker/contracts';
+import { answer, type Bus, type Subscription } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type { Store } from '@notetaker/store';
-import { subjects, warningsRequest } from '../protocol.js';
+import { protocol, subjects } from '../protocol.js';
 import { EventLog } from './event-log.js';
 import { endLostMeeting, renewLease, sweep, type LeaseDeps } from './leases.js';
-import { parseRequest } from '../parse.js';
 import { recordEvents } from './record-events.js';
 import { DeferredCounts } from './deferred-counts.js';
 import { isStoppable, NON_TERMINAL, Records, toRecord, toSummary } from './records.js';
@@ -64,12 +54,18 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
   if (options.alone) await sweep(leaseDeps, { allOthersGone: true });
 
   const queue = { queue: queueGroup('meetings') };
+  const { meetings } = routes;
   const subs: Subscription[] = [
-    bus.serve(svc('meetings', 'start'), (data) => startMeeting({ bus, records, logger, onRefusedForCapacity: options.onRefusedForCapacity }, data), queue),
-    bus.serve(
-      svc('meetings', 'stop'),
-      async (data) => {
-        const { caller, meetingId } = parseRequest(meetingRef, data);
+    answer(
+      bus,
+      meetings.start,
+      (request) => startMeeting({ bus, records, logger, onRefusedForCapacity: options.onRefusedForCapacity }, request),
+      queue,
+    ),
+    answer(
+      bus,
+      meetings.stop,
+      async ({ caller, meetingId }) => {
         const doc = await records.owned(caller, meetingId);
         if (!isStoppable(doc.status)) throw errors.conflict(MEETING_ENDED);
         try {
@@ -83,36 +79,25 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
       },
       queue,
     ),
-    bus.serve(
-      svc('meetings', 'status'),
-      async (data) => {
-        const { caller } = parseRequest(meetingsStatus, data);
-        return { meetings: (await records.liveOf(caller)).map(toSummary) };
-      },
+    answer(
+      bus,
+      meetings.status,
+      async ({ caller }) => ({ meetings: (await records.liveOf(caller)).map(toSummary) }),
       queue,
     ),
-    bus.serve(
-      svc('meetings', 'get'),
-      async (data) => {
-        const { caller, meetingId } = parseRequest(meetingRef, data);
-        return toRecord(await records.owned(caller, meetingId));
-      },
+    answer(bus, meetings.get, async ({ caller, meetingId }) => toRecord(await records.owned(caller, meetingId)), queue),
+    answer(
+      bus,
+      meetings.events,
+      async (request) => ({ events: await log.after(request.meetingId, request.afterSequence, request.limit) }),
       queue,
     ),
-    bus.serve(
-      svc('meetings', 'events'),
-      async (data) => {
-        const request = parseRequest(meetingEventsRequest, data);
-        return { events: await log.after(request.meetingId, request.afterSequence, request.limit) };
-      },
-      queue,
-    ),
-    bus.serve(subjects.record, (data) => recordEvents({ records, log, counts }, data), queue),
-    bus.serve(subjects.heartbeat, (data) => renewLease(leaseDeps, data), queue),
-    bus.serve(
-      subjects.warnings,
-      async (data) => {
-        const { meetingId, workerId, warnings } = parseRequest(warningsRequest, data);
+    answer(bus, protocol.record, (request) => recordEvents({ records, log, counts }, request), queue),
+    answer(bus, protocol.heartbeat, (beat) => renewLease(leaseDeps, beat), queue),
+    answer(
+      bus,
+      protocol.warnings,
+      async ({ meetingId, workerId, warnings }) => {
         // Only the meeting's own worker, and only while it is live, changes what the record says.
         const { matchedCount } = await records.meetings.updateOne(
           { _id: meetingId, workerId, status: { $in: [...NON_TERMINAL] } },

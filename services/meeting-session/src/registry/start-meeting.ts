@@ -3,14 +3,13 @@
  * register the callback, and place the actor on a worker with room. Any step failing undoes the
  * earlier ones: the caller gets no meetingId and the URL stays free.
  */
-import { errors, meetingsStart, ServiceError, svc, type Platform } from '@notetaker/contracts';
-import type { Bus } from '@notetaker/bus';
+import { errors, routes, ServiceError, type ParsedRequestOf, type Platform } from '@notetaker/contracts';
+import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import { newMeetingId } from '../ids.js';
 import { parseMeetingUrl } from '../meeting-url.js';
-import { placeReply, subjects, type PlaceRequest } from '../protocol.js';
+import { protocol, type PlaceRequest } from '../protocol.js';
 import { ownerOf, type Caller, type MeetingDoc, type Records } from './records.js';
-import { parseRequest } from '../parse.js';
 
 export interface StartDeps {
   bus: Bus;
@@ -32,8 +31,11 @@ const KNOWLEDGE_WRITE_MESSAGE =
   'Saving a transcript needs the knowledge:write capability, which this API key lacks (start with saveTranscript: false to stream events only)';
 const PLACE_ATTEMPTS = 4;
 
-export async function startMeeting(deps: StartDeps, data: unknown): Promise<StartReply> {
-  const input = parseRequest(meetingsStart, data);
+/** `input` is parsed already (answer() of routes.meetings.start). */
+export async function startMeeting(
+  deps: StartDeps,
+  input: ParsedRequestOf<typeof routes.meetings.start>,
+): Promise<StartReply> {
   if (input.saveTranscript && !mayWriteKnowledge(input.caller)) throw errors.forbidden(KNOWLEDGE_WRITE_MESSAGE);
   const target = parseMeetingUrl(input.url);
   const startedAt = new Date();
@@ -66,7 +68,7 @@ export async function startMeeting(deps: StartDeps, data: unknown): Promise<Star
   }
   try {
     const opened = await dependency('Transcript storage', () =>
-      bus.request<{ documentPath: string | null }>(svc('transcripts', 'open'), {
+      call(bus, routes.transcripts.open, {
         meetingId: doc._id,
         project: doc.project,
         title: doc.title,
@@ -76,10 +78,11 @@ export async function startMeeting(deps: StartDeps, data: unknown): Promise<Star
       }),
     );
     doc.documentPath = doc.saveTranscript ? opened.documentPath : null;
-    if (input.callbackUrl !== null) {
+    const { callbackUrl } = input;
+    if (callbackUrl !== null) {
       const tokenId = input.caller.kind === 'token' ? input.caller.tokenId : null;
       await dependency('Callback delivery', () =>
-        bus.request(svc('webhooks', 'register'), { meetingId: doc._id, callbackUrl: input.callbackUrl, tokenId }),
+        call(bus, routes.webhooks.register, { meetingId: doc._id, callbackUrl, tokenId }),
       );
     }
     const workerId = await place(deps, {
@@ -112,9 +115,9 @@ function mayWriteKnowledge(caller: Caller): boolean {
 }
 
 /** A service the start needs is down or failing: the start fails as a whole, retryably. */
-async function dependency<T>(what: string, call: () => Promise<T>): Promise<T> {
+async function dependency<T>(what: string, ask: () => Promise<T>): Promise<T> {
   try {
-    return await call();
+    return await ask();
   } catch (err) {
     if (err instanceof ServiceError && err.status < 500) throw err;
     throw errors.unavailable(`${what} is unavailable; try again`);
@@ -129,7 +132,7 @@ async function dependency<T>(what: string, call: () => Promise<T>): Promise<T> {
 async function place(deps: StartDeps, request: PlaceRequest): Promise<string> {
   for (let attempt = 1; attempt <= PLACE_ATTEMPTS; attempt++) {
     try {
-      const reply = placeReply.parse(await deps.bus.request(subjects.place, request, { timeoutMs: 10_000 }));
+      const reply = await call(deps.bus, protocol.place, request, { timeoutMs: 10_000 });
       if (reply.accepted && reply.workerId) return reply.workerId;
     } catch (err) {
       const retryable = err instanceof ServiceError && err.code === 'no_responders';

@@ -10,10 +10,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Platform } from '@notetaker/contracts';
-import type { Bus } from '@notetaker/bus';
+import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type { CaptionWarning, CaptionWarningChange } from '../drivers/driver.js';
-import { subjects } from '../protocol.js';
+import { protocol } from '../protocol.js';
 
 const MAX_SNAPSHOTS = 50;
 
@@ -75,7 +75,7 @@ export class CaptionWarnings {
 
   private async report(meetingId: string, warnings: CaptionWarning[]): Promise<void> {
     try {
-      await this.options.bus.request(subjects.warnings, { meetingId, workerId: this.options.workerId, warnings });
+      await call(this.options.bus, protocol.warnings, { meetingId, workerId: this.options.workerId, warnings });
     } catch (err) {
       this.options.logger.warn({ err, meetingId }, 'could not store the caption warnings on the record');
     }

@@ -5,10 +5,10 @@
  * meetings that is one bus round trip and one log write where there were fifty.
  */
 import { evtMeeting, type EventEnvelope } from '@notetaker/contracts';
-import { JsonText, type Bus } from '@notetaker/bus';
+import { call, JsonText, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type { Emitted, EventStream, Outbox, StateToSend } from '../actor/event-stream.js';
-import { subjects, type RecordReply, type RecordRequest } from '../protocol.js';
+import { protocol, type RecordReply, type RecordRequest } from '../protocol.js';
 
 /** Per meeting and per request: a catching-up stream cannot starve the others. */
 const MAX_PER_MEETING = 200;
@@ -64,7 +64,8 @@ export class EventOutbox implements Outbox {
         };
         let reply: RecordReply;
         try {
-          reply = await this.options.bus.request<RecordReply>(subjects.record, request, { timeoutMs: 10_000 });
+          // Only the reply is checked here: the registry parses the request (once) as it answers.
+          reply = await call(this.options.bus, protocol.record, request, { timeoutMs: 10_000 });
         } catch (err) {
           // The registry is restarting or the bus is down: keep the order, send the same events again.
           this.options.logger.warn({ err, meetings: taken.length }, 'storing events failed; retrying');

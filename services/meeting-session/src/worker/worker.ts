@@ -6,7 +6,7 @@
  * its live bots, whose meetings the registry then ends as `worker_lost`.
  */
 import { queueGroup, type EventEnvelope, type Platform } from '@notetaker/contracts';
-import type { Bus, Subscription } from '@notetaker/bus';
+import { answer, call, type Bus, type Subscription } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type { CaptionWarning, DriverFactory } from '../drivers/driver.js';
 import type { MeetingSessionConfig } from '../config.js';
@@ -15,8 +15,7 @@ import { MeetingActor } from '../actor/meeting-actor.js';
 import { EventOutbox } from './event-outbox.js';
 import { CaptionWarnings } from './caption-warnings.js';
 import { Seats } from './seats.js';
-import { parseRequest } from '../parse.js';
-import { placeRequest, subjects, type HeartbeatReply, type PlaceReply } from '../protocol.js';
+import { protocol, type PlaceReply, type PlaceRequest } from '../protocol.js';
 
 export interface WorkerOptions {
   bus: Bus;
@@ -62,8 +61,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
 
   const heartbeat = async (leaving = false) => {
     try {
-      const reply = await bus.request<HeartbeatReply>(
-        subjects.heartbeat,
+      const reply = await call(
+        bus,
+        protocol.heartbeat,
         {
           workerId,
           meetingIds: [...actors.keys()],
@@ -83,15 +83,14 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const updateMembership = () => {
     const room = !stopping && seats.hasRoom();
     if (room && !placeSub) {
-      placeSub = bus.serve(subjects.place, place, { queue: queueGroup('meetings') });
+      placeSub = answer(bus, protocol.place, place, { queue: queueGroup('meetings') });
     } else if (!room && placeSub) {
       void placeSub.unsubscribe();
       placeSub = null;
     }
   };
 
-  const place = async (data: unknown): Promise<PlaceReply> => {
-    const spec = parseRequest(placeRequest, data);
+  const place = async (spec: PlaceRequest): Promise<PlaceReply> => {
     if (stopping || !(await seats.take(spec.meetingId))) return { accepted: false };
     if (stopping) {
       seats.free(spec.meetingId);

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type client from 'prom-client';
 import { connectBus, MemoryBroker, MemoryBus, type Bus } from '@notetaker/bus';
-import { evtMeeting, ServiceError, svc, type EventEnvelope } from '@notetaker/contracts';
+import { evtMeeting, routes, ServiceError, type EventEnvelope } from '@notetaker/contracts';
 import {
   createMetricsRegistry,
   loadBaseConfig,
@@ -55,7 +55,8 @@ export interface Harness {
   start(
     overrides?: Record<string, unknown>,
   ): Promise<{ meetingId: string; documentPath: string | null; platform: string }>;
-  request<T = unknown>(verb: string, data: unknown): Promise<T>;
+  /** A raw request of a public verb: `data` is sent as given (tests send bad requests on purpose). */
+  request<T = unknown>(verb: keyof typeof routes.meetings, data: unknown): Promise<T>;
   /** Every event published for a meeting, as a subscriber receives them. */
   events(meetingId: string): EventEnvelope[];
   waitForEvent(meetingId: string, match: (e: EventEnvelope) => boolean, timeoutMs?: number): Promise<EventEnvelope>;
@@ -119,7 +120,7 @@ export async function startHarness(
     metrics: () => session!.metrics.metrics(),
     async start(overrides = {}) {
       return bus.request(
-        svc('meetings', 'start'),
+        routes.meetings.start.subject,
         {
           caller: TOKEN_CALLER,
           url: freshMeetUrl(),
@@ -132,7 +133,7 @@ export async function startHarness(
         { timeoutMs: 20_000 },
       );
     },
-    request: (verb, data) => bus.request(svc('meetings', verb), data),
+    request: (verb, data) => bus.request(routes.meetings[verb].subject, data),
     events: (meetingId) => received.get(meetingId) ?? [],
     waitForEvent(meetingId, match, timeoutMs = 5000) {
       return new Promise((resolve, reject) => {

@@ -9,7 +9,7 @@
  * The meeting platform is the scripted one (bots are admitted, nobody speaks).
  */
 import { connectBus } from '@notetaker/bus';
-import { svc } from '@notetaker/contracts';
+import { routes } from '@notetaker/contracts';
 import { createMetricsRegistry, loadBaseConfig, silentLogger, type ServiceDefinition } from '@notetaker/kit';
 import { openStore } from '@notetaker/store';
 import { transcriptStoreService } from '@notetaker/transcript-store';
@@ -39,7 +39,7 @@ async function launch<R>(definition: ServiceDefinition): Promise<R> {
 if (mode === 'stack') {
   await launch(transcriptStoreService());
   await launch(meetingSessionService({ driverFactory }));
-  const started = await bus.request<{ meetingId: string }>(svc('meetings', 'start'), {
+  const started = await bus.request<{ meetingId: string }>(routes.meetings.start.subject, {
     caller: { kind: 'token', tokenId: 'tok_alpha', capabilities: ['knowledge:write'] },
     url: process.env.MEETING_URL,
     title: 'Crash test',

@@ -6,13 +6,15 @@
  */
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import type { Bus } from '@notetaker/bus';
+import { call, type Bus } from '@notetaker/bus';
 import {
   PROJECT_ID,
+  routes,
   SEARCH_MAX_LIMIT,
   SEARCH_MAX_QUERY_LENGTH,
-  svc,
-  type TranscriptSegment,
+  type ReplyOf,
+  type RequestOf,
+  type Route,
 } from '@notetaker/contracts';
 import { raceAbort } from '../abort.js';
 import { ToolInputError, writeProjectDocument } from './project-files.js';
@@ -35,6 +37,8 @@ const argSchemas = {
   write_project_document: z.object({ projectId: projectIdArg, path: z.string().min(4).max(300), content: z.string() }),
 };
 export type ToolName = keyof typeof argSchemas;
+type ToolArgs = { [K in ToolName]: z.infer<(typeof argSchemas)[K]> };
+type SegmentsPage = ReplyOf<typeof routes.transcripts.segments>;
 
 const fn = (name: ToolName, description: string, properties: Record<string, unknown>, required: string[] = []) =>
   ({
@@ -105,36 +109,33 @@ export class AgentTools {
       return `Error: invalid arguments: ${issue.path.join('.') || '(arguments)'}: ${issue.message}`;
     }
     try {
-      return await raceAbort(this.run(name as ToolName, parsed.data as never), this.ctx.signal);
+      return await raceAbort(this.run(name as ToolName, parsed.data), this.ctx.signal);
     } catch (err) {
       if (this.ctx.signal.aborted) throw this.ctx.signal.reason;
       return `Error: ${(err as Error).message || 'the tool failed'}`;
     }
   }
 
-  private request<T>(subject: string, data: unknown): Promise<T> {
-    return this.ctx.bus.request<T>(subject, data, { timeoutMs: BUS_TIMEOUT_MS });
+  private request<R extends Route>(route: R, data: RequestOf<R>): Promise<ReplyOf<R>> {
+    return call(this.ctx.bus, route, data, { timeoutMs: BUS_TIMEOUT_MS });
   }
 
-  private async run(name: ToolName, args: Record<string, never>): Promise<string> {
-    const a = args as Record<string, unknown>;
-    switch (name) {
-      case 'list_projects':
-        return cut(JSON.stringify(await this.request(svc('projects', 'list'), {})), '');
-      case 'list_project_meetings':
-        return cut(JSON.stringify(await this.request(svc('projects', 'meetings'), { projectId: a.projectId })), '');
-      case 'read_transcript':
-        return this.readTranscript(a.meetingId as string, (a.fromIndex as number | undefined) ?? 0);
-      case 'search_transcripts': {
-        const request = { q: a.query, ...(a.projectId ? { project: a.projectId } : {}), limit: a.limit ?? 20 };
-        return cut(JSON.stringify(await this.request(svc('transcripts', 'search'), request)), '');
-      }
-      case 'read_document':
-        return this.readDocument(a.meetingId as string, (a.offset as number | undefined) ?? 0);
-      case 'write_project_document':
-        return this.write(a.projectId as string, a.path as string, a.content as string);
-    }
+  private run<K extends ToolName>(name: K, args: ToolArgs[K]): Promise<string> {
+    return (this.tools[name] as (args: ToolArgs[K]) => Promise<string>)(args);
   }
+
+  private readonly tools: { [K in ToolName]: (args: ToolArgs[K]) => Promise<string> } = {
+    list_projects: async () => cut(JSON.stringify(await this.request(routes.projects.list, {})), ''),
+    list_project_meetings: async ({ projectId }) =>
+      cut(JSON.stringify(await this.request(routes.projects.meetings, { projectId })), ''),
+    read_transcript: ({ meetingId, fromIndex }) => this.readTranscript(meetingId, fromIndex ?? 0),
+    search_transcripts: async ({ query, projectId, limit }) => {
+      const request = { q: query, ...(projectId ? { project: projectId } : {}), limit: limit ?? 20 };
+      return cut(JSON.stringify(await this.request(routes.transcripts.search, request)), '');
+    },
+    read_document: ({ meetingId, offset }) => this.readDocument(meetingId, offset ?? 0),
+    write_project_document: ({ projectId, path, content }) => this.write(projectId, path, content),
+  };
 
   /** Follows the store's pages until the answer is big enough for one tool result. */
   private async readTranscript(meetingId: string, fromIndex: number): Promise<string> {
@@ -142,10 +143,7 @@ export class AgentTools {
     let length = 0;
     let next: number | null = fromIndex;
     while (next !== null && length < MAX_TOOL_RESULT_CHARS) {
-      const page: { segments: TranscriptSegment[]; nextIndex: number | null } = await this.request(
-        svc('transcripts', 'segments'),
-        { meetingId, fromIndex: next },
-      );
+      const page: SegmentsPage = await this.request(routes.transcripts.segments, { meetingId, fromIndex: next });
       let index = next;
       for (const s of page.segments) {
         const line = `[${s.timestamp}] ${s.speaker}: ${s.text}`;
@@ -165,10 +163,7 @@ export class AgentTools {
   }
 
   private async readDocument(meetingId: string, offset: number): Promise<string> {
-    const page: { documentPath: string; content: string; nextOffset: number | null } = await this.request(
-      svc('transcripts', 'document'),
-      { meetingId, offset },
-    );
+    const page = await this.request(routes.transcripts.document, { meetingId, offset });
     const text = page.content.slice(0, MAX_TOOL_RESULT_CHARS);
     const nextOffset = text.length < page.content.length ? offset + text.length : page.nextOffset;
     const more = nextOffset === null ? '' : `\n[more: call read_document with offset ${nextOffset}]`;

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MemoryBroker, MemoryBus, type Bus } from '@notetaker/bus';
-import { svc } from '@notetaker/contracts';
+import { routes } from '@notetaker/contracts';
 import { createMetricsRegistry, loadBaseConfig, silentLogger } from '@notetaker/kit';
 import { openStore, type Store } from '@notetaker/store';
 import { transcriptStoreService, type RunningTranscriptStore } from '../../src/index.js';
@@ -32,7 +32,7 @@ export interface Harness {
   service: RunningTranscriptStore;
   dataDir: string;
   contentRoot: string;
-  request<T = unknown>(verb: string, data: unknown): Promise<T>;
+  request<T = unknown>(verb: keyof typeof routes.transcripts, data: unknown): Promise<T>;
   /** Stops the service and closes its bus and store (the files stay for a restart). */
   stop(): Promise<void>;
   /** stop(), then starts a new instance on the same data. */
@@ -81,7 +81,7 @@ export async function startHarness(
     store,
     service,
     ...dirs,
-    request: (verb, data) => bus.request(svc('transcripts', verb), data),
+    request: (verb, data) => bus.request(routes.transcripts[verb].subject, data),
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -7,8 +7,8 @@
  * - the tail (events after the last one we know) is fetched at start for every open meeting and
  *   for meetings that have been quiet for a sweep interval (their last events may have been lost).
  */
-import type { Bus } from '@notetaker/bus';
-import { meetingEventsReply, svc, type EventEnvelope, ServiceError } from '@notetaker/contracts';
+import { call, type Bus } from '@notetaker/bus';
+import { routes, ServiceError, type EventEnvelope } from '@notetaker/contracts';
 import type { Logger } from '@notetaker/kit';
 import type { Emitter } from './emitter.js';
 import type { MeetingLane } from './lane.js';
@@ -112,12 +112,12 @@ export class CatchUp {
     const all: EventEnvelope[] = [];
     let cursor = after;
     for (;;) {
-      const raw = await this.bus.request(
-        svc('meetings', 'events'),
+      const { events } = await call(
+        this.bus,
+        routes.meetings.events,
         { meetingId: lane.meetingId, afterSequence: cursor, limit: PAGE },
         { timeoutMs: REQUEST_TIMEOUT_MS },
       );
-      const { events } = meetingEventsReply.parse(raw);
       const ours = events.filter((e) => e.meetingId === lane.meetingId && e.sequence > cursor);
       for (const event of ours) await this.emitter.ingest(event);
       all.push(...ours);

@@ -3,8 +3,8 @@
  * in memory here, for a short while, so a busy meeting does not ask once per event and a rotated
  * secret is picked up within the cache time. Concurrent asks for one token share one request.
  */
-import type { Bus } from '@notetaker/bus';
-import { signingSecretReply, svc } from '@notetaker/contracts';
+import { call, type Bus } from '@notetaker/bus';
+import { routes } from '@notetaker/contracts';
 
 interface Cached {
   secret: string | null;
@@ -33,7 +33,7 @@ export class SigningSecrets {
   }
 
   private async ask(tokenId: string): Promise<string | null> {
-    const reply = signingSecretReply.parse(await this.bus.request(svc('identity', 'signing-secret'), { tokenId }));
+    const reply = await call(this.bus, routes.identity.signingSecret, { tokenId });
     this.cache.set(tokenId, { secret: reply.signingSecret, expiresAt: Date.now() + this.cacheMs });
     return reply.signingSecret;
   }

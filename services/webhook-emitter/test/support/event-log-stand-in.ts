@@ -4,8 +4,8 @@
  * event to before publishing it, as meeting-session does. Kept minimal on purpose; once
  * meeting-session serves the endpoint, whole-stack tests use the real one.
  */
-import type { Bus } from '@notetaker/bus';
-import { evtMeeting, meetingEventsRequest, queueGroup, svc, type EventEnvelope } from '@notetaker/contracts';
+import { answer, type Bus } from '@notetaker/bus';
+import { evtMeeting, queueGroup, routes, type EventEnvelope } from '@notetaker/contracts';
 import { openStore, type Store } from '@notetaker/store';
 
 export interface EventLogStandIn {
@@ -19,10 +19,10 @@ export interface EventLogStandIn {
 export async function startEventLogStandIn(bus: Bus, dataDir: string): Promise<EventLogStandIn> {
   const store: Store = await openStore({ service: 'meeting-log-stand-in', dataDir });
   const events = store.collection<EventEnvelope & { _id: string }>('events');
-  const served = bus.serve(
-    svc('meetings', 'events'),
-    async (data) => {
-      const request = meetingEventsRequest.parse(data);
+  const served = answer(
+    bus,
+    routes.meetings.events,
+    async (request) => {
       const docs = await events.find(
         { meetingId: request.meetingId, sequence: { $gt: request.afterSequence } },
         { sort: { sequence: 1 }, limit: request.limit },

@@ -7,10 +7,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MemoryBroker, MemoryBus, type Bus } from '@notetaker/bus';
+import { call, MemoryBroker, MemoryBus, type Bus } from '@notetaker/bus';
 import {
   evtMeeting,
-  svc,
+  routes,
   type Caller,
   type EventEnvelope,
   type EventType,
@@ -127,10 +127,10 @@ export async function startHarness(
       return { ...created, caller: { kind: 'token', tokenId: created.id, capabilities: [] } };
     },
     register: (meetingId, callbackUrl, tokenId) =>
-      bus.request(svc('webhooks', 'register'), { meetingId, callbackUrl, tokenId }),
+      call(bus, routes.webhooks.register, { meetingId, callbackUrl, tokenId }),
     publish: (e) => bus.publish(evtMeeting(e.meetingId, e.type), e),
     deliveries: (caller, meetingId, page = {}) =>
-      bus.request(svc('webhooks', 'deliveries'), { caller, meetingId, ...page }),
+      call(bus, routes.webhooks.deliveries, { caller, meetingId, ...page }),
     async restartEmitter(extra = {}) {
       await stopEmitter();
       await startEmitter(extra);
