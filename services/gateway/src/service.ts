@@ -2,7 +2,8 @@
  * The gateway service: the REST and MCP edge and the owner of identity (accounts and API tokens).
  * Other services ask it for a token's signing secret over the bus, by token id only.
  */
-import { queueGroup, signingSecretRequest, svc } from '@notetaker/contracts';
+import { answer } from '@notetaker/bus';
+import { queueGroup, routes } from '@notetaker/contracts';
 import {
   listen,
   type ReadinessCheck,
@@ -46,11 +47,10 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
     servesHttp: true,
     async start(ctx: ServiceContext): Promise<RunningGateway> {
       const identity = await startIdentity(ctx);
-      const secretSub = ctx.bus.serve(
-        svc('identity', 'signing-secret'),
-        async (data) => ({
-          signingSecret: await identity.tokens.signingSecret(signingSecretRequest.parse(data).tokenId),
-        }),
+      const secretSub = answer(
+        ctx.bus,
+        routes.identity.signingSecret,
+        async ({ tokenId }) => ({ signingSecret: await identity.tokens.signingSecret(tokenId) }),
         { queue: queueGroup('identity') },
       );
       const admin = (command: unknown) => runIdentityCommand(command, identity);

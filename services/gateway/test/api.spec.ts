@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import { call } from '@notetaker/bus';
+import { routes } from '@notetaker/contracts';
 import { startTestStack, type TestStack } from '../../../test/support/stack.js';
 
 describe('gateway REST edge', () => {
@@ -107,9 +109,10 @@ describe('gateway REST edge', () => {
 
   it("hands a token's signing secret to other services over the bus by token id", async () => {
     const created = await t.createToken();
-    const reply = await t.stack.bus.request('svc.identity.signing-secret', { tokenId: created.id });
+    // Raw, not call(): the reply must hold nothing beyond the secret (call would strip extra keys).
+    const reply = await t.stack.bus.request(routes.identity.signingSecret.subject, { tokenId: created.id });
     expect(reply).to.deep.equal({ signingSecret: created.signingSecret });
-    expect(await t.stack.bus.request('svc.identity.signing-secret', { tokenId: 'tok_unknown' })).to.deep.equal({
+    expect(await call(t.stack.bus, routes.identity.signingSecret, { tokenId: 'tok_unknown' })).to.deep.equal({
       signingSecret: null,
     });
     void tokenId;

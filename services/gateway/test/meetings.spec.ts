@@ -1,6 +1,7 @@
 /** SPEC 4.1 start, stop and status through the gateway, on the whole stack (scripted meeting platform). */
 import { expect } from 'chai';
-import { evtMeeting, svc, type EventEnvelope } from '@notetaker/contracts';
+import { call } from '@notetaker/bus';
+import { evtMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
 import { startTestStack, type TestStack } from '../../../test/support/stack.js';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../test/support/scripted-driver.js';
 
@@ -257,7 +258,7 @@ describe('meetings REST (SPEC 4.1)', () => {
     }
     // A meeting started from the browser UI (which belongs to no key) blocks keys too.
     const uiUrl = meetUrl();
-    await t.stack.bus.request(svc('meetings', 'start'), {
+    await call(t.stack.bus, routes.meetings.start, {
       caller: { kind: 'ui', accountId: 'acct_admin' },
       url: uiUrl,
       title: null,

@@ -7,15 +7,22 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { svc, type Project, type ProjectMeeting } from '@notetaker/contracts';
+import { call } from '@notetaker/bus';
+import { routes, type Project, type ProjectMeeting } from '@notetaker/contracts';
 import { startTestStack, type TestStack } from '../../../test/support/stack.js';
 
 async function saveTranscript(
   t: TestStack,
-  options: { project: string; title: string | null; startedAt: string; texts?: string[]; status?: string },
+  options: {
+    project: string;
+    title: string | null;
+    startedAt: string;
+    texts?: string[];
+    status?: 'in_progress' | 'completed';
+  },
 ) {
   const meetingId = `meeting_${Date.parse(options.startedAt)}_${crypto.randomBytes(6).toString('hex')}`;
-  const { documentPath } = await t.stack.bus.request<{ documentPath: string }>(svc('transcripts', 'open'), {
+  const { documentPath } = await call(t.stack.bus, routes.transcripts.open, {
     meetingId,
     project: options.project,
     title: options.title,
@@ -23,14 +30,15 @@ async function saveTranscript(
     startedAt: options.startedAt,
     saveTranscript: true,
   });
+  if (documentPath === null) throw new Error('transcript-store reserved no document path');
   for (const [index, text] of (options.texts ?? ['hello']).entries()) {
-    await t.stack.bus.request(svc('transcripts', 'append'), {
+    await call(t.stack.bus, routes.transcripts.append, {
       meetingId,
       index,
       segment: { speaker: 'Alice', text, timestamp: options.startedAt },
     });
   }
-  await t.stack.bus.request(svc('transcripts', 'flush'), {
+  await call(t.stack.bus, routes.transcripts.flush, {
     meetingId,
     status: options.status ?? 'completed',
     participants: ['Alice', 'Bob'],

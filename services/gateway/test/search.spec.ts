@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { svc, type SearchResult } from '@notetaker/contracts';
+import { call } from '@notetaker/bus';
+import { routes, type SearchResult } from '@notetaker/contracts';
 import { startTestStack, type TestStack } from '../../../test/support/stack.js';
 
 async function saveTranscript(
@@ -16,7 +17,7 @@ async function saveTranscript(
 ) {
   const startedAt = options.startedAt ?? '2024-11-21T10:00:00.000Z';
   const meetingId = `meeting_${Date.parse(startedAt)}_${crypto.randomBytes(6).toString('hex')}`;
-  const { documentPath } = await t.stack.bus.request<{ documentPath: string }>(svc('transcripts', 'open'), {
+  const { documentPath } = await call(t.stack.bus, routes.transcripts.open, {
     meetingId,
     project: options.project ?? 'api',
     title: options.title ?? 'Weekly sync',
@@ -25,14 +26,14 @@ async function saveTranscript(
     saveTranscript: true,
   });
   for (const [index, text] of options.texts.entries()) {
-    await t.stack.bus.request(svc('transcripts', 'append'), {
+    await call(t.stack.bus, routes.transcripts.append, {
       meetingId,
       index,
       segment: { speaker: 'Alice', text, timestamp: new Date(Date.parse(startedAt) + index * 2000).toISOString() },
     });
   }
   if (options.flush ?? true) {
-    await t.stack.bus.request(svc('transcripts', 'flush'), { meetingId, status: 'in_progress', participants: [] });
+    await call(t.stack.bus, routes.transcripts.flush, { meetingId, status: 'in_progress', participants: [] });
   }
   return { meetingId, documentPath, startedAt };
 }
@@ -121,7 +122,7 @@ describe('search REST', () => {
   it('finds words once they are flushed to a document', async () => {
     const m = await saveTranscript(t, { texts: ['a quokka appears'], flush: false });
     expect(await snippets('q=quokka')).to.deep.equal([]);
-    await t.stack.bus.request(svc('transcripts', 'flush'), {
+    await call(t.stack.bus, routes.transcripts.flush, {
       meetingId: m.meetingId,
       status: 'in_progress',
       participants: [],

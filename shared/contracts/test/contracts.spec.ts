@@ -6,16 +6,18 @@ import {
   firstIssueMessage,
   parseOrBadRequest,
   queueGroup,
+  route,
+  routes,
   ServiceError,
   startMeetingRequest,
-  svc,
   toWireError,
 } from '../src/index.js';
 
 describe('contracts', () => {
   describe('subjects', () => {
     it('builds namespace-first, identifier-last subjects', () => {
-      expect(svc('transcripts', 'append')).to.equal('svc.transcripts.append');
+      expect(routes.transcripts.append.subject).to.equal('svc.transcripts.append');
+      expect(routes.identity.signingSecret.subject).to.equal('svc.identity.signing-secret');
       expect(actorMeeting('meeting_1700000000000_abcdefghij', 'stop')).to.equal(
         'actor.meeting.meeting_1700000000000_abcdefghij.stop',
       );
@@ -28,7 +30,7 @@ describe('contracts', () => {
 
     it('refuses tokens that would change the subject structure', () => {
       for (const bad of ['a.b', 'a b', '>', '*', '']) {
-        expect(() => svc('tasks', bad), bad).to.throw();
+        expect(() => route('tasks', bad, startMeetingRequest, startMeetingRequest), bad).to.throw();
         expect(() => actorMeeting(bad, 'stop'), bad).to.throw();
       }
     });

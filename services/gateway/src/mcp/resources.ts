@@ -17,15 +17,8 @@ import {
   type Resource,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { Bus } from '@notetaker/bus';
-import {
-  ServiceError,
-  svc,
-  type Caller,
-  type MeetingSummary,
-  type ProjectMeeting,
-  type Project,
-} from '@notetaker/contracts';
+import { call, type Bus } from '@notetaker/bus';
+import { routes, ServiceError, type Caller, type ProjectMeeting } from '@notetaker/contracts';
 import type { Logger } from '@notetaker/kit';
 import { publicError } from '../http/errors.js';
 import { listMeetings } from '../operations/meetings.js';
@@ -96,9 +89,7 @@ function one(value: string | string[] | undefined): string {
 }
 
 async function documentEntry(bus: Bus, project: string, filename: string): Promise<ProjectMeeting> {
-  const { meetings } = await bus.request<{ meetings: ProjectMeeting[] }>(svc('projects', 'meetings'), {
-    projectId: project,
-  });
+  const { meetings } = await call(bus, routes.projects.meetings, { projectId: project });
   const entry = meetings.find((m) => m.filename === filename);
   if (!entry) throw new ServiceError('not_found', 'Not found', 404);
   return entry;
@@ -147,7 +138,7 @@ function decodeCursor(cursor: string): Cursor {
 async function listResources(bus: Bus, caller: Caller, rawCursor: string | undefined): Promise<ListResourcesResult> {
   const cursor = rawCursor === undefined ? undefined : decodeCursor(rawCursor);
   const resources: Resource[] = cursor ? [] : await liveTranscripts(bus, caller);
-  const { projects } = await bus.request<{ projects: Project[] }>(svc('projects', 'list'), {});
+  const { projects } = await call(bus, routes.projects.list, {});
   const withMeetings = projects
     .filter((p) => p.hasMeetings && (!cursor || p.id >= cursor.project))
     .sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -155,9 +146,7 @@ async function listResources(bus: Bus, caller: Caller, rawCursor: string | undef
   const seen: Array<{ project: string; entry: ProjectMeeting }> = [];
   let next: Cursor | undefined;
   for (const project of withMeetings) {
-    const { meetings } = await bus.request<{ meetings: ProjectMeeting[] }>(svc('projects', 'meetings'), {
-      projectId: project.id,
-    });
+    const { meetings } = await call(bus, routes.projects.meetings, { projectId: project.id });
     const from = cursor && project.id === cursor.project ? cursor.index : 0;
     const room = DOCUMENTS_PER_PAGE - seen.length;
     for (const entry of meetings.slice(from, from + room)) seen.push({ project: project.id, entry });
@@ -187,7 +176,7 @@ async function listResources(bus: Bus, caller: Caller, rawCursor: string | undef
 }
 
 async function liveTranscripts(bus: Bus, caller: Caller): Promise<Resource[]> {
-  const { meetings } = (await listMeetings.run(bus, caller, {})) as { meetings: MeetingSummary[] };
+  const { meetings } = await listMeetings.run(bus, caller, {});
   return meetings.map((m) => ({
     uri: transcriptUri(m.meetingId),
     name: `${m.meetingId} transcript`,

@@ -1,12 +1,13 @@
-/** SPEC 4.1 start, stop and status, answered by meeting-session (svc.meetings.*). */
+/** SPEC 4.1 start, stop and status, answered by meeting-session (routes.meetings). */
 import { z } from 'zod';
+import { call } from '@notetaker/bus';
 import {
   meetingStatusResponse,
+  routes,
   startMeetingRequest,
   startMeetingResponse,
   stopMeetingRequest,
   stopMeetingResponse,
-  svc,
 } from '@notetaker/contracts';
 import { operation } from './operation.js';
 
@@ -20,8 +21,9 @@ export const startMeeting = operation({
   input: startMeetingRequest,
   output: startMeetingResponse,
   run: (bus, caller, body) =>
-    bus.request(
-      svc('meetings', 'start'),
+    call(
+      bus,
+      routes.meetings.start,
       {
         caller,
         url: body.url,
@@ -37,11 +39,11 @@ export const startMeeting = operation({
 export const stopMeeting = operation({
   input: stopMeetingRequest,
   output: stopMeetingResponse,
-  run: (bus, caller, { meetingId }) => bus.request(svc('meetings', 'stop'), { caller, meetingId }),
+  run: (bus, caller, { meetingId }) => call(bus, routes.meetings.stop, { caller, meetingId }),
 });
 
 export const listMeetings = operation({
   input: noInput,
   output: meetingStatusResponse,
-  run: (bus, caller) => bus.request(svc('meetings', 'status'), { caller }),
+  run: (bus, caller) => call(bus, routes.meetings.status, { caller }),
 });

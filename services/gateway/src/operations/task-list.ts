@@ -1,10 +1,5 @@
-import type { Bus } from '@notetaker/bus';
-import { svc, TASKS_PAGE_MAX, type Task } from '@notetaker/contracts';
-
-interface TaskPage {
-  tasks: Task[];
-  next: string | null;
-}
+import { call, type Bus } from '@notetaker/bus';
+import { routes, TASKS_PAGE_MAX, type Task } from '@notetaker/contracts';
 
 /**
  * Every task, optionally only scheduled or on-demand ones. The scheduler answers a page at a time
@@ -14,7 +9,7 @@ export async function listAllTasks(bus: Bus, filter: { scheduled?: boolean } = {
   const all: Task[] = [];
   let after: string | undefined;
   do {
-    const page = await bus.request<TaskPage>(svc('tasks', 'list'), { ...filter, after, limit: TASKS_PAGE_MAX });
+    const page = await call(bus, routes.tasks.list, { ...filter, after, limit: TASKS_PAGE_MAX });
     all.push(...page.tasks);
     after = page.next ?? undefined;
   } while (after !== undefined);

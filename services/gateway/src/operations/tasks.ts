@@ -1,5 +1,5 @@
 /**
- * SPEC 4.3 tasks, answered by task-scheduler over svc.tasks.*. Tasks belong to the instance, not to
+ * SPEC 4.3 tasks, answered by task-scheduler (routes.tasks). Tasks belong to the instance, not to
  * a key: any authenticated caller manages them.
  */
 import {
@@ -7,9 +7,9 @@ import {
   createTaskRequest,
   errors,
   historyResponse,
+  routes,
   runTaskResponse,
   successResponse,
-  svc,
   taskDetailsResponse,
   taskHistoryRequest,
   taskNameRequest,
@@ -17,8 +17,11 @@ import {
   tasksQuery,
   tasksResponse,
   updateTaskByName,
+  type Route,
+  type taskRef,
 } from '@notetaker/contracts';
-import type { Bus } from '@notetaker/bus';
+import type { z } from 'zod';
+import { call, type Bus } from '@notetaker/bus';
 import { operation } from './operation.js';
 import { listAllTasks } from './task-list.js';
 
@@ -28,13 +31,11 @@ function taskName(name: string): string {
   return name;
 }
 
-const tasks = <T>(bus: Bus, verb: string, data: unknown): Promise<T> => bus.request<T>(svc('tasks', verb), data);
-
 /** A verb on one task with no other argument: get, delete, enable, disable. */
 const onTask =
-  <T>(verb: string) =>
-  (bus: Bus, _caller: unknown, { name }: { name: string }): Promise<T> =>
-    tasks<T>(bus, verb, { name: taskName(name) });
+  <Reply extends z.ZodType>(route: Route<typeof taskRef, Reply>) =>
+  (bus: Bus, _caller: unknown, { name }: { name: string }) =>
+    call(bus, route, { name: taskName(name) });
 
 export const listTasks = operation({
   input: tasksQuery,
@@ -47,30 +48,43 @@ export const listTasks = operation({
 export const createTask = operation({
   input: createTaskRequest,
   output: taskResponse,
-  run: (bus, _caller, body) => tasks(bus, 'create', body),
+  run: (bus, _caller, body) => call(bus, routes.tasks.create, body),
 });
 
-export const getTask = operation({ input: taskNameRequest, output: taskDetailsResponse, run: onTask('get') });
+export const getTask = operation({
+  input: taskNameRequest,
+  output: taskDetailsResponse,
+  run: onTask(routes.tasks.get),
+});
 
 export const updateTask = operation({
   input: updateTaskByName,
   output: taskResponse,
-  run: (bus, _caller, { name, changes }) => tasks(bus, 'update', { name: taskName(name), changes }),
+  run: (bus, _caller, { name, changes }) => call(bus, routes.tasks.update, { name: taskName(name), changes }),
 });
 
-export const deleteTask = operation({ input: taskNameRequest, output: successResponse, run: onTask('delete') });
+export const deleteTask = operation({
+  input: taskNameRequest,
+  output: successResponse,
+  run: onTask(routes.tasks.delete),
+});
 
 export const runTask = operation({
   input: taskNameRequest,
   output: runTaskResponse,
-  run: (bus, _caller, { name }) => tasks(bus, 'run', { name: taskName(name), triggerType: 'api' }),
+  run: (bus, _caller, { name }) => call(bus, routes.tasks.run, { name: taskName(name), triggerType: 'api' }),
 });
 
-export const enableTask = operation({ input: taskNameRequest, output: taskResponse, run: onTask('enable') });
-export const disableTask = operation({ input: taskNameRequest, output: taskResponse, run: onTask('disable') });
+export const enableTask = operation({ input: taskNameRequest, output: taskResponse, run: onTask(routes.tasks.enable) });
+export const disableTask = operation({
+  input: taskNameRequest,
+  output: taskResponse,
+  run: onTask(routes.tasks.disable),
+});
 
 export const getTaskHistory = operation({
   input: taskHistoryRequest,
   output: historyResponse,
-  run: (bus, _caller, { name, limit, offset }) => tasks(bus, 'history', { name: taskName(name), limit, offset }),
+  run: (bus, _caller, { name, limit, offset }) =>
+    call(bus, routes.tasks.history, { name: taskName(name), limit, offset }),
 });

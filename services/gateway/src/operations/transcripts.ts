@@ -1,6 +1,6 @@
 /**
  * SPEC 4.1 transcript and document, and search over saved transcripts. Ownership is
- * meeting-session's answer (`svc.meetings.get` is 404 `Not found` for an unknown meeting and for
+ * meeting-session's answer (`routes.meetings.get` is 404 `Not found` for an unknown meeting and for
  * another key's, alike); the content is transcript-store's, read in pages so no single bus
  * message nears NATS' payload limit.
  */
@@ -11,17 +11,16 @@ import {
   errors,
   meetingRefRequest,
   searchQuery,
+  routes,
   searchResponse,
-  svc,
   transcriptRequest,
   transcriptResponse,
   type Caller,
   type MeetingRecord,
+  type ReplyOf,
   type TranscriptSegment,
-  type transcriptDocumentReply,
-  type transcriptSegmentsReply,
 } from '@notetaker/contracts';
-import type { Bus } from '@notetaker/bus';
+import { call, type Bus } from '@notetaker/bus';
 import { operation } from './operation.js';
 
 export const NO_DOCUMENT = 'No saved document for this meeting';
@@ -64,20 +63,20 @@ export const getDocument = operation({
 export const searchTranscripts = operation({
   input: searchQuery,
   output: searchResponse,
-  run: (bus, _caller, query) => bus.request(svc('transcripts', 'search'), query),
+  run: (bus, _caller, query) => call(bus, routes.transcripts.search, query),
 });
 
 /** The caller's meeting, or 404 `Not found` (a malformed id cannot name any meeting). */
 export async function ownedMeeting(bus: Bus, caller: Caller, meetingId: string): Promise<MeetingRecord> {
   if (!MEETING_ID.test(meetingId)) throw errors.notFound();
-  return bus.request<MeetingRecord>(svc('meetings', 'get'), { caller, meetingId });
+  return call(bus, routes.meetings.get, { caller, meetingId });
 }
 
 async function segmentsFrom(bus: Bus, meetingId: string, firstIndex: number): Promise<TranscriptSegment[]> {
   const segments: TranscriptSegment[] = [];
   let fromIndex: number | null = firstIndex;
   for (let page = 0; fromIndex !== null && page < MAX_PAGES; page++) {
-    const reply: z.infer<typeof transcriptSegmentsReply> = await bus.request(svc('transcripts', 'segments'), {
+    const reply: ReplyOf<typeof routes.transcripts.segments> = await call(bus, routes.transcripts.segments, {
       meetingId,
       fromIndex,
     });
@@ -96,9 +95,8 @@ export async function wholeDocument(
   meetingId: string,
   timeoutMs?: number,
 ): Promise<{ filename: string; documentPath: string; content: string }> {
-  type Page = z.infer<typeof transcriptDocumentReply>;
-  const read = (data: Record<string, unknown>) =>
-    bus.request<Page>(svc('transcripts', 'document'), { meetingId, ...data }, timeoutMs ? { timeoutMs } : undefined);
+  const read = (page: { offset: number; version?: string }) =>
+    call(bus, routes.transcripts.document, { meetingId, ...page }, timeoutMs ? { timeoutMs } : undefined);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       let page = await read({ offset: 0 });

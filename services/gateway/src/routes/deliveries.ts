@@ -6,7 +6,8 @@
  */
 import type Router from '@koa/router';
 import { z } from 'zod';
-import { errors, MEETING_ID, svc, type WebhookDeliveriesReply } from '@notetaker/contracts';
+import { call } from '@notetaker/bus';
+import { errors, MEETING_ID, routes } from '@notetaker/contracts';
 import { parseInput } from '../http/validate.js';
 import { callerOf, type RouteDeps } from './deps.js';
 
@@ -31,11 +32,7 @@ export function deliveryRoutes(router: Router, deps: RouteDeps): void {
     // A malformed id names no meeting: the same 404 as an unknown one, without a bus round trip.
     if (!MEETING_ID.test(meetingId)) throw errors.notFound();
     const page = parseInput(deliveriesQuery, ctx.query);
-    await deps.bus.request(svc('meetings', 'get'), { caller, meetingId });
-    ctx.body = await deps.bus.request<WebhookDeliveriesReply>(svc('webhooks', 'deliveries'), {
-      caller,
-      meetingId,
-      ...page,
-    });
+    await call(deps.bus, routes.meetings.get, { caller, meetingId });
+    ctx.body = await call(deps.bus, routes.webhooks.deliveries, { caller, meetingId, ...page });
   });
 }

@@ -3,14 +3,20 @@
  * running (yet): `settle` turns "nobody answers" into a value the page shows as "service
  * unavailable", while a real answer (404, 409, 400) stays an answer.
  */
-import type { Bus } from '@notetaker/bus';
-import { ServiceError } from '@notetaker/contracts';
+import { call, type Bus } from '@notetaker/bus';
+import { ServiceError, type ReplyOf, type RequestOf, type Route } from '@notetaker/contracts';
 
 /** Pages must load fast; a service that has not answered in this time is shown as unavailable. */
 export const PAGE_REQUEST_TIMEOUT_MS = 3000;
 
-export function ask<T>(bus: Bus, subject: string, data: unknown, timeoutMs = PAGE_REQUEST_TIMEOUT_MS): Promise<T> {
-  return bus.request<T>(subject, data, { timeoutMs });
+/** A request of `route` from a page: its reply checked, given up on after `timeoutMs`. */
+export function ask<R extends Route>(
+  bus: Bus,
+  route: R,
+  data: RequestOf<R>,
+  timeoutMs = PAGE_REQUEST_TIMEOUT_MS,
+): Promise<ReplyOf<R>> {
+  return call(bus, route, data, { timeoutMs });
 }
 
 /** No responder, a timeout, or a service saying it is unavailable: worth "try again later". */

@@ -5,7 +5,8 @@
  * through tools, resources or subscriptions.
  */
 import { expect } from 'chai';
-import { svc } from '@notetaker/contracts';
+import { call } from '@notetaker/bus';
+import { routes } from '@notetaker/contracts';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
 import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
 import { connectMcp, ERAS, INITIALIZE, postMcp, type McpTestClient } from './clients.js';
@@ -156,8 +157,9 @@ describe('MCP access rules (/mcp)', function () {
       await owned.close();
       // A meeting started from the web UI belongs to no key.
       uiUrl = meetUrl();
-      const ui = await t.stack.bus.request<{ meetingId: string }>(
-        svc('meetings', 'start'),
+      const ui = await call(
+        t.stack.bus,
+        routes.meetings.start,
         {
           caller: { kind: 'ui', accountId: 'account-1' },
           url: uiUrl,

@@ -6,7 +6,7 @@
  * The stream ends after the meeting's final status.
  */
 import type { Middleware } from 'koa';
-import { eventEnvelope, evtMeeting, noticeMeeting, svc, type EventEnvelope, type MeetingRecord } from '@notetaker/contracts';
+import { eventEnvelope, evtMeeting, noticeMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
 import { ask, settle } from '../backend.js';
 import { uiCaller, type WebDeps } from '../context.js';
 import { meetingIdParam } from '../params.js';
@@ -19,9 +19,7 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 export function liveEvents(deps: WebDeps): Middleware {
   return async (ctx) => {
     const meetingId = meetingIdParam(ctx);
-    const found = await settle(
-      ask<MeetingRecord>(deps.bus, svc('meetings', 'get'), { caller: uiCaller(ctx), meetingId }),
-    );
+    const found = await settle(ask(deps.bus, routes.meetings.get, { caller: uiCaller(ctx), meetingId }));
     if (!found.ok) {
       ctx.status = found.unavailable ? 503 : found.error.status;
       ctx.type = 'text/plain; charset=utf-8';
@@ -118,7 +116,7 @@ async function replay(
 ): Promise<void> {
   let afterSequence = after;
   while (!stopped()) {
-    const { events } = await ask<{ events: EventEnvelope[] }>(deps.bus, svc('meetings', 'events'), {
+    const { events } = await ask(deps.bus, routes.meetings.events, {
       meetingId,
       afterSequence,
       limit: REPLAY_PAGE,

@@ -3,7 +3,7 @@
  * live-events.ts into the page by app.js) and, once it ended, its transcript and document link.
  */
 import type Router from '@koa/router';
-import { svc, type MeetingRecord, type TranscriptSegment } from '@notetaker/contracts';
+import { routes, type ReplyOf, type TranscriptSegment } from '@notetaker/contracts';
 import { ask, settle, type Outcome } from '../backend.js';
 import { chrome, signedIn, uiCaller, type WebDeps } from '../context.js';
 import { requireSession, signedInForm } from '../guards.js';
@@ -19,9 +19,7 @@ export function meetingView(router: Router, deps: WebDeps): void {
 
   router.get('/meetings/:meetingId', auth, async (ctx) => {
     const meetingId = meetingIdParam(ctx);
-    const found = await settle(
-      ask<MeetingRecord>(deps.bus, svc('meetings', 'get'), { caller: uiCaller(ctx), meetingId }),
-    );
+    const found = await settle(ask(deps.bus, routes.meetings.get, { caller: uiCaller(ctx), meetingId }));
     if (!found.ok) {
       if (!found.unavailable) throw found.error;
       return sendPage(ctx, chrome(ctx, 'Meeting', 'meetings'), unavailable('meeting'), 503);
@@ -93,7 +91,7 @@ export function meetingView(router: Router, deps: WebDeps): void {
 
   router.post('/meetings/:meetingId/stop', auth, signedInForm(), async (ctx) => {
     const meetingId = meetingIdParam(ctx);
-    const stopped = await settle(ask(deps.bus, svc('meetings', 'stop'), { caller: uiCaller(ctx), meetingId }, 10_000));
+    const stopped = await settle(ask(deps.bus, routes.meetings.stop, { caller: uiCaller(ctx), meetingId }, 10_000));
     if (!stopped.ok) {
       if (!stopped.unavailable && stopped.error.status === 409)
         return redirect(ctx, `/meetings/${meetingId}`, 'meeting-ended');
@@ -118,11 +116,8 @@ async function storedTranscript(deps: WebDeps, meetingId: string) {
   const segments: TranscriptSegment[] = [];
   let fromIndex: number | null = 0;
   for (let page = 0; page < 10 && fromIndex !== null; page++) {
-    const reply: Outcome<{ segments: TranscriptSegment[]; nextIndex: number | null }> = await settle(
-      ask<{ segments: TranscriptSegment[]; nextIndex: number | null }>(deps.bus, svc('transcripts', 'segments'), {
-        meetingId,
-        fromIndex,
-      }),
+    const reply: Outcome<ReplyOf<typeof routes.transcripts.segments>> = await settle(
+      ask(deps.bus, routes.transcripts.segments, { meetingId, fromIndex }),
     );
     if (!reply.ok) return { segments, unavailable: true };
     segments.push(...reply.value.segments);

@@ -5,7 +5,7 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { PROJECT_ID, svc, type MeetingRecord, type MeetingSummary, type Project } from '@notetaker/contracts';
+import { PROJECT_ID, routes } from '@notetaker/contracts';
 import { ask, settle } from '../backend.js';
 import { chrome, formOf, signedIn, uiCaller, type WebDeps } from '../context.js';
 import { field } from '../form-body.js';
@@ -35,9 +35,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
   const auth = requireSession(deps);
 
   const liveList = async (ctx: Context): Promise<Html> => {
-    const live = await settle(
-      ask<{ meetings: MeetingSummary[] }>(deps.bus, svc('meetings', 'status'), { caller: uiCaller(ctx) }),
-    );
+    const live = await settle(ask(deps.bus, routes.meetings.status, { caller: uiCaller(ctx) }));
     if (!live.ok) return live.unavailable ? unavailable('meeting') : html`<p>${live.error.message}</p>`;
     if (live.value.meetings.length === 0) return html`<p>No meeting started here is being transcribed right now.</p>`;
     return html`<ul class="cards live-meetings">
@@ -65,7 +63,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
     const { account, session } = signedIn(ctx);
     const [live, projects, recent] = await Promise.all([
       liveList(ctx),
-      settle(ask<{ projects: Project[] }>(deps.bus, svc('projects', 'list'), {})),
+      settle(ask(deps.bus, routes.projects.list, {})),
       recentMeetings(ctx, deps, account.id),
     ]);
     sendPage(
@@ -133,9 +131,9 @@ export function meetingPages(router: Router, deps: WebDeps): void {
     }
     if (Object.keys(values.errors).length > 0) return renderIndex(ctx, values, 400);
     const started = await settle(
-      ask<{ meetingId: string; project: string }>(
+      ask(
         deps.bus,
-        svc('meetings', 'start'),
+        routes.meetings.start,
         {
           caller: uiCaller(ctx),
           url: values.url,
@@ -177,9 +175,7 @@ async function recentMeetings(ctx: Context, deps: WebDeps, accountId: string): P
   const recent = await deps.uiMeetings.recent(accountId);
   if (recent.length === 0) return html`<p>You have not started a meeting here yet.</p>`;
   const records = await Promise.all(
-    recent.map((r) =>
-      settle(ask<MeetingRecord>(deps.bus, svc('meetings', 'get'), { caller: uiCaller(ctx), meetingId: r._id })),
-    ),
+    recent.map((r) => settle(ask(deps.bus, routes.meetings.get, { caller: uiCaller(ctx), meetingId: r._id }))),
   );
   return html`<ul class="recent">
     ${recent.map((r, i) => {

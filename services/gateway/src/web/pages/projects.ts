@@ -1,13 +1,6 @@
 /** Projects, each project's meeting history (newest first), and search over saved transcripts. */
 import type Router from '@koa/router';
-import {
-  PROJECT_ID,
-  SEARCH_MAX_QUERY_LENGTH,
-  svc,
-  type Project,
-  type ProjectMeeting,
-  type SearchResult,
-} from '@notetaker/contracts';
+import { PROJECT_ID, routes, SEARCH_MAX_QUERY_LENGTH } from '@notetaker/contracts';
 import { ask, settle } from '../backend.js';
 import { chrome, type WebDeps } from '../context.js';
 import { requireSession } from '../guards.js';
@@ -19,7 +12,7 @@ export function projectPages(router: Router, deps: WebDeps): void {
   const auth = requireSession(deps);
 
   router.get('/projects', auth, async (ctx) => {
-    const listed = await settle(ask<{ projects: Project[] }>(deps.bus, svc('projects', 'list'), {}));
+    const listed = await settle(ask(deps.bus, routes.projects.list, {}));
     let body;
     if (!listed.ok) body = listed.unavailable ? unavailable('project') : html`<p>${listed.error.message}</p>`;
     else if (listed.value.projects.length === 0)
@@ -44,9 +37,7 @@ export function projectPages(router: Router, deps: WebDeps): void {
 
   router.get('/projects/:projectId', auth, async (ctx) => {
     const projectId = projectIdParam(ctx);
-    const history = await settle(
-      ask<{ project: string; meetings: ProjectMeeting[] }>(deps.bus, svc('projects', 'meetings'), { projectId }),
-    );
+    const history = await settle(ask(deps.bus, routes.projects.meetings, { projectId }));
     if (!history.ok && !history.unavailable) throw history.error;
     const meetings = history.ok ? history.value.meetings : [];
     sendPage(
@@ -107,7 +98,7 @@ export function projectPages(router: Router, deps: WebDeps): void {
     const project = PROJECT_ID.test(rawProject) ? rawProject : '';
     const searched = q
       ? await settle(
-          ask<{ results: SearchResult[] }>(deps.bus, svc('transcripts', 'search'), {
+          ask(deps.bus, routes.transcripts.search, {
             q,
             ...(project ? { project } : {}),
             limit: 50,

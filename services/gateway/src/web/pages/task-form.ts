@@ -5,7 +5,7 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { DEFAULT_TASK_TIMEOUT_MS, MAX_TASK_TIMEOUT_MS, svc, TASK_NAME } from '@notetaker/contracts';
+import { DEFAULT_TASK_TIMEOUT_MS, MAX_TASK_TIMEOUT_MS, routes, TASK_NAME } from '@notetaker/contracts';
 import { ask, settle } from '../backend.js';
 import { chrome, formOf, signedIn, type WebDeps } from '../context.js';
 import { previewCron } from '../cron-preview.js';
@@ -129,7 +129,7 @@ export function taskForm(router: Router, deps: WebDeps): void {
     }
     if (Object.keys(values.errors).length > 0) return renderForm(ctx, values, 400);
     const created = await settle(
-      ask(deps.bus, svc('tasks', 'create'), {
+      ask(deps.bus, routes.tasks.create, {
         name: values.name,
         skillName: values.skillName,
         ...(values.cronExpression ? { cronExpression: values.cronExpression } : {}),

@@ -4,7 +4,7 @@
  * each task's page with enable/disable, Run now (trigger `ui`) and its history.
  */
 import type Router from '@koa/router';
-import { ServiceError, svc, type Task, type TaskExecution } from '@notetaker/contracts';
+import { routes, ServiceError } from '@notetaker/contracts';
 import { ask, settle } from '../backend.js';
 import { chrome, signedIn, type WebDeps } from '../context.js';
 import { requireSession, signedInForm } from '../guards.js';
@@ -71,10 +71,8 @@ export function taskPages(router: Router, deps: WebDeps): void {
     const name = taskNameParam(ctx);
     const offset = Math.max(0, Math.min(1_000_000, Number.parseInt(String(ctx.query.offset ?? '0'), 10) || 0));
     const [details, history] = await Promise.all([
-      settle(ask<{ task: Task }>(deps.bus, svc('tasks', 'get'), { name })),
-      settle(
-        ask<{ executions: TaskExecution[] }>(deps.bus, svc('tasks', 'history'), { name, limit: HISTORY_PAGE, offset }),
-      ),
+      settle(ask(deps.bus, routes.tasks.get, { name })),
+      settle(ask(deps.bus, routes.tasks.history, { name, limit: HISTORY_PAGE, offset })),
     ]);
     if (!details.ok) {
       if (!details.unavailable) throw details.error;
@@ -140,9 +138,9 @@ export function taskPages(router: Router, deps: WebDeps): void {
   for (const verb of ['run', 'enable', 'disable'] as const) {
     router.post(`/tasks/:name/${verb}`, auth, signedInForm(), async (ctx) => {
       const name = taskNameParam(ctx);
-      const message = verb === 'run' ? { name, triggerType: 'ui' } : { name };
       try {
-        await ask(deps.bus, svc('tasks', verb), message, 10_000);
+        if (verb === 'run') await ask(deps.bus, routes.tasks.run, { name, triggerType: 'ui' }, 10_000);
+        else await ask(deps.bus, routes.tasks[verb], { name }, 10_000);
       } catch (err) {
         // 409: a run is in progress, or an on-demand task has no schedule to switch.
         if (!(err instanceof ServiceError && err.status === 409)) throw err;
