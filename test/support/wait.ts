@@ -9,6 +9,8 @@
  * The second argument is what is awaited (for the failure's message) or the timeout in ms; the
  * third is the timeout when the second names it.
  */
+import { mock } from 'node:test';
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const DEFAULT_TIMEOUT_MS = 8000;
@@ -60,4 +62,18 @@ function terms(whatOrTimeout: string | number | undefined, timeoutMs: number | u
   const what = typeof whatOrTimeout === 'string' ? whatOrTimeout : 'a condition';
   const ms = typeof whatOrTimeout === 'number' ? whatOrTimeout : (timeoutMs ?? DEFAULT_TIMEOUT_MS);
   return { what, deadline: { at: Date.now() + ms, ms } };
+}
+
+/**
+ * Runs `action` with this process's Date.now() moved `ms` ahead (node:test's mocked Date; timers
+ * stay real), so a test of an expiry checked against the clock does not wait for it.
+ */
+export async function afterClockMoves<T>(ms: number, action: () => Promise<T>): Promise<T> {
+  mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  try {
+    mock.timers.tick(ms);
+    return await action();
+  } finally {
+    mock.timers.reset();
+  }
 }

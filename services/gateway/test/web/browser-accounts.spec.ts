@@ -4,6 +4,7 @@
  * API until it is revoked, a form without its CSRF token, and an expired session.
  */
 import { expect } from 'chai';
+import { afterClockMoves } from '../../../../test/support/wait.js';
 import type { Browser, Page } from 'puppeteer-core';
 import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
 import {
@@ -146,8 +147,8 @@ describe('web application in Chromium: accounts and API tokens', function () {
       await clickAndWait(page, 'main button[type=submit]');
       await page.goto(`${g.baseUrl}/settings/tokens`);
       expect(pathOf(page)).to.equal('/settings/tokens');
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await page.reload();
+      // The gateway's clock (it runs in this process) moves past the idle time; nothing waits for it.
+      await afterClockMoves(1500, () => page.reload());
       expect(pathOf(page)).to.equal('/signin?next=%2Fsettings%2Ftokens&notice=expired');
       expect(await text(page)).to.contain('Your session has expired. Sign in again to continue.');
       await signIn(OWNER.email, OWNER.password);

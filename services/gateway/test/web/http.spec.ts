@@ -4,6 +4,7 @@
  * unavailable" states are shown). The browser suite covers the same flows through Chromium.
  */
 import { expect } from 'chai';
+import { afterClockMoves } from '../../../../test/support/wait.js';
 import { startGatewayOnly, type GatewayOnly } from './support/gateway-only.js';
 import { WebClient } from './support/web-client.js';
 
@@ -285,8 +286,8 @@ describe('web application sessions', () => {
     const client = new WebClient(g.baseUrl);
     await client.setup(OWNER.email, OWNER.password);
     expect((await client.get('/settings/tokens')).status).to.equal(200);
-    await new Promise((r) => setTimeout(r, 1000));
-    const expired = await client.get('/settings/tokens');
+    // The clock moves past the idle time; nothing waits for it (the gateway runs in this process).
+    const expired = await afterClockMoves(1000, () => client.get('/settings/tokens'));
     expect(expired.status).to.equal(303);
     expect(expired.location).to.equal('/signin?next=%2Fsettings%2Ftokens&notice=expired');
     expect(client.cookies.has('nt_session')).to.equal(false);
