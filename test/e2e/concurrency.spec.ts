@@ -8,13 +8,7 @@
 import { expect } from 'chai';
 import { verifySignature } from '../support/callback-receiver.js';
 import { growWords } from '../simulators/index.js';
-import {
-  expectMatchesTruth,
-  expectSignedInSequence,
-  expectTranscript,
-  finalizedSegments,
-  shape,
-} from './support/stream.js';
+import { expectKeptAsSaid, expectSignedInSequence, finalizedSegments, shape } from './support/stream.js';
 import { chromiumMissing, startWorld, type StartedMeeting, type Token, type World } from './support/world.js';
 
 describe('whole stack in real Chromium: meetings side by side', function () {
@@ -122,8 +116,7 @@ describe('whole stack in real Chromium: meetings side by side', function () {
         'document_saved',
         'meeting_status:ended(stopped)',
       ]);
-      expectMatchesTruth(callbacks, m.sim.truth());
-      await expectTranscript(world, m.meetingId, m.token, 'ended', finalizedSegments(callbacks));
+      await expectKeptAsSaid(world, m, callbacks, 'ended');
     }
     expect(finalizedSegments(world.callbacks(meet.meetingId)).map((s) => s.speaker)).to.deep.equal(['Alice Example']);
     expect(finalizedSegments(world.callbacks(teams.meetingId)).map((s) => s.speaker)).to.deep.equal([

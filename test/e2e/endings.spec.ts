@@ -7,13 +7,7 @@
  */
 import { expect } from 'chai';
 import { growWords, type SimPlatform } from '../simulators/index.js';
-import {
-  expectMatchesTruth,
-  expectSignedInSequence,
-  expectTranscript,
-  finalizedSegments,
-  shape,
-} from './support/stream.js';
+import { expectKeptAsSaid, expectSignedInSequence, expectTranscript, shape } from './support/stream.js';
 import { payloadOf, type StartedMeeting, useWorld, type World } from './support/world.js';
 
 const PLATFORMS: Array<{ platform: SimPlatform; label: string; teamsLive?: boolean }> = [
@@ -79,9 +73,8 @@ describe('whole stack in real Chromium: meetings the platform ends', function ()
         'document_saved',
         'meeting_status:ended(removed)',
       ]);
-      expectMatchesTruth(callbacks, m.sim.truth());
-      await expectTranscript(world(), m.meetingId, m.token, 'ended', finalizedSegments(callbacks));
-      expect(finalizedSegments(callbacks).map((s) => s.text)).to.deep.equal(['before you go one more thing']);
+      const segments = await expectKeptAsSaid(world(), m, callbacks, 'ended');
+      expect(segments.map((s) => s.text)).to.deep.equal(['before you go one more thing']);
     });
 
     it(`${label}: the host ends the meeting for everyone -> ended meeting_ended`, async () => {

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { describeMarkup, growWords, variantSeeds } from '../simulators/index.js';
-import { expectDocument, expectMatchesTruth, expectTranscript, finalizedSegments } from './support/stream.js';
+import { expectKeptAsSaid } from './support/stream.js';
 import { aliceThenBob } from './support/conversation.js';
 import { PLATFORMS, useWorld } from './support/world.js';
 
@@ -45,11 +45,8 @@ describe('whole stack in real Chromium on drifting markup (seeded variants)', fu
           where,
         ).to.deep.equal([seed]);
         try {
-          expectMatchesTruth(callbacks, truth);
-          const segments = finalizedSegments(callbacks);
+          const segments = await expectKeptAsSaid(world(), m, callbacks, 'ended', { document: true });
           expect(segments, 'three turns').to.have.length(3);
-          await expectTranscript(world(), m.meetingId, m.token, 'ended', segments);
-          await expectDocument(world(), m.meetingId, m.token, String(m.started.documentPath), segments);
         } catch (err) {
           (err as Error).message = `${where}: ${(err as Error).message}`;
           throw err;

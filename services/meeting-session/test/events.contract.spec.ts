@@ -1,7 +1,7 @@
 /** A meeting's event stream: sequence, storage before publishing, the event log, flushes. */
 import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'chai';
-import { evtMeeting, routes, type EventEnvelope, type ServiceError } from '@notetaker/contracts';
+import { EVENT_TYPES, evtMeeting, routes, type EventEnvelope, type ServiceError } from '@notetaker/contracts';
 import { protocol } from '../src/protocol.js';
 import { scriptedDriverFactory } from '../../../test/support/scripted-driver.js';
 import { eventually, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
@@ -40,15 +40,7 @@ describe('meeting events (bus contract)', () => {
 
     const events = h.events(meetingId);
     expect(events.map((e) => e.sequence)).to.deep.equal(events.map((_, i) => i + 1));
-    expect(new Set(events.map((e) => e.type))).to.have.all.keys(
-      'meeting_status',
-      'caption_partial',
-      'segment_finalized',
-      'coach_insight',
-      'participant_joined',
-      'participant_left',
-      'document_saved',
-    );
+    expect(new Set(events.map((e) => e.type))).to.have.all.keys(...EVENT_TYPES);
     for (const e of events) {
       expect(e.meetingId).to.equal(meetingId);
       expect(e.timestamp).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

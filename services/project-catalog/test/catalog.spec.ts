@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ServiceError, type Project, type ProjectMeeting } from '@notetaker/contracts';
+import { type Project, type ProjectMeeting } from '@notetaker/contracts';
 import { startCatalog, type CatalogHarness } from './harness.js';
+import { rejection } from '../../../test/support/rejection.js';
 
 const doc = (fm: Record<string, unknown> | string) =>
   typeof fm === 'string'
@@ -10,16 +11,6 @@ const doc = (fm: Record<string, unknown> | string) =>
     : `---\n${Object.entries(fm)
         .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
         .join('\n')}\n---\n\n# body\n`;
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).to.be.instanceOf(ServiceError);
-    return err as ServiceError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('project-catalog over the bus', () => {
   let c: CatalogHarness;

@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ServiceError } from '@notetaker/contracts';
 import { startHarness, type Harness, type StoreFactory } from './support/harness.js';
 import {
   appendAll,
@@ -16,16 +15,7 @@ import {
   readDocument,
   segmentAt,
 } from './support/meetings.js';
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (err) {
-    expect(err).to.be.instanceOf(ServiceError);
-    return err as ServiceError;
-  }
-  throw new Error('expected a rejection');
-}
+import { rejection } from '../../../test/support/rejection.js';
 
 export function transcriptStoreContract(factory: StoreFactory): void {
   let h: Harness;

@@ -6,15 +6,7 @@ import { AddressPolicy, callbackUrlProblem } from '../src/net/address-policy.js'
 import { createGuardedAgents, type Resolver } from '../src/net/guarded-agent.js';
 import { classifyIp } from '../src/net/ip-ranges.js';
 import { envelope, newMeetingId, startHarness, waitForLog, type Harness, type Token } from './support/harness.js';
-
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as ServiceError;
-  }
-  throw new Error('expected a rejection');
-}
+import { rejection } from '../../../test/support/rejection.js';
 
 describe('webhook emitter: callback address policy', () => {
   describe('address classes', () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { errors, ServiceError } from '@notetaker/contracts';
 import { JsonText, type Bus } from '../src/index.js';
 import { eventually, sleep } from '../../../test/support/wait.js';
+import { rejectionOf } from '../../../test/support/rejection.js';
 
 /**
  * The one behaviour spec both adapters must pass. `a` and `b` are two connections to the same bus,
@@ -206,15 +207,6 @@ export function busContract(name: string, makeBus: () => Promise<BusPair>): void
       expectServiceError(err, errors.noResponders(subject('drain')));
     });
   });
-}
-
-export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 export function expectServiceError(err: unknown, expected: ServiceError): void {

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { connectNatsBus, type NatsBus } from '../src/index.js';
 import { ServiceError } from '@notetaker/contracts';
 import { sleep } from '../../../test/support/wait.js';
-import { busContract, rejectionOf } from './bus.contract.js';
+import { busContract } from './bus.contract.js';
+import { rejectionOf } from '../../../test/support/rejection.js';
 import { findNatsServerBinary, startNatsServer, type NatsServerHandle } from './support/nats-server.js';
 
 /** Where the suite's server comes from: NATS_URL if given, else a nats-server it spawns itself. */

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { broadcasts, routes, ServiceError } from '@notetaker/contracts';
 import { eventually } from '../../../test/support/wait.js';
 import { announce, answer, call, listen, MemoryBroker, MemoryBus, type Subscription } from '../src/index.js';
-import { rejectionOf } from './bus.contract.js';
+import { rejectionOf } from '../../../test/support/rejection.js';
 
 describe('bus routes: requests and replies checked against the routes table', () => {
   const reported: unknown[] = [];
@@ -56,7 +56,9 @@ describe('bus routes: requests and replies checked against the routes table', ()
       }),
     );
     expect(err).to.be.instanceOf(ServiceError).and.include({ status: 502, code: 'bad_reply' });
-    expect((err as Error).message).to.contain('svc.transcripts.open').and.contain('documentPath');
+    expect((err as Error).message)
+      .to.contain('svc.transcripts.open')
+      .and.contain('documentPath');
   });
 
   it('delivers broadcasts that match their schema and reports the ones that do not', async () => {

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { verifySignature, type ReceivedCallback } from '../../support/callback-receiver.js';
 import type { GroundTruth } from '../../simulators/index.js';
-import { describeCallback, payloadOf, type Token, type World } from './world.js';
+import { describeCallback, payloadOf, type StartedMeeting, type Token, type World } from './world.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -153,4 +153,22 @@ export async function expectDocument(
     from = at + text.length;
   }
   return markdown;
+}
+
+/**
+ * What was said is what was kept: the callbacks match the meeting's ground truth, and the
+ * transcript (with `document`, the saved markdown too) holds exactly the finalized segments.
+ */
+export async function expectKeptAsSaid(
+  world: World,
+  m: StartedMeeting,
+  callbacks: ReceivedCallback[],
+  status: 'ended' | 'error',
+  options: { document?: boolean } = {},
+): Promise<Segment[]> {
+  expectMatchesTruth(callbacks, m.sim.truth());
+  const segments = finalizedSegments(callbacks);
+  await expectTranscript(world, m.meetingId, m.token, status, segments);
+  if (options.document) await expectDocument(world, m.meetingId, m.token, String(m.started.documentPath), segments);
+  return segments;
 }

@@ -65,5 +65,26 @@ window.__SIMLIB__ = (function () {
     source.onmessage = function (event) { onView(JSON.parse(event.data)); };
     return source;
   }
-  return { h: h, wrap: wrap, post: post, avatar: avatar, media: media, connect: connect };
+  /*
+   * The view handler of a client: a screen is drawn once, when the view asks for another one (the
+   * way a real client swaps whole screens); an in-call view then repaints tiles and captions.
+   */
+  function screens(local, media, draw) {
+    return function render(view) {
+      local.lastView = view;
+      if (view.screen !== local.screen) {
+        local.screen = view.screen;
+        draw.reset();
+        if (view.screen === 'lobby') draw.lobby();
+        if (view.screen === 'in_call') draw.call();
+        if (view.screen === 'terminal') {
+          media.stop();
+          local.source.close();
+          draw.end(view.terminal);
+        }
+      }
+      if (view.screen === 'in_call') draw.paint(view);
+    };
+  }
+  return { h: h, wrap: wrap, post: post, avatar: avatar, media: media, connect: connect, screens: screens };
 })();

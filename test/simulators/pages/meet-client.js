@@ -107,25 +107,13 @@
 
   // ---- screens driven by the simulator
 
-  function render(view) {
-    local.lastView = view;
-    if (view.screen !== local.screen) {
-      local.screen = view.screen;
-      local.blocks.clear();
-      local.tiles.clear();
-      if (view.screen === 'lobby') renderLobby();
-      if (view.screen === 'in_call') renderCall();
-      if (view.screen === 'terminal') {
-        media.stop();
-        local.source.close();
-        renderEnd(view.terminal);
-      }
-    }
-    if (view.screen === 'in_call') {
-      paintTiles(view.participants);
-      paintCaptions(view.captions);
-    }
-  }
+  var render = L.screens(local, media, {
+    reset: function () { local.blocks.clear(); local.tiles.clear(); },
+    lobby: function () { renderLobby(); },
+    call: function () { renderCall(); },
+    end: function (terminal) { renderEnd(terminal); },
+    paint: function (view) { paintTiles(view.participants); paintCaptions(view.captions); },
+  });
 
   function renderLobby() {
     root.replaceChildren(h('div', { class: C.prejoin }, [

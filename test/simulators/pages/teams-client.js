@@ -118,24 +118,13 @@
     }
   }
 
-  function render(view) {
-    local.lastView = view;
-    if (view.screen !== local.screen) {
-      local.screen = view.screen;
-      local.tiles.clear();
-      if (view.screen === 'lobby') renderLobby();
-      if (view.screen === 'in_call') renderCall();
-      if (view.screen === 'terminal') {
-        media.stop();
-        local.source.close();
-        renderEnd(view.terminal);
-      }
-    }
-    if (view.screen === 'in_call') {
-      paintTiles(view.participants);
-      paintRows(view.captions);
-    }
-  }
+  var render = L.screens(local, media, {
+    reset: function () { local.tiles.clear(); },
+    lobby: function () { renderLobby(); },
+    call: function () { renderCall(); },
+    end: function (terminal) { renderEnd(terminal); },
+    paint: function (view) { paintTiles(view.participants); paintRows(view.captions); },
+  });
 
   function hangup() {
     return h('button', { id: 'hangup-button', 'data-tid': 'hangup-main-btn', class: C.btn + ' ' + C.danger, type: 'button', 'aria-label': 'Leave',

@@ -12,17 +12,7 @@ import { publicError } from '../http/errors.js';
 import { listMeetings, startMeeting, stopMeeting } from '../operations/meetings.js';
 import { perform, type Operation } from '../operations/operation.js';
 import { listProjectMeetings, listProjects } from '../operations/projects.js';
-import {
-  createTask,
-  deleteTask,
-  disableTask,
-  enableTask,
-  getTask,
-  getTaskHistory,
-  listTasks,
-  runTask,
-  updateTask,
-} from '../operations/tasks.js';
+import * as tasks from '../operations/tasks.js';
 import { getDocument, getTranscript, searchTranscripts } from '../operations/transcripts.js';
 import { callerOf } from './caller.js';
 
@@ -130,7 +120,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'list_tasks',
     title: 'List tasks',
     description: 'The AI tasks of the instance (a task runs a skill on demand or on a cron schedule).',
-    op: listTasks,
+    op: tasks.listTasks,
     annotations: READ,
     summary: (b) =>
       listed(
@@ -143,7 +133,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'get_task',
     title: 'Read a task',
     description: 'A task and its 10 most recent executions.',
-    op: getTask,
+    op: tasks.getTask,
     annotations: READ,
     summary: (b) => `Task ${b.task.name} runs ${b.task.skillName}; last status ${b.task.lastStatus ?? 'never run'}.`,
   }),
@@ -151,7 +141,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'create_task',
     title: 'Create a task',
     description: 'Creates a task that runs a skill, on demand or on a cron schedule.',
-    op: createTask,
+    op: tasks.createTask,
     annotations: WRITE,
     summary: (b) => `Created task ${b.task.name}; next run ${b.task.nextRunAt ?? 'on demand'}.`,
   }),
@@ -159,7 +149,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'update_task',
     title: 'Change a task',
     description: 'Changes the given fields of a task; the others keep their value.',
-    op: updateTask,
+    op: tasks.updateTask,
     annotations: { ...WRITE, idempotentHint: true },
     summary: (b) => `Updated task ${b.task.name}; next run ${b.task.nextRunAt ?? 'on demand'}.`,
   }),
@@ -167,7 +157,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'delete_task',
     title: 'Delete a task',
     description: 'Deletes a task and its schedule; a run in progress is cancelled.',
-    op: deleteTask,
+    op: tasks.deleteTask,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     summary: (b) => b.message,
   }),
@@ -175,7 +165,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'run_task',
     title: 'Run a task now',
     description: 'Starts a run of the task now, scheduled or not; read the outcome with get_task_history.',
-    op: runTask,
+    op: tasks.runTask,
     annotations: WRITE,
     summary: (b) => b.message,
   }),
@@ -183,7 +173,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'enable_task',
     title: 'Resume a task schedule',
     description: 'Turns the cron schedule of a scheduled task on.',
-    op: enableTask,
+    op: tasks.enableTask,
     annotations: { ...WRITE, idempotentHint: true },
     summary: (b) => `Task ${b.task.name} enabled; next run ${b.task.nextRunAt ?? 'none'}.`,
   }),
@@ -191,7 +181,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'disable_task',
     title: 'Pause a task schedule',
     description: 'Pauses the cron schedule of a scheduled task (the schedule is kept; manual runs still work).',
-    op: disableTask,
+    op: tasks.disableTask,
     annotations: { ...WRITE, idempotentHint: true },
     summary: (b) => `Task ${b.task.name} disabled.`,
   }),
@@ -199,7 +189,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'get_task_history',
     title: 'Read the runs of a task',
     description: 'The executions of a task, newest first, with their result summaries.',
-    op: getTaskHistory,
+    op: tasks.getTaskHistory,
     annotations: READ,
     summary: (b) =>
       `${count(b.executions.length, 'execution')}` +

@@ -19,17 +19,7 @@ import {
 import { deliveriesQuery } from '../routes/deliveries.js';
 import { listMeetings, startMeeting, stopMeeting } from '../operations/meetings.js';
 import { listProjectMeetings, listProjects } from '../operations/projects.js';
-import {
-  createTask,
-  deleteTask,
-  disableTask,
-  enableTask,
-  getTask,
-  getTaskHistory,
-  listTasks,
-  runTask,
-  updateTask,
-} from '../operations/tasks.js';
+import * as tasks from '../operations/tasks.js';
 import { getTranscript, searchTranscripts } from '../operations/transcripts.js';
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
@@ -139,7 +129,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'tasks',
     summary: 'Every task, optionally only scheduled or only on-demand ones',
     query: tasksQuery,
-    success: { status: 200, description: 'Tasks by name', schema: listTasks.output },
+    success: { status: 200, description: 'Tasks by name', schema: tasks.listTasks.output },
   },
   {
     method: 'post',
@@ -147,7 +137,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'tasks',
     summary: 'Create a task running a skill, on a cron schedule or on demand',
     body: createTaskRequest,
-    success: { status: 201, description: 'Created', schema: createTask.output },
+    success: { status: 201, description: 'Created', schema: tasks.createTask.output },
     errors: { 404: 'Skill not found', 409: 'Task already exists', 413: 'Body over 1 MB' },
   },
   {
@@ -155,7 +145,7 @@ export const OPERATIONS: Operation[] = [
     path: '/tasks/:name',
     tag: 'tasks',
     summary: 'A task and its 10 most recent executions',
-    success: { status: 200, description: 'The task', schema: getTask.output },
+    success: { status: 200, description: 'The task', schema: tasks.getTask.output },
     errors: { 404: taskNotFound },
   },
   {
@@ -164,7 +154,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'tasks',
     summary: 'Change some fields of a task',
     body: updateTaskRequest,
-    success: { status: 200, description: 'The task as changed', schema: updateTask.output },
+    success: { status: 200, description: 'The task as changed', schema: tasks.updateTask.output },
     errors: { 404: `${taskNotFound}; or Skill not found`, 413: 'Body over 1 MB' },
   },
   {
@@ -172,7 +162,7 @@ export const OPERATIONS: Operation[] = [
     path: '/tasks/:name',
     tag: 'tasks',
     summary: 'Delete a task (its history goes with it)',
-    success: { status: 200, description: 'Deleted', schema: deleteTask.output },
+    success: { status: 200, description: 'Deleted', schema: tasks.deleteTask.output },
     errors: { 404: taskNotFound },
   },
   {
@@ -180,7 +170,7 @@ export const OPERATIONS: Operation[] = [
     path: '/tasks/:name/run',
     tag: 'tasks',
     summary: 'Run a task now; the outcome is in its history',
-    success: { status: 202, description: 'The run started', schema: runTask.output },
+    success: { status: 202, description: 'The run started', schema: tasks.runTask.output },
     errors: { 404: taskNotFound, 409: 'Task is already running' },
   },
   {
@@ -188,7 +178,7 @@ export const OPERATIONS: Operation[] = [
     path: '/tasks/:name/enable',
     tag: 'tasks',
     summary: 'Resume a scheduled task’s timer',
-    success: { status: 200, description: 'The task', schema: enableTask.output },
+    success: { status: 200, description: 'The task', schema: tasks.enableTask.output },
     errors: { 404: taskNotFound, 409: 'The task is on-demand: it has no schedule to enable' },
   },
   {
@@ -196,7 +186,7 @@ export const OPERATIONS: Operation[] = [
     path: '/tasks/:name/disable',
     tag: 'tasks',
     summary: 'Pause a scheduled task’s timer',
-    success: { status: 200, description: 'The task', schema: disableTask.output },
+    success: { status: 200, description: 'The task', schema: tasks.disableTask.output },
     errors: { 404: taskNotFound, 409: 'The task is on-demand: it has no schedule to disable' },
   },
   {
@@ -205,7 +195,7 @@ export const OPERATIONS: Operation[] = [
     tag: 'tasks',
     summary: 'Executions of a task, newest first',
     query: historyQuery,
-    success: { status: 200, description: 'Executions', schema: getTaskHistory.output },
+    success: { status: 200, description: 'Executions', schema: tasks.getTaskHistory.output },
     errors: { 404: taskNotFound },
   },
   {

@@ -6,17 +6,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { historyQuery, updateTaskRequest } from '@notetaker/contracts';
 import { parseInput } from '../http/validate.js';
-import {
-  createTask,
-  deleteTask,
-  disableTask,
-  enableTask,
-  getTask,
-  getTaskHistory,
-  listTasks,
-  runTask,
-  updateTask,
-} from '../operations/tasks.js';
+import * as tasks from '../operations/tasks.js';
 import { answer, type RouteDeps } from './deps.js';
 
 const named = (ctx: Context) => ({ name: ctx.params.name });
@@ -24,24 +14,27 @@ const named = (ctx: Context) => ({ name: ctx.params.name });
 export function taskRoutes(router: Router, deps: RouteDeps): void {
   router.get(
     '/tasks',
-    answer(deps, listTasks, (ctx) => ctx.query),
+    answer(deps, tasks.listTasks, (ctx) => ctx.query),
   );
   router.post(
     '/tasks',
-    answer(deps, createTask, (ctx) => ctx.request.body, 201),
+    answer(deps, tasks.createTask, (ctx) => ctx.request.body, 201),
   );
-  router.get('/tasks/:name', answer(deps, getTask, named));
+  router.get('/tasks/:name', answer(deps, tasks.getTask, named));
   // The body alone is checked first, so a `name` in it is an unknown field rather than the path's.
   router.put(
     '/tasks/:name',
-    answer(deps, updateTask, (ctx) => ({ ...named(ctx), changes: parseInput(updateTaskRequest, ctx.request.body) })),
+    answer(deps, tasks.updateTask, (ctx) => ({
+      ...named(ctx),
+      changes: parseInput(updateTaskRequest, ctx.request.body),
+    })),
   );
-  router.delete('/tasks/:name', answer(deps, deleteTask, named));
-  router.post('/tasks/:name/run', answer(deps, runTask, named, 202));
-  router.post('/tasks/:name/enable', answer(deps, enableTask, named));
-  router.post('/tasks/:name/disable', answer(deps, disableTask, named));
+  router.delete('/tasks/:name', answer(deps, tasks.deleteTask, named));
+  router.post('/tasks/:name/run', answer(deps, tasks.runTask, named, 202));
+  router.post('/tasks/:name/enable', answer(deps, tasks.enableTask, named));
+  router.post('/tasks/:name/disable', answer(deps, tasks.disableTask, named));
   router.get(
     '/tasks/:name/history',
-    answer(deps, getTaskHistory, (ctx) => ({ ...parseInput(historyQuery, ctx.query), ...named(ctx) })),
+    answer(deps, tasks.getTaskHistory, (ctx) => ({ ...parseInput(historyQuery, ctx.query), ...named(ctx) })),
   );
 }

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type client from 'prom-client';
 import { connectBus, MemoryBroker, MemoryBus, type Bus } from '@notetaker/bus';
-import { evtMeeting, routes, ServiceError, type EventEnvelope } from '@notetaker/contracts';
+import { evtMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
 import {
   createMetricsRegistry,
   loadBaseConfig,
@@ -187,13 +187,4 @@ export const statuses = (h: Harness, id: string) =>
     .filter((e) => e.type === 'meeting_status')
     .map((e) => e.payload);
 
-/** The ServiceError a request failed with (a success, or any other error, fails the test). */
-export async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ServiceError) return err;
-    throw err;
-  }
-  throw new Error('expected a rejection');
-}
+export { rejection } from '../../../../test/support/rejection.js';
