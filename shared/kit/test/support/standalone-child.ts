@@ -1,7 +1,8 @@
 /**
  * A service run alone by the kit's runtime, for service.spec.ts: it stores one document at start,
  * counts its requests in a metric, and on stop writes a marker, so the test sees each step of a
- * real process's life (start, health, metrics, graceful stop on a signal).
+ * real process's life (start, health, metrics, graceful stop on a signal). CHILD_STOP=hang makes
+ * its stop never finish, CHILD_STOP=fail makes it fail: what an operator's second signal is for.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,8 @@ await runStandalone({
     return {
       ready: () => true,
       async stop() {
+        if (process.env.CHILD_STOP === 'hang') await new Promise(() => setInterval(() => {}, 1000));
+        if (process.env.CHILD_STOP === 'fail') throw new Error('stop failed');
         fs.writeFileSync(path.join(config.dataDir, 'stopped'), 'yes');
       },
     };
