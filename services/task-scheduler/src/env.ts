@@ -21,4 +21,3 @@ export const schedulerEnvSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
 });
 
-export type SchedulerEnv = z.infer<typeof schedulerEnvSchema>;

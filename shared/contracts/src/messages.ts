@@ -277,7 +277,6 @@ export const deliveryEntry = z.object({
   nextAttemptAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
 });
-export type DeliveryEntry = z.infer<typeof deliveryEntry>;
 export const webhookDeliveriesReply = z.object({
   meetingId: z.string(),
   callbackUrl: z.string(),

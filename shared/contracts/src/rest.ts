@@ -60,7 +60,6 @@ export const startMeetingRequest = z.strictObject({
     .optional()
     .describe('Save the transcript as a markdown document in the project (default true; needs knowledge:write).'),
 });
-export type StartMeetingRequest = z.infer<typeof startMeetingRequest>;
 
 export const startMeetingResponse = z.object({
   meetingId: z.string().regex(MEETING_ID),

@@ -19,7 +19,6 @@ export const identityCommand = z.discriminatedUnion('command', [
   z.object({ command: z.literal('token.revoke'), id: z.string() }),
   z.object({ command: z.literal('account.create'), email: z.string(), password: z.string() }),
 ]);
-export type IdentityCommand = z.infer<typeof identityCommand>;
 
 export async function runIdentityCommand(
   input: unknown,
