@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import { WebClient } from '../../services/gateway/test/web/support/web-client.js';
+import { eventually } from '../support/wait.js';
 import { useWorld, type StartedMeeting, type World } from './support/world.js';
 
 const SEATS = 2;
@@ -93,7 +94,7 @@ describe('whole stack in real Chromium: bot seats', function () {
     const one = meetings.find((m) => m.status === 'live')!;
     const stoppedAt = performance.now();
     await world.stop(one.meetingId);
-    while ((await metric('meeting_bot_seats_in_use')) >= before) await new Promise((r) => setTimeout(r, 10));
+    await eventually(async () => (await metric('meeting_bot_seats_in_use')) < before, 'a seat freed');
     const freedMs = performance.now() - stoppedAt;
     console.log(`      stop -> seat free: ${Math.round(freedMs)} ms`);
     expect(freedMs).to.be.below(2000);

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { growWords, type MeetingOptions } from '../simulators/index.js';
+import { eventually } from '../support/wait.js';
 import { PLATFORMS, useWorld, type StartedMeeting, type World } from './support/world.js';
 
 const BLIND_AFTER_MS = 3000;
@@ -40,13 +41,17 @@ describe('whole stack in real Chromium: a bot that cannot read captions says so'
 
   /** Until the meeting's status carries `warning`; how long it took from `since`. */
   async function blindWithin(m: StartedMeeting, warning: string, since: number): Promise<number> {
-    const deadline = since + BLIND_AFTER_MS + 8000;
-    for (;;) {
-      const warnings = await warningsOf(m);
-      if (warnings?.includes(warning)) return Date.now() - since;
-      if (Date.now() > deadline) throw new Error(`no ${warning} on ${m.meetingId} in time (warnings: ${JSON.stringify(warnings)})`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await eventually(
+      async () => {
+        const warnings = await warningsOf(m);
+        // The warnings as last read are the failure's message.
+        if (!warnings?.includes(warning)) throw new Error(`warnings: ${JSON.stringify(warnings)}`);
+        return true;
+      },
+      `${warning} on ${m.meetingId}`,
+      since + BLIND_AFTER_MS + 8000 - Date.now(),
+    );
+    return Date.now() - since;
   }
 
   async function liveMeeting(platform: (typeof PLATFORMS)[number]['platform'], meeting: Partial<MeetingOptions>) {

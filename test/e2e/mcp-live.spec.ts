@@ -8,6 +8,7 @@
 import { expect } from 'chai';
 import { growWords } from '../simulators/index.js';
 import { connectMcp, type Era, type McpTestClient } from '../../services/gateway/test/mcp/clients.js';
+import { eventually } from '../support/wait.js';
 import { finalizedSegments } from './support/stream.js';
 import { useWorld } from './support/world.js';
 
@@ -38,13 +39,16 @@ async function follower(mcp: McpTestClient, meetingId: string) {
       return notifications;
     },
     async ended(timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        await reading;
-        if (status === 'ended') return;
-        if (Date.now() > deadline) throw new Error(`${mcp.era}: no ended status heard (last ${status})`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await eventually(
+        async () => {
+          await reading;
+          // The last status heard is the failure's message.
+          if (status !== 'ended') throw new Error(`last ${status}`);
+          return true;
+        },
+        `${mcp.era}: an ended status heard`,
+        timeoutMs,
+      );
     },
     stop,
   };

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { replies, startCallbackReceiver, type CallbackReceiver } from '../../../test/support/callback-receiver.js';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../test/support/scripted-driver.js';
 import { startTestStack, type TestStack } from '../../../test/support/stack.js';
+import { eventually } from '../../../test/support/wait.js';
 import type { WebhookDeliveriesReply } from '@notetaker/contracts';
 
 type Log = WebhookDeliveriesReply;
@@ -55,16 +56,20 @@ describe('delivery log REST', function () {
 
   it("shows the owner each event's attempts and outcome", async () => {
     await rx.waitFor((r) => r.some((c) => c.eventType === 'segment_finalized'), 10_000, 'the segment delivered');
-    const deadline = Date.now() + 10_000;
-    let log: Log;
-    for (;;) {
-      const res = await logOf(owner.apiKey);
-      expect(res.status).to.equal(200);
-      log = (await res.json()) as Log;
-      if (log.deliveries.some((d) => d.type === 'segment_finalized' && d.outcome === 'delivered')) break;
-      if (Date.now() > deadline) throw new Error(JSON.stringify(log));
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const log = await eventually(
+      async () => {
+        const res = await logOf(owner.apiKey);
+        expect(res.status).to.equal(200);
+        const read = (await res.json()) as Log;
+        // The log as last read is the failure's message.
+        if (!read.deliveries.some((d) => d.type === 'segment_finalized' && d.outcome === 'delivered')) {
+          throw new Error(JSON.stringify(read));
+        }
+        return read;
+      },
+      'the segment logged as delivered',
+      10_000,
+    );
     expect(log.meetingId).to.equal(meetingId);
     expect(log.callbackUrl).to.equal(`${rx.url}/hook`);
     expect(log.callbackState).to.equal('active');

@@ -4,6 +4,7 @@ import { call } from '@notetaker/bus';
 import { evtMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
 import { startTestStack, type TestStack } from '../../../test/support/stack.js';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../test/support/scripted-driver.js';
+import { eventually } from '../../../test/support/wait.js';
 
 function meetUrl(): string {
   const letters = (n: number) =>
@@ -44,11 +45,11 @@ describe('meetings REST (SPEC 4.1)', () => {
     return ((await res.json()) as { meetings: Array<Record<string, unknown>> }).meetings;
   };
   async function waitForStatus(meetingId: string, wanted: string): Promise<void> {
-    const deadline = Date.now() + 5000;
-    while (!(events.get(meetingId) ?? []).some((e) => e.type === 'meeting_status' && e.payload.status === wanted)) {
-      if (Date.now() > deadline) throw new Error(`${meetingId} never reached ${wanted}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await eventually(
+      () => (events.get(meetingId) ?? []).some((e) => e.type === 'meeting_status' && e.payload.status === wanted),
+      `${meetingId} to reach ${wanted}`,
+      5000,
+    );
   }
 
   it('starts a meeting: 201 with meetingId, joining, platform, project api, documentPath', async () => {
@@ -322,12 +323,14 @@ describe('meetings REST (SPEC 4.1)', () => {
     const bot = await driver.meeting(meetingId);
     bot.participants(['Ada', 'Linus']);
     bot.segment({ speaker: 'Ada', text: 'Yesterday I fixed the build.' });
-    const deadline = Date.now() + 5000;
-    let meetings = await status(fresh.apiKey);
-    while (meetings[0]?.segmentCount !== 1 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      meetings = await status(fresh.apiKey);
-    }
+    const meetings = await eventually(
+      async () => {
+        const listed = await status(fresh.apiKey);
+        return listed[0]?.segmentCount === 1 && listed;
+      },
+      'the segment counted in the status',
+      5000,
+    );
     expect(meetings).to.have.length(1);
     expect(Object.keys(meetings[0]).sort()).to.deep.equal(
       [

@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { call } from '@notetaker/bus';
 import { routes, type SearchResult } from '@notetaker/contracts';
 import { startTestStack, type TestStack } from '../../../test/support/stack.js';
+import { eventually } from '../../../test/support/wait.js';
 
 async function saveTranscript(
   t: TestStack,
@@ -164,11 +165,10 @@ describe('search REST across a restart', () => {
       t = await startTestStack({ DATA_DIR: dataDir });
       try {
         // The index is rebuilt in the background: until then search answers 503, so a client retries.
-        let res = await t.api('/search?q=narwhal', { apiKey });
-        for (let i = 0; i < 100 && res.status === 503; i++) {
-          await new Promise((r) => setTimeout(r, 50));
-          res = await t.api('/search?q=narwhal', { apiKey });
-        }
+        const res = await eventually(async () => {
+          const r = await t.api('/search?q=narwhal', { apiKey });
+          return r.status !== 503 && r;
+        }, 'search to answer something else than 503 once the index is rebuilt');
         expect(res.status).to.equal(200);
         const body = (await res.json()) as { results: SearchResult[] };
         expect(body.results.map((r) => r.snippet)).to.deep.equal(['the narwhal survives restarts']);

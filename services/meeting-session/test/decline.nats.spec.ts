@@ -74,9 +74,8 @@ describe('placement declined by a full worker over NATS (separate processes)', f
 
     try {
       const small = spawnWorker(1);
+      // Ready once nats-server has its queue-group subscription (the child flushes before saying so).
       const smallId = (await small.waitFor((f) => 'ready' in f)).ready as string;
-      // Its queue-group subscription leaves with the ready line; give nats-server a moment to take it.
-      await new Promise((resolve) => setTimeout(resolve, 200));
 
       // The only worker is paused: NATS queues both placements for it, one free seat for two meetings.
       process.kill(small.pid, 'SIGSTOP');

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { EVENT_TYPES, evtMeeting, routes, type EventEnvelope, type ServiceError } from '@notetaker/contracts';
 import { protocol } from '../src/protocol.js';
 import { scriptedDriverFactory } from '../../../test/support/scripted-driver.js';
+import { sleep } from '../../../test/support/wait.js';
 import { eventually, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
 
 const at = (base: number, seconds: number) => new Date(base + seconds * 1000).toISOString();
@@ -198,7 +199,7 @@ describe('meeting events (bus contract)', () => {
     expect(first.payload).to.deep.include({ totalSegments: 1 });
     expect(first.payload.documentPath).to.match(/^deployed-md-files\/docs\/api\/meetings\//);
     // Nothing new: no more periodic flushes.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await sleep(600);
     expect(h.events(meetingId).filter((e) => e.type === 'document_saved')).to.have.length(1);
 
     await h.request('stop', { caller: TOKEN_CALLER, meetingId });
@@ -219,7 +220,8 @@ describe('meeting events (bus contract)', () => {
     expect(documentPath).to.equal(null);
     bot.segment({ speaker: 'Ada', text: 'Off the record.' });
     await h.waitForEvent(meetingId, (e) => e.type === 'segment_finalized');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Two flush intervals for a periodic flush to happen, were there one.
+    await sleep(400);
     await h.request('stop', { caller: TOKEN_CALLER, meetingId });
     await h.waitForEvent(meetingId, (e) => e.payload.status === 'ended');
     expect(h.events(meetingId).map((e) => e.type)).to.not.include('document_saved');

@@ -1,8 +1,7 @@
 /** The actor's mailbox: one message at a time, in order, through failures and awaited handlers. */
 import { expect } from 'chai';
 import { Mailbox } from '../src/actor/mailbox.js';
-
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+import { eventually, sleep } from '../../../test/support/wait.js';
 
 describe('actor mailbox', () => {
   it('handles messages later than posted, in order, one at a time even when a handler awaits', async () => {
@@ -12,7 +11,7 @@ describe('actor mailbox', () => {
     mailbox.post(() => void seen.push('a'));
     mailbox.post(async () => {
       seen.push('b starts');
-      await tick();
+      await sleep(5);
       seen.push('b ends');
     });
     mailbox.post(() => {
@@ -20,12 +19,11 @@ describe('actor mailbox', () => {
     });
     mailbox.post(() => void seen.push('d'));
     expect(seen).to.deep.equal([]);
-    await tick();
-    await tick();
+    await eventually(() => seen.length === 4, 'the posted messages handled');
     expect(seen).to.deep.equal(['a', 'b starts', 'b ends', 'd']);
     expect(errors.map((e) => (e as Error).message)).to.deep.equal(['c fails']);
     mailbox.post(() => void seen.push('e'));
-    await tick();
+    await eventually(() => seen.length === 5, 'the message posted after the others handled');
     expect(seen.at(-1)).to.equal('e');
   });
 
@@ -38,7 +36,7 @@ describe('actor mailbox', () => {
         if (i % 700 === 699) mailbox.post(() => void seen.push(-i));
       });
     }
-    await tick();
+    await eventually(() => seen.length === 3004, 'every message handled');
     expect(seen.filter((n) => n >= 0)).to.deep.equal(Array.from({ length: 3000 }, (_, i) => i));
     expect(seen.filter((n) => n < 0)).to.deep.equal([-699, -1399, -2099, -2799]);
     expect(seen.indexOf(-699)).to.be.greaterThan(seen.indexOf(2999));

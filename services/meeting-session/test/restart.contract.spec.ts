@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import type { EventEnvelope } from '@notetaker/contracts';
 import { batchOf, protocol } from '../src/protocol.js';
 import { spawnSession } from './support/child.js';
-import { freshMeetUrl, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
+import { eventually, freshMeetUrl, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
 
 describe('meeting-session restarts', () => {
   it('ends the meetings of a killed process in error worker_lost on restart, and frees their URLs', async () => {
@@ -17,7 +17,7 @@ describe('meeting-session restarts', () => {
     try {
       const { meetingId } = (await child.waitFor((f) => typeof f.meetingId === 'string')) as { meetingId: string };
       // Let the bot get in (joining -> lobby -> live are stored) before the crash.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await child.waitFor((f) => f.meetingId === meetingId && f.status === 'live', 20_000, 'the meeting live');
       await child.kill();
 
       h = await startHarness({}, { dataDir });
@@ -104,13 +104,12 @@ describe('meeting-session restarts', () => {
       await h.waitForEvent(meetingId, (e) => e.payload.status === 'live');
       await h.request('stop', { caller: TOKEN_CALLER, meetingId });
       await h.waitForEvent(meetingId, (e) => e.payload.status === 'ended');
-      const deadline = Date.now() + 5000;
-      while (
-        (await h.request<{ events: EventEnvelope[] }>('events', { meetingId, afterSequence: 0 })).events.length > 0
-      ) {
-        if (Date.now() > deadline) throw new Error("the ended meeting's events were kept");
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await eventually(
+        async () =>
+          (await h.request<{ events: EventEnvelope[] }>('events', { meetingId, afterSequence: 0 })).events.length === 0,
+        "the ended meeting's events dropped",
+        5000,
+      );
       // A live meeting's events stay, and the record stays readable.
       expect(
         (await h.request<{ events: EventEnvelope[] }>('events', { meetingId: live.meetingId, afterSequence: 0 }))

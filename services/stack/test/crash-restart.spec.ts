@@ -13,6 +13,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { duplicateKeys } from '../../../test/support/duplicate-keys.js';
+import { eventually } from '../../../test/support/wait.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const RESTARTS = 20;
@@ -53,11 +54,12 @@ describe('npm start after its whole process tree was SIGKILLed', function () {
       });
       app.on('exit', (code) => reject(new Error(`npm start exited (${code}) before it started: ${stderr}`)));
     });
-    for (;;) {
-      const ready = await fetch(`${url}/readyz`).catch(() => null);
-      if (ready?.status === 200) return { app, url, lines };
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await eventually(
+      async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200,
+      `${url}/readyz to answer 200`,
+      30_000,
+    );
+    return { app, url, lines };
   }
 
   it(`comes up healthy ${RESTARTS} times in a row, every acknowledged write kept, each log key once`, async () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { routes, type TaskExecution } from '@notetaker/contracts';
 import { startFakeLlm, type FakeLlm } from '../../../test/support/fake-llm.js';
-import { eventually, startHarness, type Harness } from './harness.js';
+import { eventually, sleep, startHarness, type Harness } from './harness.js';
 
 describe('task executions', function () {
   this.timeout(30_000);
@@ -148,7 +148,7 @@ describe('task executions', function () {
 
   it('times out during a tool call: the slow service is not waited for', async () => {
     // A peer on the bus that never answers in time (svc.projects.list is otherwise unserved here).
-    const slowPeer = h.bus.serve(routes.projects.list.subject, () => new Promise((resolve) => setTimeout(resolve, 1500)));
+    const slowPeer = h.bus.serve(routes.projects.list.subject, () => sleep(1500));
     try {
       await h.request('create', { name: 'slow-tool', skillName: 'daily-meeting-digest', timeout: 500 });
       llm.script([{ toolCalls: [{ name: 'list_projects', arguments: {} }], usage: { prompt: 7, completion: 2 } }]);

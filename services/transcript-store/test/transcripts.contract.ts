@@ -16,6 +16,7 @@ import {
   segmentAt,
 } from './support/meetings.js';
 import { rejection } from '../../../test/support/rejection.js';
+import { sleep } from '../../../test/support/wait.js';
 
 export function transcriptStoreContract(factory: StoreFactory): void {
   let h: Harness;
@@ -191,7 +192,8 @@ export function transcriptStoreContract(factory: StoreFactory): void {
       await flush(h, m.meetingId, 'completed');
       const file = path.join(h.contentRoot, m.documentPath!);
       const before = fs.statSync(file);
-      await new Promise((r) => setTimeout(r, 20));
+      // Long enough that a rewrite would show in the file's mtime.
+      await sleep(20);
       expect(await flush(h, m.meetingId, 'in_progress')).to.deep.equal({
         documentPath: m.documentPath,
         segmentsWritten: 0,

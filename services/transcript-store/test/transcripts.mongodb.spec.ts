@@ -10,6 +10,7 @@ import { openStore } from '@notetaker/store';
 import { startHarness, tempDirs, type StoreFactory } from './support/harness.js';
 import { appendAll, flush, openMeeting } from './support/meetings.js';
 import { transcriptStoreContract } from './transcripts.contract.js';
+import { eventually } from '../../../test/support/wait.js';
 
 const url = process.env.MONGODB_URL;
 /** One database per test (keyed by its temp DATA_DIR), so a restart finds its data and tests stay apart. */
@@ -57,10 +58,11 @@ describe('transcript-store over the bus (MongoDB store)', function () {
       await appendAll(a, m, ['a shared albatross']);
       await flush(a, m.meetingId);
       // The other instance learns of it from the saved notice and reads the segment from the store.
-      const deadline = Date.now() + 5000;
-      while ((a.service.indexedSegments() < 1 || b.service.indexedSegments() < 1) && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await eventually(
+        () => a.service.indexedSegments() >= 1 && b.service.indexedSegments() >= 1,
+        'both instances to index the segment',
+        5000,
+      );
       // Requests go to either instance; every one of them must know the segment.
       for (let i = 0; i < 10; i++) {
         const { results } = await a.request<{ results: unknown[] }>('search', { q: 'albatross' });

@@ -17,6 +17,7 @@ import { openStore, type Store } from '@notetaker/store';
 import { replies, startCallbackReceiver, type CallbackReceiver } from '../../../test/support/callback-receiver.js';
 import { startEventLogStandIn, type EventLogStandIn } from './support/event-log-stand-in.js';
 import { envelope, newMeetingId } from './support/harness.js';
+import { eventually, sleep } from '../../../test/support/wait.js';
 
 const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
 const children = new Set<ChildProcess>();
@@ -90,16 +91,13 @@ describe('webhook emitter: SIGKILL mid-stream (own process, real NATS)', functio
 
   /** Registration doubles as the readiness probe: it answers once the emitter is subscribed. */
   async function registerWhenUp(meetingId: string, callbackUrl: string, tokenId: string): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      try {
-        await call(bus, routes.webhooks.register, { meetingId, callbackUrl, tokenId }, { timeoutMs: 2000 });
-        return;
-      } catch (err) {
-        if (Date.now() > deadline) throw new Error(`emitter did not come up: ${(err as Error).message}\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
+    await eventually(
+      () => call(bus, routes.webhooks.register, { meetingId, callbackUrl, tokenId }, { timeoutMs: 2000 }),
+      'the emitter to come up (to answer a registration)',
+      20_000,
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\n${output}`, { cause: err });
+    });
   }
 
   it('delivers every event once restarted, first arrivals in order', async () => {
@@ -126,7 +124,8 @@ describe('webhook emitter: SIGKILL mid-stream (own process, real NATS)', functio
             published === total ? { status: 'ended' } : undefined,
           ),
         );
-        if (published % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        // Paced like a live meeting's stream, not one burst.
+        if (published % 10 === 0) await sleep(5);
       }
     };
     await publishUpTo(150);
@@ -135,7 +134,8 @@ describe('webhook emitter: SIGKILL mid-stream (own process, real NATS)', functio
     const atKill = rx.events().length;
     await publishUpTo(220); // lost on the bus while the emitter is down; meeting-session's log has them
     child = startEmitter();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The rest goes out live once the new emitter is up (registering again changes nothing).
+    await registerWhenUp(meetingId, `${rx.url}/hook`, token.id);
     await publishUpTo(total);
 
     const events = await rx.waitForEvents(total, 40_000);

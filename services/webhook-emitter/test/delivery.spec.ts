@@ -3,6 +3,7 @@ import { replies, startCallbackReceiver, type CallbackReceiver } from '../../../
 import { simulatorCertificate } from '../../../test/simulators/certificate.js';
 import { signBody } from '../src/delivery/signature.js';
 import { envelope, newMeetingId, startHarness, waitForLog, type Harness, type Token } from './support/harness.js';
+import { sleep } from '../../../test/support/wait.js';
 
 describe('webhook emitter: delivery to a real receiver', () => {
   let h: Harness;
@@ -104,7 +105,8 @@ describe('webhook emitter: delivery to a real receiver', () => {
       (l) => l.callbackState === 'gone' && l.deliveries.length === 3 && l.deliveries[2].outcome !== 'pending',
     );
     h.publish(envelope(meetingId, 4));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Time for #4 to be sent, were it to be.
+    await sleep(200);
     expect(rx.received.map((c) => c.sequence)).to.deep.equal([1, 2]);
     expect(log.deliveries.map((d) => d.outcome)).to.deep.equal(['delivered', 'gone', 'gone']);
     expect(log.deliveries[1].attempts[0].status).to.equal(410);
@@ -239,7 +241,8 @@ describe('webhook emitter: delivery to a real receiver', () => {
     const meetingId = newMeetingId();
     expect((await h.register(meetingId, `${rx.url}/hook`, null)).state).to.equal('no_key');
     h.publish(envelope(meetingId, 1));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Time for it to be sent, were it to be.
+    await sleep(200);
     expect(rx.received).to.have.length(0);
   });
 

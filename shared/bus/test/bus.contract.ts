@@ -107,7 +107,7 @@ export function busContract(name: string, makeBus: () => Promise<BusPair>): void
       await Promise.all([a.flush(), b.flush()]);
       for (let i = 0; i < 10; i++) a.publish(subject('evt'), { i });
       await eventually(() => seen.length >= 30);
-      await sleep(50);
+      await sleep(50); // more than 10 each would show up here
       const count = (who: string) => seen.filter((s) => s === who).length;
       expect([count('plain-a'), count('plain-b'), count('group')]).to.deep.equal([10, 10, 10]);
     });
@@ -182,7 +182,7 @@ export function busContract(name: string, makeBus: () => Promise<BusPair>): void
       await sub.unsubscribe();
       a.publish(subject('unsub'), 2);
       await a.flush();
-      await sleep(50);
+      await sleep(50); // a delivery after unsubscribe would show up here
       expect(got).to.deep.equal([1]);
     });
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { connectNatsBus, type NatsBus } from '../src/index.js';
 import { ServiceError } from '@notetaker/contracts';
-import { sleep } from '../../../test/support/wait.js';
+import { eventually, sleep } from '../../../test/support/wait.js';
 import { busContract } from './bus.contract.js';
 import { rejectionOf } from '../../../test/support/rejection.js';
 import { findNatsServerBinary, startNatsServer, type NatsServerHandle } from './support/nats-server.js';
@@ -75,14 +75,12 @@ describe('NatsBus', function () {
 
 /** Retries flush until one round trip completes; flushes sent before the disconnect was noticed fail. */
 async function untilFlushed(bus: NatsBus, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
+  await eventually(
+    async () => {
       await Promise.race([bus.flush(), sleep(1000).then(() => Promise.reject(new Error('flush timed out')))]);
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await sleep(50);
-    }
-  }
+      return true;
+    },
+    'a flush round trip',
+    timeoutMs,
+  );
 }

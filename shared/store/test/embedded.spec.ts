@@ -105,8 +105,7 @@ describe('embedded store', () => {
       await c.updateOne({ _id: 'a' }, { $set: { v: 1 } });
       const file = path.join(dir, 'svc', 'notes.db');
       const compacted = async () => (await fs.readFile(file, 'utf8')).trim().split('\n').length === 1;
-      for (let i = 0; i < 100 && !(await compacted()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(await compacted()).to.equal(true);
+      await eventually(compacted, 'the periodic compaction', 2000);
       await c.insertOne({ _id: 'b' });
       // Read while the store is open: the close would rewrite the file from memory anyway.
       const lines = (await fs.readFile(file, 'utf8')).trim().split('\n');

@@ -12,7 +12,7 @@ import {
   readEntry,
   type ProcessEntry,
 } from '../../../services/meeting-session/src/drivers/process-tree.js';
-import { sleep } from './world.js';
+import { eventually } from '../../support/wait.js';
 
 /** Every live Chromium process launched from this process, helpers included. */
 export function chromiumProcesses(): number[] {
@@ -24,15 +24,12 @@ export function browserPids(): number[] {
   return chromiumProcesses().filter((pid) => readEntry(pid)?.ppid === process.pid);
 }
 
-/** Reads `left` until it is empty or `timeoutMs` has passed; returns the last reading. */
+/** Reads `left` until it is empty or `timeoutMs` has passed; returns what is left then. */
 async function waitForNone<T>(left: () => T[], timeoutMs: number): Promise<T[]> {
-  const deadline = Date.now() + timeoutMs;
-  let now = left();
-  while (now.length > 0 && Date.now() < deadline) {
-    await sleep(100);
-    now = left();
-  }
-  return now;
+  return eventually(() => left().length === 0, 'none left', timeoutMs).then(
+    () => [],
+    () => left(),
+  );
 }
 
 /**

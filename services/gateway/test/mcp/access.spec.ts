@@ -10,7 +10,7 @@ import { routes } from '@notetaker/contracts';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
 import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
 import { connectMcp, ERAS, INITIALIZE, postMcp, type McpTestClient } from './clients.js';
-import { eventually } from '../../../../test/support/wait.js';
+import { eventually, sleep } from '../../../../test/support/wait.js';
 
 const CALLBACK = 'http://127.0.0.1:9/hook';
 const ALLOWED_ORIGIN = 'https://agent.example.com';
@@ -279,11 +279,11 @@ describe('MCP sessions for 2025-era clients', function () {
     const idle = (await open(key.apiKey)).sessionId!;
     // Requests keep it alive past the idle time...
     for (let i = 0; i < 4; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sleep(300);
       expect((await list(key.apiKey, idle)).status).to.equal(200);
     }
     // ...silence ends it.
-    await new Promise((resolve) => setTimeout(resolve, 900));
+    await sleep(900);
     expect((await list(key.apiKey, idle)).status).to.equal(404);
   });
 

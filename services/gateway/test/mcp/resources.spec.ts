@@ -17,7 +17,7 @@ import { gatewayService, type RunningGateway } from '../../src/index.js';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
 import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
 import { connectMcp, ERAS, type McpTestClient } from './clients.js';
-import { eventually } from '../../../../test/support/wait.js';
+import { eventually, sleep } from '../../../../test/support/wait.js';
 
 const CALLBACK = 'http://127.0.0.1:9/hook';
 const letters = (n: number) =>
@@ -117,7 +117,8 @@ describe('MCP resources and subscriptions', function () {
       const { read, updates } = await followToEnd(mcp, meetingId, async () => {
         for (const segment of said) {
           meeting.segment(segment);
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          // Paced like people speaking, so the follower reads them as they come, by `after`.
+          await sleep(50);
         }
         const stopped = await mcp.call('stop_meeting', { meetingId });
         expect(stopped.structuredContent).to.deep.equal({ meetingId, status: 'stopping' });
@@ -243,7 +244,11 @@ describe('MCP subscriptions across processes over NATS', function () {
     );
     const { read } = await followToEnd(mcp, meetingId, async () => {
       meeting.segment({ speaker: 'Carol', text: 'Heard across processes' });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await eventually(
+        async () =>
+          ((await mcp.call('get_transcript', { meetingId })).structuredContent!.segments as unknown[]).length === 1,
+        'the segment, read through the other gateway',
+      );
       await mcp.call('stop_meeting', { meetingId });
     });
     expect(read.map((s) => s.text)).to.deep.equal(['Heard across processes']);

@@ -7,7 +7,8 @@ import {
   type DriverFactoryOptions,
   type PuppeteerDriverFactory,
 } from '../../src/drivers/index.js';
-import { expectMatchesTruth, RecordingListener, sleep } from './helpers.js';
+import { expectMatchesTruth, RecordingListener } from './helpers.js';
+import { eventually } from '../../../../test/support/wait.js';
 
 /** Browsers: launch failures, crashes, isolation between meetings, and nothing left running. */
 describe('Driver browsers', function () {
@@ -52,14 +53,11 @@ describe('Driver browsers', function () {
   }
 
   /** What `alive()` still finds after a moment for processes to exit ([] as soon as it is empty). */
-  async function eventually(alive: () => number[]): Promise<number[]> {
-    const deadline = Date.now() + 5_000;
-    let left = alive();
-    while (left.length && Date.now() < deadline) {
-      await sleep(100);
-      left = alive();
-    }
-    return left;
+  function leftAfterExit(alive: () => number[]): Promise<number[]> {
+    return eventually(() => alive().length === 0, 'the processes to exit', 5_000).then(
+      () => [],
+      () => alive(),
+    );
   }
 
   it('fails with browser_unavailable when no browser can be launched', async () => {
@@ -86,7 +84,7 @@ describe('Driver browsers', function () {
     await driver.leave();
     expect(meeting.truth().bots[0].leftVia).to.equal('leave_button');
     expect(factory.browsers()).to.deep.equal([]);
-    expect(await eventually(() => [...browserProcesses(groups[0]), ...chromiumDescendants()])).to.deep.equal([]);
+    expect(await leftAfterExit(() => [...browserProcesses(groups[0]), ...chromiumDescendants()])).to.deep.equal([]);
   });
 
   it('fails with browser_crashed when Chromium is killed, after finalising the turn in progress', async () => {
@@ -108,7 +106,7 @@ describe('Driver browsers', function () {
     expect(second.listener.failedWith?.reason).to.equal('browser_crashed');
     expect(first.listener.events.slice(-2)).to.deep.equal(['segment', 'failed:browser_crashed']);
     expect(first.listener.segments.map((s) => s.text)).to.deep.equal(['this was said before the crash']);
-    expect(await eventually(() => [...browserProcesses(browser.pid!), ...chromiumDescendants()])).to.deep.equal([]);
+    expect(await leftAfterExit(() => [...browserProcesses(browser.pid!), ...chromiumDescendants()])).to.deep.equal([]);
     await Promise.all([first.driver.leave(), second.driver.leave()]);
   });
 
@@ -126,7 +124,7 @@ describe('Driver browsers', function () {
     expect(spared.listener.failedWith).to.equal(null);
     expectMatchesTruth(spared.listener, spared.meeting.truth());
     expect(factory.browsers()).to.have.length(1);
-    expect(await eventually(() => browserProcesses(doomedPid))).to.deep.equal([]);
+    expect(await leftAfterExit(() => browserProcesses(doomedPid))).to.deep.equal([]);
     await Promise.all([doomed.driver.leave(), spared.driver.leave()]);
   });
 

@@ -20,7 +20,7 @@ import {
 } from '../../../../test/simulators/index.js';
 import type { FinalSegment } from '../../src/drivers/index.js';
 import { enterCall, launchBrowser, type CallPage } from './call-page.js';
-import { sleep } from './helpers.js';
+import { eventually } from '../../../../test/support/wait.js';
 
 const SEEDS_PER_PLATFORM = 50;
 
@@ -53,13 +53,16 @@ class Variant {
   }
 
   async until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string, timeoutMs = 3_000) {
-    const deadline = Date.now() + timeoutMs;
-    let value = await read();
-    while (!done(value)) {
-      if (Date.now() > deadline) throw new Error(`${this.label}: ${what}; last read ${JSON.stringify(value)}`);
-      await sleep(5);
-      value = await read();
-    }
+    const { value } = await eventually(
+      async () => {
+        const value = await read();
+        // The last reading is the failure's message.
+        if (!done(value)) throw new Error(`last read ${JSON.stringify(value)}`);
+        return { value };
+      },
+      `${this.label}: ${what}`,
+      timeoutMs,
+    );
     return value;
   }
 

@@ -2,14 +2,16 @@
  * A meeting-session process for tests that need a real separate process to kill (SIGKILL):
  *
  *   tsx session-process.ts stack   transcript-store + meeting-session on an in-process bus; starts
- *                                  one meeting (MEETING_URL) and prints {"meetingId": ...}
+ *                                  one meeting (MEETING_URL) and prints {"meetingId": ...}, then
+ *                                  {"meetingId": ..., "status": ...} as each status is stored
  *   tsx session-process.ts worker  a meeting-session worker on NATS_URL (MEETING_SESSION_ROLE=worker)
  *
  * It prints one JSON line per fact ({"ready": ...}, {"placed": meetingId}) and runs until killed.
+ * A worker says it is ready once nats-server has its subscriptions (the placement queue group).
  * The meeting platform is the scripted one (bots are admitted, nobody speaks).
  */
 import { connectBus } from '@notetaker/bus';
-import { routes } from '@notetaker/contracts';
+import { evtMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
 import { createMetricsRegistry, loadBaseConfig, silentLogger, type ServiceDefinition } from '@notetaker/kit';
 import { openStore } from '@notetaker/store';
 import { transcriptStoreService } from '@notetaker/transcript-store';
@@ -37,6 +39,11 @@ async function launch<R>(definition: ServiceDefinition): Promise<R> {
 }
 
 if (mode === 'stack') {
+  // Events are published once stored: a status heard here is in the event log.
+  bus.subscribe(evtMeeting('*', 'meeting_status'), (data) => {
+    const { meetingId, payload } = data as EventEnvelope;
+    say({ meetingId, status: payload.status });
+  });
   await launch(transcriptStoreService());
   await launch(meetingSessionService({ driverFactory }));
   const started = await bus.request<{ meetingId: string }>(routes.meetings.start.subject, {
@@ -50,6 +57,7 @@ if (mode === 'stack') {
   say({ meetingId: started.meetingId });
 } else {
   const session = await launch<RunningMeetingSession>(meetingSessionService({ driverFactory }));
+  await bus.flush();
   say({ ready: session.worker?.workerId ?? null });
 }
 // Runs until the test kills it.

@@ -21,6 +21,7 @@ import { createMetricsRegistry, loadBaseConfig, silentLogger, type RunningServic
 import { openStore, type Store } from '@notetaker/store';
 import type client from 'prom-client';
 import { webhookEmitterService, type WebhookEmitterOptions } from '../../src/index.js';
+import { eventually } from '../../../../test/support/wait.js';
 
 /** Fast retries so a test sees several attempts in well under a second. */
 export const FAST_RETRIES = {
@@ -155,11 +156,14 @@ export async function waitForLog(
   done: (log: DeliveryLog) => boolean,
   timeoutMs = 10_000,
 ): Promise<DeliveryLog> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const log = await h.deliveries(caller, meetingId);
-    if (done(log)) return log;
-    if (Date.now() > deadline) throw new Error(`delivery log condition not met: ${JSON.stringify(log.deliveries)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  return eventually(
+    async () => {
+      const log = await h.deliveries(caller, meetingId);
+      // The deliveries as last read are the failure's message.
+      if (!done(log)) throw new Error(`deliveries: ${JSON.stringify(log.deliveries)}`);
+      return log;
+    },
+    'the delivery log condition',
+    timeoutMs,
+  );
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { createServer, connect as tcpConnect } from 'node:net';
 import { delimiter, join } from 'node:path';
+import { eventually } from '../../../../test/support/wait.js';
 
 /**
  * Starts a throwaway nats-server for tests and benches. Each caller gets its own port so parallel
@@ -72,14 +73,17 @@ async function launch(binary: string, port: number): Promise<ChildProcess> {
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`nats-server exited (${child.exitCode}): ${stderr}`);
-    if (await acceptsTcp(port)) return child;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await kill(child);
-  throw new Error(`nats-server did not listen on ${port} within 10 s: ${stderr}`);
+  // Truthy as soon as it listens, or exits (no use waiting longer).
+  const outcome = await eventually(
+    async () => (child.exitCode !== null ? 'exited' : (await acceptsTcp(port)) && 'listening'),
+    `nats-server to listen on ${port}`,
+    10_000,
+  ).catch(async (err: Error) => {
+    await kill(child);
+    throw new Error(`${err.message}: ${stderr}`, { cause: err });
+  });
+  if (outcome === 'exited') throw new Error(`nats-server exited (${child.exitCode}): ${stderr}`);
+  return child;
 }
 
 function acceptsTcp(port: number): Promise<boolean> {

@@ -9,6 +9,7 @@
  * Errors are printed as one JSON line `{"error": {code, message}}` so the parent can assert them.
  */
 import { openEmbeddedStore } from '../../src/embedded.js';
+import { sleep } from '../../../../test/support/wait.js';
 
 const [dataDir, service, mode, countArg] = process.argv.slice(2);
 const BATCH = 20;
@@ -27,7 +28,7 @@ try {
       process.stdout.write(`logged ${n}\n`);
       // Past the first pages, a page a millisecond: a parent slow to kill (a busy machine) then
       // still kills it mid-stream, instead of after gigabytes of pages (50,000 a second unpaced).
-      if (n > FULL_SPEED_PAGES) await new Promise((resolve) => setTimeout(resolve, 1));
+      if (n > FULL_SPEED_PAGES) await sleep(1);
     }
     process.stdout.write('done\n');
     await store.close();
