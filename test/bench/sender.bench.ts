@@ -1,13 +1,17 @@
 /**
  * What the HTTP client costs per callback: the emitter's Sender (axios with our transport, the
  * attempt's deadline, the answer drained) against a bare `http.request`, both on the same guarded
- * keep-alive agents, to a receiver in another process, 32 in flight. The difference is what axios
- * and the attempt's bookkeeping add to every delivery, whatever the rest of the emitter does.
+ * keep-alive agents, to a receiver in another process, 32 in flight; and axios alone on the same
+ * transport, so the difference splits into what axios adds and what the attempt's bookkeeping
+ * (deadline, bounded drain, classification) adds, whatever the rest of the emitter does.
  * `npx tsx test/bench/sender.bench.ts [requests]`
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
+import { Axios } from 'axios';
+import type { Readable } from 'node:stream';
 import { Sender } from '../../services/webhook-emitter/src/delivery/sender.js';
+import { callbackTransport } from '../../services/webhook-emitter/src/delivery/transport.js';
 import { AddressPolicy } from '../../services/webhook-emitter/src/net/address-policy.js';
 import { createGuardedAgents } from '../../services/webhook-emitter/src/net/guarded-agent.js';
 
@@ -56,6 +60,19 @@ const bare = () =>
     request.once('error', reject);
     request.end(body);
   });
+// axios alone, on the same transport and defaults as the Sender, without the attempt's deadline
+// and bounded drain: what axios itself adds to http.request.
+const plainAxios = new Axios({
+  adapter: callbackTransport(agents),
+  validateStatus: () => true,
+  responseType: 'stream',
+  transformRequest: [(data: unknown) => data],
+  transformResponse: [],
+});
+const viaAxios = async () => {
+  const res = await plainAxios.post<Readable>(url, body, { headers });
+  await new Promise<void>((resolve, reject) => res.data.resume().once('end', resolve).once('error', reject));
+};
 const viaSender = async () => {
   const result = await sender.post(url, body, headers);
   if (result.kind !== 'success') throw new Error(result.error ?? result.kind);
@@ -79,10 +96,13 @@ async function measure(label: string, send: () => Promise<void>): Promise<number
 
 console.log(`HTTP client cost per callback, ${REQUESTS} requests, ${IN_FLIGHT} in flight, receiver in another process`);
 try {
-  for (let round = 1; round <= 2; round++) {
+  for (let round = 1; round <= 4; round++) {
     const peer = await measure(`round ${round}: bare http.request`, bare);
+    const axiosAlone = await measure(`round ${round}: axios alone`, viaAxios);
     const ours = await measure(`round ${round}: Sender (axios)`, viaSender);
-    console.log(`  round ${round}: Sender against bare: ${(ours / peer).toFixed(2)}x the CPU`);
+    console.log(
+      `  round ${round}: against bare, axios alone ${(axiosAlone / peer).toFixed(2)}x the CPU, Sender ${(ours / peer).toFixed(2)}x`,
+    );
   }
 } finally {
   agents.destroy();

@@ -4,11 +4,12 @@
  * followed); proxies from the environment are ignored (the address check must apply to the
  * receiver itself); the whole attempt, body included, has one deadline.
  */
-import { Axios, AxiosError } from 'axios';
+import { Axios, AxiosError, type AxiosRequestConfig } from 'axios';
 import type { Readable } from 'node:stream';
 import type { GuardedAgents } from '../net/guarded-agent.js';
 import { RefusedAddressError } from '../net/address-policy.js';
 import { parseRetryAfter } from './retry-policy.js';
+import { Attempt, AttemptDeadlines } from './deadlines.js';
 import { callbackTransport } from './transport.js';
 
 export type AttemptKind = 'success' | 'http_error' | 'redirect' | 'gone' | 'timeout' | 'network_error' | 'refused';
@@ -28,12 +29,13 @@ const USER_AGENT = 'notetaker-webhooks/0.1';
 
 export class Sender {
   private readonly client: Axios;
-  private readonly inflight = new Set<AbortController>();
+  private readonly deadlines: AttemptDeadlines;
 
   constructor(
     agents: GuardedAgents,
     private readonly timeoutMs: number,
   ) {
+    this.deadlines = new AttemptDeadlines(timeoutMs);
     // An Axios built on exactly these defaults, not axios.create's (per-method header tables,
     // transitional options, environment classes), which axios merges into every request and then
     // checks: none of them applies to a callback, whose headers are all set by post().
@@ -48,17 +50,16 @@ export class Sender {
   }
 
   async post(url: string, body: Buffer, headers: Record<string, string>): Promise<AttemptResult> {
-    const started = performance.now();
-    const abort = new AbortController();
-    this.inflight.add(abort);
-    const deadline = setTimeout(() => abort.abort(), this.timeoutMs);
-    const took = () => Math.round((performance.now() - started) * 10) / 10;
+    const attempt = this.deadlines.start();
+    const took = () => Math.round((performance.now() - attempt.startedAt) * 10) / 10;
     try {
+      // `attempt` reaches the transport (a class instance: axios passes it through as is), which
+      // hands it what it opens, so the deadline can end the request or the answer's body.
       const res = await this.client.post<Readable>(url, body, {
         headers: { ...headers, 'User-Agent': USER_AGENT, Accept: '*/*' },
-        signal: abort.signal,
-      });
-      await drain(res.data, abort.signal);
+        attempt,
+      } as AxiosRequestConfig);
+      await drain(res.data, attempt);
       const status = res.status;
       const durationMs = took();
       if (status >= 200 && status < 300)
@@ -73,20 +74,19 @@ export class Sender {
       return { kind: 'http_error', status, error: `HTTP ${status}`, durationMs, retryAfterMs };
     } catch (err) {
       return {
-        ...classifyError(err, abort.signal.aborted, this.timeoutMs),
+        ...classifyError(err, attempt.expired, this.timeoutMs),
         durationMs: took(),
         status: null,
         retryAfterMs: null,
       };
     } finally {
-      clearTimeout(deadline);
-      this.inflight.delete(abort);
+      this.deadlines.finish(attempt);
     }
   }
 
   /** Shutdown: ends every attempt in flight now (their events stay pending for the next start). */
   abortAll(): void {
-    for (const abort of this.inflight) abort.abort();
+    this.deadlines.expireAll();
   }
 }
 
@@ -124,28 +124,30 @@ function classifyError(err: unknown, timedOut: boolean, timeoutMs: number): { ki
 }
 
 /** Reads and discards the answer (so a keep-alive socket is reusable); too much closes it. */
-function drain(stream: Readable, signal: AbortSignal): Promise<void> {
+function drain(stream: Readable, attempt: Attempt): Promise<void> {
   return new Promise((resolve, reject) => {
-    let bytes = 0;
-    const onAbort = () => {
+    // Expired between the answer and here: the answer is destroyed already, its 'close' gone.
+    if (attempt.expired || stream.destroyed) {
       stream.destroy();
-      reject(new Error('aborted'));
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    const done = (err?: Error) => {
-      signal.removeEventListener('abort', onAbort);
-      if (err) reject(err);
-      else resolve();
-    };
+      return reject(new Error('aborted'));
+    }
+    let bytes = 0;
+    let ended = false;
     stream.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
       if (bytes > MAX_RESPONSE_BYTES) {
+        ended = true;
         stream.destroy();
-        done();
+        resolve();
       }
     });
-    stream.once('end', () => done());
-    stream.once('error', (err) => done(err));
+    stream.once('end', () => {
+      ended = true;
+      resolve();
+    });
+    stream.once('error', reject);
+    stream.once('close', () => {
+      if (!ended) reject(new Error('answer cut short'));
+    });
   });
 }

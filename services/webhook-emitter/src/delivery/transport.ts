@@ -14,10 +14,12 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AxiosAdapter, RawAxiosResponseHeaders } from 'axios';
 import type { GuardedAgents } from '../net/guarded-agent.js';
+import type { Attempt } from './deadlines.js';
 
 export function callbackTransport(agents: GuardedAgents): AxiosAdapter {
   return (config) =>
     new Promise((resolve, reject) => {
+      const attempt = (config as { attempt?: Attempt }).attempt;
       const url = new URL(config.url ?? '');
       const secure = url.protocol === 'https:';
       if (!secure && url.protocol !== 'http:') return reject(new Error(`unsupported protocol ${url.protocol}`));
@@ -27,9 +29,9 @@ export function callbackTransport(agents: GuardedAgents): AxiosAdapter {
           method: (config.method ?? 'post').toUpperCase(),
           headers: config.headers.toJSON(true) as http.OutgoingHttpHeaders,
           agent: secure ? agents.https : agents.http,
-          signal: config.signal as AbortSignal | undefined,
         },
-        (res) =>
+        (res) => {
+          attempt?.answered(res);
           resolve({
             data: res,
             status: res.statusCode ?? 0,
@@ -37,9 +39,11 @@ export function callbackTransport(agents: GuardedAgents): AxiosAdapter {
             headers: res.headers as RawAxiosResponseHeaders,
             config,
             request,
-          }),
+          });
+        },
       );
       request.on('error', reject);
+      attempt?.sent(request);
       request.end(config.data as Buffer);
     });
 }
