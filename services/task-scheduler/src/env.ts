@@ -20,4 +20,3 @@ export const schedulerEnvSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
 });
-

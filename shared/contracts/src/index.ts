@@ -1,6 +1,14 @@
 export * from './errors.js';
 // svc() and broadcastSubject() stay inside: a request or broadcast subject is an entry of routes.ts.
-export { actorMeeting, evtMcpChange, evtMeeting, noticeMeeting, queueGroup, SERVICES, type ServiceName } from './subjects.js';
+export {
+  actorMeeting,
+  evtMcpChange,
+  evtMeeting,
+  noticeMeeting,
+  queueGroup,
+  SERVICES,
+  type ServiceName,
+} from './subjects.js';
 export * from './rest.js';
 export * from './events.js';
 export * from './identity.js';

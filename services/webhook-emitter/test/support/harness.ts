@@ -130,8 +130,7 @@ export async function startHarness(
     register: (meetingId, callbackUrl, tokenId) =>
       call(bus, routes.webhooks.register, { meetingId, callbackUrl, tokenId }),
     publish: (e) => bus.publish(evtMeeting(e.meetingId, e.type), e),
-    deliveries: (caller, meetingId, page = {}) =>
-      call(bus, routes.webhooks.deliveries, { caller, meetingId, ...page }),
+    deliveries: (caller, meetingId, page = {}) => call(bus, routes.webhooks.deliveries, { caller, meetingId, ...page }),
     async restartEmitter(extra = {}) {
       await stopEmitter();
       await startEmitter(extra);
