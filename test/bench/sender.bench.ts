@@ -66,7 +66,7 @@ const plainAxios = new Axios({
   adapter: callbackTransport(agents),
   validateStatus: () => true,
   responseType: 'stream',
-  transformRequest: [(data: unknown) => data],
+  transformRequest: [],
   transformResponse: [],
 });
 const viaAxios = async () => {

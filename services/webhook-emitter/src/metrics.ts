@@ -14,6 +14,11 @@ export class EmitterMetrics {
   private readonly attemptSeconds: client.Histogram<'result'>;
   private readonly deliverySeconds: client.Histogram;
 
+  // Each labelled series looked up once: prom-client hashes the labels on every lookup, once per
+  // delivery at thousands per second.
+  private readonly settledBy = new Map<DeliveryState, client.Counter.Internal>();
+  private readonly attemptsBy = new Map<AttemptKind, { count: client.Counter.Internal; seconds: client.Histogram.Internal<'result'> }>();
+
   constructor(registry: client.Registry, pendingCount: () => number) {
     const registers = [registry];
     this.deliveries = new client.Counter({
@@ -52,13 +57,25 @@ export class EmitterMetrics {
   }
 
   attempt(result: AttemptKind, durationMs: number): void {
-    this.attempts.inc({ result });
-    this.attemptSeconds.observe({ result }, durationMs / 1000);
+    const { count, seconds } = this.byResult(result);
+    count.inc();
+    seconds.observe(durationMs / 1000);
   }
 
   settled(outcome: DeliveryState, receivedAtMs: number | null): void {
-    this.deliveries.inc({ outcome });
+    let settled = this.settledBy.get(outcome);
+    if (!settled) this.settledBy.set(outcome, (settled = this.deliveries.labels({ outcome })));
+    settled.inc();
     if (outcome === 'delivered' && receivedAtMs !== null)
       this.deliverySeconds.observe((Date.now() - receivedAtMs) / 1000);
+  }
+
+  private byResult(result: AttemptKind) {
+    let series = this.attemptsBy.get(result);
+    if (!series) {
+      series = { count: this.attempts.labels({ result }), seconds: this.attemptSeconds.labels({ result }) };
+      this.attemptsBy.set(result, series);
+    }
+    return series;
   }
 }

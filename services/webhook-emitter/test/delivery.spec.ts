@@ -48,6 +48,7 @@ describe('webhook emitter: delivery to a real receiver', () => {
     expect(got.signatureValid).to.equal(true);
     expect(got.headers['x-service-signature']).to.equal(signBody(token.signingSecret, got.rawBody));
     expect(got.headers['content-type']).to.equal('application/json');
+    expect(got.headers['user-agent']).to.match(/^notetaker-webhooks\//);
     expect(got.headers['x-service-event']).to.equal('segment_finalized');
     expect(got.headers['x-service-meeting-id']).to.equal(meetingId);
     expect(got.headers['x-service-event-id']).to.equal(`${meetingId}:1`);

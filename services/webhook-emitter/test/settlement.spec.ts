@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { silentLogger } from '@notetaker/kit';
 import { openEmbeddedStore, type Store } from '@notetaker/store';
-import { pendingFromRecord } from '../src/delivery/emitter.js';
+import { arrived } from '../src/delivery/emitter.js';
 import { MeetingLane } from '../src/delivery/lane.js';
 import { GONE_REASON, Settlement } from '../src/delivery/settlement.js';
 import { DeliveryStore, type StoredEvent } from '../src/store/delivery-store.js';
@@ -34,7 +34,7 @@ describe('settlement', () => {
         captionKey: null,
         receivedAt: new Date().toISOString(),
       };
-      lane.add(pendingFromRecord(stored, await deliveries.appendEvent(stored)));
+      lane.add(arrived(stored, await deliveries.appendEvent(stored), Date.now()));
     }
   };
   const states = async () => (await deliveries.readMeeting(MEETING)).map((r) => [r.sequence, r.state, r.reason]);

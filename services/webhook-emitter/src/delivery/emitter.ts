@@ -33,20 +33,30 @@ export interface EmitterDeps {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function pendingFromRecord(record: EventRecord | StoredEvent, batchId: string | null = null): PendingEvent {
-  const folded = 'attempts' in record ? record : null;
+/** An event just stored: due now, never tried. */
+export function arrived(stored: Omit<StoredEvent, 'receivedAt'>, batchId: string | null, receivedAt: number): PendingEvent {
   return {
-    batchId: folded ? folded.batchId : batchId,
-    id: eventId(record.meetingId, record.sequence),
-    sequence: record.sequence,
-    type: record.type,
-    body: Buffer.from(record.body ?? '', 'utf8'),
-    captionKey: record.captionKey,
-    attempts: folded?.attempts.length ?? 0,
-    firstAttemptAt: folded?.firstAttemptAt ? Date.parse(folded.firstAttemptAt) : null,
-    nextAttemptAt: folded?.nextAttemptAt ? Date.parse(folded.nextAttemptAt) : Date.now(),
-    receivedAt: record.receivedAt ? Date.parse(record.receivedAt) : Date.now(),
+    batchId,
+    id: eventId(stored.meetingId, stored.sequence),
+    sequence: stored.sequence,
+    type: stored.type,
+    body: Buffer.from(stored.body, 'utf8'),
+    captionKey: stored.captionKey,
+    attempts: 0,
+    firstAttemptAt: null,
+    nextAttemptAt: receivedAt,
+    receivedAt,
   };
+}
+
+/** An unsettled event folded from the journals after a restart, with its attempts so far. */
+export function pendingFromRecord(record: EventRecord): PendingEvent {
+  const receivedAt = record.receivedAt ? Date.parse(record.receivedAt) : Date.now();
+  const event = arrived({ ...record, body: record.body ?? '' }, record.batchId, receivedAt);
+  event.attempts = record.attempts.length;
+  event.firstAttemptAt = record.firstAttemptAt ? Date.parse(record.firstAttemptAt) : null;
+  event.nextAttemptAt = record.nextAttemptAt ? Date.parse(record.nextAttemptAt) : Date.now();
+  return event;
 }
 
 function isTerminalStatus(envelope: EventEnvelope): boolean {
@@ -95,6 +105,7 @@ export class Emitter {
     const { sequence } = envelope;
     if (!lane || lane.closed || lane.knows(sequence)) return;
     lane.startReceiving(sequence);
+    const receivedAt = Date.now();
     const captionId = envelope.payload.captionId;
     const stored: StoredEvent = {
       meetingId: envelope.meetingId,
@@ -102,7 +113,7 @@ export class Emitter {
       type: envelope.type,
       body: JSON.stringify(envelope),
       captionKey: envelope.type === 'caption_partial' && typeof captionId === 'string' ? captionId : null,
-      receivedAt: iso(Date.now()),
+      receivedAt: iso(receivedAt),
     };
     let batchId: string;
     try {
@@ -119,7 +130,7 @@ export class Emitter {
       if (lane.gone) await this.settlement.recordGone(lane.meetingId, { sequence, type: stored.type, batchId });
       return;
     }
-    lane.add(pendingFromRecord(stored, batchId));
+    lane.add(arrived(stored, batchId, receivedAt));
     if (isTerminalStatus(envelope)) {
       lane.finalSequence = sequence;
       await this.deps.store.callbacks.updateOne({ _id: lane.meetingId }, { $set: { finalSequence: sequence } });

@@ -25,7 +25,6 @@ export interface AttemptResult {
 
 /** A receiver's answer body is not ours to keep: read at most this much so the socket can be reused. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
-const USER_AGENT = 'notetaker-webhooks/0.1';
 
 export class Sender {
   private readonly client: Axios;
@@ -43,8 +42,8 @@ export class Sender {
       adapter: callbackTransport(agents),
       validateStatus: () => true,
       responseType: 'stream',
-      // Keep the Buffer as it is: the signature covers exactly these bytes.
-      transformRequest: [(data: unknown) => data],
+      // No transforms: the Buffer goes as it is (the signature covers exactly these bytes).
+      transformRequest: [],
       transformResponse: [],
     });
   }
@@ -55,8 +54,13 @@ export class Sender {
     try {
       // `attempt` reaches the transport (a class instance: axios passes it through as is), which
       // hands it what it opens, so the deadline can end the request or the answer's body.
-      const res = await this.client.post<Readable>(url, body, {
-        headers: { ...headers, 'User-Agent': USER_AGENT, Accept: '*/*' },
+      // request(), not post(): post() merges its arguments into a config first, and request()
+      // merges that with the defaults again.
+      const res = await this.client.request<Readable>({
+        url,
+        method: 'post',
+        data: body,
+        headers,
         attempt,
       } as AxiosRequestConfig);
       await drain(res.data, attempt);

@@ -12,22 +12,50 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import type { AxiosAdapter, RawAxiosResponseHeaders } from 'axios';
 import type { GuardedAgents } from '../net/guarded-agent.js';
 import type { Attempt } from './deadlines.js';
+
+/** What every callback carries, whatever its event: set here rather than merged by axios each time. */
+const FIXED_HEADERS = { 'User-Agent': 'notetaker-webhooks/0.1', Accept: '*/*' };
+
+interface Target {
+  secure: boolean;
+  options: http.RequestOptions;
+}
+
+/**
+ * Callback URLs repeat (one per meeting, often one per customer), so each is parsed once: Node
+ * would otherwise parse it and convert it to request options on every attempt. Bounded: a
+ * stream of distinct URLs empties it rather than growing it.
+ */
+const targets = new Map<string, Target>();
+const MAX_TARGETS = 1000;
+
+function targetOf(url: string): Target {
+  let target = targets.get(url);
+  if (target) return target;
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new Error(`unsupported protocol ${parsed.protocol}`);
+  }
+  target = { secure: parsed.protocol === 'https:', options: urlToHttpOptions(parsed) };
+  if (targets.size >= MAX_TARGETS) targets.clear();
+  targets.set(url, target);
+  return target;
+}
 
 export function callbackTransport(agents: GuardedAgents): AxiosAdapter {
   return (config) =>
     new Promise((resolve, reject) => {
       const attempt = (config as { attempt?: Attempt }).attempt;
-      const url = new URL(config.url ?? '');
-      const secure = url.protocol === 'https:';
-      if (!secure && url.protocol !== 'http:') return reject(new Error(`unsupported protocol ${url.protocol}`));
+      const { secure, options } = targetOf(config.url ?? '');
       const request = (secure ? https : http).request(
-        url,
         {
+          ...options,
           method: (config.method ?? 'post').toUpperCase(),
-          headers: config.headers.toJSON(true) as http.OutgoingHttpHeaders,
+          headers: Object.assign(config.headers.toJSON(true), FIXED_HEADERS) as http.OutgoingHttpHeaders,
           agent: secure ? agents.https : agents.http,
         },
         (res) => {
@@ -36,7 +64,9 @@ export function callbackTransport(agents: GuardedAgents): AxiosAdapter {
             data: res,
             status: res.statusCode ?? 0,
             statusText: res.statusMessage ?? '',
-            headers: res.headers as RawAxiosResponseHeaders,
+            // The one header the Sender reads: axios copies and normalizes every header it is
+            // given, twice, and nothing else here looks at them.
+            headers: retryAfterOnly(res.headers),
             config,
             request,
           });
@@ -46,4 +76,9 @@ export function callbackTransport(agents: GuardedAgents): AxiosAdapter {
       attempt?.sent(request);
       request.end(config.data as Buffer);
     });
+}
+
+function retryAfterOnly(headers: http.IncomingHttpHeaders): RawAxiosResponseHeaders {
+  const value = headers['retry-after'];
+  return value === undefined ? {} : { 'retry-after': value };
 }
