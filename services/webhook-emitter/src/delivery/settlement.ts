@@ -88,7 +88,7 @@ export class Settlement {
     );
   }
 
-  record(entry: Omit<OutcomeEntry, 'at'>): Promise<void> {
+  record(entry: OutcomeEntry): Promise<void> {
     return this.store.appendOutcome(entry);
   }
 

@@ -40,7 +40,11 @@ function targetOf(url: string): Target {
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
     throw new Error(`unsupported protocol ${parsed.protocol}`);
   }
-  target = { secure: parsed.protocol === 'https:', options: urlToHttpOptions(parsed) };
+  // Only what a request reads (not href, hash, search...): these are copied on every attempt.
+  const { protocol, hostname, port, path, auth } = urlToHttpOptions(parsed);
+  const options: http.RequestOptions = { protocol, hostname, port, path };
+  if (auth) options.auth = auth;
+  target = { secure: protocol === 'https:', options };
   if (targets.size >= MAX_TARGETS) targets.clear();
   targets.set(url, target);
   return target;

@@ -59,6 +59,7 @@ export interface StoredEvent {
 /**
  * One attempt and/or state change of one event. `pending` with an attempt is a failure to retry.
  * It names the event's type so the log still reads once the event's batch (its bytes) is gone.
+ * When it happened is its batch's `at`: entries are written within milliseconds of being recorded.
  */
 export interface OutcomeEntry {
   meetingId: string;
@@ -69,8 +70,10 @@ export interface OutcomeEntry {
   attempt: AttemptRecord | null;
   firstAttemptAt: string | null;
   nextAttemptAt: string | null;
-  at: string;
 }
+
+/** Entries written before they shared their batch's time carry their own. */
+type StoredOutcome = OutcomeEntry & { at?: string };
 
 /** An event folded from the journals. */
 export interface EventRecord {
@@ -96,11 +99,21 @@ interface BatchDoc {
   meetingIds: string[];
   [key: string]: unknown;
 }
+/**
+ * A batch's entries are one JSON text: the store only ever finds a batch by its meetings, never
+ * by what is inside it, and as objects every field of every entry would be copied, checked and
+ * serialized one by one (embedded) on each write. Batches written as arrays are read as well.
+ */
+type Entries<T> = string | T[];
 interface EventBatchDoc extends BatchDoc {
-  events: StoredEvent[];
+  events: Entries<StoredEvent>;
 }
 interface OutcomeBatchDoc extends BatchDoc {
-  entries: OutcomeEntry[];
+  entries: Entries<StoredOutcome>;
+}
+
+function entriesOf<T>(entries: Entries<T>): T[] {
+  return typeof entries === 'string' ? (JSON.parse(entries) as T[]) : entries;
 }
 
 export function eventId(meetingId: string, sequence: number): string {
@@ -142,7 +155,12 @@ export class DeliveryStore {
     this.outcomeBatches = store.collection<OutcomeBatchDoc>('outcome_batches');
     this.eventWriter = new GroupCommit(async (events) => {
       const id = batchId();
-      await this.eventBatches.insertOne({ _id: id, at: new Date().toISOString(), meetingIds: unique(events), events });
+      await this.eventBatches.insertOne({
+        _id: id,
+        at: new Date().toISOString(),
+        meetingIds: unique(events),
+        events: JSON.stringify(events),
+      });
       this.unsettled.set(id, events.length);
       return id;
     });
@@ -160,7 +178,7 @@ export class DeliveryStore {
           _id: batchId(),
           at: new Date().toISOString(),
           meetingIds: unique(entries),
-          entries,
+          entries: JSON.stringify(entries),
         });
       },
       // Most outcomes are successes nobody waits for: gather them a little.
@@ -196,8 +214,8 @@ export class DeliveryStore {
   }
 
   /** Resolves once the attempt or state change is durably stored. */
-  appendOutcome(entry: Omit<OutcomeEntry, 'at'>): Promise<void> {
-    return this.outcomeWriter.add({ ...entry, at: new Date().toISOString() });
+  appendOutcome(entry: OutcomeEntry): Promise<void> {
+    return this.outcomeWriter.add(entry);
   }
 
   /** Waits for every append made so far to be written (before closing the store). */
@@ -213,13 +231,13 @@ export class DeliveryStore {
     ]);
     const records = new Map<number, EventRecord>();
     for (const batch of eventBatches) {
-      for (const e of batch.events) {
+      for (const e of entriesOf(batch.events)) {
         if (e.meetingId !== meetingId || records.has(e.sequence)) continue;
         records.set(e.sequence, { ...e, batchId: batch._id, ...notYetTried() });
       }
     }
     for (const batch of outcomeBatches) {
-      for (const o of batch.entries) {
+      for (const o of entriesOf(batch.entries)) {
         if (o.meetingId !== meetingId) continue;
         let record = records.get(o.sequence);
         if (!record) {
@@ -242,7 +260,7 @@ export class DeliveryStore {
         record.reason = o.reason;
         record.firstAttemptAt = o.firstAttemptAt ?? record.firstAttemptAt;
         record.nextAttemptAt = o.nextAttemptAt;
-        if (TERMINAL.has(o.state)) record.finishedAt = o.at;
+        if (TERMINAL.has(o.state)) record.finishedAt = o.at ?? batch.at;
       }
     }
     return [...records.values()].sort((a, b) => a.sequence - b.sequence);
