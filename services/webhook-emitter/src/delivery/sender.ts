@@ -5,6 +5,7 @@
  * receiver itself); the whole attempt, body included, has one deadline.
  */
 import { Axios, AxiosError, type AxiosRequestConfig } from 'axios';
+import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { GuardedAgents } from '../net/guarded-agent.js';
 import { RefusedAddressError } from '../net/address-policy.js';
@@ -56,7 +57,7 @@ export class Sender {
       // hands it what it opens, so the deadline can end the request or the answer's body.
       // request(), not post(): post() merges its arguments into a config first, and request()
       // merges that with the defaults again.
-      const res = await this.client.request<Readable>({
+      const res = await this.client.request<IncomingMessage>({
         url,
         method: 'post',
         data: body,
@@ -74,7 +75,7 @@ export class Sender {
         return { kind: 'redirect', status, error: 'redirect not followed', durationMs, retryAfterMs: null };
       }
       const retryAfterMs =
-        status === 429 || status === 503 ? parseRetryAfter(headerValue(res.headers['retry-after']), Date.now()) : null;
+        status === 429 || status === 503 ? parseRetryAfter(headerValue(res.data.headers['retry-after']), Date.now()) : null;
       return { kind: 'http_error', status, error: `HTTP ${status}`, durationMs, retryAfterMs };
     } catch (err) {
       return {

@@ -13,7 +13,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { urlToHttpOptions } from 'node:url';
-import type { AxiosAdapter, RawAxiosResponseHeaders } from 'axios';
+import type { AxiosAdapter } from 'axios';
 import type { GuardedAgents } from '../net/guarded-agent.js';
 import type { Attempt } from './deadlines.js';
 
@@ -68,9 +68,9 @@ export function callbackTransport(agents: GuardedAgents): AxiosAdapter {
             data: res,
             status: res.statusCode ?? 0,
             statusText: res.statusMessage ?? '',
-            // The one header the Sender reads: axios copies and normalizes every header it is
-            // given, twice, and nothing else here looks at them.
-            headers: retryAfterOnly(res.headers),
+            // None: axios would copy and normalize every header, twice, for nobody (Node parses
+            // them only when asked). The Sender reads Retry-After from the answer when it needs it.
+            headers: {},
             config,
             request,
           });
@@ -82,7 +82,3 @@ export function callbackTransport(agents: GuardedAgents): AxiosAdapter {
     });
 }
 
-function retryAfterOnly(headers: http.IncomingHttpHeaders): RawAxiosResponseHeaders {
-  const value = headers['retry-after'];
-  return value === undefined ? {} : { 'retry-after': value };
-}
