@@ -62,15 +62,9 @@ const bare = () =>
   });
 // axios alone, on the same transport and defaults as the Sender, without the attempt's deadline
 // and bounded drain: what axios itself adds to http.request.
-const plainAxios = new Axios({
-  adapter: callbackTransport(agents),
-  validateStatus: () => true,
-  responseType: 'stream',
-  transformRequest: [],
-  transformResponse: [],
-});
+const plainAxios = new Axios({ adapter: callbackTransport(agents) });
 const viaAxios = async () => {
-  const res = await plainAxios.post<Readable>(url, body, { headers });
+  const res = await plainAxios.request<Readable>({ url, method: 'post', data: body, headers });
   await new Promise<void>((resolve, reject) => res.data.resume().once('end', resolve).once('error', reject));
 };
 const viaSender = async () => {

@@ -17,7 +17,10 @@ export class EmitterMetrics {
   // Each labelled series looked up once: prom-client hashes the labels on every lookup, once per
   // delivery at thousands per second.
   private readonly settledBy = new Map<DeliveryState, client.Counter.Internal>();
-  private readonly attemptsBy = new Map<AttemptKind, { count: client.Counter.Internal; seconds: client.Histogram.Internal<'result'> }>();
+  private readonly attemptsBy = new Map<
+    AttemptKind,
+    { count: client.Counter.Internal; seconds: client.Histogram.Internal<'result'> }
+  >();
 
   constructor(registry: client.Registry, pendingCount: () => number) {
     const registers = [registry];

@@ -34,7 +34,11 @@ export interface EmitterDeps {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** An event just stored: due now, never tried. */
-export function arrived(stored: Omit<StoredEvent, 'receivedAt'>, batchId: string | null, receivedAt: number): PendingEvent {
+export function arrived(
+  stored: Omit<StoredEvent, 'receivedAt'>,
+  batchId: string | null,
+  receivedAt: number,
+): PendingEvent {
   return {
     batchId,
     id: eventId(stored.meetingId, stored.sequence),

@@ -36,17 +36,12 @@ export class Sender {
     private readonly timeoutMs: number,
   ) {
     this.deadlines = new AttemptDeadlines(timeoutMs);
-    // An Axios built on exactly these defaults, not axios.create's (per-method header tables,
-    // transitional options, environment classes), which axios merges into every request and then
-    // checks: none of them applies to a callback, whose headers are all set by post().
-    this.client = new Axios({
-      adapter: callbackTransport(agents),
-      validateStatus: () => true,
-      responseType: 'stream',
-      // No transforms: the Buffer goes as it is (the signature covers exactly these bytes).
-      transformRequest: [],
-      transformResponse: [],
-    });
+    // An Axios on one default, its transport; not axios.create's defaults (per-method header
+    // tables, transitional options, environment classes), since axios merges every default into
+    // each request and checks it. No other option would apply: the transport hands back every
+    // answer as it is, whatever its status (the Sender judges it), as a stream, and without
+    // transforms the Buffer goes as it is (the signature covers exactly these bytes).
+    this.client = new Axios({ adapter: callbackTransport(agents) });
   }
 
   async post(url: string, body: Buffer, headers: Record<string, string>): Promise<AttemptResult> {
@@ -75,7 +70,9 @@ export class Sender {
         return { kind: 'redirect', status, error: 'redirect not followed', durationMs, retryAfterMs: null };
       }
       const retryAfterMs =
-        status === 429 || status === 503 ? parseRetryAfter(headerValue(res.data.headers['retry-after']), Date.now()) : null;
+        status === 429 || status === 503
+          ? parseRetryAfter(headerValue(res.data.headers['retry-after']), Date.now())
+          : null;
       return { kind: 'http_error', status, error: `HTTP ${status}`, durationMs, retryAfterMs };
     } catch (err) {
       return {

@@ -81,4 +81,3 @@ export function callbackTransport(agents: GuardedAgents): AxiosAdapter {
       request.end(config.data as Buffer);
     });
 }
-
