@@ -35,6 +35,10 @@ const ROUNDS = Number(process.argv[3] ?? 3);
 const MEETINGS = 100;
 const EVENTS = 100;
 const HUNG_MEETINGS = 10;
+// The receiver shares this process with the publisher: a burst goes out in slices so that the
+// receiver is not shut out for the whole publish (about 190 ms of a 2 s burst), as one in a
+// process of its own, like the bare loop's, would not be. All of it is still timed.
+const BURST_SLICE = 500;
 // What the image runs: the compiled emitter under the `production` condition (built first).
 const MAIN = path.resolve(import.meta.dirname, '../../services/webhook-emitter/dist/main.js');
 const PRODUCTION = { NODE_OPTIONS: '--conditions=production' };
@@ -158,7 +162,10 @@ async function main(): Promise<void> {
     let i = 0;
     const total = EVENTS * MEETINGS;
     while (i < total) {
-      const due = rate > 0 ? Math.min(total, Math.floor(((performance.now() - started) * rate) / 1000) + 1) : total;
+      const due =
+        rate > 0
+          ? Math.min(total, Math.floor(((performance.now() - started) * rate) / 1000) + 1)
+          : Math.min(total, i + BURST_SLICE);
       for (; i < due; i++) {
         const sequence = Math.floor(i / MEETINGS) + 1;
         const m = i % MEETINGS;
@@ -167,8 +174,9 @@ async function main(): Promise<void> {
         publishedAt.set(`${meetings[m]}:${sequence}`, performance.now());
         bus.publish(evtMeeting(meetings[m], e.type), e);
       }
-      await (rate > 0 ? sleep(1) : bus.flush());
+      await (rate > 0 ? sleep(1) : new Promise(setImmediate));
     }
+    await bus.flush();
     const deadline = Date.now() + 60_000;
     while (latencies.length < MEETINGS * EVENTS && Date.now() < deadline) await sleep(20);
     if (latencies.length < MEETINGS * EVENTS)
