@@ -14,13 +14,11 @@ export class EmitterMetrics {
   private readonly attemptSeconds: client.Histogram<'result'>;
   private readonly deliverySeconds: client.Histogram;
 
-  // Each labelled series looked up once: prom-client hashes the labels on every lookup, once per
-  // delivery at thousands per second.
-  private readonly settledBy = new Map<DeliveryState, client.Counter.Internal>();
-  private readonly attemptsBy = new Map<
-    AttemptKind,
-    { count: client.Counter.Internal; seconds: client.Histogram.Internal<'result'> }
-  >();
+  // Each labelled series is looked up once: prom-client hashes the labels on every lookup, and
+  // there are a few per delivery at thousands of deliveries per second.
+  private readonly attemptCounts = new Map<AttemptKind, client.Counter.Internal>();
+  private readonly attemptDurations = new Map<AttemptKind, client.Histogram.Internal<'result'>>();
+  private readonly settledCounts = new Map<DeliveryState, client.Counter.Internal>();
 
   constructor(registry: client.Registry, pendingCount: () => number) {
     const registers = [registry];
@@ -60,25 +58,19 @@ export class EmitterMetrics {
   }
 
   attempt(result: AttemptKind, durationMs: number): void {
-    const { count, seconds } = this.byResult(result);
-    count.inc();
-    seconds.observe(durationMs / 1000);
+    series(this.attemptCounts, result, () => this.attempts.labels({ result })).inc();
+    series(this.attemptDurations, result, () => this.attemptSeconds.labels({ result })).observe(durationMs / 1000);
   }
 
   settled(outcome: DeliveryState, receivedAtMs: number | null): void {
-    let settled = this.settledBy.get(outcome);
-    if (!settled) this.settledBy.set(outcome, (settled = this.deliveries.labels({ outcome })));
-    settled.inc();
+    series(this.settledCounts, outcome, () => this.deliveries.labels({ outcome })).inc();
     if (outcome === 'delivered' && receivedAtMs !== null)
       this.deliverySeconds.observe((Date.now() - receivedAtMs) / 1000);
   }
+}
 
-  private byResult(result: AttemptKind) {
-    let series = this.attemptsBy.get(result);
-    if (!series) {
-      series = { count: this.attempts.labels({ result }), seconds: this.attemptSeconds.labels({ result }) };
-      this.attemptsBy.set(result, series);
-    }
-    return series;
-  }
+function series<K, V>(cache: Map<K, V>, key: K, make: () => V): V {
+  let found = cache.get(key);
+  if (found === undefined) cache.set(key, (found = make()));
+  return found;
 }

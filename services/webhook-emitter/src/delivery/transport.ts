@@ -7,8 +7,8 @@
  * 220 µs of CPU per request on top of Node's ~70 µs, which alone would cap the emitter below
  * 3,000 deliveries/s on a core. A callback needs none of it: no redirect is ever followed, no
  * proxy is used (the address check must apply to the receiver itself), the body is sent as the
- * exact signed bytes and the answer is only drained. axios still builds the request (headers,
- * status handling) and the agents still check every address they connect to.
+ * exact signed bytes and the answer is only drained. axios still builds the request (the headers
+ * that vary per event) and the agents still check every address they connect to.
  */
 import http from 'node:http';
 import https from 'node:https';
