@@ -70,9 +70,7 @@ export class Sender {
         return { kind: 'redirect', status, error: 'redirect not followed', durationMs, retryAfterMs: null };
       }
       const retryAfterMs =
-        status === 429 || status === 503
-          ? parseRetryAfter(headerValue(res.data.headers['retry-after']), Date.now())
-          : null;
+        status === 429 || status === 503 ? parseRetryAfter(res.data.headers['retry-after'], Date.now()) : null;
       return { kind: 'http_error', status, error: `HTTP ${status}`, durationMs, retryAfterMs };
     } catch (err) {
       return {
@@ -90,11 +88,6 @@ export class Sender {
   abortAll(): void {
     this.deadlines.expireAll();
   }
-}
-
-function headerValue(value: unknown): string | undefined {
-  if (Array.isArray(value)) return value[0] as string | undefined;
-  return typeof value === 'string' ? value : undefined;
 }
 
 function classifyError(err: unknown, timedOut: boolean, timeoutMs: number): { kind: AttemptKind; error: string } {

@@ -17,7 +17,10 @@ import type { AxiosAdapter } from 'axios';
 import type { GuardedAgents } from '../net/guarded-agent.js';
 import type { Attempt } from './deadlines.js';
 
-/** What every callback carries, whatever its event: set here rather than merged by axios each time. */
+/**
+ * What every callback carries, whatever its event: set here rather than merged by axios each time.
+ * Content-Type stays with the Sender's headers: without one, axios sets its own on a POST.
+ */
 const FIXED_HEADERS = { 'User-Agent': 'notetaker-webhooks/0.1', Accept: '*/*' };
 
 interface Target {
