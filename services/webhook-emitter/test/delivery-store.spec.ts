@@ -1,6 +1,7 @@
 /**
- * The delivery store's journals on an embedded store on disk: what a meeting folds to, and that
- * journals written before batches became JSON text (entries as arrays) still read after an upgrade.
+ * The delivery store on an embedded store on disk: what a meeting folds to across a reopen, what
+ * closing a lane and pruning drop, and that the journals of earlier versions (batches of JSON
+ * text or arrays) still read after an upgrade, also mixed with what is written since.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,10 +17,19 @@ const event = (sequence: number): StoredEvent => ({
   type: 'segment_finalized',
   body: JSON.stringify({ meetingId: MEETING, sequence, payload: { text: `line "${sequence}"` } }),
   captionKey: null,
-  receivedAt: '2026-11-25T10:00:00.000Z',
+});
+const delivered = (sequence: number, at: string) => ({
+  meetingId: MEETING,
+  sequence,
+  type: 'segment_finalized',
+  state: 'delivered' as const,
+  reason: null,
+  attempt: { at, deliveryId: `d${sequence}`, status: 200, error: null, durationMs: 3 },
+  firstAttemptAt: at,
+  nextAttemptAt: null,
 });
 
-describe('delivery store journals', () => {
+describe('delivery store', () => {
   let dir: string;
   let store: Store;
 
@@ -36,38 +46,64 @@ describe('delivery store journals', () => {
     const deliveries = new DeliveryStore(store);
     await deliveries.init();
     const before = new Date().toISOString();
-    await Promise.all([1, 2].map((s) => deliveries.appendEvent(event(s))));
-    const attempt = { at: '2026-11-25T10:00:01.000Z', deliveryId: 'd1', status: 200, error: null, durationMs: 3 };
-    await deliveries.appendOutcome({
-      meetingId: MEETING,
-      sequence: 1,
-      type: 'segment_finalized',
-      state: 'delivered',
-      reason: null,
-      attempt,
-      firstAttemptAt: attempt.at,
-      nextAttemptAt: null,
-    });
+    // Out of order, as when a gap is filled: 3 is written before 2.
+    await Promise.all([1, 3].map((s) => deliveries.appendEvent(event(s))));
+    await deliveries.appendEvent(event(2));
+    const outcome = delivered(1, '2026-11-25T10:00:01.000Z');
+    await deliveries.appendOutcome(outcome);
     const after = new Date().toISOString();
     await store.close();
     store = await openEmbeddedStore({ service: 'webhook-emitter', dataDir: dir });
 
-    const records = await new DeliveryStore(store).readMeeting(MEETING);
+    // A new process goes on writing the same meeting after the pages already there.
+    const reopened = new DeliveryStore(store);
+    await reopened.appendEvent(event(4));
+    await reopened.appendOutcome(delivered(2, '2026-11-25T10:00:02.000Z'));
+    const records = await reopened.readMeeting(MEETING);
     expect(records.map((r) => [r.sequence, r.state, r.body])).to.deep.equal([
       [1, 'delivered', event(1).body],
-      [2, 'pending', event(2).body],
+      [2, 'delivered', event(2).body],
+      [3, 'pending', event(3).body],
+      [4, 'pending', event(4).body],
     ]);
-    expect(records[0].attempts).to.deep.equal([attempt]);
-    // Finished when its outcome was written.
+    expect(records[0].attempts).to.deep.equal([outcome.attempt]);
+    // Received and finished when their pages were written.
+    expect(records[0].receivedAt! >= before && records[0].receivedAt! <= after).to.equal(true);
     expect(records[0].finishedAt! >= before && records[0].finishedAt! <= after).to.equal(true);
-    expect(records[1].finishedAt).to.equal(null);
+    expect(records[2].finishedAt).to.equal(null);
   });
 
-  it('reads batches written with their entries as arrays (before an upgrade)', async () => {
+  it('drops the bytes of a closed lane and keeps its log; pruning forgets the meeting', async () => {
+    const deliveries = new DeliveryStore(store);
+    await deliveries.init();
+    await deliveries.callbacks.insertOne({ _id: MEETING, finishedAt: '2026-11-01T00:00:00.000Z' } as never);
+    await deliveries.appendEvent(event(1));
+    void deliveries.appendOutcome(delivered(1, '2026-11-25T10:00:01.000Z')); // not awaited, as live
+    await deliveries.forgetEvents(MEETING);
+    expect((await deliveries.readMeeting(MEETING)).map((r) => [r.sequence, r.state, r.body])).to.deep.equal([
+      [1, 'delivered', null],
+    ]);
+
+    await deliveries.prune('2026-11-02T00:00:00.000Z');
+    expect(await deliveries.readMeeting(MEETING)).to.deep.equal([]);
+    expect(await deliveries.callbacks.findOne({ _id: MEETING })).to.equal(null);
+  });
+
+  it('reads batches written by earlier versions, as arrays or JSON text, with what is written since', async () => {
     const at = '2026-11-20T10:00:00.000Z';
-    await store
-      .collection('event_batches')
-      .insertOne({ _id: '000001700000000-old-000000001', at, meetingIds: [MEETING], events: [event(1), event(2)] });
+    const received = { receivedAt: '2026-11-20T09:00:00.000Z' };
+    await store.collection('event_batches').insertOne({
+      _id: '000001700000000-old-000000001',
+      at,
+      meetingIds: [MEETING],
+      events: [{ ...event(1), ...received }],
+    });
+    await store.collection('event_batches').insertOne({
+      _id: '000001700000000-old-000000003',
+      at,
+      meetingIds: [MEETING],
+      events: JSON.stringify([{ ...event(2), ...received }, { ...event(3), ...received }]),
+    });
     await store.collection('outcome_batches').insertOne({
       _id: '000001700000000-old-000000002',
       at,
@@ -87,10 +123,15 @@ describe('delivery store journals', () => {
       ],
     });
 
-    const records = await new DeliveryStore(store).readMeeting(MEETING);
-    expect(records.map((r) => [r.sequence, r.state, r.reason, r.body])).to.deep.equal([
-      [1, 'dead_lettered', 'gave up after 9 attempts', event(1).body],
-      [2, 'pending', null, event(2).body],
+    // After the upgrade: event 2 is delivered and recorded in the outcome log.
+    const deliveries = new DeliveryStore(store);
+    await deliveries.appendOutcome(delivered(2, '2026-11-25T10:00:02.000Z'));
+
+    const records = await deliveries.readMeeting(MEETING);
+    expect(records.map((r) => [r.sequence, r.state, r.reason, r.body, r.receivedAt])).to.deep.equal([
+      [1, 'dead_lettered', 'gave up after 9 attempts', event(1).body, received.receivedAt],
+      [2, 'delivered', null, event(2).body, received.receivedAt],
+      [3, 'pending', null, event(3).body, received.receivedAt],
     ]);
     expect(records[0].finishedAt).to.equal('2026-11-20T09:59:59.000Z');
   });

@@ -32,9 +32,9 @@ describe('settlement', () => {
         type,
         body: JSON.stringify({ meetingId: MEETING, sequence }),
         captionKey: null,
-        receivedAt: new Date().toISOString(),
       };
-      lane.add(arrived(stored, await deliveries.appendEvent(stored), Date.now()));
+      await deliveries.appendEvent(stored);
+      lane.add(arrived(stored, Date.now()));
     }
   };
   const states = async () => (await deliveries.readMeeting(MEETING)).map((r) => [r.sequence, r.state, r.reason]);

@@ -34,13 +34,8 @@ export interface EmitterDeps {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** An event just stored: due now, never tried. */
-export function arrived(
-  stored: Omit<StoredEvent, 'receivedAt'>,
-  batchId: string | null,
-  receivedAt: number,
-): PendingEvent {
+export function arrived(stored: StoredEvent, receivedAt: number): PendingEvent {
   return {
-    batchId,
     id: eventId(stored.meetingId, stored.sequence),
     sequence: stored.sequence,
     type: stored.type,
@@ -56,7 +51,7 @@ export function arrived(
 /** An unsettled event folded from the journals after a restart, with its attempts so far. */
 export function pendingFromRecord(record: EventRecord): PendingEvent {
   const receivedAt = record.receivedAt ? Date.parse(record.receivedAt) : Date.now();
-  const event = arrived({ ...record, body: record.body ?? '' }, record.batchId, receivedAt);
+  const event = arrived({ ...record, body: record.body ?? '' }, receivedAt);
   event.attempts = record.attempts.length;
   event.firstAttemptAt = record.firstAttemptAt ? Date.parse(record.firstAttemptAt) : null;
   event.nextAttemptAt = record.nextAttemptAt ? Date.parse(record.nextAttemptAt) : Date.now();
@@ -117,11 +112,9 @@ export class Emitter {
       type: envelope.type,
       body: JSON.stringify(envelope),
       captionKey: envelope.type === 'caption_partial' && typeof captionId === 'string' ? captionId : null,
-      receivedAt: iso(receivedAt),
     };
-    let batchId: string;
     try {
-      batchId = await this.deps.store.appendEvent(stored);
+      await this.deps.store.appendEvent(stored);
     } catch (err) {
       // Not stored, so not ours yet: forget it and let catch-up fetch it again.
       lane.receiving.delete(sequence);
@@ -131,10 +124,10 @@ export class Emitter {
     }
     if (lane.closed) {
       // The receiver said 410 Gone while this one was being stored: it is never sent.
-      if (lane.gone) await this.settlement.recordGone(lane.meetingId, { sequence, type: stored.type, batchId });
+      if (lane.gone) await this.settlement.recordGone(lane.meetingId, { sequence, type: stored.type });
       return;
     }
-    lane.add(arrived(stored, batchId, receivedAt));
+    lane.add(arrived(stored, receivedAt));
     if (isTerminalStatus(envelope)) {
       lane.finalSequence = sequence;
       await this.deps.store.callbacks.updateOne({ _id: lane.meetingId }, { $set: { finalSequence: sequence } });

@@ -16,8 +16,6 @@ export interface PendingEvent {
   nextAttemptAt: number;
   /** Epoch ms the emitter got it (for the latency metric). */
   receivedAt: number;
-  /** The store batch holding its bytes (released once it is settled). */
-  batchId: string | null;
   /** Its outcome is being recorded: not to be sent or settled again. */
   settling?: boolean;
 }

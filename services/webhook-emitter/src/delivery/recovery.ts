@@ -11,10 +11,7 @@ export async function loadLane(store: DeliveryStore, emitter: Emitter, callback:
   const lane = emitter.openLane(callback);
   for (const record of await store.readMeeting(callback._id)) {
     if (TERMINAL.has(record.state)) lane.settle(record.sequence);
-    else if (record.body !== null) {
-      lane.add(pendingFromRecord(record));
-      if (record.batchId) store.retain(record.batchId);
-    }
+    else if (record.body !== null) lane.add(pendingFromRecord(record));
   }
   lane.failing = (lane.head()?.attempts ?? 0) > 0;
   return lane;

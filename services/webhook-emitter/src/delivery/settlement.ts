@@ -41,7 +41,7 @@ export class Settlement {
       attempt,
       firstAttemptAt: first,
       nextAttemptAt: null,
-    }).then(() => this.store.release(event.batchId));
+    });
     if (state === 'delivered') {
       // The receiver has it: the next event may go now. Until the record is written a crash
       // would only send this one again (same event id), never out of order.
@@ -82,6 +82,7 @@ export class Settlement {
     const unsent = [...lane.pending.values()].filter((e) => !e.settling);
     await Promise.all(unsent.map((e) => this.recordGone(lane.meetingId, e)));
     for (let i = 0; i < unsent.length; i++) this.metrics?.settled('gone', null);
+    await this.forgetEvents(lane);
     logger.warn(
       { meetingId: lane.meetingId, origin: lane.callback.origin },
       'receiver answered 410 Gone: callback stopped',
@@ -93,7 +94,7 @@ export class Settlement {
   }
 
   /** An event never to be sent because the receiver answered 410 Gone. */
-  async recordGone(meetingId: string, event: Pick<PendingEvent, 'sequence' | 'type' | 'batchId'>): Promise<void> {
+  async recordGone(meetingId: string, event: Pick<PendingEvent, 'sequence' | 'type'>): Promise<void> {
     await this.record({
       meetingId,
       sequence: event.sequence,
@@ -104,7 +105,6 @@ export class Settlement {
       firstAttemptAt: null,
       nextAttemptAt: null,
     });
-    this.store.release(event.batchId);
   }
 
   /** Closes a lane whose meeting is over (or silent for a day); its log stays. */
@@ -114,6 +114,14 @@ export class Settlement {
     lane.clearTimers();
     this.lanes.delete(lane.meetingId);
     await this.store.callbacks.updateOne({ _id: lane.meetingId }, { $set: { finishedAt: iso(Date.now()) } });
+    await this.forgetEvents(lane);
+  }
+
+  /** A closed lane's events are all settled: their bytes can go (pruning would take them anyway). */
+  private async forgetEvents(lane: MeetingLane): Promise<void> {
+    await this.store.forgetEvents(lane.meetingId).catch((err: unknown) => {
+      this.logger.warn({ err, meetingId: lane.meetingId }, 'dropping the events of a closed lane failed');
+    });
   }
 
   /** Marks every sequence missing before the next known one as missed, so the lane can go on. */

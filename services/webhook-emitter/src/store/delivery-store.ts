@@ -3,13 +3,16 @@
  *
  * `callbacks`: one document per registered meeting (where its events go, whose secret signs
  * them, whether the receiver said 410 Gone, whether the meeting is finished).
- * `event_batches` and `outcome_batches`: append-only journals written by group commit. An event
- * batch holds the exact bytes of the events that arrived together (written before any of them is
- * sent); an outcome batch holds the attempts and state changes recorded together. One write
- * carries many events, so the store keeps up at thousands of events per second. A meeting's state
- * is the fold of its entries (`readMeeting`). The signing secret is never stored here.
+ * `event_log` and `outcome_log`: append-only sequence logs keyed by meeting, written by group
+ * commit. The event log holds the exact bytes of each event (written before it is sent) until its
+ * meeting's lane closes; the outcome log holds every attempt and state change, for the delivery
+ * log, until the meeting is pruned. One write carries the pages of every meeting in its group, so
+ * the store keeps up at thousands of events per second; embedded, only a few numbers per page
+ * stay in memory. A meeting's state is the fold of its entries (`readMeeting`).
+ * `event_batches` and `outcome_batches` are the journals of earlier versions: still read, never
+ * written, pruned with age. The signing secret is never stored here.
  */
-import type { Collection, Store } from '@notetaker/store';
+import type { Collection, LogPage, SequenceLog, Store } from '@notetaker/store';
 import { GroupCommit } from '@notetaker/kit';
 
 /** no_key: a meeting started from the UI (no API key, so no signing secret): nothing is sent. */
@@ -53,13 +56,12 @@ export interface StoredEvent {
   type: string;
   body: string;
   captionKey: string | null;
-  receivedAt: string;
 }
 
 /**
  * One attempt and/or state change of one event. `pending` with an attempt is a failure to retry.
- * It names the event's type so the log still reads once the event's batch (its bytes) is gone.
- * When it happened is its batch's `at`: entries are written within milliseconds of being recorded.
+ * It names the event's type so the log still reads once the event's bytes are gone.
+ * When it happened is its page's `at`: entries are written within milliseconds of being recorded.
  */
 export interface OutcomeEntry {
   meetingId: string;
@@ -72,13 +74,13 @@ export interface OutcomeEntry {
   nextAttemptAt: string | null;
 }
 
-/** Entries written before they shared their batch's time carry their own. */
+/** Entries written before they shared their page's time carry their own. */
 type StoredOutcome = OutcomeEntry & { at?: string };
+/** Events written before the event log carry the time they arrived. */
+type LegacyEvent = StoredEvent & { receivedAt?: string };
 
-/** An event folded from the journals. */
+/** An event folded from the logs. */
 export interface EventRecord {
-  /** The event batch holding its bytes, while it is kept. */
-  batchId: string | null;
   meetingId: string;
   sequence: number;
   type: string;
@@ -93,20 +95,27 @@ export interface EventRecord {
   finishedAt: string | null;
 }
 
+/**
+ * One page of a log: the entries of one meeting that were written together, and when. Its
+ * `first`..`last` number the meeting's entries in that log in the order written (an event's
+ * sequence cannot serve: events can arrive out of order, when a gap is filled).
+ */
+interface Page<T> {
+  at: string;
+  entries: T[];
+}
+
+/** Journals of earlier versions: batches of entries of several meetings, found by meeting. */
 interface BatchDoc {
   _id: string;
   at: string;
   meetingIds: string[];
   [key: string]: unknown;
 }
-/**
- * A batch's entries are one JSON text: the store only ever finds a batch by its meetings, never
- * by what is inside it, and as objects every field of every entry would be copied, checked and
- * serialized one by one (embedded) on each write. Batches written as arrays are read as well.
- */
+/** Entries as one JSON text, or (older still) as an array. */
 type Entries<T> = string | T[];
 interface EventBatchDoc extends BatchDoc {
-  events: Entries<StoredEvent>;
+  events: Entries<LegacyEvent>;
 }
 interface OutcomeBatchDoc extends BatchDoc {
   entries: Entries<StoredOutcome>;
@@ -118,13 +127,6 @@ function entriesOf<T>(entries: Entries<T>): T[] {
 
 export function eventId(meetingId: string, sequence: number): string {
   return `${meetingId}:${sequence}`;
-}
-
-/** Sortable batch ids: time first, then this process's boot id and a counter. */
-const bootId = Math.random().toString(36).slice(2, 8);
-let counter = 0;
-function batchId(): string {
-  return `${Date.now().toString().padStart(15, '0')}-${bootId}-${(counter++).toString().padStart(9, '0')}`;
 }
 
 /** An event's delivery state before any outcome is folded in. */
@@ -139,119 +141,130 @@ function notYetTried() {
   };
 }
 
+/**
+ * Appends each group commit as one page per meeting. The last number of each meeting's pages is
+ * remembered once known (asked of the log the first time), so a write asks nothing.
+ */
+class PageWriter<T extends { meetingId: string }> {
+  private readonly lastOf = new Map<string, number>();
+  readonly commit: GroupCommit<T>;
+
+  constructor(
+    readonly log: SequenceLog,
+    delayMs: number,
+  ) {
+    this.commit = new GroupCommit((entries) => this.write(entries), { delayMs });
+  }
+
+  /** Every page of a meeting, oldest first. */
+  async pages(meetingId: string): Promise<Array<Page<T>>> {
+    const found = await this.log.pagesAfter(meetingId, 0, Number.MAX_SAFE_INTEGER);
+    return found.map((page) => JSON.parse(page.body) as Page<T>);
+  }
+
+  async drop(meetingIds: string[]): Promise<void> {
+    await this.log.drop(meetingIds);
+    for (const id of meetingIds) this.lastOf.delete(id);
+  }
+
+  private async write(entries: T[]): Promise<void> {
+    const at = new Date().toISOString();
+    const byMeeting = new Map<string, T[]>();
+    for (const entry of entries) {
+      const list = byMeeting.get(entry.meetingId);
+      if (list) list.push(entry);
+      else byMeeting.set(entry.meetingId, [entry]);
+    }
+    const pages: LogPage[] = [];
+    for (const [key, list] of byMeeting) {
+      const last = this.lastOf.get(key) ?? (await this.log.lastSequence(key));
+      const page: Page<T> = { at, entries: list };
+      pages.push({ key, first: last + 1, last: last + list.length, body: JSON.stringify(page) });
+    }
+    try {
+      await this.log.append(pages);
+    } catch (err) {
+      // Part of it may be stored (MongoDB): ask the log again next time.
+      for (const page of pages) this.lastOf.delete(page.key);
+      throw err;
+    }
+    for (const page of pages) this.lastOf.set(page.key, page.last);
+  }
+}
+
 export class DeliveryStore {
   readonly callbacks: Collection<CallbackDoc>;
-  private readonly eventBatches: Collection<EventBatchDoc>;
-  private readonly outcomeBatches: Collection<OutcomeBatchDoc>;
-  private readonly eventWriter: GroupCommit<StoredEvent, string>;
-  private readonly outcomeWriter: GroupCommit<OutcomeEntry>;
-  private readonly batchDeleter: GroupCommit<string>;
-  /** Unsettled events per event batch: a batch whose events are all settled is deleted. */
-  private readonly unsettled = new Map<string, number>();
+  private readonly events: PageWriter<StoredEvent>;
+  private readonly outcomes: PageWriter<OutcomeEntry>;
+  private readonly legacyEvents: Collection<EventBatchDoc>;
+  private readonly legacyOutcomes: Collection<OutcomeBatchDoc>;
 
   constructor(store: Store) {
     this.callbacks = store.collection<CallbackDoc>('callbacks');
-    this.eventBatches = store.collection<EventBatchDoc>('event_batches');
-    this.outcomeBatches = store.collection<OutcomeBatchDoc>('outcome_batches');
-    this.eventWriter = new GroupCommit(async (events) => {
-      const id = batchId();
-      await this.eventBatches.insertOne({
-        _id: id,
-        at: new Date().toISOString(),
-        meetingIds: unique(events),
-        events: JSON.stringify(events),
-      });
-      this.unsettled.set(id, events.length);
-      return id;
-    });
-    // Settled events' bytes are not needed any more: dropping their batches keeps the store (and,
-    // embedded, the heap) to what is still pending. The log reads from the outcomes.
-    this.batchDeleter = new GroupCommit(
-      async (ids) => {
-        await this.eventBatches.deleteMany({ _id: { $in: ids } });
-      },
-      { delayMs: 200 },
-    );
-    this.outcomeWriter = new GroupCommit(
-      async (entries) => {
-        await this.outcomeBatches.insertOne({
-          _id: batchId(),
-          at: new Date().toISOString(),
-          meetingIds: unique(entries),
-          entries: JSON.stringify(entries),
-        });
-      },
-      // Most outcomes are successes nobody waits for: gather them a little.
-      { delayMs: 5 },
-    );
+    this.events = new PageWriter(store.sequenceLog('event_log'), 0);
+    // Most outcomes are successes nobody waits for: gather them a little.
+    this.outcomes = new PageWriter(store.sequenceLog('outcome_log'), 5);
+    this.legacyEvents = store.collection<EventBatchDoc>('event_batches');
+    this.legacyOutcomes = store.collection<OutcomeBatchDoc>('outcome_batches');
   }
 
   async init(): Promise<void> {
-    await this.eventBatches.createIndex({ meetingIds: 1 });
-    await this.outcomeBatches.createIndex({ meetingIds: 1 });
+    await this.legacyEvents.createIndex({ meetingIds: 1 });
+    await this.legacyOutcomes.createIndex({ meetingIds: 1 });
   }
 
-  /** Resolves with the id of its batch once the event is durably stored. */
-  appendEvent(event: StoredEvent): Promise<string> {
-    return this.eventWriter.add(event);
-  }
-
-  /** After a restart: an unsettled event found in `batchId`. */
-  retain(batchId: string): void {
-    this.unsettled.set(batchId, (this.unsettled.get(batchId) ?? 0) + 1);
-  }
-
-  /** Call once an event's terminal outcome is written: its batch goes when none is left unsettled. */
-  release(batchId: string | null): void {
-    if (batchId === null) return;
-    const left = (this.unsettled.get(batchId) ?? 1) - 1;
-    if (left > 0) {
-      this.unsettled.set(batchId, left);
-      return;
-    }
-    this.unsettled.delete(batchId);
-    this.batchDeleter.add(batchId).catch(() => undefined); // a leftover batch is pruned later anyway
+  /** Resolves once the event is durably stored. */
+  appendEvent(event: StoredEvent): Promise<void> {
+    return this.events.commit.add(event);
   }
 
   /** Resolves once the attempt or state change is durably stored. */
   appendOutcome(entry: OutcomeEntry): Promise<void> {
-    return this.outcomeWriter.add(entry);
+    return this.outcomes.commit.add(entry);
+  }
+
+  /** A meeting's lane has closed: its events' bytes are not needed any more (its log stays). */
+  async forgetEvents(meetingId: string): Promise<void> {
+    // Its outcomes first: a crash right after must not leave an event with neither bytes nor outcome.
+    await this.flush();
+    await this.events.drop([meetingId]);
   }
 
   /** Waits for every append made so far to be written (before closing the store). */
   async flush(): Promise<void> {
-    await Promise.all([this.eventWriter.flush(), this.outcomeWriter.flush(), this.batchDeleter.flush()]);
+    await Promise.all([this.events.commit.flush(), this.outcomes.commit.flush()]);
   }
 
   /** Every event of a meeting with its attempts and state, in sequence order. */
   async readMeeting(meetingId: string): Promise<EventRecord[]> {
-    const [eventBatches, outcomeBatches] = await Promise.all([
-      this.eventBatches.find({ meetingIds: meetingId }, { sort: { _id: 1 } }),
-      this.outcomeBatches.find({ meetingIds: meetingId }, { sort: { _id: 1 } }),
+    const [legacyEvents, legacyOutcomes, eventPages, outcomePages] = await Promise.all([
+      this.legacyEvents.find({ meetingIds: meetingId }, { sort: { _id: 1 } }),
+      this.legacyOutcomes.find({ meetingIds: meetingId }, { sort: { _id: 1 } }),
+      this.events.pages(meetingId),
+      this.outcomes.pages(meetingId),
     ]);
     const records = new Map<number, EventRecord>();
-    for (const batch of eventBatches) {
-      for (const e of entriesOf(batch.events)) {
+    const addEvents = (events: LegacyEvent[], at: string) => {
+      for (const e of events) {
         if (e.meetingId !== meetingId || records.has(e.sequence)) continue;
-        records.set(e.sequence, { ...e, batchId: batch._id, ...notYetTried() });
+        records.set(e.sequence, {
+          meetingId,
+          sequence: e.sequence,
+          type: e.type,
+          body: e.body,
+          captionKey: e.captionKey,
+          receivedAt: e.receivedAt ?? at,
+          ...notYetTried(),
+        });
       }
-    }
-    for (const batch of outcomeBatches) {
-      for (const o of entriesOf(batch.entries)) {
+    };
+    const addOutcomes = (outcomes: StoredOutcome[], at: string) => {
+      for (const o of outcomes) {
         if (o.meetingId !== meetingId) continue;
         let record = records.get(o.sequence);
         if (!record) {
-          // Settled and its batch dropped, or never arrived (missed): the outcomes tell it all.
-          record = {
-            batchId: null,
-            meetingId,
-            sequence: o.sequence,
-            type: o.type,
-            body: null,
-            captionKey: null,
-            receivedAt: null,
-            ...notYetTried(),
-          };
+          // Settled and its bytes dropped, or never arrived (missed): the outcomes tell it all.
+          record = { meetingId, sequence: o.sequence, type: o.type, body: null, captionKey: null, receivedAt: null, ...notYetTried() };
           records.set(o.sequence, record);
         }
         if (TERMINAL.has(record.state)) continue; // settled once, settled for good
@@ -260,31 +273,37 @@ export class DeliveryStore {
         record.reason = o.reason;
         record.firstAttemptAt = o.firstAttemptAt ?? record.firstAttemptAt;
         record.nextAttemptAt = o.nextAttemptAt;
-        if (TERMINAL.has(o.state)) record.finishedAt = o.at ?? batch.at;
+        if (TERMINAL.has(o.state)) record.finishedAt = o.at ?? at;
       }
-    }
+    };
+    for (const batch of legacyEvents) addEvents(entriesOf(batch.events), batch.at);
+    for (const page of eventPages) addEvents(page.entries, page.at);
+    for (const batch of legacyOutcomes) addOutcomes(entriesOf(batch.entries), batch.at);
+    for (const page of outcomePages) addOutcomes(page.entries, page.at);
     return [...records.values()].sort((a, b) => a.sequence - b.sequence);
   }
 
   /**
-   * Forgets the log of meetings finished before `cutoff` (ISO): their registrations, and every
-   * journal batch older than the cutoff whose meetings are all finished or forgotten.
+   * Forgets the log of meetings finished before `cutoff` (ISO): their registrations and pages,
+   * and every earlier version's journal batch older than the cutoff whose meetings are all
+   * finished or forgotten.
    */
   async prune(cutoff: string): Promise<void> {
-    const old = await this.callbacks.find({ finishedAt: { $lt: cutoff } }, { projection: { _id: 1 } });
-    for (const { _id } of old) await this.callbacks.deleteOne({ _id });
+    const old = (await this.callbacks.find({ finishedAt: { $lt: cutoff } }, { projection: { _id: 1 } })).map(
+      (c) => c._id,
+    );
+    // Pages first: a crash in between leaves registrations that the next prune finds again.
+    await this.events.drop(old);
+    await this.outcomes.drop(old);
+    for (const _id of old) await this.callbacks.deleteOne({ _id });
     const open = new Set(
       (await this.callbacks.find({ finishedAt: null }, { projection: { _id: 1 } })).map((c) => c._id),
     );
-    for (const journal of [this.eventBatches, this.outcomeBatches] as Array<Collection<BatchDoc>>) {
+    for (const journal of [this.legacyEvents, this.legacyOutcomes] as Array<Collection<BatchDoc>>) {
       const stale = await journal.find({ at: { $lt: cutoff } }, { projection: { _id: 1, meetingIds: 1 } });
       for (const batch of stale) {
         if (batch.meetingIds.every((id) => !open.has(id))) await journal.deleteOne({ _id: batch._id });
       }
     }
   }
-}
-
-function unique(items: Array<{ meetingId: string }>): string[] {
-  return [...new Set(items.map((i) => i.meetingId))];
 }
