@@ -102,7 +102,10 @@ describe('delivery store', () => {
       _id: '000001700000000-old-000000003',
       at,
       meetingIds: [MEETING],
-      events: JSON.stringify([{ ...event(2), ...received }, { ...event(3), ...received }]),
+      events: JSON.stringify([
+        { ...event(2), ...received },
+        { ...event(3), ...received },
+      ]),
     });
     await store.collection('outcome_batches').insertOne({
       _id: '000001700000000-old-000000002',

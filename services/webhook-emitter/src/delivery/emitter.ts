@@ -21,6 +21,7 @@ import type { Sender } from './sender.js';
 import { signBody } from './signature.js';
 import type { SigningSecrets } from './signing-secrets.js';
 import { Settlement } from './settlement.js';
+import { isoTime } from './iso-time.js';
 
 export interface EmitterDeps {
   store: DeliveryStore;
@@ -30,8 +31,6 @@ export interface EmitterDeps {
   retry: RetryPolicy;
   logger: Logger;
 }
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** An event just stored: due now, never tried. */
 export function arrived(stored: StoredEvent, receivedAt: number): PendingEvent {
@@ -210,7 +209,7 @@ export class Emitter {
     const startedAt = Date.now();
     const deliveryId = crypto.randomUUID();
     const record = (status: number | null, error: string | null, durationMs: number): AttemptRecord => ({
-      at: iso(startedAt),
+      at: isoTime(startedAt),
       deliveryId,
       status,
       error,
@@ -274,8 +273,8 @@ export class Emitter {
       state: 'pending',
       reason: null,
       attempt,
-      firstAttemptAt: iso(first),
-      nextAttemptAt: iso(head.nextAttemptAt),
+      firstAttemptAt: isoTime(first),
+      nextAttemptAt: isoTime(head.nextAttemptAt),
     });
     await this.settlement.dropSuperseded(lane);
   }

@@ -9,8 +9,8 @@ import type { Logger } from '@notetaker/kit';
 import type { EmitterMetrics } from '../metrics.js';
 import type { AttemptRecord, DeliveryState, DeliveryStore, OutcomeEntry } from '../store/delivery-store.js';
 import type { MeetingLane, PendingEvent } from './lane.js';
+import { isoTime } from './iso-time.js';
 
-const iso = (ms: number) => new Date(ms).toISOString();
 export const GONE_REASON = 'not sent: the receiver answered 410 Gone';
 
 export class Settlement {
@@ -31,7 +31,7 @@ export class Settlement {
   ): Promise<void> {
     if (event.settling) return;
     event.settling = true;
-    const first = event.firstAttemptAt === null ? null : iso(event.firstAttemptAt);
+    const first = event.firstAttemptAt === null ? null : isoTime(event.firstAttemptAt);
     const written = this.record({
       meetingId: lane.meetingId,
       sequence: event.sequence,
@@ -76,7 +76,7 @@ export class Settlement {
     lane.gone = true;
     lane.clearTimers();
     this.lanes.delete(lane.meetingId);
-    const now = iso(Date.now());
+    const now = isoTime(Date.now());
     const { store, logger } = this;
     await store.callbacks.updateOne({ _id: lane.meetingId }, { $set: { state: 'gone', goneAt: now, finishedAt: now } });
     const unsent = [...lane.pending.values()].filter((e) => !e.settling);
@@ -113,7 +113,7 @@ export class Settlement {
     lane.closed = true;
     lane.clearTimers();
     this.lanes.delete(lane.meetingId);
-    await this.store.callbacks.updateOne({ _id: lane.meetingId }, { $set: { finishedAt: iso(Date.now()) } });
+    await this.store.callbacks.updateOne({ _id: lane.meetingId }, { $set: { finishedAt: isoTime(Date.now()) } });
     await this.forgetEvents(lane);
   }
 

@@ -264,7 +264,15 @@ export class DeliveryStore {
         let record = records.get(o.sequence);
         if (!record) {
           // Settled and its bytes dropped, or never arrived (missed): the outcomes tell it all.
-          record = { meetingId, sequence: o.sequence, type: o.type, body: null, captionKey: null, receivedAt: null, ...notYetTried() };
+          record = {
+            meetingId,
+            sequence: o.sequence,
+            type: o.type,
+            body: null,
+            captionKey: null,
+            receivedAt: null,
+            ...notYetTried(),
+          };
           records.set(o.sequence, record);
         }
         if (TERMINAL.has(record.state)) continue; // settled once, settled for good
