@@ -51,18 +51,22 @@ export class EmbeddedSequenceLog implements SequenceLog {
       if (page.first <= (lastOf.get(page.key) ?? this.last(page.key))) throw errors.duplicateKey();
       lastOf.set(page.key, page.last);
     }
-    let text = '';
-    let at = this.size;
+    const sizes = pages.map((page) => Buffer.byteLength(page.body));
+    const heads = pages.map((page, i) => headerLine(page.key, page.first, page.last, sizes[i]));
+    let total = 0;
+    for (let i = 0; i < pages.length; i++) total += Buffer.byteLength(heads[i]) + sizes[i] + 1;
+    // Each part written into one buffer: joining them as text first would copy every body twice.
+    const record = Buffer.allocUnsafe(total);
     const added: Array<[string, number, number, number, number]> = [];
-    for (const { key, first, last, body } of pages) {
-      const bytes = Buffer.byteLength(body);
-      const head = headerLine(key, first, last, bytes);
-      const bodyAt = at + Buffer.byteLength(head);
-      added.push([key, first, last, bodyAt, bytes]);
-      at = bodyAt + bytes + 1;
-      text += `${head}${body}\n`;
+    let offset = 0;
+    for (let i = 0; i < pages.length; i++) {
+      const { key, first, last, body } = pages[i];
+      offset += record.write(heads[i], offset);
+      added.push([key, first, last, this.size + offset, sizes[i]]);
+      offset += record.write(body, offset);
+      record[offset++] = NEWLINE;
     }
-    this.write(Buffer.from(text));
+    this.write(record);
     for (const [key, first, last, bodyAt, bytes] of added) this.add(key, first, last, bodyAt, bytes);
   }
 

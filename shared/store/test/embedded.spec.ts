@@ -264,9 +264,10 @@ describe('embedded store', () => {
       const store = await openEmbeddedStore({ service: 'svc', dataDir: dir });
       const log = store.sequenceLog('events');
       const big = { key: 'big', first: 1, last: 1, body: `["${'x'.repeat(3 * 1024 * 1024)}"]` };
+      const unicode = { key: 'réunion', first: 1, last: 1, body: '["ünïcode"]' };
       for (let i = 1; i <= 300; i++) {
         await log.append(Array.from({ length: 10 }, (_, m) => page(`m${m}`, i, i)));
-        if (i === 150) await log.append([big]);
+        if (i === 150) await log.append([big, unicode]);
       }
       await store.close();
       const reopened = await openEmbeddedStore({ service: 'svc', dataDir: dir });
@@ -274,6 +275,7 @@ describe('embedded store', () => {
       for (let m = 0; m < 10; m++) expect(await replayed.lastSequence(`m${m}`)).to.equal(300);
       expect(await replayed.pagesAfter('m7', 149, 2)).to.deep.equal([page('m7', 150, 150), page('m7', 151, 151)]);
       expect(await replayed.pagesAfter('big', 0, 1)).to.deep.equal([big]);
+      expect(await replayed.pagesAfter('réunion', 0, 1)).to.deep.equal([unicode]);
       await reopened.close();
     });
 

@@ -388,13 +388,18 @@ export function storeContract(hooks: ContractHooks): void {
     it('appends pages of many keys in one go and reads each key back in order from a sequence', async () => {
       const log = freshLog();
       await log.append([page('m1', 1, 3), page('m2', 1, 1), page('m1', 4, 4)]);
-      await log.append([page('m2', 2, 5, '["é",{"nested":"\\n"}]'), page('m1', 5, 9)]);
+      await log.append([
+        page('réunion', 1, 2, 'ünïcode'),
+        page('m2', 2, 5, '["é",{"nested":"\\n"}]'),
+        page('m1', 5, 9),
+      ]);
       expect(await log.pagesAfter('m1', 0, 10)).to.deep.equal([page('m1', 1, 3), page('m1', 4, 4), page('m1', 5, 9)]);
       expect(await log.pagesAfter('m1', 3, 10)).to.deep.equal([page('m1', 4, 4), page('m1', 5, 9)]);
       expect(await log.pagesAfter('m1', 5, 10)).to.deep.equal([page('m1', 5, 9)], 'the page holding sequence 6');
       expect(await log.pagesAfter('m1', 0, 2)).to.have.length(2);
       expect(await log.pagesAfter('m1', 9, 10)).to.deep.equal([]);
       expect((await log.pagesAfter('m2', 1, 10))[0].body).to.equal('["é",{"nested":"\\n"}]');
+      expect(await log.pagesAfter('réunion', 0, 10)).to.deep.equal([page('réunion', 1, 2, 'ünïcode')]);
       expect(await log.pagesAfter('nobody', 0, 10)).to.deep.equal([]);
       expect([await log.lastSequence('m1'), await log.lastSequence('m2'), await log.lastSequence('x')]).to.deep.equal([
         9, 5, 0,
