@@ -73,6 +73,13 @@ describe('delivery store', () => {
     expect(records[2].finishedAt).to.equal(null);
   });
 
+  it('reads a meeting back whole when it has more pages than one read returns', async () => {
+    const deliveries = new DeliveryStore(store);
+    for (let s = 1; s <= 1005; s++) await deliveries.appendEvent(event(s)); // a page each
+    const records = await deliveries.readMeeting(MEETING);
+    expect(records.map((r) => r.sequence)).to.deep.equal(Array.from({ length: 1005 }, (_, i) => i + 1));
+  });
+
   it('drops the bytes of a closed lane and keeps its log; pruning forgets the meeting', async () => {
     const deliveries = new DeliveryStore(store);
     await deliveries.init();

@@ -141,6 +141,8 @@ function notYetTried() {
   };
 }
 
+const READ_PAGES = 1000;
+
 /**
  * Appends each group commit as one page per meeting. The last number of each meeting's pages is
  * remembered once known (asked of the log the first time), so a write asks nothing.
@@ -156,10 +158,15 @@ class PageWriter<T extends { meetingId: string }> {
     this.commit = new GroupCommit((entries) => this.write(entries), { delayMs });
   }
 
-  /** Every page of a meeting, oldest first. */
+  /** Every page of a meeting, oldest first (read a thousand at a time). */
   async pages(meetingId: string): Promise<Array<Page<T>>> {
-    const found = await this.log.pagesAfter(meetingId, 0, Number.MAX_SAFE_INTEGER);
-    return found.map((page) => JSON.parse(page.body) as Page<T>);
+    const pages: Array<Page<T>> = [];
+    for (let after = 0; ;) {
+      const found = await this.log.pagesAfter(meetingId, after, READ_PAGES);
+      for (const page of found) pages.push(JSON.parse(page.body) as Page<T>);
+      if (found.length < READ_PAGES) return pages;
+      after = found[found.length - 1].last;
+    }
   }
 
   async drop(meetingIds: string[]): Promise<void> {
