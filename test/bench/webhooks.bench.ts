@@ -8,7 +8,9 @@
  * - paced: the 100 meetings together publish an even stream of RATE events/s (default 1000);
  *   p50/p99 from publish to receipt.
  * - paced + hung: the same, while one receiver that never answers holds 10 more meetings
- *   (its attempts time out after WEBHOOK_TIMEOUT_MS). Healthy p99 must stay within 20%.
+ *   (its attempts time out after WEBHOOK_TIMEOUT_MS). Healthy p99 must stay within 20% of the
+ *   run without it, or within 1 ms: at a p99 of 1-3 ms, 20% is less than one garbage collection
+ *   pause, while a receiver that held healthy events up would add its 10 s timeout.
  * - burst: all 10,000 events at once; deliveries/s is the emitter's capacity.
  * - peer: bare-webhook-loop.mjs, the same deliveries to the same receiver with nothing but the
  *   signing and the HTTP client, in its own process, run right after each burst; each burst is
@@ -247,9 +249,13 @@ async function main(): Promise<void> {
     );
     console.log(`  bad signatures: ${badSignatures}`);
     const ok =
-      burst.perSecond >= 3000 && againstBare >= 0.5 && a.p99 < 20 && b.p99 <= a.p99 * 1.2 && badSignatures === 0;
+      burst.perSecond >= 3000 &&
+      againstBare >= 0.5 &&
+      a.p99 < 20 &&
+      b.p99 <= Math.max(a.p99 * 1.2, a.p99 + 1) &&
+      badSignatures === 0;
     console.log(
-      `  targets (>= 3000/s and >= 0.5x the bare loop in the burst, paced p99 < 20 ms, hung p99 within 20%): ${ok ? 'met' : 'NOT met'}`,
+      `  targets (>= 3000/s and >= 0.5x the bare loop in the burst, paced p99 < 20 ms, hung p99 within 20% or 1 ms): ${ok ? 'met' : 'NOT met'}`,
     );
   } finally {
     emitter.kill('SIGTERM');
