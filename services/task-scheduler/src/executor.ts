@@ -17,7 +17,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { errors, ServiceError } from '@notetaker/contracts';
-import type { Logger } from '@notetaker/kit';
+import { isoTime, type Logger } from '@notetaker/kit';
 import type { Collection } from '@notetaker/store';
 import type { ExecutionLog, Outcome } from './execution-log.js';
 import type { SchedulerMetrics } from './metrics.js';
@@ -96,8 +96,6 @@ export class Executor {
   /** Ticks whose records are being written: no run gets a slot meanwhile (see the header). */
   private holds = 0;
   private stopping = false;
-  // Thousands of executions start in the same millisecond: one ISO string for all of them.
-  private lastIso = { ms: 0, iso: '' };
 
   constructor(private readonly options: ExecutorOptions) {
     this.free = options.maxConcurrent;
@@ -184,11 +182,6 @@ export class Executor {
     await Promise.allSettled(entries.map((e) => e.done));
   }
 
-  private iso(ms: number): string {
-    if (this.lastIso.ms !== ms) this.lastIso = { ms, iso: new Date(ms).toISOString() };
-    return this.lastIso.iso;
-  }
-
   /** Creates the execution and reserves the task, or null when it already runs here. */
   private prepare(
     task: TaskSnapshot,
@@ -206,7 +199,7 @@ export class Executor {
       name: task.name,
       status: 'running',
       triggerType,
-      startedAt: this.iso(startedAt),
+      startedAt: isoTime(startedAt),
       completedAt: null,
       durationMs: null,
       resultSummary: null,

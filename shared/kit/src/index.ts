@@ -2,6 +2,7 @@ export * from './config.js';
 export * from './env-fields.js';
 export * from './fast-histogram.js';
 export * from './group-commit.js';
+export * from './iso-time.js';
 export * from './logger.js';
 export * from './ops.js';
 export * from './service.js';

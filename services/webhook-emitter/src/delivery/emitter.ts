@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import { CALLBACK_HEADERS, type EventEnvelope } from '@notetaker/contracts';
-import type { Logger } from '@notetaker/kit';
+import { isoTime, type Logger } from '@notetaker/kit';
 import type { EmitterMetrics } from '../metrics.js';
 import {
   eventId,
@@ -21,7 +21,6 @@ import type { Sender } from './sender.js';
 import { signBody } from './signature.js';
 import type { SigningSecrets } from './signing-secrets.js';
 import { Settlement } from './settlement.js';
-import { isoTime } from './iso-time.js';
 
 export interface EmitterDeps {
   store: DeliveryStore;

@@ -5,11 +5,10 @@
  * the receiver fails) or missed (never reached us and not in meeting-session's log); failed
  * attempts are recorded as `pending` with their next attempt time.
  */
-import type { Logger } from '@notetaker/kit';
+import { isoTime, type Logger } from '@notetaker/kit';
 import type { EmitterMetrics } from '../metrics.js';
 import type { AttemptRecord, DeliveryState, DeliveryStore, OutcomeEntry } from '../store/delivery-store.js';
 import type { MeetingLane, PendingEvent } from './lane.js';
-import { isoTime } from './iso-time.js';
 
 export const GONE_REASON = 'not sent: the receiver answered 410 Gone';
 

@@ -152,7 +152,7 @@ class PageWriter<T extends { meetingId: string }> {
   readonly commit: GroupCommit<T>;
 
   constructor(
-    readonly log: SequenceLog,
+    private readonly log: SequenceLog,
     delayMs: number,
   ) {
     this.commit = new GroupCommit((entries) => this.write(entries), { delayMs });
