@@ -17,14 +17,41 @@ type Check = (doc: Record<string, unknown>) => boolean;
 
 const RANGE = new Set(['$gt', '$gte', '$lt', '$lte']);
 
+/**
+ * The nedb query for a filter. nedb matches only the candidates it draws from one top-level
+ * condition on an indexed field: the last equality, else the last `$in` (datastore.js,
+ * `_getRawCandidates`). For `{_id, status}` that is every document of that status, each matched
+ * in turn: a scheduler finishing 10,000 runs by `{_id, status: 'running'}` matched 50 million
+ * documents. A condition on `_id` names the fewest documents, so when there is one, every other
+ * top-level field condition moves into `$and`, where nedb still checks it but draws nothing from it.
+ */
 export function toNedbQuery(filter: Filter): Query {
+  const query = translate(filter);
+  if (!drawsFromIndex(query._id)) return query;
+  const { _id, $and, ...rest } = query;
+  const others = Object.keys(rest).filter((key) => !key.startsWith('$'));
+  if (others.length === 0) return query;
+  const narrowed: Query = { _id };
+  for (const [key, cond] of Object.entries(rest)) if (key.startsWith('$')) narrowed[key] = cond;
+  narrowed.$and = [...others.map((key) => ({ [key]: rest[key] })), ...(($and as Query[] | undefined) ?? [])];
+  return narrowed;
+}
+
+/** An equality or a `$in` that nedb can look up in an index. */
+function drawsFromIndex(cond: unknown): boolean {
+  if (cond === undefined || cond instanceof RegExp) return false;
+  if (isNativeValue(cond)) return true;
+  return isPlainObject(cond) && Object.keys(cond).length === 1 && Array.isArray(cond.$in);
+}
+
+function translate(filter: Filter): Query {
   const out: Query = {};
   const and: Query[] = [];
   const checks: Check[] = [];
   for (const [key, cond] of Object.entries(filter)) {
     if (key === '$and' || key === '$or') {
       if (!Array.isArray(cond)) throw errors.badRequest(`${key} needs an array`);
-      const parts = (cond as Filter[]).map(toNedbQuery);
+      const parts = (cond as Filter[]).map(translate);
       if (key === '$or') out.$or = parts;
       else and.push(...parts);
     } else if (key.startsWith('$')) {

@@ -5,7 +5,9 @@
  */
 import fs from 'node:fs';
 import { expect } from 'chai';
-import { NEDB_VERSION, nedbInternalsProblems } from '../src/nedb-internals.js';
+import { Datastore, NEDB_VERSION, nedbInternalsProblems } from '../src/nedb-internals.js';
+import { toNedbQuery } from '../src/nedb-query.js';
+import type { Filter } from '../src/port.js';
 
 describe('embedded store: the nedb internals it relies on', () => {
   it('are all there, in the pinned version', () => {
@@ -14,5 +16,40 @@ describe('embedded store: the nedb internals it relies on', () => {
       dependencies: Record<string, string>;
     };
     expect(manifest.dependencies['@seald-io/nedb'], 'pinned exactly, no range').to.equal(NEDB_VERSION);
+  });
+});
+
+describe('embedded store: which documents nedb matches a filter against', () => {
+  type Raw = Record<string, unknown>;
+  let db: InstanceType<typeof Datastore>;
+  const candidates = (filter: Filter) =>
+    (db as unknown as { _getRawCandidates(q: unknown): Raw[] })._getRawCandidates(toNedbQuery(filter)).length;
+  const found = async (filter: Filter) =>
+    ((await db.findAsync(toNedbQuery(filter))) as unknown as Raw[]).map((d) => d._id).sort();
+
+  before(async () => {
+    db = new Datastore({ inMemoryOnly: true });
+    await db.ensureIndexAsync({ fieldName: 'status' });
+    await db.ensureIndexAsync({ fieldName: 'name' });
+    await db.insertAsync(
+      Array.from({ length: 2000 }, (_, i) => ({ _id: `d${i}`, name: `n${i % 10}`, status: 'running', n: i })),
+    );
+  });
+
+  it('draws from _id alone when a filter names it beside other indexed fields', async () => {
+    expect(candidates({ _id: 'd7', status: 'running' })).to.equal(1);
+    expect(candidates({ status: 'running', _id: 'd7', name: 'n7' })).to.equal(1);
+    expect(candidates({ _id: { $in: ['d1', 'd2'] }, status: 'running' })).to.equal(2);
+    expect(candidates({ _id: 'd7', $and: [{ status: 'running' }], n: { $gte: 0 } })).to.equal(1);
+    // Without _id, nedb's own choice stands.
+    expect(candidates({ name: 'n3' })).to.equal(200);
+  });
+
+  it('still holds every other condition', async () => {
+    expect(await found({ _id: 'd7', status: 'running' })).to.deep.equal(['d7']);
+    expect(await found({ _id: 'd7', status: 'done' })).to.deep.equal([]);
+    expect(await found({ _id: { $in: ['d1', 'd2', 'd3'] }, n: { $gte: 2 } })).to.deep.equal(['d2', 'd3']);
+    expect(await found({ _id: 'd7', $or: [{ name: 'n1' }, { name: 'n7' }] })).to.deep.equal(['d7']);
+    expect(await found({ _id: 'd7', $and: [{ n: 7 }], name: 'n1' })).to.deep.equal([]);
   });
 });
