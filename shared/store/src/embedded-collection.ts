@@ -184,6 +184,16 @@ export class EmbeddedCollection<T extends Document = Document> implements Collec
     });
   }
 
+  async dropIndex(fields: Record<string, 1 | -1>): Promise<void> {
+    const names = Object.keys(fields);
+    await this.write(async () => {
+      // Keyed as createIndex keys it; a compound index of an older version too.
+      for (const key of new Set([names[0], [...names].sort().join(',')])) {
+        if (key !== '_id' && key in this.indexes) await this.db.removeIndexAsync(key);
+      }
+    });
+  }
+
   /** Rewrites the datafile without the superseded lines (nedb queues it after pending writes). */
   async compact(): Promise<void> {
     await this.ready;

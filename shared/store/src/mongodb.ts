@@ -243,4 +243,15 @@ class MongoAdapterCollection<T extends Document = Document> implements Collectio
       .createIndex(fields, { ...(options.unique && { unique: true }), ...(options.sparse && { sparse: true }) })
       .catch((err: unknown) => Promise.reject(mapError(err)));
   }
+
+  async dropIndex(fields: Record<string, 1 | -1>): Promise<void> {
+    this.assertOpen();
+    // Indexes are named by MongoDB's default, as createIndex made them: `a_1_b_-1`.
+    const name = Object.entries(fields)
+      .map(([field, direction]) => `${field}_${direction}`)
+      .join('_');
+    await this.coll.dropIndex(name).catch((err: unknown) => {
+      if ((err as { codeName?: string }).codeName !== 'IndexNotFound') throw mapError(err);
+    });
+  }
 }

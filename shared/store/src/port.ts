@@ -61,6 +61,8 @@ export interface Collection<T extends Document = Document> {
   deleteMany(filter: Filter): Promise<number>;
   countDocuments(filter?: Filter): Promise<number>;
   createIndex(fields: Record<string, 1 | -1>, options?: IndexOptions): Promise<void>;
+  /** Removes the index `createIndex(fields)` made, if there is one (one an older version made). */
+  dropIndex(fields: Record<string, 1 | -1>): Promise<void>;
 }
 
 /** Entries `first`..`last` of one key's numbered stream, as one opaque text (e.g. a JSON array). */

@@ -83,7 +83,13 @@ describe('embedded store', () => {
       const second = await openEmbeddedStore({ service: 'svc', dataDir: dir });
       expect(await second.collection('users').findOne({ _id: 'u1' })).to.deep.equal({ _id: 'u1', email: 'a@x', n: 2 });
       await rejectsWith(second.collection('users').insertOne({ email: 'a@x' }), 'duplicate_key');
+      await second.collection('users').dropIndex({ email: 1 });
       await second.close();
+
+      const third = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      await third.collection('users').insertOne({ email: 'a@x' });
+      expect(await third.collection('users').countDocuments({ email: 'a@x' }), 'dropped for good').to.equal(2);
+      await third.close();
     });
 
     it('compacts: superseded lines are gone after close', async () => {

@@ -367,6 +367,24 @@ export function storeContract(hooks: ContractHooks): void {
       expect(await rows.countDocuments({ m: 'm1', i: { $gte: 3 } })).to.equal(2);
     });
 
+    it('dropIndex removes what createIndex made, and is a no-op for an index that is not there', async () => {
+      const c = fresh();
+      await c.dropIndex({ k: 1 });
+      await c.createIndex({ k: 1 }, { unique: true });
+      await c.insertOne({ k: 1 });
+      await rejectsWith(c.insertOne({ k: 1 }), 'duplicate_key');
+      await c.dropIndex({ k: 1 });
+      await c.dropIndex({ k: 1 });
+      await c.insertOne({ k: 1 });
+      expect(await c.countDocuments({ k: 1 })).to.equal(2);
+      const pairs = fresh();
+      await pairs.createIndex({ a: 1, b: 1 }, { unique: true });
+      await pairs.insertOne({ a: 1, b: 1 });
+      await pairs.dropIndex({ a: 1, b: 1 });
+      await pairs.insertOne({ a: 1, b: 1 });
+      expect(await pairs.countDocuments()).to.equal(2);
+    });
+
     it('createIndex on existing duplicates fails with duplicate_key', async () => {
       const c = fresh();
       await c.insertOne({ k: 1 });
