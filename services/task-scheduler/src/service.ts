@@ -10,7 +10,7 @@ import { parseEnv, type RunningService, type ServiceContext, type ServiceDefinit
 import { CronTimers } from './cron-timers.js';
 import { schedulerEnvSchema } from './env.js';
 import { ExecutionLog } from './execution-log.js';
-import { Executor, type DueTick, type StartResult } from './executor.js';
+import { Executor, type DueTick, type TickReport } from './executor.js';
 import { SchedulerLease } from './lease.js';
 import { createSchedulerMetrics } from './metrics.js';
 import { snapshotOf, type ExecutionDoc, type TaskDoc, type TaskSnapshot } from './records.js';
@@ -95,22 +95,19 @@ export function taskSchedulerService(options: TaskSchedulerOptions = {}): Servic
       const schedules = new ScheduleCache({ allowSeconds: options.allowSecondsField === true });
       const snapshots = new Map<string, TaskSnapshot>();
 
-      const report = async (name: string, scheduledAt: number, start: Promise<StartResult>) => {
-        try {
-          const result = await start;
-          if (result.started) return metrics.ticks.inc({ outcome: 'started' });
-          const outcome = result.reason === 'running' ? 'skipped_running' : 'skipped_fired_elsewhere';
-          metrics.ticks.inc({ outcome });
-          logger.info(
-            { task: name, tick: new Date(scheduledAt).toISOString() },
-            result.reason === 'running'
-              ? 'tick skipped: the previous execution is still running'
-              : 'tick skipped: another instance fired it',
-          );
-        } catch (err) {
+      const report: TickReport = (task, scheduledAt, outcome) => {
+        if ('error' in outcome) {
           metrics.ticks.inc({ outcome: 'failed' });
-          logger.error({ err, task: name }, 'could not start a scheduled execution');
+          return logger.error({ err: outcome.error, task: task.name }, 'could not start a scheduled execution');
         }
+        if (outcome.started) return metrics.ticks.inc({ outcome: 'started' });
+        metrics.ticks.inc({ outcome: outcome.reason === 'running' ? 'skipped_running' : 'skipped_fired_elsewhere' });
+        logger.info(
+          { task: task.name, tick: new Date(scheduledAt).toISOString() },
+          outcome.reason === 'running'
+            ? 'tick skipped: the previous execution is still running'
+            : 'tick skipped: another instance fired it',
+        );
       };
 
       const timers = new CronTimers(
@@ -121,11 +118,7 @@ export function taskSchedulerService(options: TaskSchedulerOptions = {}): Servic
             scheduledAt,
             tasks: names.map((name) => snapshots.get(name)).filter((t): t is TaskSnapshot => t !== undefined),
           }));
-          const starts = executor.startTicks(due);
-          let i = 0;
-          for (const { tasks: dueTasks, scheduledAt } of due) {
-            for (const task of dueTasks) void report(task.name, scheduledAt, starts[i++]);
-          }
+          executor.startTicks(due, report);
         },
         (err) => logger.error({ err }, 'cron timer failed'),
       );
