@@ -251,7 +251,9 @@ class MongoAdapterCollection<T extends Document = Document> implements Collectio
       .map(([field, direction]) => `${field}_${direction}`)
       .join('_');
     await this.coll.dropIndex(name).catch((err: unknown) => {
-      if ((err as { codeName?: string }).codeName !== 'IndexNotFound') throw mapError(err);
+      // Neither the index nor (NamespaceNotFound) its collection: nothing to drop.
+      const code = (err as { codeName?: string }).codeName;
+      if (code !== 'IndexNotFound' && code !== 'NamespaceNotFound') throw mapError(err);
     });
   }
 }
