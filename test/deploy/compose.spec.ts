@@ -35,6 +35,17 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('keeps the production condition wherever a service sets its own NODE_OPTIONS', () => {
+    // The image's NODE_OPTIONS selects each package's compiled dist/; a service that replaces it
+    // without the condition would load TypeScript sources that are not in the image.
+    const image = /ENV .*NODE_OPTIONS=(\S+)/.exec(dockerfile)?.[1];
+    expect(image).to.equal('--conditions=production');
+    for (const [name, service] of Object.entries(compose.services)) {
+      const options = service.environment?.NODE_OPTIONS;
+      if (options !== undefined) expect(options.split(/\s+/), name).to.include(image);
+    }
+  });
+
   it('publishes only the gateway and enables JetStream', () => {
     const published = Object.entries(compose.services)
       .filter(([, s]) => s.ports?.length)

@@ -29,9 +29,8 @@ export class ExecutionLog {
   async init(): Promise<void> {
     await this.executions.createIndex({ name: 1 });
     // The collection holds running records (and finished ones on their way to the history), so an
-    // index on status would key nearly all of them under one value. On the embedded store each
-    // status change then copied that value's whole list: 10,000 running records made ~800 MB of
-    // garbage at a minute boundary, 50,000 made runs wait for minutes.
+    // index on status, which earlier versions made, keys nearly all of them under one value and
+    // serves no query. Every status change still had to take its record out of that value's list.
     await this.executions.dropIndex({ status: 1 });
     await this.executions.createIndex({ runningKey: 1 }, { unique: true, sparse: true });
     await this.executions.createIndex({ tickKey: 1 }, { unique: true, sparse: true });
