@@ -28,12 +28,14 @@ const RANGE = new Set(['$gt', '$gte', '$lt', '$lte']);
 export function toNedbQuery(filter: Filter): Query {
   const query = translate(filter);
   if (!drawsFromIndex(query._id)) return query;
-  const { _id, $and, ...rest } = query;
-  const others = Object.keys(rest).filter((key) => !key.startsWith('$'));
-  if (others.length === 0) return query;
-  const narrowed: Query = { _id };
-  for (const [key, cond] of Object.entries(rest)) if (key.startsWith('$')) narrowed[key] = cond;
-  narrowed.$and = [...others.map((key) => ({ [key]: rest[key] })), ...(($and as Query[] | undefined) ?? [])];
+  const narrowed: Query = {};
+  const and: Query[] = [];
+  for (const [key, cond] of Object.entries(query)) {
+    if (key === '$and') and.push(...(cond as Query[]));
+    else if (key === '_id' || key.startsWith('$')) narrowed[key] = cond;
+    else and.push({ [key]: cond });
+  }
+  if (and.length > 0) narrowed.$and = and;
   return narrowed;
 }
 
