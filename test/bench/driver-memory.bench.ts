@@ -26,6 +26,7 @@ const quiet: DriverListener = {
   segment() {},
   participants() {},
   warning() {},
+  signedIn() {},
   ended() {},
   failed(reason, detail) {
     console.error(`  a meeting failed: ${reason} ${detail ?? ''}`);

@@ -96,6 +96,7 @@ function timedDrivers(real: DriverFactory): DriverFactory {
           driver.start({
             lobby: () => l.lobby(),
             admitted: () => l.admitted(),
+            signedIn: (identity) => l.signedIn(identity),
             caption: (update) => {
               const entry = run?.pending.get(`${target.meetingId} ${update.text}`);
               if (entry) entry.driverAt ??= performance.now();

@@ -4,7 +4,17 @@
  * (svc.meetings.start|stop|status|get|events) are `routes.meetings` of @notetaker/contracts.
  */
 import { z } from 'zod';
-import { actorMeeting, captionWarning, meetingStatus, platform, route, type EventEnvelope } from '@notetaker/contracts';
+import {
+  actorMeeting,
+  browserSession,
+  captionLanguage,
+  captionWarning,
+  meetingStatus,
+  platform,
+  route,
+  signInMode,
+  type EventEnvelope,
+} from '@notetaker/contracts';
 
 /** A batch's JSON text: more than any request NATS carries (1 MB), whatever one event holds. */
 const MAX_BATCH_CHARS = 1024 * 1024;
@@ -28,6 +38,10 @@ export const placeRequest = z.object({
   joinUrl: z.string(),
   title: z.string().nullable(),
   saveTranscript: z.boolean(),
+  signIn: signInMode.default('never'),
+  language: captionLanguage.nullable().default(null),
+  /** `signIn: always`: the account the registry took a seat of, with its session. */
+  account: z.object({ id: z.string(), name: z.string(), session: browserSession }).nullable().default(null),
 });
 export type PlaceRequest = z.infer<typeof placeRequest>;
 /** A worker at capacity answers `accepted: false` and the registry asks again (another worker). */

@@ -10,3 +10,67 @@ export type Caller = { kind: 'token'; tokenId: string; capabilities: Capability[
 
 export const signingSecretRequest = z.object({ tokenId: z.string() });
 export const signingSecretReply = z.object({ signingSecret: z.string().nullable() });
+
+// ---- bot accounts: dedicated platform accounts the bots join signed in with (the gateway keeps them)
+
+export const BOT_ACCOUNT_STATUSES = ['active', 'signed_out'] as const;
+export const botAccountStatus = z.enum(BOT_ACCOUNT_STATUSES);
+export type BotAccountStatus = z.infer<typeof botAccountStatus>;
+
+/** One cookie of a signed-in browser session, in the Chrome DevTools shape (what puppeteer sets). */
+export const sessionCookie = z.object({
+  name: z.string().min(1).max(4096),
+  value: z.string().max(8192),
+  domain: z.string().min(1).max(255),
+  path: z.string().max(1024).default('/'),
+  /** Seconds since the epoch; -1 for a session cookie. */
+  expires: z.number().default(-1),
+  httpOnly: z.boolean().default(false),
+  secure: z.boolean().default(false),
+  sameSite: z.enum(['Strict', 'Lax', 'None']).optional(),
+});
+export type SessionCookie = z.infer<typeof sessionCookie>;
+
+/** A signed-in browser session: cookies, and localStorage per origin (Playwright's storageState shape). */
+export const browserSession = z.object({
+  cookies: z.array(sessionCookie),
+  origins: z.array(
+    z.object({
+      origin: z.string(),
+      localStorage: z.array(z.object({ name: z.string(), value: z.string() })),
+    }),
+  ),
+});
+export type BrowserSession = z.infer<typeof browserSession>;
+
+/** What may be shown about a bot account: never its session. */
+export const botAccountInfo = z.object({
+  id: z.string(),
+  platform: z.enum(['google_meet', 'teams']),
+  name: z.string(),
+  status: botAccountStatus,
+  maxMeetings: z.number().int().min(1),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  /** The signed-in identity the platform showed on its pre-join screen, once seen. */
+  identity: z.string().nullable(),
+});
+export type BotAccountInfo = z.infer<typeof botAccountInfo>;
+
+/** svc.identity.bot-accounts: the accounts of a platform, without sessions. */
+export const botAccountsRequest = z.object({ platform: z.enum(['google_meet', 'teams']) });
+export const botAccountsReply = z.object({ accounts: z.array(botAccountInfo) });
+/** svc.identity.bot-account-session: one account's session, decrypted, for meeting-session only. 404 when removed. */
+export const botAccountSessionRequest = z.object({ accountId: z.string() });
+export const botAccountSessionReply = z.object({ session: browserSession });
+/** svc.identity.bot-account-report: what a bot saw of an account (signed out, the identity shown, used now). */
+export const botAccountReport = z.object({
+  accountId: z.string(),
+  signedOut: z.boolean().optional(),
+  identity: z.string().max(200).optional(),
+  usedAt: z.string().optional(),
+});
+export const botAccountReportReply = z.object({});
+/** svc.meetings.account-usage: how many live meetings each bot account is in now. */
+export const accountUsageRequest = z.object({});
+export const accountUsageReply = z.object({ inUse: z.record(z.string(), z.number().int().min(0)) });

@@ -7,12 +7,14 @@ import { z } from 'zod';
 import { eventEnvelope } from './events.js';
 import {
   callbackUrl,
+  captionLanguage,
   captionWarning,
   meetingStatus,
   meetingTitle,
   meetingUrl,
   platform,
   projectId,
+  signInMode,
   transcriptSegment,
 } from './rest.js';
 import { createTaskRequest, MAX_HISTORY_LIMIT, task, updateTaskRequest } from './rest.js';
@@ -33,6 +35,8 @@ export const meetingsStart = z.object({
   callbackUrl: callbackUrl.nullable(),
   project: projectId,
   saveTranscript: z.boolean(),
+  signIn: signInMode.default('auto'),
+  language: captionLanguage.nullable().default(null),
 });
 /** svc.meetings.stop -> {meetingId, status: 'stopping'}; svc.meetings.get -> meetingRecord. */
 export const meetingRef = z.object({ caller, meetingId: z.string() });
@@ -53,6 +57,8 @@ export const meetingRecord = z.object({
   saveTranscript: z.boolean(),
   documentPath: z.string().nullable(),
   warnings: z.array(captionWarning),
+  signedInAs: z.string().nullable(),
+  language: z.string().nullable(),
 });
 export type MeetingRecord = z.infer<typeof meetingRecord>;
 
@@ -78,6 +84,8 @@ export const transcriptOpen = z.object({
   platform,
   startedAt: z.string(),
   saveTranscript: z.boolean(),
+  /** The caption language asked for (front matter), or null. */
+  language: z.string().nullable().default(null),
 });
 /** svc.transcripts.append: idempotent by (meetingId, index). Reply: {stored: boolean}. */
 export const transcriptAppend = z.object({
@@ -90,6 +98,8 @@ export const transcriptFlush = z.object({
   meetingId: z.string(),
   status: z.enum(['in_progress', 'completed']),
   participants: z.array(z.string()),
+  /** The bot account the bot joined with (front matter), or null for a guest. */
+  signedInAs: z.string().nullable().default(null),
 });
 export const documentSaved = z.object({
   documentPath: z.string(),

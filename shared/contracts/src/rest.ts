@@ -29,7 +29,7 @@ const httpUrl = (field: string) =>
 
 // ---- Meetings (SPEC 2.1, 4.1)
 
-export const captionWarning = z.enum(['captions_unreadable', 'captions_unavailable']);
+export const captionWarning = z.enum(['captions_unreadable', 'captions_unavailable', 'caption_language_unavailable']);
 export type CaptionWarning = z.infer<typeof captionWarning>;
 export const meetingStatus = z.enum(['joining', 'lobby', 'live', 'leaving', 'ended', 'error']);
 export type MeetingStatus = z.infer<typeof meetingStatus>;
@@ -42,6 +42,16 @@ export const meetingTitle = z
   .string({ error: 'title must be a string' })
   .max(200, 'title must be at most 200 characters');
 export const callbackUrl = httpUrl('callbackUrl');
+
+/** How a bot gets in: as a guest, falling back to a signed-in bot account when guests are refused (auto). */
+export const SIGN_IN_MODES = ['auto', 'always', 'never'] as const;
+export const signInMode = z.enum(SIGN_IN_MODES, { error: 'signIn must be one of auto, always, never' });
+export type SignInMode = z.infer<typeof signInMode>;
+/** A BCP 47 language tag as the platforms' caption settings know them: de-DE, es, ja-JP, zh-Hant-TW. */
+export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/;
+export const captionLanguage = z
+  .string({ error: 'language must be a string' })
+  .regex(LANGUAGE_TAG, 'language must be a BCP 47 language tag such as de-DE, es or ja-JP');
 
 // The .describe() texts are for the MCP tools' input schemas: a model reads them to fill the fields.
 export const startMeetingRequest = z.strictObject({
@@ -59,6 +69,14 @@ export const startMeetingRequest = z.strictObject({
     .boolean({ error: 'saveTranscript must be a boolean' })
     .optional()
     .describe('Save the transcript as a markdown document in the project (default true; needs knowledge:write).'),
+  signIn: signInMode
+    .optional()
+    .describe(
+      'How the bot joins: "auto" (default) as a guest, signing in with a bot account if guests are refused; "always" signed in; "never" as a guest only.',
+    ),
+  language: captionLanguage
+    .optional()
+    .describe("The meeting's spoken language for captions, a BCP 47 tag such as de-DE or ja-JP (default: the platform's)."),
 });
 
 export const startMeetingResponse = z.object({
@@ -95,6 +113,10 @@ export const meetingSummary = z.object({
    * `captions_unavailable` (captions cannot be turned on). Empty when all is well.
    */
   warnings: z.array(captionWarning),
+  /** The bot account the bot joined with (its name), or null for a guest. */
+  signedInAs: z.string().nullable(),
+  /** The caption language asked for, or null for the platform's default. */
+  language: z.string().nullable(),
 });
 export type MeetingSummary = z.infer<typeof meetingSummary>;
 export const meetingStatusResponse = z.object({ meetings: z.array(meetingSummary) });
@@ -126,6 +148,8 @@ export const transcriptResponse = z.object({
   status: meetingStatus,
   project: z.string(),
   documentPath: z.string().nullable(),
+  signedInAs: z.string().nullable(),
+  language: z.string().nullable(),
   segments: z.array(transcriptSegment),
 });
 

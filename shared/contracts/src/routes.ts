@@ -5,7 +5,18 @@
  * (@notetaker/bus `call`); a server answers an entry with its request already parsed (`answer`).
  */
 import type { z } from 'zod';
-import { signingSecretReply, signingSecretRequest } from './identity.js';
+import {
+  accountUsageReply,
+  accountUsageRequest,
+  botAccountReport,
+  botAccountReportReply,
+  botAccountSessionReply,
+  botAccountSessionRequest,
+  botAccountsReply,
+  botAccountsRequest,
+  signingSecretReply,
+  signingSecretRequest,
+} from './identity.js';
 import {
   documentSaved,
   meetingEventsReply,
@@ -91,6 +102,12 @@ export const routes = {
   identity: {
     /** gateway: a token's signing secret, for the emitter's signatures. */
     signingSecret: route('identity', 'signing-secret', signingSecretRequest, signingSecretReply),
+    /** gateway: a platform's bot accounts, without their sessions. */
+    botAccounts: route('identity', 'bot-accounts', botAccountsRequest, botAccountsReply),
+    /** gateway: one bot account's session, for meeting-session to join with. */
+    botAccountSession: route('identity', 'bot-account-session', botAccountSessionRequest, botAccountSessionReply),
+    /** gateway: what a bot saw of an account (signed out, the identity shown, last use). */
+    botAccountReport: route('identity', 'bot-account-report', botAccountReport, botAccountReportReply),
   },
   meetings: {
     start: route('meetings', 'start', meetingsStart, startMeetingResponse),
@@ -98,6 +115,8 @@ export const routes = {
     status: route('meetings', 'status', meetingsStatus, meetingStatusResponse),
     get: route('meetings', 'get', meetingRef, meetingRecord),
     events: route('meetings', 'events', meetingEventsRequest, meetingEventsReply),
+    /** registry: live meetings per bot account (the accounts list's meetingsInUse). */
+    accountUsage: route('meetings', 'account-usage', accountUsageRequest, accountUsageReply),
   },
   transcripts: {
     open: route('transcripts', 'open', transcriptOpen, transcriptOpenReply),

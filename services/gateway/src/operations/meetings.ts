@@ -31,6 +31,8 @@ export const startMeeting = operation({
         callbackUrl: body.callbackUrl,
         project: body.project ?? 'api',
         saveTranscript: body.saveTranscript ?? true,
+        signIn: body.signIn ?? 'auto',
+        language: body.language ?? null,
       },
       { timeoutMs: START_TIMEOUT_MS },
     ),

@@ -37,6 +37,8 @@ export const getTranscript = operation({
       status: meeting.status,
       project: meeting.project,
       documentPath: meeting.documentPath,
+      signedInAs: meeting.signedInAs,
+      language: meeting.language,
       segments: await segmentsFrom(bus, meeting.meetingId, after === undefined ? 0 : after + 1),
     };
   },

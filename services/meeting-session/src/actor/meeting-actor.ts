@@ -151,6 +151,8 @@ export class MeetingActor {
         url: this.spec.joinUrl,
         meetingId: this.meetingId,
         displayName: this.deps.displayName,
+        language: this.spec.language,
+        account: this.spec.account,
       });
       await this.driver.start(this.listener());
     } catch (err) {
@@ -173,12 +175,18 @@ export class MeetingActor {
       participants: (names) => post(() => this.onParticipants([...names])),
       ended: (reason) => post(() => this.finish('ended', reason)),
       warning: (change) => post(() => this.deps.captionWarnings.changed(this.meetingId, this.spec.platform, change)),
+      signedIn: (identity) => post(() => this.onSignedIn(identity)),
       failed: (reason, detail) =>
         post(() => {
           this.deps.logger.warn({ meetingId: this.meetingId, reason, detail }, 'the bot failed');
           return this.finish('error', reason);
         }),
     };
+  }
+
+  private onSignedIn(identity: string): void {
+    this.deps.logger.info({ meetingId: this.meetingId, signedInAs: this.spec.account?.name }, 'the bot is signed in');
+    void identity;
   }
 
   private onLobby(): void {

@@ -6,13 +6,19 @@
  * A driver reports through its listener; it never decides the meeting's status itself. Caption
  * finalisation (when a turn is complete) is the driver's job because its timing is per platform.
  */
-import type { Platform } from '@notetaker/contracts';
+import type { BrowserSession, CaptionWarning, Platform } from '@notetaker/contracts';
+
+export type { CaptionWarning };
 
 export type DriverFailure =
   | 'admission_denied'
   | 'lobby_timeout'
   | 'meeting_not_found'
   | 'auth_required'
+  /** The platform does not let guests in (Meet's "You can't join this video call", a tenant without anonymous join, a sign-in redirect). */
+  | 'guest_refused'
+  /** Signed in with a bot account, the platform sent the bot to its sign-in page: the session is no longer accepted. */
+  | 'signed_out'
   | 'join_failed'
   | 'browser_unavailable'
   | 'browser_crashed';
@@ -52,10 +58,9 @@ export interface DriverListener {
   failed(reason: DriverFailure, detail?: string): void;
   /** The bot cannot read captions (raised), or can again (cleared): see caption-health.ts. */
   warning(change: CaptionWarningChange): void;
+  /** Signed in: the identity (name or address) the platform shows for the bot's account. */
+  signedIn(identity: string): void;
 }
-
-/** Why a live bot may be transcribing nothing while people speak. */
-export type CaptionWarning = 'captions_unreadable' | 'captions_unavailable';
 
 export type CaptionWarningChange =
   | {
@@ -80,6 +85,10 @@ export interface JoinTarget {
   url: string;
   meetingId: string;
   displayName: string;
+  /** The caption language to select (BCP 47), or null for the platform's default. */
+  language?: string | null;
+  /** Join signed in with this bot account's session (its own browser context), or null as a guest. */
+  account?: { name: string; session: BrowserSession } | null;
 }
 
 export interface MeetingDriver {

@@ -46,6 +46,10 @@ export class GuardedListener implements DriverListener {
     this.deliver((l) => l.warning(change));
   }
 
+  signedIn(identity: string): void {
+    this.deliver((l) => l.signedIn(identity));
+  }
+
   ended(reason: DriverEnd): void {
     this.deliver((l) => l.ended(reason));
     this.silent = true;

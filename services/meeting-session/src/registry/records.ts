@@ -56,6 +56,11 @@ export type MeetingDoc = {
   eventsPruned?: boolean;
   /** Caption warnings its worker reports (absent: none). */
   warnings?: CaptionWarning[];
+  /** The caption language asked for (absent on records from before it was kept: null). */
+  language?: string | null;
+  /** The bot account the bot is signed in with: its id (seats) and name (shown). */
+  accountId?: string | null;
+  signedInAs?: string | null;
 };
 
 export type ClaimDoc = { _id: string; meetingId: string; claimedAt: string };
@@ -165,6 +170,8 @@ export function toSummary(doc: MeetingDoc): MeetingSummary {
     project: doc.project,
     documentPath: doc.documentPath,
     warnings: doc.warnings ?? [],
+    signedInAs: doc.signedInAs ?? null,
+    language: doc.language ?? null,
   };
 }
 

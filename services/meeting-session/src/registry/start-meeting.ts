@@ -56,6 +56,9 @@ export async function startMeeting(
     segmentCount: 0,
     participants: [],
     workerId: null,
+    language: input.language,
+    accountId: null,
+    signedInAs: null,
   };
   const { records, bus } = deps;
   // The record goes first: a claim then always points at a record (see Records.claim).
@@ -75,6 +78,7 @@ export async function startMeeting(
         platform: doc.platform,
         startedAt: doc.startedAt,
         saveTranscript: doc.saveTranscript,
+        language: input.language,
       }),
     );
     doc.documentPath = doc.saveTranscript ? opened.documentPath : null;
@@ -91,6 +95,9 @@ export async function startMeeting(
       joinUrl: target.joinUrl,
       title: doc.title,
       saveTranscript: doc.saveTranscript,
+      signIn: input.signIn,
+      language: input.language,
+      account: null,
     });
     // The actor may already have written: only fill what is still unset.
     await records.meetings.updateOne({ _id: doc._id }, { $set: { documentPath: doc.documentPath, workerId } });

@@ -20,6 +20,12 @@ export class RecordingListener implements DriverListener {
   endedWith: DriverEnd | null = null;
   failedWith: { reason: DriverFailure; detail?: string } | null = null;
   readonly warnings: CaptionWarningChange[] = [];
+  readonly identities: string[] = [];
+
+  signedIn(identity: string): void {
+    this.identities.push(identity);
+    this.events.push('signed_in');
+  }
 
   lobby(): void {
     this.events.push('lobby');
