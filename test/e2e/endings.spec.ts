@@ -94,17 +94,17 @@ describe('whole stack in real Chromium: meetings the platform ends', function ()
     });
   }
 
-  it('a bot that cannot get in: meeting_not_found (Meet), auth_required (Teams), lobby_timeout (nobody answers)', async () => {
+  it('a bot that cannot get in: meeting_not_found (Meet), sign_in_required (Teams refuses guests, no bot account), lobby_timeout (nobody answers)', async () => {
     const [notFound, signIn, unanswered] = await Promise.all([
       world().start('google_meet', { meeting: { notFound: true } }),
-      world().start('teams', { meeting: { signInRequired: true } }),
+      world().start('teams', { meeting: { guests: 'refused_sign_in' } }),
       world().start('google_meet'),
     ]);
     await world().waitForStatus(unanswered.meetingId, 'lobby');
     unanswered.sim.noAnswer();
     const expected: Array<[StartedMeeting, string[]]> = [
       [notFound, ['meeting_status:joining', 'document_saved', 'meeting_status:error(meeting_not_found)']],
-      [signIn, ['meeting_status:joining', 'document_saved', 'meeting_status:error(auth_required)']],
+      [signIn, ['meeting_status:joining', 'document_saved', 'meeting_status:error(sign_in_required)']],
       [
         unanswered,
         ['meeting_status:joining', 'meeting_status:lobby', 'document_saved', 'meeting_status:error(lobby_timeout)'],

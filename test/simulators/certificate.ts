@@ -6,6 +6,7 @@ export const SIMULATED_HOSTS = [
   'teams.microsoft.com',
   'teams.live.com',
   'login.microsoftonline.com',
+  'accounts.google.com',
 ] as const;
 
 export async function simulatorCertificate(): Promise<{ key: string; cert: string }> {

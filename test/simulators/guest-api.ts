@@ -3,9 +3,10 @@
  * events carrying the whole view on every change), captions on/off, and the leave button.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { cookieValues } from './accounts.js';
 import { readJson, sendJson } from './http.js';
 import type { MeetingRegistry } from './registry.js';
-import type { SimPlatform } from './types.js';
+import { pageOptions, type SimPlatform } from './types.js';
 
 export async function handleGuestApi(
   registry: MeetingRegistry,
@@ -16,8 +17,12 @@ export async function handleGuestApi(
   const route = `${req.method} ${url.pathname.slice('/_sim/api/'.length)}`;
   switch (route) {
     case 'GET meeting': {
+      // The Teams app asks with its localStorage token; its cookies come along by themselves.
       const meeting = registry.meeting(url.searchParams.get('id') ?? '');
+      const session = registry.accounts.check('teams', presented(req, url.searchParams.get('token')));
       meeting.recordPageLoad({
+        account: session.valid?.email ?? null,
+        sessionsSeen: session.seen,
         platform: (url.searchParams.get('platform') as SimPlatform) ?? 'teams',
         path: url.pathname,
         hl: null,
@@ -25,14 +30,25 @@ export async function handleGuestApi(
         userAgent: req.headers['user-agent'] ?? null,
         markupSeed: Number(url.searchParams.get('seed')) >>> 0,
       });
-      return sendJson(res, 200, { exists: !meeting.options.notFound, options: meeting.options });
+      return sendJson(res, 200, {
+        exists: !meeting.options.notFound,
+        options: pageOptions('teams', meeting.options),
+        account: session.valid && { name: session.valid.name, email: session.valid.email },
+        signIn: session.stale ? 'expired' : session.valid ? 'signed_in' : 'guest',
+      });
     }
     case 'POST join': {
       const body = await readJson(req);
       const meeting = registry.meeting(String(body.meetingId));
+      const platform = body.platform === 'teams' ? 'teams' : 'google_meet';
+      const token = typeof body.token === 'string' ? body.token : null;
+      const account = registry.accounts.check(platform, presented(req, token)).valid;
+      if (!account && meeting.options.guests !== 'allowed') return sendJson(res, 403, { error: 'guests are refused' });
       const bot = meeting.addBot({
-        name: String(body.name),
-        platform: body.platform === 'teams' ? 'teams' : 'google_meet',
+        account: account?.email ?? null,
+        // A signed-in participant is shown by the account's name, whatever the page sent.
+        name: account?.name ?? String(body.name),
+        platform,
         micOn: Boolean(body.micOn),
         camOn: Boolean(body.camOn),
         hl: typeof body.hl === 'string' ? body.hl : null,
@@ -61,6 +77,11 @@ export async function handleGuestApi(
       registry.meetingOfGuest(String(body.guest))?.setCaptions(String(body.guest), Boolean(body.on));
       return sendJson(res, 200, {});
     }
+    case 'POST caption-language': {
+      const body = await readJson(req);
+      registry.meetingOfGuest(String(body.guest))?.setCaptionLanguage(String(body.guest), String(body.language));
+      return sendJson(res, 200, {});
+    }
     case 'POST leave': {
       const body = await readJson(req);
       registry.meetingOfGuest(String(body.guest))?.leaveByButton(String(body.guest));
@@ -69,4 +90,9 @@ export async function handleGuestApi(
     default:
       return sendJson(res, 404, { error: `no guest route ${route}` });
   }
+}
+
+/** The session values a request carries: its cookies, and a token the page read from localStorage. */
+export function presented(req: IncomingMessage, token: string | null): string[] {
+  return [...cookieValues(req.headers.cookie).values(), ...(token ? [token] : [])];
 }

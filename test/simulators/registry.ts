@@ -1,5 +1,6 @@
 /** The simulated meetings by native id, and which meeting each bot page belongs to. */
 import type { ServerResponse } from 'node:http';
+import { AccountBook } from './accounts.js';
 import { SimMeeting } from './meeting.js';
 import type { MeetingOptions } from './types.js';
 
@@ -7,6 +8,7 @@ export class MeetingRegistry {
   private readonly meetings = new Map<string, SimMeeting>();
   private readonly guests = new Map<string, SimMeeting>();
   private readonly streams = new Set<ServerResponse>();
+  readonly accounts = new AccountBook();
 
   /** The meeting with this id, created on first use (a page or a test may come first). */
   meeting(id: string, options?: Partial<MeetingOptions>): SimMeeting {

@@ -22,6 +22,8 @@ export interface TestStack {
   api(pathname: string, init?: RequestInit & { apiKey?: string; json?: unknown }): Promise<Response>;
   /** The stack's log lines at warn level and above, parsed. */
   warnings(): Array<Record<string, unknown>>;
+  /** Every log line so far (the first 20,000), as written: what an operator's log store would hold. */
+  logText(): string;
   stop(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
       return fetch(`${baseUrl}/api/v1${pathname}`, { ...init, headers, body });
     },
     warnings: () => logs.warnings.map((line) => JSON.parse(line) as Record<string, unknown>),
+    logText: () => logs.all.join('\n'),
     async stop() {
       await stack.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -76,17 +79,19 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
  * The stack's logs, written nowhere but each line checked: a key twice in one line is a defect
  * (log stores reject such lines), found by every whole-stack test when its stack stops.
  */
-function keyCheckingLogger(): { logger: Logger; twice: string[]; warnings: string[] } {
+function keyCheckingLogger(): { logger: Logger; twice: string[]; warnings: string[]; all: string[] } {
   const twice: string[] = [];
   const warnings: string[] = [];
+  const all: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
       for (const line of chunk.toString('utf8').split('\n')) {
+        if (line && all.length < 20_000) all.push(line);
         if (line && duplicateKeys(line).length > 0 && twice.length < 10) twice.push(line);
         if (/^\{"level":(4|5|6)0,/.test(line) && warnings.length < 1000) warnings.push(line);
       }
       done();
     },
   });
-  return { logger: createLogger({ process: 'stack', level: 'info', destination: sink }), twice, warnings };
+  return { logger: createLogger({ process: 'stack', level: 'info', destination: sink }), twice, warnings, all };
 }

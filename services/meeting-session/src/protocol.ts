@@ -32,6 +32,25 @@ export const warningsRequest = z.object({
 /** The registry stores the warnings (or ignores them: not that worker's meeting any more) and says nothing. */
 export const warningsReply = z.object({});
 
+/** A bot account a meeting may join with: the registry took a seat of it; the session is a secret. */
+export const grantedAccount = z.object({ id: z.string(), name: z.string(), session: browserSession });
+
+/**
+ * worker -> registry: the platform refused the guest (`signedOut` null), or sent the signed-in bot
+ * to its sign-in page (`signedOut`: that account). The reply is the next account to join with, or
+ * none and the reason the meeting then fails.
+ */
+export const accountRequest = z.object({
+  meetingId: z.string(),
+  workerId: z.string(),
+  signedOut: z.string().nullable(),
+});
+export const accountReply = z.object({
+  account: grantedAccount.nullable(),
+  reason: z.enum(['sign_in_required', 'bot_account_signed_out']).nullable(),
+});
+export type AccountReply = z.infer<typeof accountReply>;
+
 export const placeRequest = z.object({
   meetingId: z.string(),
   platform,
@@ -41,7 +60,7 @@ export const placeRequest = z.object({
   signIn: signInMode.default('never'),
   language: captionLanguage.nullable().default(null),
   /** `signIn: always`: the account the registry took a seat of, with its session. */
-  account: z.object({ id: z.string(), name: z.string(), session: browserSession }).nullable().default(null),
+  account: grantedAccount.nullable().default(null),
 });
 export type PlaceRequest = z.infer<typeof placeRequest>;
 /** A worker at capacity answers `accepted: false` and the registry asks again (another worker). */
@@ -115,6 +134,8 @@ export const heartbeatRequest = z.object({
   capacity: z.number().int().min(0),
   /** Sent once by a worker that stops cleanly: its lease ends now. */
   leaving: z.boolean().optional(),
+  /** false: the worker found no browser for its bots (not sent by older workers: they have one). */
+  browser: z.boolean().optional(),
 });
 export type HeartbeatRequest = z.infer<typeof heartbeatRequest>;
 /** Meetings the worker hosts that are no longer its own (ended by the registry, or unknown). */
@@ -129,6 +150,8 @@ export const protocol = {
   record: route('meetings', 'record', recordRequest, recordReply),
   /** worker -> registry: renew my lease; the reply names actors I must drop. */
   heartbeat: route('meetings', 'heartbeat', heartbeatRequest, heartbeatReply),
+  /** worker -> registry: a bot account to join with (guest refused, or the account signed out). */
+  account: route('meetings', 'account', accountRequest, accountReply),
   /** worker -> registry: a meeting's caption warnings changed (kept on its record). */
   warnings: route('meetings', 'warnings', warningsRequest, warningsReply),
 } as const;

@@ -321,7 +321,7 @@ describe('meeting lifecycle (bus contract)', () => {
       await h.start({ url });
     });
 
-    for (const reason of ['admission_denied', 'meeting_not_found', 'auth_required'] as const) {
+    for (const reason of ['admission_denied', 'meeting_not_found', 'join_failed'] as const) {
       it(`reports ${reason} from the platform as the error reason`, async () => {
         const { meetingId } = await h.start();
         (await h.driver.meeting(meetingId)).fail(reason);

@@ -15,6 +15,8 @@ export interface FlusherOptions {
   /** False when the meeting was started with saveTranscript false: no document, ever. */
   enabled: boolean;
   participants: () => string[];
+  /** The bot account's name for the front matter, or null (a guest). */
+  signedInAs: () => string | null;
   onSaved: (saved: { documentPath: string; segmentsWritten: number; totalSegments: number }) => void;
 }
 
@@ -60,7 +62,12 @@ export class DocumentFlusher {
         const saved = await call(
           this.options.bus,
           routes.transcripts.flush,
-          { meetingId: this.options.meetingId, status, participants: this.options.participants() },
+          {
+            meetingId: this.options.meetingId,
+            status,
+            participants: this.options.participants(),
+            signedInAs: this.options.signedInAs(),
+          },
           { timeoutMs: 30_000 },
         );
         // null when transcript-store keeps no document for the meeting.

@@ -4,8 +4,8 @@
  * at a time, so the state machine (joining -> lobby -> live -> leaving -> ended, error from any
  * state) never sees two things at once.
  */
-import type { MeetingStatus } from '@notetaker/contracts';
-import type { Bus, Subscription } from '@notetaker/bus';
+import { routes, type MeetingStatus } from '@notetaker/contracts';
+import { call, type Bus, type Subscription } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type {
   CaptionUpdate,
@@ -17,7 +17,7 @@ import type {
   MeetingDriver,
 } from '../drivers/driver.js';
 import type { MeetingSessionConfig } from '../config.js';
-import { subjects, type ActorState, type PlaceRequest } from '../protocol.js';
+import { subjects, type AccountReply, type ActorState, type PlaceRequest } from '../protocol.js';
 import { Coach } from './coach.js';
 import { DocumentFlusher } from './document-flusher.js';
 import { EventStream, type Outbox } from './event-stream.js';
@@ -28,7 +28,7 @@ import { driverFailureOf, leaveWithin, storeSegment } from './side-effects.js';
 import type { CaptionWarnings } from '../worker/caption-warnings.js';
 
 export type EndReason = 'stopped' | DriverEnd | 'alone' | 'max_duration';
-export type ErrorReason = DriverFailure | 'worker_lost';
+export type ErrorReason = DriverFailure | 'worker_lost' | 'sign_in_required' | 'bot_account_signed_out';
 
 export interface ActorDeps {
   bus: Bus;
@@ -45,6 +45,8 @@ export interface ActorDeps {
   onExit: (meetingId: string) => void;
   /** The worker's outbox, which stores and publishes the stream's events. */
   outbox: Outbox;
+  /** The registry's next bot account for this meeting: the guest was refused, or `signedOut` was. */
+  nextAccount: (signedOut: string | null) => Promise<AccountReply>;
 }
 
 /** running: normal; leaving: the bot is on its way out (late segments still count); closed: done. */
@@ -62,6 +64,8 @@ export class MeetingActor {
   private readonly timers: AutoLeave;
   private readonly flusher: DocumentFlusher;
   private segmentCount = 0;
+  /** The bot account the bot joins with now (null: a guest). */
+  private account: PlaceRequest['account'];
   private stopSub: Subscription | null = null;
   private exited = false;
 
@@ -70,6 +74,7 @@ export class MeetingActor {
     private readonly spec: PlaceRequest,
   ) {
     this.meetingId = spec.meetingId;
+    this.account = spec.account;
     const log = deps.logger.child({ meetingId: spec.meetingId });
     this.mailbox = new Mailbox((err) => log.error({ err }, 'actor message failed'));
     this.stream = new EventStream({
@@ -85,6 +90,7 @@ export class MeetingActor {
       meetingId: spec.meetingId,
       enabled: spec.saveTranscript,
       participants: () => this.roster.everSeen,
+      signedInAs: () => this.account?.name ?? null,
       onSaved: (saved) => this.stream.emit('document_saved', saved),
     });
   }
@@ -152,7 +158,7 @@ export class MeetingActor {
         meetingId: this.meetingId,
         displayName: this.deps.displayName,
         language: this.spec.language,
-        account: this.spec.account,
+        account: this.account && { name: this.account.name, session: this.account.session },
       });
       await this.driver.start(this.listener());
     } catch (err) {
@@ -176,17 +182,42 @@ export class MeetingActor {
       ended: (reason) => post(() => this.finish('ended', reason)),
       warning: (change) => post(() => this.deps.captionWarnings.changed(this.meetingId, this.spec.platform, change)),
       signedIn: (identity) => post(() => this.onSignedIn(identity)),
-      failed: (reason, detail) =>
-        post(() => {
-          this.deps.logger.warn({ meetingId: this.meetingId, reason, detail }, 'the bot failed');
-          return this.finish('error', reason);
-        }),
+      failed: (reason, detail) => post(() => this.onFailed(reason, detail)),
     };
   }
 
+  /**
+   * A refused guest joins again at once with a bot account (`signIn: auto`); a signed-out account
+   * makes way for the next one. Each account is tried once per meeting, so this ends.
+   */
+  private async onFailed(reason: DriverFailure, detail?: string): Promise<void> {
+    if (this.phase !== 'running') return;
+    const log = { meetingId: this.meetingId, reason, detail, signedInAs: this.account?.name };
+    this.deps.logger.warn(log, 'the bot failed');
+    const retry = reason === 'signed_out' || (reason === 'guest_refused' && this.spec.signIn === 'auto');
+    if (!retry) return this.finish('error', reason === 'guest_refused' ? 'sign_in_required' : reason);
+    await this.leaveDriver();
+    let reply: AccountReply;
+    try {
+      reply = await this.deps.nextAccount(reason === 'signed_out' ? (this.account?.id ?? null) : null);
+    } catch (err) {
+      this.deps.logger.error({ err, meetingId: this.meetingId }, 'no bot account could be asked for');
+      reply = { account: null, reason: reason === 'signed_out' ? 'bot_account_signed_out' : 'sign_in_required' };
+    }
+    if (this.phase !== 'running') return;
+    this.account = reply.account;
+    if (!reply.account) return this.finish('error', reply.reason ?? 'sign_in_required');
+    await this.launchDriver();
+  }
+
+  /** The platform showed who the bot is signed in as: kept on the account for the operator. */
   private onSignedIn(identity: string): void {
-    this.deps.logger.info({ meetingId: this.meetingId, signedInAs: this.spec.account?.name }, 'the bot is signed in');
-    void identity;
+    const accountId = this.account?.id;
+    if (!accountId) return;
+    this.deps.logger.info({ meetingId: this.meetingId, signedInAs: this.account?.name }, 'the bot is signed in');
+    call(this.deps.bus, routes.identity.botAccountReport, { accountId, identity: identity.slice(0, 200) }).catch(
+      (err: unknown) => this.deps.logger.warn({ err, meetingId: this.meetingId }, 'could not report the identity seen'),
+    );
   }
 
   private onLobby(): void {
@@ -282,14 +313,20 @@ export class MeetingActor {
   private transition(to: MeetingStatus, reason: string | null): void {
     const previousStatus = this.status;
     this.status = to;
-    this.stream.emit('meeting_status', { status: to, previousStatus, reason });
+    // Signed in, every status says as whom (a guest's payload is the SPEC's three fields).
+    const signedIn = this.account ? { signedInAs: this.account.name } : {};
+    this.stream.emit('meeting_status', { status: to, previousStatus, reason, ...signedIn });
   }
 
   private async releaseDriver(): Promise<void> {
+    await this.leaveDriver();
+    this.deps.seat.released();
+  }
+
+  private async leaveDriver(): Promise<void> {
     const driver = this.driver;
     this.driver = null;
     if (driver) await leaveWithin(driver, this.deps.logger, this.meetingId);
-    this.deps.seat.released();
   }
 
   private exit(): void {

@@ -14,7 +14,6 @@ export type DriverFailure =
   | 'admission_denied'
   | 'lobby_timeout'
   | 'meeting_not_found'
-  | 'auth_required'
   /** The platform does not let guests in (Meet's "You can't join this video call", a tenant without anonymous join, a sign-in redirect). */
   | 'guest_refused'
   /** Signed in with a bot account, the platform sent the bot to its sign-in page: the session is no longer accepted. */

@@ -61,10 +61,21 @@ export type MeetingDoc = {
   /** The bot account the bot is signed in with: its id (seats) and name (shown). */
   accountId?: string | null;
   signedInAs?: string | null;
+  /** Accounts this meeting has joined with so far, and whether one of them was signed out. */
+  triedAccounts?: string[];
+  accountSignedOut?: boolean;
 };
 
 export type ClaimDoc = { _id: string; meetingId: string; claimedAt: string };
-export type WorkerDoc = { _id: string; leaseUntil: number; active: number; capacity: number; gone: boolean };
+export type WorkerDoc = {
+  _id: string;
+  leaseUntil: number;
+  active: number;
+  capacity: number;
+  gone: boolean;
+  /** false: no browser for its bots (its last heartbeat said so); absent on older records. */
+  browser?: boolean;
+};
 
 export function ownerOf(caller: Caller): { ownerKind: 'token' | 'ui'; ownerId: string } {
   return caller.kind === 'token'
@@ -119,10 +130,20 @@ export class Records {
     await this.claims.deleteOne({ _id: identityKey, meetingId });
   }
 
-  /** Bot seats of the workers whose lease is current: the instance's capacity. */
+  /** Bot seats of the workers whose lease is current and that have a browser: the instance's capacity. */
   async liveSeats(): Promise<number> {
-    const workers = await this.workers.find({ gone: false, leaseUntil: { $gt: Date.now() } });
-    return workers.reduce((sum, worker) => sum + worker.capacity, 0);
+    const workers = await this.liveWorkers();
+    return workers.filter((w) => w.browser !== false).reduce((sum, worker) => sum + worker.capacity, 0);
+  }
+
+  /** Whether a live worker has a browser for its bots; null when no worker is live. */
+  async botsAvailable(): Promise<boolean | null> {
+    const workers = await this.liveWorkers();
+    return workers.length === 0 ? null : workers.some((w) => w.browser !== false);
+  }
+
+  private liveWorkers(): Promise<WorkerDoc[]> {
+    return this.workers.find({ gone: false, leaseUntil: { $gt: Date.now() } });
   }
 
   /** The record when it exists, has started and belongs to the caller; else the one 404. */

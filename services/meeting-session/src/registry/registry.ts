@@ -14,6 +14,7 @@ import { recordEvents } from './record-events.js';
 import { DeferredCounts } from './deferred-counts.js';
 import { isStoppable, NON_TERMINAL, Records, toRecord, toSummary } from './records.js';
 import { startMeeting } from './start-meeting.js';
+import { AccountSeats, nextAccount } from './bot-accounts.js';
 
 export interface RegistryOptions {
   bus: Bus;
@@ -41,6 +42,8 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
   const log = new EventLog(options.store);
   const counts = new DeferredCounts(records.meetings, logger);
   await records.init();
+  const seats = new AccountSeats(options.store, records, bus, logger);
+  await seats.init();
   const leaseDeps: LeaseDeps = {
     bus,
     records,
@@ -59,7 +62,8 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
     answer(
       bus,
       meetings.start,
-      (request) => startMeeting({ bus, records, logger, onRefusedForCapacity: options.onRefusedForCapacity }, request),
+      (request) =>
+        startMeeting({ bus, records, seats, logger, onRefusedForCapacity: options.onRefusedForCapacity }, request),
       queue,
     ),
     answer(
@@ -94,6 +98,13 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
     ),
     answer(bus, protocol.record, (request) => recordEvents({ records, log, counts }, request), queue),
     answer(bus, protocol.heartbeat, (beat) => renewLease(leaseDeps, beat), queue),
+    answer(
+      bus,
+      protocol.account,
+      (request) => nextAccount({ records, seats, logger }, request),
+      queue,
+    ),
+    answer(bus, meetings.accountUsage, async () => ({ inUse: await seats.usage() }), queue),
     answer(
       bus,
       protocol.warnings,

@@ -10,10 +10,12 @@ import { newMeetingId } from '../ids.js';
 import { parseMeetingUrl } from '../meeting-url.js';
 import { protocol, type PlaceRequest } from '../protocol.js';
 import { ownerOf, type Caller, type MeetingDoc, type Records } from './records.js';
+import type { AccountSeats, GrantedAccount } from './bot-accounts.js';
 
 export interface StartDeps {
   bus: Bus;
   records: Records;
+  seats: AccountSeats;
   logger: Logger;
   /** A start refused because every seat of every worker was taken (a metric). */
   onRefusedForCapacity?: () => void;
@@ -38,6 +40,8 @@ export async function startMeeting(
 ): Promise<StartReply> {
   if (input.saveTranscript && !mayWriteKnowledge(input.caller)) throw errors.forbidden(KNOWLEDGE_WRITE_MESSAGE);
   const target = parseMeetingUrl(input.url);
+  // No live worker can launch a bot's browser: refuse before any record or claim (issue 32).
+  if ((await deps.records.botsAvailable()) === false) throw errors.noBrowser();
   const startedAt = new Date();
   const doc: MeetingDoc = {
     _id: newMeetingId(startedAt.getTime()),
@@ -70,6 +74,7 @@ export async function startMeeting(
     throw err;
   }
   try {
+    const account = input.signIn === 'always' ? await signedInFromStart(deps, doc) : null;
     const opened = await dependency('Transcript storage', () =>
       call(bus, routes.transcripts.open, {
         meetingId: doc._id,
@@ -97,11 +102,12 @@ export async function startMeeting(
       saveTranscript: doc.saveTranscript,
       signIn: input.signIn,
       language: input.language,
-      account: null,
+      account,
     });
     // The actor may already have written: only fill what is still unset.
     await records.meetings.updateOne({ _id: doc._id }, { $set: { documentPath: doc.documentPath, workerId } });
   } catch (err) {
+    await deps.seats.release(doc._id);
     await records.release(target.identityKey, doc._id);
     await records.meetings.deleteOne({ _id: doc._id });
     throw err;
@@ -114,6 +120,36 @@ export async function startMeeting(
     project: doc.project,
     documentPath: doc.documentPath,
   };
+}
+
+const ACCOUNT_RETRY_AFTER_S = 30;
+
+/**
+ * `signIn: always`: a seat of a bot account before the bot is placed. Every account busy is a
+ * full service (503, Retry-After); no usable account at all is the operator's to fix (409).
+ */
+async function signedInFromStart(deps: StartDeps, doc: MeetingDoc): Promise<GrantedAccount> {
+  const taken = await deps.seats.take(doc.platform, doc._id);
+  if ('refused' in taken) {
+    if (taken.refused === 'busy') {
+      throw new ServiceError(
+        'accounts_busy',
+        `Every ${doc.platform} bot account is in as many meetings as it may; retry in ${ACCOUNT_RETRY_AFTER_S} s`,
+        503,
+        true,
+        { retryAfterS: ACCOUNT_RETRY_AFTER_S },
+      );
+    }
+    throw errors.conflict(
+      `No ${doc.platform} bot account can sign in: add one with \`npm run cli -- bot-account add\` (or import a fresh session for a signed-out one)`,
+    );
+  }
+  const { id, name } = taken.account;
+  await deps.records.meetings.updateOne(
+    { _id: doc._id },
+    { $set: { accountId: id, signedInAs: name, triedAccounts: [id] } },
+  );
+  return taken.account;
 }
 
 /** The browser UI acts for the instance's operator; a key needs the capability. */
@@ -148,6 +184,8 @@ async function place(deps: StartDeps, request: PlaceRequest): Promise<string> {
     // A full worker leaves the queue group; give the group a moment to route elsewhere.
     await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
   }
+  // The workers declined for want of a browser (lost since the check above): say so, not "busy".
+  if ((await deps.records.botsAvailable()) === false) throw errors.noBrowser();
   const seats = await deps.records.liveSeats();
   if (seats === 0) throw errors.unavailable('No meeting worker is running; try again later');
   deps.onRefusedForCapacity?.();

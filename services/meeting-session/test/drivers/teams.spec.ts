@@ -115,12 +115,14 @@ describe('Teams driver', function () {
     await Promise.all([removed.driver.leave(), ended.driver.leave()]);
   });
 
-  it('fails with auth_required when the tenant sends guests to sign in', async () => {
-    const id = newThread();
-    sim.meeting(id, { signInRequired: true });
-    const { listener, driver } = await join(id);
-    await listener.until(() => listener.failedWith !== null, 'a failure');
-    expect(listener.failedWith?.reason).to.equal('auth_required');
-    await driver.leave();
-  });
+  for (const guests of ['refused_sign_in', 'refused_screen'] as const) {
+    it(`fails with guest_refused where the tenant refuses anonymous guests (${guests})`, async () => {
+      const id = newThread();
+      sim.meeting(id, { guests });
+      const { listener, driver } = await join(id);
+      await listener.until(() => listener.failedWith !== null, 'a failure');
+      expect(listener.failedWith?.reason).to.equal('guest_refused');
+      await driver.leave();
+    });
+  }
 });
