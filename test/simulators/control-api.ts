@@ -5,8 +5,9 @@
  *
  *   POST   meetings/:id                      options         configure (creates the meeting)
  *   POST   meetings/:id/admit | deny | no-answer | remove-bot | end
- *   POST   meetings/:id/participants        {name}          someone joins
+ *   POST   meetings/:id/participants        {name, suffix?} someone joins (Teams suffix: Guest, External, Unverified)
  *   DELETE meetings/:id/participants/:name                  someone leaves
+ *   POST   meetings/:id/present             {name, on?}     someone starts (on: false stops) presenting
  *   POST   meetings/:id/turns               {speaker}       -> {turn}
  *   POST   meetings/:id/turns/:turn         {show?, dropHead?, split?: moveLastWords, remove?} -> {turn}
  *   POST   meetings/:id/speak               {speaker, steps, stepMs?} -> {turn} once played
@@ -15,7 +16,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJson, sendJson } from './http.js';
 import type { MeetingRegistry } from './registry.js';
-import type { MeetingOptions } from './types.js';
+import type { MeetingOptions, NameSuffix } from './types.js';
 import type { CaptionTurn } from './turn.js';
 
 export async function handleControlApi(
@@ -50,9 +51,12 @@ export async function handleControlApi(
         meeting.end();
         break;
       case 'POST participants':
-        return sendJson(res, 200, { id: meeting.join(String(body.name)) });
+        return sendJson(res, 200, { id: meeting.join(String(body.name), { suffix: suffixOf(body.suffix) }) });
       case 'DELETE participants':
         meeting.leave(parts[3] ?? '');
+        break;
+      case 'POST present':
+        meeting.present(String(body.name), body.on !== false);
         break;
       case 'POST turns':
         if (parts[3]) return sendJson(res, 200, { turn: changeTurn(meeting.turn(Number(parts[3])), body) });
@@ -79,4 +83,10 @@ function changeTurn(turn: CaptionTurn, body: Record<string, unknown>): number {
   if (body.remove === true) turn.remove();
   if (typeof body.split === 'number') return turn.split(body.split).blockId;
   return turn.blockId;
+}
+
+function suffixOf(value: unknown): NameSuffix | null {
+  if (value === undefined || value === null) return null;
+  if (value === 'Guest' || value === 'External' || value === 'Unverified') return value;
+  throw new Error(`suffix must be Guest, External or Unverified, not ${JSON.stringify(value)}`);
 }

@@ -13,8 +13,14 @@
  *   await meeting.speak('Alice', growWords('Hello everyone'));
  *   meeting.truth();                                        // segments, participants, bots
  *
+ * Accounts: sim.account(platform, name, email) makes a signed-in account whose storageState a
+ * test hands to the bot; sim.signOut(email) makes the platform refuse that session. A meeting's
+ * `guests` option refuses people who are not signed in (the platform's screen or its sign-in page).
+ *
  * Scripting: admit(), deny(), noAnswer() (the platform gives up), or nothing at all (never answer:
- * the bot's own lobby timeout decides); join(name) / leave(name); caption(speaker) for a turn to
+ * the bot's own lobby timeout decides); join(name, {suffix}) / leave(name) (Teams shows a suffix
+ * such as "(Guest)" after the name); present(name, on) (Meet adds a "<name> (Presentation)" tile);
+ * caption(speaker) for a turn to
  * drive step by step (show, dropHead, split, remove) or speak(speaker, steps) to play one;
  * removeBot(); end(). Options (sim.meeting(id, options)) add pop-ups, hide the captions button,
  * choose the Teams captions menu, trim long Meet turns (headDropWords), fix the markup's seed
@@ -22,32 +28,44 @@
  *
  * Markup drifts: every page load draws its wrapper elements and class names from a seed (the
  * meeting's markupSeed, else SIM_SEED, else a fresh one; see markup.ts), recorded in the truth's
- * pageLoads. variantSeeds(n) gives a variant suite its seeds (only SIM_SEED's when replaying).
+ * pageLoads. variantSeeds(n) gives a variant suite its seeds (only SIM_SEED's when replaying). The
+ * seed also draws how the page marks the bot's own tile (MEET_CHOICES, TEAMS_CHOICES; recorded as
+ * the page load's selfTile); seedWithSelfTile() finds a seed that draws a given way.
+ *
+ * Caption language: each platform's settings offer the languages of `captionLanguages` (default
+ * MEET_CAPTION_LANGUAGES / TEAMS_CAPTION_LANGUAGES; `captionLanguageSettings: false` removes the
+ * setting), and the truth records the one each bot picked (`bots[i].captionLanguage`, null if none).
  *
  * Ground truth has one segment per caption block (a Meet block, a Teams row) with its full final
  * text, so a turn Meet splits into two blocks is two segments of the same speaker.
  *
  * The same controls are served over HTTP (see control-api.ts) at sim.controlUrl.
  */
+import type { SimAccount } from './accounts.js';
 import { SIMULATED_HOSTS } from './certificate.js';
 import type { SimMeeting } from './meeting.js';
 import type { MeetingOptions, SimPlatform } from './types.js';
 import { drawMarkup } from './markup.js';
-import { MEET_LEVELS } from './pages/meet.js';
-import { TEAMS_LEVELS } from './pages/teams.js';
+import { MEET_CHOICES, MEET_LEVELS, meetChoices } from './pages/meet.js';
+import { TEAMS_CHOICES, TEAMS_LEVELS, teamsChoices } from './pages/teams.js';
 import { MeetingRegistry } from './registry.js';
 import { startServer } from './server.js';
 
 export { correctedTurn, growWords } from './captions.js';
 export { MAX_WRAPPERS, seedFromEnv, variantSeeds } from './markup.js';
+export { MEET_CHOICES } from './pages/meet.js';
+export { TEAMS_CHOICES } from './pages/teams.js';
+export { MEET_CAPTION_LANGUAGES, TEAMS_CAPTION_LANGUAGES } from './types.js';
 export type { TruthSegment } from './captions.js';
 export type { CaptionTurn } from './turn.js';
 export type { SimMeeting } from './meeting.js';
+export type { SimAccount, StorageState } from './accounts.js';
 export {
   defaultMeetingOptions,
   type BotRecord,
   type GroundTruth,
   type MeetingOptions,
+  type NameSuffix,
   type ParticipantRecord,
   type SimPlatform,
 } from './types.js';
@@ -62,6 +80,10 @@ export interface Simulator {
   meeting(id: string, options?: Partial<MeetingOptions>): SimMeeting;
   /** The join link a user would paste for the meeting. */
   url(platform: SimPlatform, id: string): string;
+  /** A signed-in account of the platform, with its session as Playwright's storageState. */
+  account(platform: SimPlatform, name: string, email: string): SimAccount;
+  /** The platform stops accepting the account's session: its pages go to the sign-in page. */
+  signOut(email: string): void;
   close(): Promise<void>;
 }
 
@@ -79,6 +101,8 @@ export async function startSimulator(): Promise<Simulator> {
     ],
     meeting: (id, options) => registry.meeting(id, options),
     url: (platform, id) => joinUrl(platform, id),
+    account: (platform, name, email) => registry.accounts.create(platform, name, email),
+    signOut: (email) => registry.accounts.signOut(email),
     close: () => server.close(),
   };
 }
@@ -88,10 +112,25 @@ export function wrappersOf(platform: SimPlatform, seed: number): Record<string, 
   return drawMarkup(seed, [], platform === 'teams' ? TEAMS_LEVELS : MEET_LEVELS).wrappers;
 }
 
-/** "seed 7 (SIM_SEED=7; wrappers: region 2, list 0, ...)": a variant as a failure message names it. */
+/** How a seed's page loads mark the bot's own tile (see MEET_CHOICES, TEAMS_CHOICES). */
+export function selfTileOf(platform: SimPlatform, seed: number): string {
+  return (platform === 'teams' ? teamsChoices(seed) : meetChoices(seed)).selfTile;
+}
+
+/** The first seed from `from` on whose page loads mark the bot's own tile as `selfTile`. */
+export function seedWithSelfTile(platform: SimPlatform, selfTile: string, from: number): number {
+  const ways: readonly string[] = (platform === 'teams' ? TEAMS_CHOICES : MEET_CHOICES).selfTile;
+  if (!ways.includes(selfTile)) throw new Error(`${platform} pages never mark the bot's tile as ${selfTile}`);
+  for (let seed = from >>> 0; ; seed = (seed + 1) >>> 0) if (selfTileOf(platform, seed) === selfTile) return seed;
+}
+
+/**
+ * "seed 7 (SIM_SEED=7; self tile: you; wrappers: region 2, list 0, ...)": a variant as a failure
+ * message names it.
+ */
 export function describeMarkup(platform: SimPlatform, seed: number): string {
   const wrappers = Object.entries(wrappersOf(platform, seed)).map(([level, n]) => `${level} ${n}`);
-  return `seed ${seed} (SIM_SEED=${seed}; wrappers: ${wrappers.join(', ')})`;
+  return `seed ${seed} (SIM_SEED=${seed}; self tile: ${selfTileOf(platform, seed)}; wrappers: ${wrappers.join(', ')})`;
 }
 
 function joinUrl(platform: SimPlatform, id: string): string {

@@ -83,6 +83,22 @@ function className(random: () => number, used: Set<string>): string {
   }
 }
 
+/**
+ * What a page load draws besides its wrappers and class names: one option of each list (e.g. how
+ * the bot's own tile is marked). Drawn from a stream of its own, so adding a choice never changes
+ * the wrappers and class names a seed already gave (recorded replays stay what they were).
+ */
+export function drawChoices<C extends Record<string, readonly string[]>>(
+  seed: number,
+  choices: C,
+): { [K in keyof C]: C[K][number] } {
+  const random = seededRandom((seed + 0x9e3779b9) >>> 0);
+  const drawn = {} as { [K in keyof C]: C[K][number] };
+  for (const key of Object.keys(choices) as Array<keyof C>)
+    drawn[key] = choices[key][Math.floor(random() * choices[key].length)];
+  return drawn;
+}
+
 export function drawMarkup<K extends string, L extends string>(
   seed: number,
   classKeys: readonly K[],

@@ -7,6 +7,8 @@ import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { CaptionBoard } from './captions.js';
 import { CaptionTurn } from './turn.js';
+import { meetChoices } from './pages/meet.js';
+import { teamsChoices } from './pages/teams.js';
 import {
   defaultMeetingOptions,
   type BotRecord,
@@ -14,6 +16,7 @@ import {
   type GroundTruth,
   type GuestView,
   type MeetingOptions,
+  type NameSuffix,
   type PageLoad,
   type ParticipantRecord,
   type SimPlatform,
@@ -83,17 +86,24 @@ export class SimMeeting {
     this.forBots('in_call', (bot) => this.terminate(bot, 'ended'));
   }
 
-  join(name: string): string {
+  /** Someone joins; on Teams `suffix` labels them "(Guest)", "(External)" or "(Unverified)". */
+  join(name: string, options: { suffix?: NameSuffix | null } = {}): string {
     const id = String(this.people.length + 100);
-    this.people.push({ id, name, joinedAt: now(), leftAt: null });
+    this.people.push({ id, name, suffix: options.suffix ?? null, presenting: false, joinedAt: now(), leftAt: null });
     this.broadcast();
     return id;
   }
 
+  /** Someone starts or stops presenting (Meet shows a second tile, "<name> (Presentation)"). */
+  present(nameOrId: string, on = true): void {
+    this.person(nameOrId).presenting = on;
+    this.broadcast();
+  }
+
   leave(nameOrId: string): void {
-    const person = this.people.find((p) => !p.leftAt && (p.id === nameOrId || p.name === nameOrId));
-    if (!person) throw new Error(`${nameOrId} is not in meeting ${this.id}`);
+    const person = this.person(nameOrId);
     person.leftAt = now();
+    person.presenting = false;
     this.broadcast();
   }
 
@@ -157,17 +167,20 @@ export class SimMeeting {
 
   // ---- the bot pages' side (guest API)
 
-  recordPageLoad(load: PageLoad): void {
-    this.pageLoads.push(load);
+  /** Notes a page load, with how its seed has the bot's own tile marked (a failure can name it). */
+  recordPageLoad(load: Omit<PageLoad, 'selfTile'>): void {
+    const { selfTile } = load.platform === 'teams' ? teamsChoices(load.markupSeed) : meetChoices(load.markupSeed);
+    this.pageLoads.push({ ...load, selfTile });
   }
 
-  addBot(bot: Pick<BotRecord, 'name' | 'platform' | 'micOn' | 'camOn' | 'hl'>): BotRecord {
+  addBot(bot: Pick<BotRecord, 'name' | 'platform' | 'micOn' | 'camOn' | 'hl' | 'account'>): BotRecord {
     const record: BotRecord = {
       ...bot,
       guestId: randomBytes(8).toString('hex'),
       screen: 'lobby',
       terminal: null,
       captionsOn: false,
+      captionLanguage: null,
       requestedAt: now(),
       admittedAt: null,
       leftAt: null,
@@ -205,6 +218,12 @@ export class SimMeeting {
     this.broadcast();
   }
 
+  /** The bot picked a caption language in the platform's settings (its label as shown). */
+  setCaptionLanguage(guestId: string, label: string): void {
+    this.bot(guestId).captionLanguage = label;
+    this.broadcast();
+  }
+
   leaveByButton(guestId: string): void {
     const bot = this.bot(guestId);
     if (bot.screen === 'terminal') return;
@@ -218,6 +237,12 @@ export class SimMeeting {
   }
 
   // ---- internals
+
+  private person(nameOrId: string): ParticipantRecord {
+    const person = this.people.find((p) => !p.leftAt && (p.id === nameOrId || p.name === nameOrId));
+    if (!person) throw new Error(`${nameOrId} is not in meeting ${this.id}`);
+    return person;
+  }
 
   private bot(guestId: string): BotRecord {
     const bot = this.bots.get(guestId);
@@ -244,8 +269,10 @@ export class SimMeeting {
       terminal: bot.terminal,
       participants: inCall
         ? [
-            ...bots.map((b) => ({ id: b.guestId, name: b.name, self: b === bot })),
-            ...this.people.filter((p) => !p.leftAt).map((p) => ({ id: p.id, name: p.name, self: false })),
+            ...bots.map((b) => ({ id: b.guestId, name: b.name, self: b === bot, suffix: null, presenting: false })),
+            ...this.people
+              .filter((p) => !p.leftAt)
+              .map((p) => ({ id: p.id, name: p.name, self: false, suffix: p.suffix, presenting: p.presenting })),
           ]
         : [],
       captions: inCall ? this.board.visible() : [],

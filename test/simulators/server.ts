@@ -7,14 +7,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { simulatorCertificate } from './certificate.js';
 import { handleControlApi } from './control-api.js';
-import { handleGuestApi } from './guest-api.js';
+import { handleGuestApi, presented } from './guest-api.js';
 import { sendHtml, sendJson } from './http.js';
 import { pageSeed } from './markup.js';
 import { meetPage } from './pages/meet.js';
 import { teamsPage } from './pages/teams.js';
 import type { MeetingRegistry } from './registry.js';
+import { pageOptions } from './types.js';
 
 const MEET_CODE = /^[a-z]{3}-[a-z]{4}-[a-z]{3}$/;
+const NO_MEETING = { meetingId: '', code: '', space: '', hl: null, options: {}, account: null };
 
 export async function startServer(registry: MeetingRegistry): Promise<{ port: number; close(): Promise<void> }> {
   const server = https.createServer(await simulatorCertificate(), (req, res) => {
@@ -47,6 +49,8 @@ async function route(registry: MeetingRegistry, req: IncomingMessage, res: Serve
       return teamsRoute(registry, req, res, url);
     case 'login.microsoftonline.com':
       return sendHtml(res, teamsPage({ page: 'login', seed: pageSeed(null) }));
+    case 'accounts.google.com':
+      return sendHtml(res, meetPage({ ...NO_MEETING, seed: pageSeed(null), screen: 'sign_in' }));
     case '127.0.0.1':
     case 'localhost':
       if (url.pathname.startsWith('/_sim/control/')) return handleControlApi(registry, req, res, url);
@@ -58,12 +62,22 @@ function meetRoute(registry: MeetingRegistry, req: IncomingMessage, res: ServerR
   const code = url.pathname.slice(1);
   const hl = url.searchParams.get('hl');
   if (!MEET_CODE.test(code)) {
-    const seed = pageSeed(null);
-    return sendHtml(res, meetPage({ seed, meetingId: '', code, space: '', hl, options: {}, screen: 'invalid' }));
+    return sendHtml(res, meetPage({ ...NO_MEETING, code, hl, seed: pageSeed(null), screen: 'invalid' }));
   }
   const meeting = registry.meeting(code);
+  const session = registry.accounts.check('google_meet', presented(req, null));
+  const { guests } = meeting.options;
+  if (session.stale || (!session.valid && guests === 'refused_sign_in')) {
+    // Meet sends a browser whose session it does not accept, or a guest it will not take, to sign in.
+    const signIn = new URL('https://accounts.google.com/v3/signin/identifier');
+    signIn.searchParams.set('continue', url.toString());
+    signIn.searchParams.set('flowName', 'GlifWebSignIn');
+    return void res.writeHead(302, { location: signIn.toString(), 'cache-control': 'no-store' }).end();
+  }
   const seed = pageSeed(meeting.options.markupSeed);
   meeting.recordPageLoad({
+    account: session.valid?.email ?? null,
+    sessionsSeen: session.seen,
     platform: 'google_meet',
     path: url.pathname,
     hl,
@@ -71,8 +85,11 @@ function meetRoute(registry: MeetingRegistry, req: IncomingMessage, res: ServerR
     userAgent: req.headers['user-agent'] ?? null,
     markupSeed: seed,
   });
-  const screen = meeting.options.notFound ? 'not_found' : meeting.options.cannotJoin ? 'cannot_join' : null;
-  sendHtml(res, meetPage({ seed, meetingId: code, code, space: meeting.space, hl, options: meeting.options, screen }));
+  const refused = !session.valid && guests === 'refused_screen';
+  const screen = meeting.options.notFound ? 'not_found' : refused ? 'cannot_join' : null;
+  const account = session.valid && { name: session.valid.name, email: session.valid.email };
+  const options = pageOptions('google_meet', meeting.options);
+  sendHtml(res, meetPage({ seed, meetingId: code, code, space: meeting.space, hl, options, screen, account }));
 }
 
 function teamsRoute(registry: MeetingRegistry, _req: IncomingMessage, res: ServerResponse, url: URL): void {
@@ -80,7 +97,7 @@ function teamsRoute(registry: MeetingRegistry, _req: IncomingMessage, res: Serve
   if (launch) {
     const meeting = registry.meeting(decodeURIComponent(launch[1]));
     const seed = pageSeed(meeting.options.markupSeed);
-    return sendHtml(res, teamsPage({ page: 'launcher', seed, signInRequired: meeting.options.signInRequired }));
+    return sendHtml(res, teamsPage({ page: 'launcher', seed }));
   }
   if (url.pathname === '/v2/' || url.pathname === '/v2') {
     // The app learns its meeting from the URL's fragment, which never reaches the server; the

@@ -10,10 +10,14 @@ export interface MeetingOptions {
   lobby: boolean;
   /** Meet: "Check your meeting code"; Teams: an invalid meeting link. */
   notFound: boolean;
-  /** Meet: "You can't join this video call". */
-  cannotJoin: boolean;
-  /** Teams: "Continue on this browser" redirects to login.microsoftonline.com. */
-  signInRequired: boolean;
+  /**
+   * Whether people who are not signed in get in. 'refused_screen': the platform's refusal screen
+   * (Meet: "You can't join this video call"; Teams: a tenant without anonymous join, "Your
+   * organization doesn't allow anonymous users to join this meeting"); 'refused_sign_in': a
+   * redirect to the platform's sign-in page (accounts.google.com, login.microsoftonline.com).
+   * A signed-in account whose session the platform accepts gets in either way.
+   */
+  guests: 'allowed' | 'refused_screen' | 'refused_sign_in';
   /** Meet: a pop-up after the join click that must be confirmed. */
   prejoinDialog: 'none' | 'recording' | 'join_anyway';
   /** Meet: a "Got it" pop-up over the call. */
@@ -29,6 +33,14 @@ export interface MeetingOptions {
   captionMarkup: 'standard' | 'unreadable';
   /** Teams: captions straight under More (guests) or under "Language and speech". */
   teamsCaptionsMenu: 'guest' | 'language';
+  /**
+   * The caption (spoken) languages the platform offers, named as its English UI names them, the
+   * first being the default; null: the platform's own list (MEET_CAPTION_LANGUAGES,
+   * TEAMS_CAPTION_LANGUAGES).
+   */
+  captionLanguages: string[] | null;
+  /** false: this build has no caption language setting (Meet: no Captions tab; Teams: no "Language settings"). */
+  captionLanguageSettings: boolean;
   /** Teams: media permissions refused, so "Continue without audio or video" must be dismissed. */
   noMediaDialog: boolean;
   teamsLobbyWord: 'soon' | 'shortly';
@@ -48,14 +60,15 @@ export interface MeetingOptions {
 export const defaultMeetingOptions: MeetingOptions = {
   lobby: true,
   notFound: false,
-  cannotJoin: false,
-  signInRequired: false,
+  guests: 'allowed',
   prejoinDialog: 'none',
   gotItPopup: false,
   captionsButton: true,
   captionsAvailable: true,
   captionMarkup: 'standard',
   teamsCaptionsMenu: 'guest',
+  captionLanguages: null,
+  captionLanguageSettings: true,
   noMediaDialog: false,
   teamsLobbyWord: 'soon',
   maxBlocks: 4,
@@ -64,6 +77,81 @@ export const defaultMeetingOptions: MeetingOptions = {
   markupSeed: null,
 };
 
+/**
+ * Meet's caption languages as its English UI names them (Settings -> Captions -> "Meeting
+ * language"): a realistic subset of Google's list; Meet names most languages without a region and
+ * adds one only where it offers several. Assumed from Google's help pages, not copied from a live
+ * page.
+ */
+export const MEET_CAPTION_LANGUAGES = [
+  'English',
+  'Afrikaans (South Africa)',
+  'Dutch',
+  'French',
+  'German',
+  'Hindi',
+  'Indonesian',
+  'Italian',
+  'Japanese',
+  'Korean',
+  'Mandarin (Taiwan)',
+  'Polish',
+  'Portuguese (Brazil)',
+  'Portuguese (Portugal)',
+  'Russian',
+  'Spanish (Mexico)',
+  'Spanish (Spain)',
+  'Swedish',
+  'Thai',
+  'Turkish',
+  'Ukrainian',
+  'Vietnamese',
+];
+
+/**
+ * Teams' spoken languages for live captions ("Meeting spoken language"), named the Windows way
+ * with a region each, from Microsoft's support page ("Korean (Korea)", not Intl's "Korean (South
+ * Korea)").
+ */
+export const TEAMS_CAPTION_LANGUAGES = [
+  'English (United States)',
+  'English (Canada)',
+  'English (India)',
+  'English (United Kingdom)',
+  'English (Australia)',
+  'English (New Zealand)',
+  'Arabic (Saudi Arabia)',
+  'Chinese (Simplified, China)',
+  'Chinese (Traditional, Taiwan)',
+  'Czech (Czechia)',
+  'Danish (Denmark)',
+  'Dutch (Netherlands)',
+  'Finnish (Finland)',
+  'French (Canada)',
+  'French (France)',
+  'German (Germany)',
+  'Hindi (India)',
+  'Italian (Italy)',
+  'Japanese (Japan)',
+  'Korean (Korea)',
+  'Norwegian (Norway)',
+  'Polish (Poland)',
+  'Portuguese (Brazil)',
+  'Portuguese (Portugal)',
+  'Russian (Russia)',
+  'Spanish (Mexico)',
+  'Spanish (Spain)',
+  'Swedish (Sweden)',
+  'Turkish (Turkey)',
+  'Ukrainian (Ukraine)',
+];
+
+/** The options as a page gets them: the caption languages it offers resolved to a list. */
+export function pageOptions(platform: SimPlatform, options: MeetingOptions): MeetingOptions {
+  const languages = platform === 'teams' ? TEAMS_CAPTION_LANGUAGES : MEET_CAPTION_LANGUAGES;
+  return { ...options, captionLanguages: options.captionLanguages ?? languages };
+}
+
 export interface BotRecord {
   guestId: string;
   name: string;
@@ -71,9 +159,13 @@ export interface BotRecord {
   micOn: boolean;
   camOn: boolean;
   hl: string | null;
+  /** The account the bot joined signed in as (its email), or null for a guest. */
+  account: string | null;
   screen: BotScreen;
   terminal: TerminalScreen | null;
   captionsOn: boolean;
+  /** The caption language this bot selected in the platform's settings (its label), or null: never changed. */
+  captionLanguage: string | null;
   requestedAt: string;
   admittedAt: string | null;
   leftAt: string | null;
@@ -81,9 +173,16 @@ export interface BotRecord {
   leftVia: 'leave_button' | 'disconnected' | null;
 }
 
+/** What Teams writes after a person's name on their tile and caption rows (Meet shows none). */
+export type NameSuffix = 'Guest' | 'External' | 'Unverified';
+
 export interface ParticipantRecord {
   id: string;
   name: string;
+  /** Teams: "(Guest)", "(External)" or "(Unverified)" after the name, or none. */
+  suffix: NameSuffix | null;
+  /** Meet: presenting adds a second tile, "<name> (Presentation)". */
+  presenting: boolean;
   joinedAt: string;
   leftAt: string | null;
 }
@@ -96,6 +195,12 @@ export interface PageLoad {
   userAgent: string | null;
   /** The seed the page's markup was drawn from: SIM_SEED=<it> replays it. */
   markupSeed: number;
+  /** How the page marks the bot's own tile, drawn from the seed (MEET_CHOICES, TEAMS_CHOICES). */
+  selfTile: string;
+  /** The account the page was signed in as (email), or null. */
+  account?: string | null;
+  /** Every simulated account whose session tokens the page carried (isolation checks). */
+  sessionsSeen?: string[];
 }
 
 export interface GroundTruth {
@@ -110,6 +215,6 @@ export interface GroundTruth {
 export interface GuestView {
   screen: BotScreen;
   terminal: TerminalScreen | null;
-  participants: Array<{ id: string; name: string; self: boolean }>;
+  participants: Array<{ id: string; name: string; self: boolean; suffix: NameSuffix | null; presenting: boolean }>;
   captions: CaptionBlockView[];
 }

@@ -3,7 +3,7 @@
  * Durations are milliseconds so tests can shrink them; defaults are the product's rules.
  */
 import { z } from 'zod';
-import { envInt, envMs, parseEnv } from '@notetaker/kit';
+import { envBool, envInt, envMs, parseEnv } from '@notetaker/kit';
 import { DRIVER_DEFAULTS, driverEnv } from './drivers/options.js';
 import { JOIN_TIMEOUT_DEFAULT_MS, LOBBY_TIMEOUT_DEFAULT_MS } from './limits.js';
 
@@ -11,6 +11,8 @@ export const meetingSessionEnv = driverEnv.extend({
   /** all (registry and worker in one process, the default), registry (no browsers) or worker (browsers only). */
   MEETING_SESSION_ROLE: z.enum(['all', 'registry', 'worker']).default('all'),
   MAX_MEETINGS_PER_WORKER: envInt(10, 1, 1000),
+  /** Install Debian's chromium at start when no browser is found and the process may (root, apt-get, no CHROME_PATH). */
+  BOT_INSTALL_BROWSER: envBool(true),
   /** How long a start waits for a seat whose meeting is stopping, when every seat is taken. */
   SEAT_WAIT_MS: envMs(5_000),
   FLUSH_INTERVAL_MS: envMs(10_000),
@@ -32,6 +34,9 @@ export interface MeetingSessionConfig {
   role: 'all' | 'registry' | 'worker';
   /** The bots' name in meetings (BOT_DISPLAY_NAME). */
   displayName: string;
+  /** CHROME_PATH, when set. */
+  chromePath: string | null;
+  installBrowser: boolean;
   maxMeetingsPerWorker: number;
   seatWaitMs: number;
   flushIntervalMs: number;
@@ -51,6 +56,8 @@ export function loadMeetingSessionConfig(env: NodeJS.ProcessEnv): MeetingSession
   return {
     role: e.MEETING_SESSION_ROLE,
     displayName: e.BOT_DISPLAY_NAME || DRIVER_DEFAULTS.displayName,
+    chromePath: e.CHROME_PATH || null,
+    installBrowser: e.BOT_INSTALL_BROWSER,
     maxMeetingsPerWorker: e.MAX_MEETINGS_PER_WORKER,
     seatWaitMs: e.SEAT_WAIT_MS,
     flushIntervalMs: e.FLUSH_INTERVAL_MS,

@@ -81,8 +81,17 @@ export function createSessionMetrics(registry: client.Registry, gauges: SessionG
     labelNames: ['platform', 'warning'],
     registers,
   });
+  const languageUnavailable = new client.Counter({
+    name: 'meeting_caption_language_unavailable_total',
+    help: 'Meetings whose bot could not select the caption language asked for (not offered, or its setting not found): captioned in the platform default',
+    labelNames: ['platform'],
+    registers,
+  });
   return {
-    onCaptionEpisode: (platform: string, warning: string) => blindEpisodes.inc({ platform, warning }),
+    onCaptionEpisode: (platform: string, warning: string) =>
+      warning === 'caption_language_unavailable'
+        ? languageUnavailable.inc({ platform })
+        : blindEpisodes.inc({ platform, warning }),
     onRefusedForCapacity: () => refused.inc(),
     onPublished(event: EventEnvelope, emittedAt: number) {
       publishedSinceRead[event.type] = (publishedSinceRead[event.type] ?? 0) + 1;

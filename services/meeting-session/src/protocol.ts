@@ -9,6 +9,7 @@ import {
   browserSession,
   captionLanguage,
   captionWarning,
+  coachMode,
   meetingStatus,
   platform,
   route,
@@ -61,6 +62,8 @@ export const placeRequest = z.object({
   language: captionLanguage.nullable().default(null),
   /** `signIn: always`: the account the registry took a seat of, with its session. */
   account: grantedAccount.nullable().default(null),
+  /** Null: the worker resolves it (it holds the model configuration). */
+  coach: coachMode.nullable().default(null),
 });
 export type PlaceRequest = z.infer<typeof placeRequest>;
 /** A worker at capacity answers `accepted: false` and the registry asks again (another worker). */

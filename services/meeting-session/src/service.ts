@@ -6,18 +6,24 @@
 import path from 'node:path';
 import type { EventEnvelope } from '@notetaker/contracts';
 import type { RunningService, ServiceDefinition } from '@notetaker/kit';
-import { loadMeetingSessionConfig } from './config.js';
+import { loadMeetingSessionConfig, type MeetingSessionConfig } from './config.js';
 import type { DriverFactory } from './drivers/driver.js';
 import { lazyDriverFactory } from './driver-factory.js';
 import { createSessionMetrics } from './metrics.js';
 import { startRegistry, type RunningRegistry } from './registry/registry.js';
 import { startWorker, type RunningWorker } from './worker/worker.js';
+import { aptInstaller, BotBrowser, type BrowserInstaller } from './worker/bot-browser.js';
 
 export interface MeetingSessionOptions {
   /** The meeting platform: default the browser drivers of src/drivers. */
   driverFactory?: DriverFactory;
   /** Called as each event is published, with its emit time (performance.now()); benchmarks. */
   onPublished?: (event: EventEnvelope, emittedAt: number) => void;
+  /**
+   * The check for the bots' browser, which runs whenever the browser drivers do; given, it runs
+   * with a scripted platform too and looks where it says (tests).
+   */
+  browserCheck?: { candidates?: string[]; installer?: BrowserInstaller | null };
 }
 
 export interface RunningMeetingSession extends RunningService {
@@ -51,6 +57,17 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
               onRefusedForCapacity: metrics.onRefusedForCapacity,
             });
       const drivers = lazyDriverFactory(options.driverFactory, ctx.config.env, config);
+      // A given check (tests) installs only with the installer it gives: never apt-get by accident.
+      const check = options.browserCheck ?? (options.driverFactory ? null : { installer: defaultInstaller(config) });
+      const browser =
+        config.role === 'registry' || !check
+          ? null
+          : new BotBrowser({
+              chromePath: config.chromePath,
+              candidates: check.candidates,
+              installer: check.installer ?? null,
+              logger: ctx.logger,
+            });
       const onPublished = (event: EventEnvelope, emittedAt: number) => {
         metrics.onPublished(event, emittedAt);
         options.onPublished?.(event, emittedAt);
@@ -69,15 +86,18 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
                 onPublished,
                 snapshotDir: path.join(ctx.config.dataDir, 'caption-snapshots'),
                 onCaptionEpisode: metrics.onCaptionEpisode,
+                browser,
               });
       } catch (err) {
         await registry?.stop();
         throw err;
       }
       ctx.logger.info({ role: config.role, workerId: worker?.workerId }, 'meeting-session started');
+      browser?.start();
       return {
         registry,
         worker,
+        readiness: () => (worker ? { bots: worker.bots() } : {}),
         async stop() {
           // The worker first: its actors still need the registry to store their last events.
           await worker?.stop();
@@ -86,4 +106,9 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
       };
     },
   };
+}
+
+/** apt-get's chromium, unless BOT_INSTALL_BROWSER=false or CHROME_PATH names the browser to use. */
+function defaultInstaller(config: MeetingSessionConfig): BrowserInstaller | null {
+  return config.installBrowser && !config.chromePath ? aptInstaller() : null;
 }

@@ -215,6 +215,23 @@ describe('meeting events (bus contract)', () => {
     expect(segments.segments.map((s) => s.text)).to.deep.equal(['One.', 'Last words.']);
   });
 
+  it('keeps a sentence continued in a new caption block as two segments and two events, one paragraph', async () => {
+    const { meetingId, bot } = await liveMeeting();
+    const said = ['We should hold the launch since it blocks the', 'release and the finance team needs a week.'];
+    for (const text of said) bot.segment({ speaker: 'Ada', text });
+    await h.waitForEvent(meetingId, (e) => e.type === 'document_saved' && e.payload.totalSegments === 2);
+    const finalized = h.events(meetingId).filter((e) => e.type === 'segment_finalized');
+    expect(finalized.map((e) => e.payload.text)).to.deep.equal(said);
+    const stored = await h.bus.request<{ segments: Array<{ text: string }> }>(routes.transcripts.segments.subject, {
+      meetingId,
+    });
+    expect(stored.segments.map((s) => s.text)).to.deep.equal(said);
+    const document = await h.bus.request<{ content: string }>(routes.transcripts.document.subject, { meetingId });
+    expect(document.content).to.match(/\n\*\*Ada\*\* \(\d\d:\d\d:\d\d\): ([^\n]*)\n\n$/);
+    expect(document.content.split('**Ada**')).to.have.length(2);
+    expect(document.content).to.contain(`: ${said.join(' ')}\n\n`);
+  });
+
   it('never flushes or saves a document when saveTranscript is false, and still streams every event', async () => {
     const { meetingId, bot, documentPath } = await liveMeeting({ saveTranscript: false });
     expect(documentPath).to.equal(null);

@@ -121,6 +121,42 @@ describe('project-catalog over the bus', () => {
       });
     });
 
+    it('reads a document as transcript-store writes it, caption language and bot account included', async () => {
+      c.write(
+        'acme/meetings/November 21st - Planung Q3.md',
+        [
+          '---',
+          'title: "Planung: Q3"',
+          'meetingId: "meeting_1732183200000_abcdefghij"',
+          'date: "2024-11-21T10:00:00.000Z"',
+          'status: "completed"',
+          'participants:',
+          '  - "Alice"',
+          '  - "Bob"',
+          'platform: "teams"',
+          'project: "acme"',
+          'language: "de-DE"',
+          'signedInAs: "notetaker@example.com"',
+          '---',
+          '',
+          '# Planung: Q3',
+          '',
+          '**Alice** (00:00:00): Wir halten den Start an, weil er die Freigabe blockiert.',
+          '',
+        ].join('\n'),
+      );
+      expect((await meetings('acme')).meetings).to.deep.equal([
+        {
+          filename: 'November 21st - Planung Q3.md',
+          title: 'Planung: Q3',
+          date: '2024-11-21T10:00:00.000Z',
+          meetingId: 'meeting_1732183200000_abcdefghij',
+          status: 'completed',
+          participants: ['Alice', 'Bob'],
+        },
+      ]);
+    });
+
     it('lists files with broken or missing front matter with what can be read, never failing (fuzz cases)', async () => {
       const mtime = new Date('2023-05-06T07:08:09.000Z');
       const cases: Record<string, string> = {

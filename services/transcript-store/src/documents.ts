@@ -14,7 +14,7 @@ import type { Collection, Store } from '@notetaker/store';
 import type { z } from 'zod';
 import { ensureDirInside, writeFileAtomic } from './atomic-write.js';
 import { defaultTitle, documentFileName, documentPath, resolveInside, safeTitlePart } from './document-path.js';
-import { renderFrontMatter, renderHeading, renderSegment } from './markdown.js';
+import { appendSegments, renderFrontMatter, renderHeading, renderSegment } from './markdown.js';
 import type { Segments, StoredSegment } from './segments.js';
 
 export interface DocumentMeta {
@@ -33,6 +33,10 @@ export interface DocumentMeta {
   pathKey?: string;
   status: 'in_progress' | 'completed';
   participants: string[];
+  /** The caption language asked for at start (front matter); absent on records written before it. */
+  language?: string | null;
+  /** The bot account named by the latest flush that named one (front matter). */
+  signedInAs?: string | null;
   /** Segments with index <= lastIndex are in the file; `written` of them. */
   lastIndex: number;
   written: number;
@@ -51,6 +55,13 @@ export interface FlushedSegments {
   segments: StoredSegment[];
 }
 
+/** The segments already in the file, rendered, and the last of them (the next may continue it). */
+interface RenderedBody {
+  body: string;
+  written: number;
+  last: StoredSegment | null;
+}
+
 const MAX_COPIES = 1000;
 /** Characters per document page over the bus: at most 4 bytes each, well under 1 MB. */
 const PAGE_CHARS = 128 * 1024;
@@ -58,7 +69,7 @@ export const NO_DOCUMENT = 'No saved document for this meeting';
 
 export class Documents {
   readonly metas: Collection<DocumentMeta>;
-  private readonly rendered = new Map<string, { lastIndex: number; written: number; body: string }>();
+  private readonly rendered = new Map<string, RenderedBody & { lastIndex: number }>();
   private readonly locks = new Map<string, Promise<unknown>>();
 
   constructor(
@@ -94,6 +105,8 @@ export class Documents {
       documentPath: null,
       status: 'in_progress',
       participants: [],
+      language: req.language ?? null,
+      signedInAs: null,
       lastIndex: -1,
       written: 0,
       fileWritten: false,
@@ -138,11 +151,14 @@ export class Documents {
       // A late periodic flush must not take a completed document back to in_progress.
       const status = meta.status === 'completed' ? 'completed' : req.status;
       const participants = [...new Set([...meta.participants, ...req.participants])];
+      // A flush that names no account (an older sender) does not take back the one named before.
+      const signedInAs = req.signedInAs ?? meta.signedInAs ?? null;
       const unchanged =
         fresh.length === 0 &&
         meta.fileWritten &&
         status === meta.status &&
-        participants.length === meta.participants.length;
+        participants.length === meta.participants.length &&
+        signedInAs === (meta.signedInAs ?? null);
       if (unchanged) {
         return {
           result: { documentPath: meta.documentPath, segmentsWritten: 0, totalSegments: meta.written },
@@ -152,7 +168,7 @@ export class Documents {
 
       const previous = await this.renderedBody(meta);
       const startMs = Date.parse(meta.startedAt);
-      const body = previous.body + fresh.map((s) => renderSegment(s, startMs)).join('');
+      const body = appendSegments(previous.body, fresh, startMs, previous.last);
       const content =
         renderFrontMatter({
           title: meta.displayTitle,
@@ -162,6 +178,8 @@ export class Documents {
           participants,
           platform: meta.platform,
           project: meta.project,
+          language: meta.language,
+          signedInAs,
         }) +
         renderHeading(meta.displayTitle) +
         body;
@@ -174,9 +192,11 @@ export class Documents {
 
       const lastIndex = fresh.length ? fresh[fresh.length - 1].index : meta.lastIndex;
       const written = previous.written + fresh.length;
+      const last = fresh.length ? fresh[fresh.length - 1] : previous.last;
       const update = {
         status,
         participants,
+        signedInAs,
         lastIndex,
         written,
         fileWritten: true,
@@ -184,7 +204,7 @@ export class Documents {
       };
       await this.metas.updateOne({ _id: meta.meetingId }, { $set: update });
       if (status === 'completed') this.rendered.delete(meta.meetingId);
-      else this.rendered.set(meta.meetingId, { lastIndex, written, body });
+      else this.rendered.set(meta.meetingId, { lastIndex, written, body, last });
       return {
         result: { documentPath: meta.documentPath, segmentsWritten: fresh.length, totalSegments: written },
         fresh: { meta: { ...meta, ...update }, segments: fresh },
@@ -198,17 +218,21 @@ export class Documents {
    * beats reading and rendering 10,000 segments, and keeps a fix made by hand in the file);
    * else rendered again from the store.
    */
-  private async renderedBody(meta: DocumentMeta): Promise<{ body: string; written: number }> {
+  private async renderedBody(meta: DocumentMeta): Promise<RenderedBody> {
     const cached = this.rendered.get(meta.meetingId);
     if (cached && cached.lastIndex === meta.lastIndex && cached.written === meta.written) return cached;
     const startMs = Date.parse(meta.startedAt);
     const fromFile = await this.bodyInFile(meta, startMs);
-    if (fromFile !== null) return { body: fromFile, written: meta.written };
+    if (fromFile !== null) return fromFile;
     const earlier = meta.lastIndex < 0 ? [] : await this.segments.range(meta.meetingId, -1, meta.lastIndex);
-    return { body: earlier.map((s) => renderSegment(s, startMs)).join(''), written: earlier.length };
+    return {
+      body: appendSegments('', earlier, startMs, null),
+      written: earlier.length,
+      last: earlier.length ? earlier[earlier.length - 1] : null,
+    };
   }
 
-  private async bodyInFile(meta: DocumentMeta, startMs: number): Promise<string | null> {
+  private async bodyInFile(meta: DocumentMeta, startMs: number): Promise<RenderedBody | null> {
     if (!meta.fileWritten || !meta.documentPath || meta.lastIndex < 0) return null;
     let content: string;
     try {
@@ -221,8 +245,12 @@ export class Documents {
     const heading = renderHeading(meta.displayTitle);
     if (end < 0 || !content.startsWith(heading, end + 5)) return null;
     const body = content.slice(end + 5 + heading.length);
-    const last = await this.segments.collection.findOne({ _id: `${meta.meetingId}:${meta.lastIndex}` });
-    return last && body.endsWith(renderSegment(last, startMs)) ? body : null;
+    // The last segment, and the one before it: whether the last began its own paragraph.
+    const ids = [meta.lastIndex - 1, meta.lastIndex].map((index) => `${meta.meetingId}:${index}`);
+    const found = await this.segments.collection.find({ _id: { $in: ids } });
+    const last = found.find((s) => s.index === meta.lastIndex);
+    const previous = found.find((s) => s.index === meta.lastIndex - 1) ?? null;
+    return last && body.endsWith(renderSegment(last, startMs, previous)) ? { body, written: meta.written, last } : null;
   }
 
   /** One page of the file as it is on disk (what was flushed, or edited by hand since). */

@@ -4,6 +4,10 @@
  *
  *   **Alice** (00:01:23): What we decided last week...
  *
+ * except that a segment continuing the sentence of the one before it (same speaker, the earlier
+ * one not ending a sentence) goes on that paragraph: the platform started a new caption block in
+ * the middle of a sentence, the reader sees one sentence. The segments themselves stay apart.
+ *
  * The time is the offset from the meeting's start, which stays readable across midnight and time
  * zones; the exact UTC timestamps stay in the store and in the transcript endpoint.
  */
@@ -18,6 +22,10 @@ export interface FrontMatter {
   participants: string[];
   platform: string;
   project: string;
+  /** The caption language asked for at start; left out when null. */
+  language?: string | null;
+  /** The bot account the bot joined with; left out when null (a guest). */
+  signedInAs?: string | null;
 }
 
 export function renderFrontMatter(meta: FrontMatter): string {
@@ -33,6 +41,9 @@ export function renderFrontMatter(meta: FrontMatter): string {
       participants: meta.participants,
       platform: meta.platform,
       project: meta.project,
+      // Written only when known, so a document without them reads as before.
+      ...(meta.language != null ? { language: meta.language } : {}),
+      ...(meta.signedInAs != null ? { signedInAs: meta.signedInAs } : {}),
     },
     {
       defaultStringType: 'QUOTE_DOUBLE',
@@ -50,14 +61,59 @@ export function renderHeading(title: string): string {
   return `\n# ${escapeInline(oneLine(title))}\n\n`;
 }
 
+const PARAGRAPH_END = '\n\n';
+
 /**
- * One segment's paragraph. `startMs` is Date.parse(startedAt), parsed once per document: a flush
- * after a restart renders every segment again, and 10,000 of them must stay well under 50 ms.
+ * Ends a sentence: . ? ! … and their CJK (full-width) forms, maybe followed by closing quotes or
+ * brackets ("Done." and 「終わり。」 end one; "(see above)" does not).
  */
-export function renderSegment(segment: TranscriptSegment, startMs: number): string {
-  const speaker = escapeInline(oneLine(segment.speaker)) || 'Unknown speaker';
+const SENTENCE_END =
+  /[.?!\u2026\u203c\u2047-\u2049\u3002\uff0e\uff1f\uff01\uff61]["'\u2019\u201d\u00bb)\]}\uff09\u300d\u300f\u3011\u3015\u3009\u300b\s]*$/;
+
+/** Whether `segment` goes on with the sentence of `previous`: same speaker, that sentence unfinished. */
+export function continues(previous: TranscriptSegment | null | undefined, segment: TranscriptSegment): boolean {
+  if (!previous || oneLine(segment.speaker) !== oneLine(previous.speaker) || !oneLine(segment.speaker)) return false;
+  const before = oneLine(previous.text);
+  return before !== '' && oneLine(segment.text) !== '' && !SENTENCE_END.test(before);
+}
+
+/**
+ * What one segment adds at the end of the body: its own paragraph, or, when it continues the
+ * sentence of `previous` (the segment before it), its words for that paragraph, which then ends
+ * here instead (appendSegments joins them). `startMs` is Date.parse(startedAt), parsed once per
+ * document: a flush after a restart renders every segment again, and 10,000 of them must stay well
+ * under 50 ms.
+ */
+export function renderSegment(
+  segment: TranscriptSegment,
+  startMs: number,
+  previous?: TranscriptSegment | null,
+): string {
   const text = escapeInline(oneLine(segment.text));
-  return `**${speaker}** (${offset(Date.parse(segment.timestamp) - startMs)}): ${text}\n\n`;
+  if (continues(previous, segment)) return ` ${text}${PARAGRAPH_END}`;
+  const speaker = escapeInline(oneLine(segment.speaker)) || 'Unknown speaker';
+  return `**${speaker}** (${offset(Date.parse(segment.timestamp) - startMs)}): ${text}${PARAGRAPH_END}`;
+}
+
+/**
+ * `body` (empty, or ending with the paragraph of `previous`) with `segments` after it: each in a
+ * paragraph of its own, or on the paragraph before when it continues that sentence.
+ */
+export function appendSegments(
+  body: string,
+  segments: readonly TranscriptSegment[],
+  startMs: number,
+  previous: TranscriptSegment | null,
+): string {
+  const parts = [body];
+  let before = previous;
+  for (const segment of segments) {
+    // The paragraph before stays open: its break gives way to this segment's words.
+    if (continues(before, segment)) parts.push(parts.pop()!.slice(0, -PARAGRAPH_END.length));
+    parts.push(renderSegment(segment, startMs, before));
+    before = segment;
+  }
+  return parts.join('');
 }
 
 /** `hh:mm:ss` since the start; a timestamp before the start (clock skew) shows as 00:00:00. */

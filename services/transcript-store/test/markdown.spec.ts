@@ -1,6 +1,14 @@
 import { expect } from 'chai';
 import { parse } from 'yaml';
-import { offset, renderFrontMatter, renderHeading, renderSegment, type FrontMatter } from '../src/markdown.js';
+import {
+  appendSegments,
+  continues,
+  offset,
+  renderFrontMatter,
+  renderHeading,
+  renderSegment,
+  type FrontMatter,
+} from '../src/markdown.js';
 import { anchorOf, collapse, holds, needlesOf, normalize, parseQuery, snippet } from '../src/search-text.js';
 
 const base: FrontMatter = {
@@ -106,6 +114,13 @@ describe('markdown documents', () => {
       }
     });
 
+    it('adds the caption language and the bot account after the rest when known, and nothing when null', () => {
+      const document = renderFrontMatter({ ...base, language: 'ja', signedInAs: 'Notetaker "Bot"\nOps' });
+      expect(Object.keys(readBack(document))).to.deep.equal([...Object.keys(base), 'language', 'signedInAs']);
+      expect(readBack(document)).to.include({ language: 'ja', signedInAs: 'Notetaker "Bot"\nOps' });
+      expect(renderFrontMatter({ ...base, language: null, signedInAs: null })).to.equal(renderFrontMatter(base));
+    });
+
     it('puts no value on more than one line, so the closing --- is the only one at column 0', () => {
       const document = renderFrontMatter({ ...base, title: 'a\n---\nb' });
       expect(document.split('\n').filter((l) => l === '---')).to.have.length(2);
@@ -131,6 +146,67 @@ describe('markdown documents', () => {
         '**Eve\\*\\*** (00:00:00): x --- \\# title \\<script\\>\\{alert(1)\\}\\</script\\> \\[a\\](b)\n\n',
       );
       expect(renderHeading('a\nb # c')).to.equal('\n# a b \\# c\n\n');
+    });
+
+    it('continues a paragraph only for the same speaker and an unfinished sentence', () => {
+      const alice = (text: string) => ({ speaker: 'Alice', text, timestamp: base.date });
+      const next = alice('and more');
+      for (const unfinished of [
+        'since it blocks the',
+        'one, two,',
+        'see (above)',
+        'x - ',
+        'Dr',
+        '\u6211\u4eec\u9700\u8981',
+      ])
+        expect(continues(alice(unfinished), next), unfinished).to.equal(true);
+      const finished = [
+        'Done.',
+        'Really?',
+        'Stop!',
+        'Well\u2026',
+        'and so on...',
+        '"Done."',
+        '(Done.)',
+        'He said \u201cgo.\u201d',
+      ];
+      const cjk = [
+        '\u7d42\u308f\u308a\u3002',
+        '\u672c\u5f53\uff1f',
+        '\u3059\u3054\u3044\uff01',
+        '\u300c\u7d42\u308f\u308a\u3002\u300d',
+        '\u597d\uff0e',
+      ];
+      for (const sentence of [...finished, ...cjk]) expect(continues(alice(sentence), next), sentence).to.equal(false);
+      expect(continues({ ...alice('since it blocks the'), speaker: 'Bob' }, next)).to.equal(false);
+      expect(continues(null, next)).to.equal(false);
+      expect(continues(alice(''), next), 'after an empty segment').to.equal(false);
+      expect(continues({ ...alice('and'), speaker: '' }, { ...next, speaker: '' }), 'unknown speakers').to.equal(false);
+    });
+
+    it('renders the same body flushed in any number of pieces as in one (fuzz)', () => {
+      let seed = 11;
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const texts = ['so the', 'release', 'is late.', 'Why?', 'because', '\u7d42\u308f\u308a\u3002', 'ok'];
+      for (let round = 0; round < 200; round++) {
+        const segments = Array.from({ length: 1 + Math.floor(random() * 12) }, (_, i) => ({
+          speaker: random() < 0.7 ? 'Alice' : 'Bob',
+          text: texts[Math.floor(random() * texts.length)],
+          timestamp: new Date(Date.parse(base.date) + i * 1000).toISOString(),
+        }));
+        const whole = appendSegments('', segments, Date.parse(base.date), null);
+        let body = '';
+        for (let from = 0; from < segments.length;) {
+          const to = from + 1 + Math.floor(random() * 3);
+          body = appendSegments(body, segments.slice(from, to), Date.parse(base.date), segments[from - 1] ?? null);
+          from = to;
+        }
+        expect(body).to.equal(whole);
+        // Every paragraph starts with a speaker; each ends the sentence or the speaker's run.
+        expect(whole.endsWith('\n\n')).to.equal(true);
+        for (const paragraph of whole.split('\n\n').filter(Boolean))
+          expect(paragraph).to.match(/^\*\*(Alice|Bob)\*\* \(/);
+      }
     });
 
     it('shows a timestamp before the start (clock skew) as 00:00:00', () => {

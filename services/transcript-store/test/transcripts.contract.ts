@@ -307,13 +307,13 @@ export function transcriptStoreContract(factory: StoreFactory): void {
 
     it('continues a document after a restart without losing or repeating a segment', async () => {
       const m = await openMeeting(h);
-      await appendAll(h, m, ['one', 'two']);
+      await appendAll(h, m, ['One.', 'Two.']);
       await flush(h, m.meetingId);
       h = await h.restart();
-      await appendAll(h, m, ['three'], 2);
+      await appendAll(h, m, ['Three.'], 2);
       expect(await flush(h, m.meetingId, 'completed')).to.include({ segmentsWritten: 1, totalSegments: 3 });
-      const lines = readDocument(h, m.documentPath!).match(/^\*\*Alice\*\* \(\d\d:\d\d:\d\d\): \w+$/gm);
-      expect(lines?.map((l) => l.split(': ')[1])).to.deep.equal(['one', 'two', 'three']);
+      const lines = readDocument(h, m.documentPath!).match(/^\*\*Alice\*\* \(\d\d:\d\d:\d\d\): \w+\.$/gm);
+      expect(lines?.map((l) => l.split(': ')[1])).to.deep.equal(['One.', 'Two.', 'Three.']);
     });
     it('after a restart, continues from the file: keeps a fix made by hand, and rebuilds a damaged or emptied one', async () => {
       const fixed = await openMeeting(h, { title: 'Fixed by hand' });
@@ -321,26 +321,104 @@ export function transcriptStoreContract(factory: StoreFactory): void {
       // A live meeting's file is not synced to disk: a power loss can leave it empty.
       const emptied = await openMeeting(h, { title: 'Emptied by a power loss' });
       for (const m of [fixed, damaged, emptied]) {
-        await appendAll(h, m, ['one', 'tow', 'three']);
+        await appendAll(h, m, ['One.', 'Tow.', 'Three.']);
         await flush(h, m.meetingId);
       }
       const fixedFile = path.join(h.contentRoot, fixed.documentPath!);
-      fs.writeFileSync(fixedFile, readDocument(h, fixed.documentPath!).replace(': tow', ': two'));
+      fs.writeFileSync(fixedFile, readDocument(h, fixed.documentPath!).replace(': Tow.', ': Two.'));
       const damagedFile = path.join(h.contentRoot, damaged.documentPath!);
       fs.writeFileSync(damagedFile, readDocument(h, damaged.documentPath!).slice(0, -30));
       fs.writeFileSync(path.join(h.contentRoot, emptied.documentPath!), '');
       h = await h.restart();
       for (const m of [fixed, damaged, emptied]) {
-        await appendAll(h, m, ['four'], 3);
+        await appendAll(h, m, ['Four.'], 3);
         await flush(h, m.meetingId, 'completed');
       }
       const words = (m: { documentPath: string | null }) =>
         readDocument(h, m.documentPath!)
-          .match(/^\*\*Alice\*\* \(\d\d:\d\d:\d\d\): \w+$/gm)
+          .match(/^\*\*Alice\*\* \(\d\d:\d\d:\d\d\): \w+\.$/gm)
           ?.map((l) => l.split(': ')[1]);
-      expect(words(fixed)).to.deep.equal(['one', 'two', 'three', 'four']);
-      expect(words(damaged)).to.deep.equal(['one', 'tow', 'three', 'four']);
-      expect(words(emptied)).to.deep.equal(['one', 'tow', 'three', 'four']);
+      expect(words(fixed)).to.deep.equal(['One.', 'Two.', 'Three.', 'Four.']);
+      expect(words(damaged)).to.deep.equal(['One.', 'Tow.', 'Three.', 'Four.']);
+      expect(words(emptied)).to.deep.equal(['One.', 'Tow.', 'Three.', 'Four.']);
+    });
+
+    it('writes a sentence the platform continued in a new caption block as one paragraph; the segments stay two', async () => {
+      const m = await openMeeting(h);
+      await appendAll(h, m, [
+        { speaker: 'Alice', text: 'We should hold the launch since it blocks the' },
+        { speaker: 'Alice', text: 'release and the finance team needs a week' },
+        { speaker: 'Alice', text: 'to close the quarter.' },
+        // A finished sentence: the same speaker's next words start a paragraph of their own.
+        { speaker: 'Alice', text: 'Next topic.' },
+        // Another speaker never continues Alice's paragraph, nor Alice theirs.
+        { speaker: 'Bob', text: 'Agreed, and' },
+        { speaker: 'Alice', text: 'thanks' },
+      ]);
+      await flush(h, m.meetingId);
+      // Across flushes, and across a restart (the body is then taken back from the file).
+      await appendAll(h, m, [{ speaker: 'Alice', text: 'everyone' }], 6);
+      await flush(h, m.meetingId);
+      h = await h.restart();
+      await appendAll(
+        h,
+        m,
+        [
+          { speaker: 'Alice', text: 'for coming 「本日は」 終わり。」' },
+          { speaker: 'Alice', text: 'Bye' },
+        ],
+        7,
+      );
+      expect(await flush(h, m.meetingId, 'completed')).to.include({ segmentsWritten: 2, totalSegments: 9 });
+
+      const body = readDocument(h, m.documentPath!).split('\n# Weekly sync\n\n')[1];
+      expect(body.split('\n\n').filter(Boolean)).to.deep.equal([
+        '**Alice** (00:00:00): We should hold the launch since it blocks the release and the finance team needs a week to close the quarter.',
+        '**Alice** (00:00:06): Next topic.',
+        '**Bob** (00:00:08): Agreed, and',
+        '**Alice** (00:00:10): thanks everyone for coming 「本日は」 終わり。」',
+        '**Alice** (00:00:16): Bye',
+      ]);
+      // The segments are what was finalized, one by one: the unit of the events and of paging.
+      const { segments } = await h.request<{ segments: Array<{ speaker: string; text: string }> }>('segments', {
+        meetingId: m.meetingId,
+      });
+      expect(segments.map((s) => s.text)).to.deep.equal([
+        'We should hold the launch since it blocks the',
+        'release and the finance team needs a week',
+        'to close the quarter.',
+        'Next topic.',
+        'Agreed, and',
+        'thanks',
+        'everyone',
+        'for coming 「本日は」 終わり。」',
+        'Bye',
+      ]);
+    });
+
+    it('writes the caption language and the account the bot signed in as into the front matter', async () => {
+      const m = await openMeeting(h, { language: 'de-DE' });
+      await appendAll(h, m, ['Hallo.']);
+      await flush(h, m.meetingId, 'in_progress', ['Alice'], 'notetaker@example.com');
+      expect(frontMatterOf(readDocument(h, m.documentPath!))).to.deep.include({
+        language: 'de-DE',
+        signedInAs: 'notetaker@example.com',
+      });
+      // The latest flush names it, also with nothing else new.
+      expect(await flush(h, m.meetingId, 'in_progress', [], 'bot@example.com')).to.include({ segmentsWritten: 0 });
+      expect(frontMatterOf(readDocument(h, m.documentPath!)).signedInAs).to.equal('bot@example.com');
+      // A flush that names none (an older sender) leaves it as it was.
+      await flush(h, m.meetingId, 'completed');
+      expect(frontMatterOf(readDocument(h, m.documentPath!))).to.deep.include({
+        status: 'completed',
+        language: 'de-DE',
+        signedInAs: 'bot@example.com',
+      });
+
+      // A guest bot and no language asked for: neither key is written.
+      const plain = await openMeeting(h);
+      await flush(h, plain.meetingId, 'completed');
+      expect(frontMatterOf(readDocument(h, plain.documentPath!))).to.not.have.any.keys('language', 'signedInAs');
     });
   });
 

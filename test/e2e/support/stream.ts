@@ -146,10 +146,16 @@ export async function expectDocument(
   expect(markdown).to.include(`meetingId: "${meetingId}"`);
   expect(markdown).to.match(/^status: "?completed"?$/m);
   let from = 0;
+  let named = -1;
+  let previous: string | null = null;
   for (const { speaker, text } of segments) {
     const at = markdown.indexOf(text, from);
     expect(at, `"${text}" in the document after position ${from}`).to.be.greaterThan(-1);
-    expect(markdown.lastIndexOf(speaker, at), `${speaker} named before "${text}"`).to.be.greaterThan(from - 1);
+    // A segment that goes on with the same speaker's sentence is in that paragraph, named at its start.
+    const by = markdown.lastIndexOf(speaker, at);
+    expect(by, `${speaker} named before "${text}"`).to.be.greaterThan(speaker === previous ? named - 1 : from - 1);
+    named = by;
+    previous = speaker;
     from = at + text.length;
   }
   return markdown;

@@ -42,8 +42,10 @@
     var video = h('video', { class: C.video, autoplay: true, muted: true, playsinline: true });
     var mic = h('div', { role: 'button', tabindex: '0', class: C.round }, [icon('mic')]);
     var cam = h('div', { role: 'button', tabindex: '0', class: C.round }, [icon('videocam')]);
-    var name = h('input', { type: 'text', class: C.input, 'aria-label': 'Your name', placeholder: 'Your name', maxlength: '60', autocomplete: 'off' });
-    var join = button(O.lobby === false ? 'Join now' : 'Ask to join', { class: C.btn + ' ' + C.primary, disabled: true });
+    var account = SIM.account;
+    // Signed in, Meet asks for no name: it shows the account's, and the join button is ready at once.
+    var name = account ? null : h('input', { type: 'text', class: C.input, 'aria-label': 'Your name', placeholder: 'Your name', maxlength: '60', autocomplete: 'off' });
+    var join = button(O.lobby === false ? 'Join now' : 'Ask to join', { class: C.btn + ' ' + C.primary, disabled: !account });
     function paint() {
       mic.setAttribute('aria-label', (local.micOn ? 'Turn off' : 'Turn on') + ' microphone (ctrl + d)');
       mic.setAttribute('data-is-muted', String(!local.micOn));
@@ -61,22 +63,39 @@
       if (e.key === 'd') { e.preventDefault(); toggleMic(); }
       if (e.key === 'e') { e.preventDefault(); toggleCam(); }
     });
-    name.addEventListener('input', function () { join.disabled = !name.value.trim(); });
+    if (name) name.addEventListener('input', function () { join.disabled = !name.value.trim(); });
     join.addEventListener('click', function () {
       if (join.disabled) return;
       join.disabled = true;
-      askToJoin(name.value.trim());
+      askToJoin(account ? account.name : name.value.trim());
     });
-    root.replaceChildren(h('div', { class: C.prejoin }, [
+    root.replaceChildren(accountBar(account), h('div', { class: C.prejoin }, [
       h('div', { class: C.preview }, [video, h('div', { class: C.previewBar }, [wrap('control', mic), wrap('control', cam)])]),
       h('div', { class: C.side }, [
-        h('h1', { class: C.title }, 'What\u2019s your name?'),
-        wrap('control', name),
+        h('h1', { class: C.title }, account ? 'Ready to join?' : 'What\u2019s your name?'),
+        account ? h('div', { class: C.subtitle }, ['Joining as ', h('span', {}, account.name)]) : wrap('control', name),
         h('div', { class: C.actions }, [wrap('control', join), button('Other ways to join')]),
       ]),
     ]));
     paint();
     media.start(video);
+  }
+
+  /* Google's account button, top right on every signed-in page: its label names the account. */
+  function accountBar(account) {
+    if (!account) return h('div', {});
+    return h('div', { class: C.bar }, [wrap('control', h('a', { role: 'button', href: '#', 'aria-label': 'Google Account: ' + account.name + '  \n(' + account.email + ')' },
+      [h('img', { class: C.capAvatar, src: L.avatar(account.name), alt: '' })]))]);
+  }
+
+  /* accounts.google.com: where Meet sends a browser it does not take as signed in. */
+  function renderSignIn() {
+    root.replaceChildren(h('div', { class: C.end }, [
+      h('h1', { class: C.title }, 'Sign in'),
+      h('div', { class: C.subtitle }, 'to continue to Google Meet'),
+      wrap('control', h('input', { type: 'email', class: C.input, 'aria-label': 'Email or phone', autocomplete: 'username' })),
+      h('div', { class: C.actions }, [button('Forgot email?'), button('Create account'), button('Next', { class: C.btn + ' ' + C.primary })]),
+    ]));
   }
 
   function askToJoin(name) {
@@ -108,7 +127,7 @@
   // ---- screens driven by the simulator
 
   var render = L.screens(local, media, {
-    reset: function () { local.blocks.clear(); local.tiles.clear(); },
+    reset: function () { local.blocks.clear(); local.tiles.clear(); closePopups(); },
     lobby: function () { renderLobby(); },
     call: function () { renderCall(); },
     end: function (terminal) { renderEnd(terminal); },
@@ -160,7 +179,7 @@
         h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on microphone', 'data-is-muted': 'true' }, [icon('mic_off')]),
         h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on camera', 'data-is-muted': 'true' }, [icon('videocam_off')]),
         cc,
-        h('button', { class: C.ctl, type: 'button', 'aria-label': 'More options' }, [icon('more_vert')]),
+        h('button', { class: C.ctl, type: 'button', 'aria-label': 'More options', 'aria-haspopup': 'menu', onclick: toggleMoreMenu }, [icon('more_vert')]),
         leave,
         h('button', { class: C.ctl, type: 'button', 'aria-label': 'People' }, [icon('people'), count]),
       ].map(function (control) { return control && wrap('control', control); })),
@@ -181,6 +200,103 @@
     if (local.screen !== 'in_call' || typing(e) || e.ctrlKey || e.altKey || e.metaKey) return;
     if (e.key === 'c' && O.captionsAvailable !== false) setCaptions(!local.captionsOn);
   });
+
+  // ---- the caption language: More options -> Settings -> Captions -> Meeting language
+
+  /*
+   * Meet's settings dialog has a tab per area; "Captions" holds "Meeting language", a combobox
+   * whose list names the languages in the UI's language (hl=en) and applies a pick at once. Texts
+   * follow Meet's English UI as Google's help pages and existing bots describe it (assumed, not
+   * copied from a live page). Menus and lists are popups at the end of the body, as in Meet.
+   */
+  var LANGUAGES = O.captionLanguages || ['English'];
+  var SETTINGS_TABS = [['Audio', 'volume_up'], ['Video', 'videocam'], ['General', 'settings'], ['Captions', 'closed_caption'], ['Reactions', 'add_reaction']];
+  local.captionLanguage = LANGUAGES[0];
+  local.popups = { menu: null, settings: null, list: null };
+
+  function popup(key, el) {
+    closePopup(key);
+    local.popups[key] = el;
+    document.body.appendChild(el);
+  }
+  function closePopup(key) {
+    if (local.popups[key]) local.popups[key].remove();
+    local.popups[key] = null;
+  }
+  function closePopups() { ['list', 'menu', 'settings'].forEach(closePopup); }
+  // A click anywhere else closes an open menu or list, as Meet's do.
+  document.addEventListener('click', function () { closePopup('menu'); closePopup('list'); });
+
+  function menuItem(iconName, label, onclick) {
+    return wrap('control', h('div', { role: 'menuitem', tabindex: '-1', class: C.btn, onclick: function (e) {
+      e.stopPropagation();
+      closePopup('menu');
+      if (onclick) onclick();
+    } }, [icon(iconName), h('span', {}, label)]));
+  }
+
+  function toggleMoreMenu(e) {
+    e.stopPropagation();
+    if (local.popups.menu) return closePopup('menu');
+    popup('menu', h('div', { role: 'menu', 'aria-label': 'Call options', class: C.dialog }, [
+      menuItem('view_quilt', 'Change layout'),
+      menuItem('fullscreen', 'Full screen'),
+      menuItem('auto_awesome', 'Apply visual effects'),
+      menuItem('feedback', 'Report a problem'),
+      menuItem('settings', 'Settings', openSettings),
+    ]));
+  }
+
+  function openSettings() {
+    var tablist = h('div', { role: 'tablist', 'aria-orientation': 'vertical', 'aria-label': 'Settings' });
+    var panel = h('div', { role: 'tabpanel', class: C.side });
+    var tabs = SETTINGS_TABS.filter(function (t) { return t[0] !== 'Captions' || O.captionLanguageSettings !== false; });
+    function select(name) {
+      closePopup('list');
+      tablist.replaceChildren.apply(tablist, tabs.map(function (t) {
+        return wrap('control', h('button', { type: 'button', role: 'tab', 'aria-selected': String(t[0] === name), class: C.btn,
+          onclick: function () { select(t[0]); } }, [icon(t[1]), h('span', {}, t[0])]));
+      }));
+      panel.replaceChildren.apply(panel, name === 'Captions' ? captionsTab() : [h('div', { class: C.subtitle }, name)]);
+    }
+    popup('settings', h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Settings', class: C.dialog }, [
+      h('h2', { class: C.dialogTitle }, 'Settings'),
+      wrap('control', h('button', { type: 'button', 'aria-label': 'Close dialog', class: C.btn, onclick: function () { closePopups(); } }, [icon('close')])),
+      tablist,
+      panel,
+    ])]));
+    select('Audio');
+  }
+
+  function captionsTab() {
+    var labelId = 'caption-language-' + SIM.seed;
+    var value = h('span', {}, local.captionLanguage);
+    var box = h('div', { role: 'combobox', tabindex: '0', 'aria-haspopup': 'listbox', 'aria-expanded': 'false', 'aria-labelledby': labelId, class: C.btn,
+      onclick: function (e) {
+        e.stopPropagation();
+        if (local.popups.list) return closeList();
+        box.setAttribute('aria-expanded', 'true');
+        popup('list', h('div', { role: 'listbox', 'aria-label': 'Meeting language', class: C.dialog }, LANGUAGES.map(function (label) {
+          return wrap('control', h('div', { role: 'option', 'aria-selected': String(label === local.captionLanguage), class: C.btn,
+            onclick: function (ev) { ev.stopPropagation(); choose(label); } }, [h('span', {}, label)]));
+        })));
+      } }, [value, icon('arrow_drop_down')]);
+    function closeList() { closePopup('list'); box.setAttribute('aria-expanded', 'false'); }
+    function choose(label) {
+      closeList();
+      value.textContent = label;
+      if (label === local.captionLanguage) return;
+      local.captionLanguage = label;
+      L.post('caption-language', { guest: local.guestId, language: label });
+    }
+    return [
+      h('div', { id: labelId, class: C.dialogTitle }, 'Meeting language'),
+      h('div', { class: C.dialogText }, 'The language spoken in this meeting, used for captions'),
+      wrap('control', box),
+      h('div', { class: C.dialogText }, [h('span', {}, 'Translated captions'),
+        wrap('control', h('button', { type: 'button', role: 'switch', 'aria-checked': 'false', 'aria-label': 'Translated captions', class: C.btn }, [icon('translate')]))]),
+    ];
+  }
 
   function paintCaptionsButton() {
     var cc = local.ui && local.ui.cc;
@@ -209,24 +325,43 @@
     if (on && local.lastView) paintCaptions(local.lastView.captions);
   }
 
+  /* A tile per person, and a second one, "<name> (Presentation)", while someone presents. */
   function paintTiles(people) {
     var keep = new Set();
     people.forEach(function (p) {
-      keep.add(p.id);
-      if (local.tiles.has(p.id)) return;
-      var name = h('div', { class: C.tileName, 'data-self-name': p.self ? 'You' : null }, [wrap('tileName', h('span', { class: 'notranslate' }, p.name))]);
-      var tile = wrap('tile', h('div', { class: C.tile, 'data-participant-id': 'spaces/' + SIM.space + '/devices/' + p.id,
-        'data-requested-participant-id': 'spaces/' + SIM.space + '/devices/' + p.id }, [
-        h('div', { class: C.tileMedia }, [wrap('tileAvatar', h('img', { class: C.tileAvatar, src: L.avatar(p.name), alt: '' }))]),
-        h('div', { class: C.tileBar }, [icon('mic_off'), wrap('tileName', name)]),
-      ]));
-      local.tiles.set(p.id, tile);
-      local.ui.grid.appendChild(tile);
+      [p.id].concat(p.presenting ? [p.id + '/presentation'] : []).forEach(function (key) {
+        keep.add(key);
+        if (local.tiles.has(key)) return;
+        var tile = drawTile(p, key, key !== p.id);
+        local.tiles.set(key, tile);
+        local.ui.grid.appendChild(tile);
+      });
     });
     local.tiles.forEach(function (tile, id) {
       if (!keep.has(id)) { tile.remove(); local.tiles.delete(id); }
     });
     local.ui.count.textContent = String(people.length);
+  }
+
+  /*
+   * The bot's own tile is marked the way this page load drew (SIM.selfTile): data-self-name on an
+   * element inside the tile ('inner') or on the tile itself ('tile'), or no marker and the name
+   * shown as "You" ('you') or "<name> (You)" ('nameYou').
+   */
+  function drawTile(p, key, presentation) {
+    var self = p.self && !presentation;
+    var shown = presentation ? p.name + ' (Presentation)'
+      : self && SIM.selfTile === 'you' ? 'You'
+      : self && SIM.selfTile === 'nameYou' ? p.name + ' (You)'
+      : p.name;
+    var id = 'spaces/' + SIM.space + '/devices/' + key;
+    var name = h('div', { class: C.tileName, 'data-self-name': self && SIM.selfTile === 'inner' ? 'You' : null },
+      [wrap('tileName', h('span', { class: 'notranslate' }, shown))]);
+    return wrap('tile', h('div', { class: C.tile, 'data-participant-id': id, 'data-requested-participant-id': id,
+      'data-self-name': self && SIM.selfTile === 'tile' ? 'You' : null }, [
+      h('div', { class: C.tileMedia }, [wrap('tileAvatar', h('img', { class: C.tileAvatar, src: L.avatar(p.name), alt: '' }))]),
+      h('div', { class: C.tileBar }, [icon('mic_off'), wrap('tileName', name)]),
+    ]));
   }
 
   function paintCaptions(blocks) {
@@ -269,6 +404,7 @@
     });
   }
 
-  if (SIM.screen) renderEnd(SIM.screen);
+  if (SIM.screen === 'sign_in') renderSignIn();
+  else if (SIM.screen) renderEnd(SIM.screen);
   else renderPrejoin();
 })();

@@ -1,5 +1,6 @@
 /** The Google Meet pages of the simulator (meet.google.com/<code>). */
 import type { MeetingOptions } from '../types.js';
+import { drawChoices } from '../markup.js';
 import { renderPage } from './html.js';
 
 const CLASSES = [
@@ -66,6 +67,15 @@ export const MEET_LEVELS = [
   'control',
 ] as const;
 
+/**
+ * How this page load marks the bot's own tile, as Meet builds do: `data-self-name` on an element
+ * inside the tile, the same marker on the tile element itself, the name shown as "You", or as
+ * "<bot name> (You)" without a marker.
+ */
+export const MEET_CHOICES = { selfTile: ['inner', 'tile', 'you', 'nameYou'] } as const;
+
+export const meetChoices = (seed: number) => drawChoices(seed, MEET_CHOICES);
+
 const css = (c: C) => `
   body { margin: 0; font: 14px/1.4 'Google Sans', Roboto, Arial, sans-serif; background: #202124; color: #e8eaed; }
   .${c.icon} { font-style: normal; font-size: 12px; }
@@ -107,16 +117,18 @@ export function meetPage(config: {
   space: string;
   hl: string | null;
   options: Partial<MeetingOptions>;
-  /** An end screen shown at once instead of the pre-join screen. */
-  screen: 'not_found' | 'invalid' | 'cannot_join' | null;
+  /** An end screen shown at once instead of the pre-join screen; sign_in: Google's sign-in page. */
+  screen: 'not_found' | 'invalid' | 'cannot_join' | 'sign_in' | null;
+  /** The signed-in account the pre-join screen shows (no name field), or null for a guest. */
+  account: { name: string; email: string } | null;
 }): string {
   return renderPage({
-    title: 'Meet',
+    title: config.screen === 'sign_in' ? 'Sign in - Google Accounts' : 'Meet',
     seed: config.seed,
     classKeys: CLASSES,
     levels: MEET_LEVELS,
     css,
-    config,
+    config: { ...config, ...meetChoices(config.seed) },
     clients: ['common.js', 'meet-client.js'],
     rootId: 'yDmH0d',
   });

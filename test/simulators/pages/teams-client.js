@@ -36,11 +36,6 @@
     root.replaceChildren(h('div', { class: C.launcher }, [
       h('h1', { class: C.title }, 'How do you want to join your Teams meeting?'),
       wrap('control', button('Continue on this browser', { 'data-tid': 'joinOnWeb', class: C.btn + ' ' + C.primary, onclick: function () {
-        if (SIM.signInRequired) {
-          location.href = 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize?client_id=5e3ce6c0-2b1f-4285-8d4b-75ee78787346&response_mode=fragment&redirect_uri=' +
-            encodeURIComponent(location.origin + '/v2/');
-          return;
-        }
         location.href = '/v2/?meetingjoin=true&simSeed=' + SIM.seed + '#' + location.pathname + location.search;
       } })),
       button('Join on the Teams app', { 'data-tid': 'joinInApp' }),
@@ -65,39 +60,68 @@
     return m ? m[1] : null;
   }
 
+  /* The app's own token in localStorage of its origin: with the authtoken cookie, the signed-in session. */
+  function storedToken() {
+    for (var i = 0; i < localStorage.length; i++) {
+      var key = localStorage.key(i);
+      if (/^ts\.[0-9a-f-]+\.auth\.skype\.token$/.test(key)) return localStorage.getItem(key);
+    }
+    return null;
+  }
+
+  function toSignIn() {
+    location.href = 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize?client_id=5e3ce6c0-2b1f-4285-8d4b-75ee78787346&response_mode=fragment&redirect_uri=' +
+      encodeURIComponent(location.origin + '/v2/');
+  }
+
   function startApp() {
     local.meetingId = meetingIdFromHash();
-    fetch('/_sim/api/meeting?platform=teams&seed=' + SIM.seed + '&id=' + encodeURIComponent(local.meetingId || ''))
+    local.token = storedToken();
+    fetch('/_sim/api/meeting?platform=teams&seed=' + SIM.seed + '&id=' + encodeURIComponent(local.meetingId || '') +
+      (local.token ? '&token=' + encodeURIComponent(local.token) : ''))
       .then(function (r) { return r.json(); })
       .then(function (info) {
         O = info.options || {};
+        // A session Teams no longer accepts goes to sign in again; so does a guest where the tenant wants accounts.
+        if (info.signIn === 'expired' || (info.signIn === 'guest' && O.guests === 'refused_sign_in')) return toSignIn();
         if (!info.exists) return renderEnd('not_found');
-        renderPrejoin();
+        if (info.signIn === 'guest' && O.guests === 'refused_screen') return renderRefused();
+        renderPrejoin(info.account);
       });
   }
 
-  function renderPrejoin() {
+  /* A tenant that turned anonymous join off. */
+  function renderRefused() {
+    root.replaceChildren(h('div', { class: C.end }, [
+      wrap('control', h('h1', { class: C.title }, 'Sign in to join this meeting')),
+      h('p', {}, 'Your organization doesn\u2019t allow anonymous users to join this meeting.'),
+      button('Sign in', { class: C.btn + ' ' + C.primary, onclick: toSignIn }),
+    ]));
+  }
+
+  function renderPrejoin(account) {
     var video = h('video', { class: C.video, autoplay: true, muted: true, playsinline: true });
-    var name = h('input', { type: 'text', class: C.input, 'data-tid': 'prejoin-display-name-input', placeholder: 'Type your name', 'aria-label': 'Type your name' });
+    // Signed in, Teams shows the account (no name field) and the join button is ready at once.
+    var name = account ? null : h('input', { type: 'text', class: C.input, 'data-tid': 'prejoin-display-name-input', placeholder: 'Type your name', 'aria-label': 'Type your name' });
     var cam = h('input', { type: 'checkbox', role: 'switch', class: C.switch, 'data-tid': 'toggle-video', 'aria-label': 'Camera', checked: true });
     var mic = h('input', { type: 'checkbox', role: 'switch', class: C.switch, 'data-tid': 'toggle-mute', 'aria-label': 'Microphone', checked: true });
-    var join = h('button', { class: C.btn + ' ' + C.primary, type: 'button', 'data-tid': 'prejoin-join-button', disabled: true }, 'Join now');
+    var join = h('button', { class: C.btn + ' ' + C.primary, type: 'button', 'data-tid': 'prejoin-join-button', disabled: !account }, 'Join now');
     cam.addEventListener('change', function () { local.camOn = cam.checked; if (local.camOn) media.start(video); else media.apply(); });
     mic.addEventListener('change', function () { local.micOn = mic.checked; media.apply(); });
-    name.addEventListener('input', function () { join.disabled = !name.value.trim(); });
+    if (name) name.addEventListener('input', function () { join.disabled = !name.value.trim(); });
     join.addEventListener('click', function () {
       if (join.disabled || local.dialogOpen) return;
       join.disabled = true;
-      L.post('join', { meetingId: local.meetingId, platform: 'teams', name: name.value.trim(), micOn: local.micOn, camOn: local.camOn, hl: null })
+      L.post('join', { meetingId: local.meetingId, platform: 'teams', name: account ? account.name : name.value.trim(), micOn: local.micOn, camOn: local.camOn, hl: null, token: local.token })
         .then(function (r) {
           local.guestId = r.guestId;
           local.source = L.connect(r.guestId, render);
         });
     });
-    root.replaceChildren(h('div', { class: C.prejoin }, [
+    root.replaceChildren(meControl(account), h('div', { class: C.prejoin }, [
       h('h2', { class: C.title }, 'Choose your video and audio options'),
       h('div', { class: C.preview }, [video]),
-      wrap('control', name),
+      account ? h('div', {}, account.name) : wrap('control', name),
       h('div', { class: C.row2 }, [h('label', {}, [wrap('control', cam), ' Camera']), h('label', {}, [wrap('control', mic), ' Microphone'])]),
       wrap('control', join),
     ]));
@@ -118,8 +142,15 @@
     }
   }
 
+  /* The account button of the signed-in app's header; its label names the account. */
+  function meControl(account) {
+    if (!account) return h('div', {});
+    return h('div', { class: C.bar }, [wrap('control', h('button', { type: 'button', id: 'idna-me-control-avatar-trigger', class: C.btn,
+      'aria-label': 'Account manager for ' + account.name }, [h('span', {}, account.name.charAt(0))]))]);
+  }
+
   var render = L.screens(local, media, {
-    reset: function () { local.tiles.clear(); },
+    reset: function () { local.tiles.clear(); closeLanguageSettings(); },
     lobby: function () { renderLobby(); },
     call: function () { renderCall(); },
     end: function (terminal) { renderEnd(terminal); },
@@ -191,7 +222,8 @@
       items.push(menuItem('Language and speech', { 'aria-haspopup': 'menu' }, function () {
         host.appendChild(h('div', { role: 'menu', class: C.menu }, [
           menuItem(local.captionsOn ? 'Turn off live captions' : 'Turn on live captions', {}, function () { close(); setCaptions(!local.captionsOn); }),
-        ]));
+          languageSettingsItem(close),
+        ].filter(Boolean)));
       }));
     } else if (O.captionsAvailable !== false) {
       items.push(menuItem('Captions', { 'aria-checked': String(local.captionsOn) }, function () { close(); setCaptions(!local.captionsOn); }));
@@ -200,12 +232,83 @@
     host.appendChild(h('div', { role: 'menu', class: C.menu }, items));
   }
 
+  // ---- the caption language: "Language settings", from the captions' own "..." or More -> Language and speech
+
+  /*
+   * Teams' spoken language is set in the "Language settings" dialog: "Meeting spoken language", a
+   * dropdown of languages named with their region ("German (Germany)"), applied with "Update".
+   * Texts from Microsoft's support pages on live captions.
+   */
+  var languageDialog = null;
+
+  function languageSettingsItem(close) {
+    if (O.captionLanguageSettings === false) return null;
+    return wrap('control', menuItem('Language settings', {}, function () { close(); openLanguageSettings(); }));
+  }
+
+  /* The "..." at the captions' right: their settings menu. */
+  function captionsSettingsButton() {
+    return wrap('control', h('button', { type: 'button', class: C.btn, 'aria-label': 'Captions settings', 'aria-haspopup': 'menu', onclick: function (e) {
+      e.stopPropagation();
+      var host = local.ui.menuHost;
+      if (host.firstChild) return host.replaceChildren();
+      var close = function () { host.replaceChildren(); };
+      host.appendChild(h('div', { role: 'menu', class: C.menu }, [
+        wrap('control', menuItem('Caption style', {}, close)),
+        languageSettingsItem(close),
+      ].filter(Boolean)));
+    } }, [h('span', { 'aria-hidden': 'true' }, '\u2026')]));
+  }
+
+  function openLanguageSettings() {
+    closeLanguageSettings();
+    var languages = O.captionLanguages || ['English (United States)'];
+    local.captionLanguage = local.captionLanguage || languages[0];
+    var chosen = local.captionLanguage;
+    var labelId = 'spoken-language-' + SIM.seed;
+    var value = h('span', {}, chosen);
+    var listHost = h('div', {});
+    var box = h('button', { type: 'button', role: 'combobox', 'aria-haspopup': 'listbox', 'aria-expanded': 'false', 'aria-labelledby': labelId, class: C.btn,
+      onclick: function () {
+        if (listHost.firstChild) return closeList();
+        box.setAttribute('aria-expanded', 'true');
+        listHost.appendChild(h('div', { role: 'listbox', class: C.menu }, languages.map(function (label) {
+          return wrap('control', h('div', { role: 'option', 'aria-selected': String(label === chosen), class: C.menuItem,
+            onclick: function () { chosen = label; value.textContent = label; closeList(); } }, [h('span', {}, label)]));
+        })));
+      } }, [value, h('span', { 'aria-hidden': 'true' }, '\u2304')]);
+    function closeList() { listHost.replaceChildren(); box.setAttribute('aria-expanded', 'false'); }
+    // "Update" sets the spoken language for everyone in the meeting.
+    var update = button('Update', { class: C.btn + ' ' + C.primary, onclick: function () {
+      if (chosen !== local.captionLanguage) {
+        local.captionLanguage = chosen;
+        L.post('caption-language', { guest: local.guestId, language: chosen });
+      }
+      closeLanguageSettings();
+    } });
+    languageDialog = h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'language-settings-' + SIM.seed, class: C.dialog }, [
+      h('h2', { id: 'language-settings-' + SIM.seed }, 'Language settings'),
+      h('div', { id: labelId }, 'Meeting spoken language'),
+      h('p', {}, 'Make sure this is the language everyone is speaking. It\u2019s used for live captions and transcripts.'),
+      wrap('control', box),
+      listHost,
+      h('div', { class: C.row2 }, [wrap('control', button('Cancel', { onclick: closeLanguageSettings })), wrap('control', update)]),
+    ])]);
+    document.body.appendChild(languageDialog);
+  }
+
+  function closeLanguageSettings() {
+    if (languageDialog) languageDialog.remove();
+    languageDialog = null;
+  }
+
   function setCaptions(on) {
     local.captionsOn = on;
     var ui = local.ui;
     if (on && !ui.list) {
       ui.list = h('div', { class: C.vlist, role: 'list', style: 'height:' + (ROW_HEIGHT * O.visibleRows) + 'px' });
       ui.ccHost.appendChild(wrap('window', h('div', { 'data-tid': 'closed-caption-v2-window-wrapper', class: C.ccWindow }, [
+        captionsSettingsButton(),
         wrap('renderer', h('div', { 'data-tid': 'closed-caption-renderer-wrapper', class: C.ccRenderer }, [wrap('list', ui.list)])),
       ])));
       local.pool = [];
@@ -248,7 +351,8 @@
         local.slots[slot] = entry.id;
       }
       var cell = local.pool[slot];
-      if (cell.author.textContent !== entry.speaker) cell.author.textContent = entry.speaker;
+      var author = labels[entry.speaker] || entry.speaker;
+      if (cell.author.textContent !== author) cell.author.textContent = author;
       if (cell.text.textContent !== entry.text) cell.text.textContent = entry.text;
       cell.row.style.display = '';
       cell.row.style.transform = 'translateY(' + position * ROW_HEIGHT + 'px)';
@@ -256,12 +360,24 @@
     local.slots.forEach(function (id, slot) { if (id === null) local.pool[slot].row.style.display = 'none'; });
   }
 
+  /* People's names as Teams writes them on tiles and caption rows: "Alice (Guest)" and the like. */
+  var labels = {};
+
+  /* The bot's own tile, labelled the way this page load drew (SIM.selfTile). */
+  function selfLabel(name) {
+    if (SIM.selfTile === 'guestYou') return name + ' (Guest) (You)';
+    if (SIM.selfTile === 'you') return 'You';
+    if (SIM.selfTile === 'name') return name;
+    return name + ' (You)';
+  }
+
   function paintTiles(people) {
     var keep = new Set();
     people.forEach(function (p) {
+      if (!p.self) labels[p.name] = p.suffix ? p.name + ' (' + p.suffix + ')' : p.name;
       keep.add(p.id);
       if (local.tiles.has(p.id)) return;
-      var label = p.self ? p.name + ' (You)' : p.name;
+      var label = p.self ? selfLabel(p.name) : labels[p.name];
       var tile = wrap('tile', h('div', { 'data-cid': 'calling-participant-stream', role: 'group', 'aria-label': label + ', muted', class: C.tile }, [
         wrap('tileName', h('div', { class: C.tileName }, [wrap('tileName', h('span', {}, label))])),
       ]));

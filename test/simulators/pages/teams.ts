@@ -3,6 +3,7 @@
  * (teams.microsoft.com/l/meetup-join/..., teams.live.com/meet/...), the light-meetings app under
  * /v2/, and the Microsoft sign-in page a tenant that refuses guests redirects to.
  */
+import { drawChoices } from '../markup.js';
 import { renderPage } from './html.js';
 
 const CLASSES = [
@@ -62,6 +63,14 @@ export const TEAMS_LEVELS = [
   'control',
 ] as const;
 
+/**
+ * How this page load labels the bot's own tile: "<name> (You)", "<name> (Guest) (You)" (a guest's
+ * own label), "You" alone, or just the bot's display name with no mark at all.
+ */
+export const TEAMS_CHOICES = { selfTile: ['nameYou', 'guestYou', 'you', 'name'] } as const;
+
+export const teamsChoices = (seed: number) => drawChoices(seed, TEAMS_CHOICES);
+
 const css = (c: C) => `
   body { margin: 0; font: 14px/1.4 'Segoe UI', system-ui, sans-serif; background: #f5f5f5; color: #242424; }
   .${c.btn} { border: 1px solid #d1d1d1; border-radius: 4px; padding: 6px 14px; background: #fff; cursor: pointer; }
@@ -92,7 +101,6 @@ export function teamsPage(config: {
   page: 'launcher' | 'app' | 'login';
   /** The launcher hands its seed on to the app it opens, so one join is one drawn markup. */
   seed: number;
-  signInRequired?: boolean;
 }): string {
   return renderPage({
     title: config.page === 'login' ? 'Sign in to your account' : 'Microsoft Teams',
@@ -100,7 +108,7 @@ export function teamsPage(config: {
     classKeys: CLASSES,
     levels: TEAMS_LEVELS,
     css,
-    config,
+    config: { ...config, ...teamsChoices(config.seed) },
     clients: ['common.js', 'teams-client.js'],
     rootId: 'app',
   });

@@ -15,33 +15,13 @@
  * radius of a browser crash, bounded by `meetingsPerBrowser`: a full browser makes the pool launch
  * another, and a crash ends exactly the meetings whose contexts lived in the browser that died.
  */
-import { accessSync, constants } from 'node:fs';
 import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
+import { findChrome } from './find-chrome.js';
 import { killBrowserProcesses } from './process-tree.js';
 
-const CHROME_CANDIDATES = [
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome',
-  '/usr/bin/google-chrome-stable',
-];
+export { findChrome };
 
 export class BrowserUnavailableError extends Error {}
-
-/** `chromePath` if given (and executable), else the first Chromium or Chrome found. */
-export function findChrome(chromePath?: string): string | null {
-  const candidates = chromePath ? [chromePath] : CHROME_CANDIDATES;
-  return (
-    candidates.find((path) => {
-      try {
-        accessSync(path, constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
-    }) ?? null
-  );
-}
 
 export function chromeArgs(extraArgs: string[]): string[] {
   return [

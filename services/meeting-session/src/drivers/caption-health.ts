@@ -7,6 +7,9 @@
  *   and no caption text was read for `blindAfterMs`; cleared by the next text read;
  * - `captions_unavailable`: captions have not come on for `blindAfterMs` (no control found, or
  *   pressing it does nothing); cleared once they are on.
+ * These two are the only warnings it raises or clears: `caption_language_unavailable` (the language
+ * asked for cannot be selected, caption-language.ts) is about what the captions say, not whether
+ * they are read, and stays raised for the rest of the meeting.
  */
 import type { CaptionWarning, SnapshotNode } from './driver.js';
 
@@ -22,8 +25,11 @@ export interface HealthReading {
   textRead: boolean;
 }
 
+/** The warnings caption health owns. */
+export type HealthWarning = Extract<CaptionWarning, 'captions_unreadable' | 'captions_unavailable'>;
+
 export interface HealthChange {
-  warning: CaptionWarning;
+  warning: HealthWarning;
   raised: boolean;
   seen: string;
 }
@@ -32,11 +38,11 @@ export class CaptionHealth {
   private lastTextAt: number | null = null;
   private changesAtText = 0;
   private offSince: number | null = null;
-  private readonly active = new Set<CaptionWarning>();
+  private readonly active = new Set<HealthWarning>();
 
   constructor(private readonly blindAfterMs: number) {}
 
-  get warnings(): CaptionWarning[] {
+  get warnings(): HealthWarning[] {
     return [...this.active];
   }
 
@@ -62,7 +68,7 @@ export class CaptionHealth {
     return changes;
   }
 
-  private set(changes: HealthChange[], warning: CaptionWarning, on: boolean, seen: () => string): void {
+  private set(changes: HealthChange[], warning: HealthWarning, on: boolean, seen: () => string): void {
     if (on === this.active.has(warning)) return;
     if (on) this.active.add(warning);
     else this.active.delete(warning);

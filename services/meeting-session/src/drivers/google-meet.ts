@@ -1,7 +1,7 @@
 /**
  * Google Meet: open the link with the UI pinned to English, type the name, turn microphone and
  * camera off, ask to join (confirming pop-ups on the way), then turn captions on with the button
- * or the `c` key.
+ * or the `c` key, and select their language (More options -> Settings -> Captions) if one is asked for.
  */
 import type { Page } from 'puppeteer-core';
 import { MeetCaptionTracker, type MeetCaptionBlock } from './meet-captions.js';
@@ -50,8 +50,11 @@ export const googleMeet: PlatformAdapter<MeetCaptionBlock> = {
     return false;
   },
 
-  async tendCall({ page, state, memo, now }: StepContext<MeetCaptionBlock>) {
+  async tendCall({ page, state, memo, now, language }: StepContext<MeetCaptionBlock>) {
     if (state.dialog && memo.due('dialog', now, 1000)) await this.run(page, 'confirmDialog');
+    // The caption language is chosen among the languages captions can be in: with captions on.
+    if (state.captionsOn && !state.dialog && language?.pending)
+      await language.step((step) => this.run(page, 'languageStep', step), memo, now);
     if (state.captionsOn || !memo.due('captions', now, 1500)) return;
     if (await this.run<boolean>(page, 'captionsButton')) return;
     // No captions button in reach (narrow layouts hide it): Meet's shortcut does the same.

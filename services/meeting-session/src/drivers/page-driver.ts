@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from 'puppeteer-core';
 import type { BrowserLease, BrowserPool } from './browser.js';
 import { CaptionHealth, withoutNames } from './caption-health.js';
+import { CaptionLanguage } from './caption-language.js';
 import type { CaptionTracker } from './caption-tracker.js';
 import type {
   DriverEnd,
@@ -19,7 +20,8 @@ import type {
   SnapshotNode,
 } from './driver.js';
 import { GuardedListener } from './listener-guard.js';
-import { TileReadings } from './tile-readings.js';
+import { signIn } from './session.js';
+import { peopleOf, TileReadings, type TileReading } from './tile-readings.js';
 import { ActionMemo, type PageState, type PlatformAdapter, type TimingSettings } from './platform.js';
 
 export interface PageDriverSettings extends TimingSettings {
@@ -53,10 +55,14 @@ export class PageDriver<Item> implements MeetingDriver {
   private readonly tiles = new TileReadings();
   private readonly memo = new ActionMemo();
   private readonly health: CaptionHealth;
+  /** The caption language asked for, selected once captions are on; null: the platform's default. */
+  private readonly language: CaptionLanguage | null;
   /** Caption text was read since the last health reading. */
   private textRead = false;
   private lastSeq = 0;
   private deadline = 0;
+  /** Signed in: the name the platform shows for the bot's account (its tile carries it, not displayName). */
+  private accountName: string | null = null;
 
   constructor(
     private readonly target: JoinTarget,
@@ -66,6 +72,7 @@ export class PageDriver<Item> implements MeetingDriver {
     private readonly clock: () => number = Date.now,
   ) {
     this.health = new CaptionHealth(settings.captionBlindAfterMs);
+    this.language = target.language ? new CaptionLanguage(target.language) : null;
     const prefix = randomBytes(4).toString('hex');
     let turns = 0;
     this.tracker = adapter.createTracker(
@@ -115,6 +122,7 @@ export class PageDriver<Item> implements MeetingDriver {
     page.on('error', () => this.fail('browser_crashed', 'the page crashed'));
     page.on('close', () => this.fail('browser_crashed', 'the page was closed'));
     await page.setUserAgent(lease.userAgent);
+    if (this.target.account) await signIn(lease, page, this.target.account.session);
     await page.setExtraHTTPHeaders({ 'Accept-Language': 'en-US,en;q=0.9' });
     await page.exposeFunction('__ntCaptions', (json: string) => this.observed(json));
     return page;
@@ -157,10 +165,15 @@ export class PageDriver<Item> implements MeetingDriver {
     const now = this.clock();
     if (state.outcome) {
       if (ENDS.has(state.outcome)) this.end(state.outcome as DriverEnd);
-      else this.fail(state.outcome as DriverFailure, `${state.screen} screen at ${state.url}`);
+      else this.fail(this.failureOf(state), `${state.screen} screen at ${hostOf(state.url)}`);
       return false;
     }
-    const context = { page, state, displayName: this.displayName, memo: this.memo, now };
+    if (state.prejoin?.identity && this.accountName === null && this.target.account) {
+      this.accountName = state.prejoin.identity.replace(/\s*\([^()]*@[^()]*\)$/, '');
+      this.listener?.signedIn(state.prejoin.identity);
+    }
+    const language = this.language?.pending ? this.language : null;
+    const context = { page, state, displayName: this.displayName, memo: this.memo, now, language };
     if (this.phase === 'live') {
       if (!state.observing) await this.adapter.run<boolean>(page, 'observe');
       this.applyCaptions(state.seq, state.captions, now);
@@ -168,6 +181,7 @@ export class PageDriver<Item> implements MeetingDriver {
       if (state.participants) this.reportParticipants(state.participants);
       if (state.screen === 'in_call') {
         await this.adapter.tendCall(context);
+        await this.checkLanguage(page);
         await this.checkHealth(page, state, now);
       }
       return false;
@@ -192,7 +206,17 @@ export class PageDriver<Item> implements MeetingDriver {
   }
 
   private get displayName(): string {
-    return this.target.displayName;
+    return this.accountName ?? this.target.displayName;
+  }
+
+  /**
+   * A refusal means something else for a signed-in bot: on the sign-in page its session is no
+   * longer accepted; on a refusal screen the platform refuses the account itself.
+   */
+  private failureOf(state: PageState<Item>): DriverFailure {
+    const reason = state.outcome as DriverFailure;
+    if (reason !== 'guest_refused' || !this.target.account) return reason;
+    return state.screen === 'sign_in' ? 'signed_out' : 'join_failed';
   }
 
   private observed(json: string): void {
@@ -230,13 +254,28 @@ export class PageDriver<Item> implements MeetingDriver {
     }
   }
 
-  private reportParticipants({ names, selfFound }: { names: string[]; selfFound: boolean }): void {
-    const others = [...names];
-    if (!selfFound) {
-      const self = others.indexOf(this.displayName);
-      if (self >= 0) others.splice(self, 1);
-    }
-    const changed = this.tiles.update(others);
+  /**
+   * The language asked for cannot be had: the meeting goes on in the platform's default, and the
+   * operator is told (a warning of its own, which caption health never clears).
+   */
+  private async checkLanguage(page: Page): Promise<void> {
+    const problem = this.language?.takeProblem();
+    if (!problem) return;
+    const snapshot = problem.snapshot
+      ? await this.adapter.run<SnapshotNode[]>(page, 'snapshot', problem.snapshot).catch(() => [])
+      : [];
+    const names = [this.displayName, ...(this.tiles.names ?? [])];
+    this.listener?.warning({
+      warning: 'caption_language_unavailable',
+      raised: true,
+      seen: problem.seen,
+      snapshot: withoutNames(snapshot, names),
+    });
+  }
+
+  /** The people in the call, never the bot (see peopleOf), when they changed. */
+  private reportParticipants(reading: TileReading): void {
+    const changed = this.tiles.update(peopleOf(reading, this.displayName));
     if (changed) this.listener?.participants(changed);
   }
 
@@ -291,6 +330,15 @@ export class PageDriver<Item> implements MeetingDriver {
       await this.lease?.release();
     })();
     return this.releasing;
+  }
+}
+
+/** Only the host goes in a failure's detail: a sign-in URL carries the meeting link and more. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'an unreadable URL';
   }
 }
 

@@ -1,10 +1,11 @@
 /** What a platform (Google Meet, Teams) plugs into the shared page driver. */
 import type { Page } from 'puppeteer-core';
+import type { CaptionLanguage } from './caption-language.js';
 import type { CaptionEmitter } from './caption-source.js';
 import type { CaptionTracker } from './caption-tracker.js';
 import type { DriverEnd, DriverFailure } from './driver.js';
 
-export type Screen = 'launcher' | 'prejoin' | 'lobby' | 'in_call' | 'terminal' | 'unknown';
+export type Screen = 'launcher' | 'prejoin' | 'lobby' | 'in_call' | 'terminal' | 'sign_in' | 'unknown';
 
 /** One reading of the page, taken in a single round trip. */
 export interface PageState<Item> {
@@ -15,7 +16,14 @@ export interface PageState<Item> {
   outcome: DriverFailure | DriverEnd | null;
   /** The label of a pop-up's confirming button, if one is open. */
   dialog: string | null;
-  prejoin: { name: string | null; micOn: boolean; camOn: boolean; joinEnabled: boolean } | null;
+  prejoin: {
+    name: string | null;
+    micOn: boolean;
+    camOn: boolean;
+    joinEnabled: boolean;
+    /** Signed in: the identity the account button names ("Ada Bot (ada@example.com)"). */
+    identity: string | null;
+  } | null;
   captionsOn: boolean;
   captions: Item[] | null;
   participants: { names: string[]; selfFound: boolean } | null;
@@ -31,6 +39,8 @@ export interface StepContext<Item> {
   displayName: string;
   memo: ActionMemo;
   now: number;
+  /** The caption language still to select once captions are on, or null (none asked for, or done). */
+  language: CaptionLanguage | null;
 }
 
 export interface TimingSettings {
@@ -45,7 +55,7 @@ export interface PlatformAdapter<Item> {
   run<T>(page: Page, action: string, arg?: unknown): Promise<T>;
   /** One step towards asking to join; true if it did something. */
   advanceJoin(step: StepContext<Item>): Promise<boolean>;
-  /** Keeps the call usable: pop-ups dismissed, captions turned on. */
+  /** Keeps the call usable: pop-ups dismissed, captions turned on, then their language selected. */
   tendCall(step: StepContext<Item>): Promise<void>;
   createTracker(emitter: CaptionEmitter, timing: TimingSettings): CaptionTracker<Item>;
 }

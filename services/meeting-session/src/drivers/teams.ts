@@ -1,7 +1,8 @@
 /**
  * Microsoft Teams: "Continue on this browser", past the media pop-up, type the name, microphone and
  * camera off, "Join now", then captions on through More -> Captions (guests) or More -> Language
- * and speech -> Turn on live captions.
+ * and speech -> Turn on live captions, and their spoken language set in "Language settings" if one
+ * is asked for.
  */
 import type { Page } from 'puppeteer-core';
 import { teamsScript } from './page-scripts/teams.js';
@@ -43,10 +44,13 @@ export const teams: PlatformAdapter<TeamsCaptionRow> = {
     return false;
   },
 
-  async tendCall({ page, state, memo, now }: StepContext<TeamsCaptionRow>) {
+  async tendCall({ page, state, memo, now, language }: StepContext<TeamsCaptionRow>) {
     if (state.dialog && memo.due('dialog', now, 1000)) await this.run(page, 'confirmDialog');
     // One menu step per reading: each click opens what the next one needs.
     if (!state.captionsOn && memo.due('captions', now, 400)) await this.run(page, 'captionsStep');
+    // The spoken language is set once captions are on (its settings hang off the captions).
+    if (state.captionsOn && !state.dialog && language?.pending)
+      await language.step((step) => this.run(page, 'languageStep', step), memo, now);
   },
 
   createTracker(emitter, timing) {

@@ -34,6 +34,7 @@ export async function renewLease(deps: LeaseDeps, beat: HeartbeatRequest): Promi
         leaseUntil: beat.leaving ? 0 : Date.now() + deps.leaseMs,
         active: beat.active,
         capacity: beat.capacity,
+        browser: beat.browser !== false,
         gone: false,
       },
     },

@@ -103,6 +103,7 @@ export async function startMeeting(
       signIn: input.signIn,
       language: input.language,
       account,
+      coach: input.coach,
     });
     // The actor may already have written: only fill what is still unset.
     await records.meetings.updateOne({ _id: doc._id }, { $set: { documentPath: doc.documentPath, workerId } });
@@ -140,8 +141,12 @@ async function signedInFromStart(deps: StartDeps, doc: MeetingDoc): Promise<Gran
         { retryAfterS: ACCOUNT_RETRY_AFTER_S },
       );
     }
-    throw errors.conflict(
+    throw new ServiceError(
+      'no_bot_account',
       `No ${doc.platform} bot account can sign in: add one with \`npm run cli -- bot-account add\` (or import a fresh session for a signed-out one)`,
+      409,
+      false,
+      { field: 'signIn' },
     );
   }
   const { id, name } = taken.account;

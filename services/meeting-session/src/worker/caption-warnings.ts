@@ -6,6 +6,11 @@
  * - metrics: meetings blind now by platform, and blind episodes;
  * - the page's structure there (no text, no names) written to DATA_DIR/caption-snapshots, one per
  *   meeting and episode, the newest MAX_SNAPSHOTS kept: what whoever updates the selectors needs.
+ * `caption_language_unavailable` (the language asked for could not be selected) goes the same way,
+ * with its own words: the bot does read captions, in the platform's default language, so it is on
+ * the record and logged but not counted as blind; its episodes have a metric of their own, and a
+ * snapshot only when the bot could not find the setting (a language the platform does not offer
+ * has nothing to show).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -16,6 +21,9 @@ import type { CaptionWarning, CaptionWarningChange } from '../drivers/driver.js'
 import { protocol } from '../protocol.js';
 
 const MAX_SNAPSHOTS = 50;
+
+/** Not blindness: the captions are read, in a language other than the one asked for. */
+const NOT_BLIND: ReadonlySet<CaptionWarning> = new Set(['caption_language_unavailable']);
 
 export interface CaptionWarningsOptions {
   bus: Bus;
@@ -32,11 +40,12 @@ export class CaptionWarnings {
 
   constructor(private readonly options: CaptionWarningsOptions) {}
 
-  /** Blind meetings now, by platform and warning. */
+  /** Blind meetings now, by platform and warning (a caption language not selected is not blindness). */
   counts(): Array<{ platform: Platform; warning: CaptionWarning; meetings: number }> {
     const counted = new Map<string, { platform: Platform; warning: CaptionWarning; meetings: number }>();
     for (const { platform, warnings } of this.active.values()) {
       for (const warning of warnings) {
+        if (NOT_BLIND.has(warning)) continue;
         const key = `${platform}|${warning}`;
         const entry = counted.get(key) ?? { platform, warning, meetings: 0 };
         entry.meetings++;
@@ -57,10 +66,11 @@ export class CaptionWarnings {
         logger.error({ err, meetingId }, 'could not write the caption snapshot');
         return null;
       });
-      logger.warn(
-        { meetingId, platform, warning: change.warning, seen: change.seen, snapshot },
-        `the bot is transcribing nothing: ${change.seen}`,
-      );
+      const said =
+        change.warning === 'caption_language_unavailable'
+          ? `the captions are not in the language asked for: ${change.seen}`
+          : `the bot is transcribing nothing: ${change.seen}`;
+      logger.warn({ meetingId, platform, warning: change.warning, seen: change.seen, snapshot }, said);
     } else {
       entry.warnings.delete(change.warning);
       logger.info({ meetingId, platform, warning: change.warning }, 'captions are read again');
@@ -87,7 +97,7 @@ export class CaptionWarnings {
     change: Extract<CaptionWarningChange, { raised: true }>,
   ): Promise<string | null> {
     const dir = this.options.snapshotDir;
-    if (!dir) return null;
+    if (!dir || (NOT_BLIND.has(change.warning) && change.snapshot.length === 0)) return null;
     await fs.mkdir(dir, { recursive: true });
     const at = new Date().toISOString();
     const file = path.join(dir, `${at.replace(/[:.]/g, '-')}_${meetingId}_${change.warning}.json`);

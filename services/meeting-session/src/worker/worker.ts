@@ -15,7 +15,11 @@ import { MeetingActor } from '../actor/meeting-actor.js';
 import { EventOutbox } from './event-outbox.js';
 import { CaptionWarnings } from './caption-warnings.js';
 import { Seats } from './seats.js';
+import type { BotBrowser, BotsStatus } from './bot-browser.js';
 import { protocol, type PlaceReply, type PlaceRequest } from '../protocol.js';
+
+/** Taking an account asks the gateway twice (the list, the session): allow it time. */
+const ACCOUNT_TIMEOUT_MS = 15_000;
 
 export interface WorkerOptions {
   bus: Bus;
@@ -29,6 +33,8 @@ export interface WorkerOptions {
   snapshotDir: string | null;
   /** A caption warning was raised (the episodes metric). */
   onCaptionEpisode?: (platform: Platform, warning: CaptionWarning) => void;
+  /** The bots' browser, looked for again on each heartbeat and placement; absent: none needed (a scripted platform). */
+  browser?: BotBrowser | null;
 }
 
 export interface RunningWorker {
@@ -38,6 +44,8 @@ export interface RunningWorker {
   captionWarnings(): ReturnType<CaptionWarnings['counts']>;
   /** Bot seats: in use (a meeting whose browser is still open) and in all. */
   seats(): { inUse: number; total: number };
+  /** Whether the bots have a browser, for /readyz. */
+  bots(): BotsStatus;
   stop(): Promise<void>;
 }
 
@@ -70,6 +78,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
           active: seats.inUse,
           capacity: config.maxMeetingsPerWorker,
           leaving,
+          browser: options.browser?.check() ?? true,
         },
         { timeoutMs: Math.max(1000, config.heartbeatMs) },
       );
@@ -91,6 +100,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   };
 
   const place = async (spec: PlaceRequest): Promise<PlaceReply> => {
+    // No browser: the bot could not start here (the registry hears of it in the next heartbeat).
+    if (options.browser?.check() === false) return { accepted: false };
     if (stopping || !(await seats.take(spec.meetingId))) return { accepted: false };
     if (stopping) {
       seats.free(spec.meetingId);
@@ -107,6 +118,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         outbox,
         captionWarnings,
         seat: { leaving: () => seats.willFree(meetingId), released: () => seats.free(meetingId) },
+        nextAccount: (signedOut) =>
+          call(bus, protocol.account, { meetingId, workerId, signedOut }, { timeoutMs: ACCOUNT_TIMEOUT_MS }),
         onExit: () => {
           seats.free(meetingId);
           captionWarnings.gone(meetingId);
@@ -123,6 +136,10 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   };
 
   await heartbeat();
+  // A browser appearing (an install ending) or going is told to the registry now, not a beat later.
+  options.browser?.onChange(() => {
+    if (!stopping) void heartbeat();
+  });
   updateMembership();
   const timer = setInterval(() => void heartbeat(), config.heartbeatMs);
   timer.unref();
@@ -132,6 +149,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     activeMeetings: () => actors.size,
     captionWarnings: () => captionWarnings.counts(),
     seats: () => ({ inUse: seats.inUse, total: seats.total }),
+    bots: () => options.browser?.status() ?? { available: true },
     async stop() {
       stopping = true;
       seats.refuseWaiting();

@@ -72,7 +72,7 @@ export async function enterCall(
     state = await inspect().catch(() => null);
     if (!state) continue;
     if (screens.at(-1) !== state.screen) screens.push(state.screen);
-    const context = { page, state, displayName: DISPLAY_NAME, memo, now: Date.now() + ahead };
+    const context = { page, state, displayName: DISPLAY_NAME, memo, now: Date.now() + ahead, language: null };
     if (state.screen === 'in_call' && state.captionsOn) {
       await adapter.run(page, 'observe');
       return { page, adapter, reports, inspect };

@@ -1,8 +1,10 @@
 /**
  * The page scripts against drifting markup, page by page: for each seed the simulator draws 0-3
  * wrapper elements at every level (caption region, list, block, header, avatar, name, text; tiles;
- * controls) and new class names; the page script must recognise every screen on the way in, the
- * participants, and after every caption change read exactly the blocks on screen. The readings it
+ * controls), new class names and the way the bot's own tile is marked; the page script must
+ * recognise every screen on the way in, the participants (never the bot, names without Teams'
+ * "(Guest)"-like labels, Meet's presentation tile as its presenter), and after every caption
+ * change read exactly the blocks on screen. The readings it
  * reported, fed through the platform's caption tracker, must give the ground truth's segments.
  * One browser for all seeds; a page per seed. SIM_SEED=<seed> replays one seed.
  */
@@ -19,7 +21,8 @@ import {
   type Simulator,
 } from '../../../../test/simulators/index.js';
 import type { FinalSegment } from '../../src/drivers/index.js';
-import { enterCall, launchBrowser, type CallPage } from './call-page.js';
+import { peopleOf } from '../../src/drivers/tile-readings.js';
+import { DISPLAY_NAME, enterCall, launchBrowser, type CallPage } from './call-page.js';
 import { eventually } from '../../../../test/support/wait.js';
 
 const SEEDS_PER_PLATFORM = 50;
@@ -77,12 +80,13 @@ class Variant {
     );
   }
 
+  /** The people the driver reports from the page's reading of the tiles: never the bot. */
   async participants(expected: string[]): Promise<void> {
-    const want = JSON.stringify({ names: [...expected].sort(), selfFound: true });
+    const want = JSON.stringify([...expected].sort());
     await this.until(
       async () => {
         const found = (await this.call.inspect()).participants;
-        return JSON.stringify(found && { names: [...found.names].sort(), selfFound: found.selfFound });
+        return JSON.stringify(found && peopleOf(found, DISPLAY_NAME).sort());
       },
       (read) => read === want,
       `the participants read are not ${want}`,
@@ -145,8 +149,9 @@ describe('page scripts on drifting markup (page level, seeded variants)', functi
             // Meet trims long turns from the start; Teams never does.
             headDropWords: platform === 'google_meet' ? 12 : 0,
           });
-          meeting.join('Alice Example');
-          meeting.join('Bob Jones');
+          // Teams labels guests and people of other organisations, also as caption authors.
+          meeting.join('Alice Example', { suffix: 'Guest' });
+          meeting.join('Bob Jones', { suffix: 'External' });
           const page = await browser.newPage();
           try {
             const screens: string[] = [];
@@ -157,8 +162,10 @@ describe('page scripts on drifting markup (page level, seeded variants)', functi
             expect(meeting.truth().pageLoads.map((load) => load.markupSeed)).to.deep.equal([seed]);
 
             await variant.participants(['Alice Example', 'Bob Jones']);
+            // Meet adds "Alice Example (Presentation)"; read with Carol, who joins after it.
+            meeting.present('Alice Example');
             meeting.leave('Bob Jones');
-            meeting.join('Carol White');
+            meeting.join('Carol White', { suffix: 'Unverified' });
             await variant.participants(['Alice Example', 'Carol White']);
 
             await variant.converse();

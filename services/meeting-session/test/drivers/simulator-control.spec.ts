@@ -36,7 +36,7 @@ describe('Simulator control API', function () {
     });
   }
 
-  it('configures, admits, adds a participant, plays a turn and returns the ground truth', async () => {
+  it('configures, admits, adds participants (one labelled), presents, plays a turn and returns the ground truth', async () => {
     const code = 'ctl-http-api';
     const meeting = `meetings/${encodeURIComponent(code)}`;
     await control('POST', meeting, { lobby: true });
@@ -70,6 +70,18 @@ describe('Simulator control API', function () {
       expect(truth.segments.map((s) => [s.speaker, s.text])).to.deep.equal([['Dana Cruz', 'Over HTTP too.']]);
       expect(listener.segments.map((s) => [s.speaker, s.text])).to.deep.equal([['Dana Cruz', 'Over HTTP too.']]);
       expect(truth.bots.map((bot) => [bot.name, bot.screen])).to.deep.equal([['Notetaker', 'in_call']]);
+
+      // A labelled person and a presentation: one more person, still by name; a bad label is refused.
+      await control('POST', `${meeting}/participants`, { name: 'Eli Moss', suffix: 'External' });
+      await control('POST', `${meeting}/present`, { name: 'Dana Cruz' });
+      await listener.until(() => listener.roster?.join() === 'Dana Cruz,Eli Moss', 'Eli in the roster, Dana once');
+      const people = ((await control('GET', `${meeting}/truth`)) as unknown as GroundTruth).participants;
+      expect(people.map((p) => [p.name, p.suffix, p.presenting])).to.deep.equal([
+        ['Dana Cruz', null, true],
+        ['Eli Moss', 'External', false],
+      ]);
+      const refused = await control('POST', `${meeting}/participants`, { name: 'Fay', suffix: 'VIP' }).catch((e) => e);
+      expect(String(refused)).to.contain('suffix must be Guest, External or Unverified');
     } finally {
       await driver.leave();
       await factory.close();

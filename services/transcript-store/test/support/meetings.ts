@@ -21,6 +21,7 @@ export interface OpenOptions {
   platform?: 'google_meet' | 'teams';
   startedAt?: string;
   saveTranscript?: boolean;
+  language?: string | null;
 }
 
 export async function openMeeting(h: Harness, options: OpenOptions = {}) {
@@ -33,6 +34,7 @@ export async function openMeeting(h: Harness, options: OpenOptions = {}) {
     platform: options.platform ?? 'google_meet',
     startedAt,
     saveTranscript: options.saveTranscript ?? true,
+    language: options.language ?? null,
   });
   return { meetingId, documentPath, startedAt };
 }
@@ -64,8 +66,9 @@ export function flush(
   meetingId: string,
   status: 'in_progress' | 'completed' = 'in_progress',
   participants: string[] = [],
+  signedInAs: string | null = null,
 ): Promise<Saved> {
-  return h.request<Saved>('flush', { meetingId, status, participants });
+  return h.request<Saved>('flush', { meetingId, status, participants, signedInAs });
 }
 
 export function readDocument(h: Harness, documentPath: string): string {

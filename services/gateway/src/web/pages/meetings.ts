@@ -5,13 +5,22 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { PROJECT_ID, routes } from '@notetaker/contracts';
+import { PROJECT_ID, routes, type SignInMode } from '@notetaker/contracts';
 import { ask, settle } from '../backend.js';
 import { chrome, formOf, signedIn, uiCaller, type WebDeps } from '../context.js';
 import { field } from '../form-body.js';
 import { requireSession, signedInForm } from '../guards.js';
 import { html, type Html } from '../html.js';
-import { csrfInput, formError, inputField, sendFragment, sendPage, time, unavailable } from '../layout.js';
+import {
+  csrfInput,
+  fieldMessages,
+  formError,
+  inputField,
+  sendFragment,
+  sendPage,
+  time,
+  unavailable,
+} from '../layout.js';
 import { redirect } from '../notices.js';
 import { formFieldOf } from '../params.js';
 import { isActive, platformName, statusBadge } from './meeting-parts.js';
@@ -20,7 +29,7 @@ import { meetingView } from './meeting-view.js';
 export const DEFAULT_UI_PROJECT = 'general';
 /** A start reserves the document and places the bot with a worker: as long as the REST start allows. */
 const START_TIMEOUT_MS = 30_000;
-const START_FIELDS = ['url', 'title', 'project'] as const;
+const START_FIELDS = ['url', 'title', 'project', 'signIn', 'language'] as const;
 type StartField = (typeof START_FIELDS)[number];
 
 interface StartValues {
@@ -28,8 +37,16 @@ interface StartValues {
   title: string;
   project: string;
   saveTranscript: boolean;
+  signIn: string;
+  language: string;
   errors: Partial<Record<StartField | 'form', string>>;
 }
+
+const SIGN_IN_CHOICES: Array<[string, string]> = [
+  ['auto', 'As a guest; signed in with a bot account if guests are refused'],
+  ['always', 'Signed in with a bot account'],
+  ['never', 'As a guest only'],
+];
 
 export function meetingPages(router: Router, deps: WebDeps): void {
   const auth = requireSession(deps);
@@ -86,6 +103,15 @@ export function meetingPages(router: Router, deps: WebDeps): void {
               <datalist id="project-options">
                 ${projects.ok && projects.value.projects.map((p) => html`<option value="${p.id}"></option>`)}
               </datalist>
+              <label for="f-signIn">How the bot joins</label>
+              <select id="f-signIn" name="signIn"${values.errors.signIn ? html` aria-invalid="true" aria-describedby="f-signIn-error"` : ''}>
+                ${SIGN_IN_CHOICES.map(
+                  ([value, label]) =>
+                    html`<option value="${value}"${values.signIn === value ? html` selected` : ''}>${label}</option>`,
+                )}
+              </select>
+              ${fieldMessages('f-signIn', values.errors.signIn, null)}
+              ${inputField({ name: 'language', label: 'Spoken language', value: values.language, error: values.errors.language, maxlength: 35, placeholder: 'de-DE', hint: 'A language tag such as de-DE, es or ja-JP, for the captions. Empty: the platform default.' })}
               <label
                 ><input
                   type="checkbox"
@@ -110,7 +136,15 @@ export function meetingPages(router: Router, deps: WebDeps): void {
   };
 
   router.get('/meetings', auth, (ctx) =>
-    renderIndex(ctx, { url: '', title: '', project: DEFAULT_UI_PROJECT, saveTranscript: true, errors: {} }),
+    renderIndex(ctx, {
+      url: '',
+      title: '',
+      project: DEFAULT_UI_PROJECT,
+      saveTranscript: true,
+      signIn: 'auto',
+      language: '',
+      errors: {},
+    }),
   );
 
   router.get('/meetings/live', auth, async (ctx) => sendFragment(ctx, await liveList(ctx)));
@@ -122,6 +156,8 @@ export function meetingPages(router: Router, deps: WebDeps): void {
       title: field(form, 'title', 400),
       project: field(form, 'project', 200) || DEFAULT_UI_PROJECT,
       saveTranscript: form.get('saveTranscript') === 'true',
+      signIn: field(form, 'signIn', 20) || 'auto',
+      language: field(form, 'language', 64),
       errors: {},
     };
     // The link and the title are checked by the service, by the same schema as REST's; the project
@@ -141,18 +177,21 @@ export function meetingPages(router: Router, deps: WebDeps): void {
           callbackUrl: null,
           project: values.project,
           saveTranscript: values.saveTranscript,
+          // Checked by the service with REST's schema; a bad value comes back naming its field.
+          signIn: values.signIn as SignInMode,
+          language: values.language || null,
         },
         START_TIMEOUT_MS,
       ),
     );
     if (!started.ok) {
       const { error } = started;
-      // Every bot seat taken is load, not a fault: say so (the message names the wait).
+      // Every bot seat taken (load, not a fault), or no browser for the bots: the message says what to do.
       if (error.retryAfterS !== undefined) values.errors.form = error.message;
       else if (started.unavailable)
         values.errors.form = 'The meeting service is unavailable right now. Try again in a moment.';
-      // 409: the link is being transcribed already (by a key, or from here).
-      else if (error.status === 409) values.errors.url = error.message;
+      // 409: the link is being transcribed already (by a key, or from here), unless it names its field.
+      else if (error.status === 409 && !error.field) values.errors.url = error.message;
       else values.errors[formFieldOf(error, START_FIELDS) ?? 'form'] = error.message;
       if (error.retryAfterS !== undefined) ctx.set('Retry-After', String(error.retryAfterS));
       return renderIndex(ctx, values, started.unavailable ? 503 : error.status);

@@ -20,6 +20,17 @@ function visible(el) {
   var style = getComputedStyle(el);
   return style.visibility !== 'hidden' && style.display !== 'none';
 }
+/*
+ * A person's name without the labels the platform writes after it (S.text.nameSuffix: "(Guest)",
+ * "(Presentation)"...), so one person reads the same on every tile and caption.
+ */
+function personName(value) {
+  var name = clean(value);
+  for (var before = ''; before !== name; ) { before = name; name = name.replace(S.text.nameSuffix, '').trim(); }
+  return name;
+}
+/* The bot's own tile told by its name alone: "You", "<name> (You)" (S.text.selfName). */
+function isSelfName(value) { return S.text.selfName.test(norm(value)); }
 function all(selector, root) { return Array.prototype.slice.call((root || document).querySelectorAll(selector)); }
 function shown(selector, root) { return all(selector, root).filter(visible); }
 function first(selector, root) { return shown(selector, root)[0] || null; }
@@ -49,13 +60,22 @@ function baseState() {
     prejoin: null, captionsOn: false, captions: null, participants: null, observing: !!window.__ntObserver,
     areaChanges: window.__ntAreaChanges || 0 };
 }
-/* A redirect to the platform's sign-in page: the meeting needs an account the bot does not have. */
+/*
+ * The platform's sign-in page: a guest is refused (the meeting wants an account), or a signed-in
+ * bot's session is no longer accepted. The driver knows which of the two it is.
+ */
 function signInState() {
   if (!S.text.signInHost.test(location.hostname)) return null;
   var state = baseState();
-  state.screen = 'terminal';
-  state.outcome = 'auth_required';
+  state.screen = 'sign_in';
+  state.outcome = 'guest_refused';
   return state;
+}
+/* The signed-in identity the page shows on its account button, or null (a guest). */
+function accountIdentity() {
+  var button = first(S.css.accountButton);
+  var label = button && norm(button.getAttribute('aria-label')).replace(S.text.accountLabel, '');
+  return label || null;
 }
 function focusInput(input) {
   if (!input) return false;
@@ -113,5 +133,42 @@ function snapshotOf(root) {
 function toolbarOf(button) {
   for (var el = button; el && el !== document.body; el = el.parentElement) if (el.querySelectorAll('button').length >= 4) return el;
   return document.body;
+}
+/* The text a control shows, without its icons (aria-hidden ligatures such as Meet's "settings"). */
+function shownText(el) {
+  var copy = el.cloneNode(true);
+  all('[aria-hidden="true"]', copy).forEach(function (icon) { icon.remove(); });
+  return norm(copy.textContent);
+}
+/* A control's name as a screen reader reads it: aria-label, else the elements aria-labelledby names, else its text. */
+function accessibleName(el) {
+  var label = el.getAttribute('aria-label');
+  if (label) return norm(label);
+  var ids = (el.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean);
+  if (ids.length) return norm(ids.map(function (id) { var by = document.getElementById(id); return by ? by.textContent : ''; }).join(' '));
+  return shownText(el);
+}
+function named(selector, pattern, root) {
+  return shown(selector, root).filter(function (el) { return pattern.test(accessibleName(el)); })[0] || null;
+}
+/*
+ * The caption language picker once its dialog is open (see caption-language.ts): the combobox
+ * named S.text.languageBox; with its list open, the languages offered and the one selected now,
+ * else a click on it. Null when the dialog has no such combobox.
+ */
+function languageList(dialog) {
+  var box = dialog && named(S.css.combobox, S.text.languageBox, dialog);
+  if (!box) return null;
+  var options = shown(S.css.languageOption);
+  if (options.length) return { clicked: null, list: { current: shownText(box), options: options.map(shownText) } };
+  return { clicked: press(box) ? 'the language list' : null };
+}
+function pickLanguage(label) {
+  return press(shown(S.css.languageOption).filter(function (option) { return shownText(option) === label; })[0]);
+}
+/* The first control of \`path\` ([what, element] pairs, nearest the goal first) that is there, clicked. */
+function clickAlong(path) {
+  for (var i = 0; i < path.length; i++) if (path[i][1] && press(path[i][1])) return { clicked: path[i][0] };
+  return { clicked: null };
 }
 `;

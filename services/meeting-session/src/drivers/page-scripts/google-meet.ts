@@ -52,7 +52,7 @@ function captionBlock(avatar, region) {
   var header = avatar.parentElement;
   while (header && header !== region && !hasText(header)) header = header.parentElement;
   if (!header || header === region || avatarCount(header) !== 1) return null;
-  var speaker = clean(header.textContent);
+  var speaker = personName(header.textContent);
   var branch = header;
   for (var parent = branch.parentElement; parent && parent !== region; parent = parent.parentElement) {
     var text = textBeside(parent, branch);
@@ -68,19 +68,28 @@ function textBeside(parent, branch) {
   return clean(parts.join(' '));
 }
 
+/*
+ * One name per person. The bot's own tile is marked on the tile or inside it, or only named "You"
+ * or "<name> (You)". A presenter gets a second tile, "<name> (Presentation)": that is the same
+ * person, counted only when their own tile is not on screen.
+ */
 function readParticipants(tiles) {
   var seen = {};
   var names = [];
+  var presenters = [];
   var selfFound = false;
   tiles.forEach(function (tile) {
     var id = tile.getAttribute('data-participant-id');
     if (seen[id]) return;
     seen[id] = true;
-    if (tile.querySelector(S.css.selfTile)) { selfFound = true; return; }
+    if (tile.matches(S.css.selfTile) || tile.querySelector(S.css.selfTile)) { selfFound = true; return; }
     var label = tile.querySelector(S.css.tileName);
-    var name = clean(label ? label.textContent : tile.getAttribute('aria-label'));
-    if (name) names.push(name);
+    var shown = clean(label ? label.textContent : tile.getAttribute('aria-label'));
+    if (shown && isSelfName(shown)) { selfFound = true; return; }
+    var name = personName(shown);
+    if (name) (S.text.presentationTile.test(norm(shown)) ? presenters : names).push(name);
   });
+  presenters.forEach(function (name) { if (names.indexOf(name) < 0) names.push(name); });
   return { names: names, selfFound: selfFound };
 }
 
@@ -108,9 +117,22 @@ function inspect() {
   var join = joinButton();
   if (name || join || state.dialog) {
     state.screen = 'prejoin';
-    state.prejoin = { name: name ? name.value : null, micOn: !!first(S.css.micIsOn), camOn: !!first(S.css.cameraIsOn), joinEnabled: enabled(join) };
+    state.prejoin = { name: name ? name.value : null, micOn: !!first(S.css.micIsOn), camOn: !!first(S.css.cameraIsOn), joinEnabled: enabled(join), identity: accountIdentity() };
   }
   return state;
+}
+
+/*
+ * The caption language, one step per call (caption-language.ts): More options -> Settings -> the
+ * Captions tab -> the "Meeting language" list, where a pick applies at once; then the dialog is
+ * closed (or, if it never opened, whatever menu is, by a click elsewhere).
+ */
+function languageStep(step) {
+  var dialog = named(S.css.dialogs, S.text.settingsDialog);
+  if (step.kind === 'pick') return pickLanguage(step.label);
+  if (step.kind === 'finish') return press(dialog && named(S.css.buttons, S.text.closeDialog, dialog)) || press(document.body);
+  if (dialog) return languageList(dialog) || clickAlong([['the Captions tab', named(S.css.unselectedTab, S.text.captionsTab, dialog)]]);
+  return clickAlong([['Settings', named(S.css.menuItems, S.text.settingsItem)], ['More options', first(S.css.moreOptions)]]);
 }
 
 function run(action, arg) {
@@ -123,6 +145,7 @@ function run(action, arg) {
     case 'join': { var join = joinButton(); return enabled(join) && press(join); }
     case 'confirmDialog': return press(dialogButton());
     case 'captionsButton': return press(captionsOffButton());
+    case 'languageStep': return languageStep(arg);
     case 'blur': if (document.activeElement && document.activeElement.blur) document.activeElement.blur(); return true;
     case 'leave': return press(leaveButton());
     case 'observe': return observeCaptions(readCaptions, captionArea);

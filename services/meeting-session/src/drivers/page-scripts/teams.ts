@@ -32,7 +32,7 @@ function readCaptions() {
     var author = rowAuthor(textEl, list);
     var text = clean(textEl.textContent);
     if (!text) return;
-    rows.push({ speaker: author ? clean(author.textContent) : '', text: text, top: textEl.getBoundingClientRect().top });
+    rows.push({ speaker: author ? personName(author.textContent) : '', text: text, top: textEl.getBoundingClientRect().top });
   });
   rows.sort(function (a, b) { return a.top - b.top; });
   // Teams leaves out the name on a speaker's follow-up lines.
@@ -56,14 +56,16 @@ function rowAuthor(textEl, list) {
   return null;
 }
 
+/* The name is the tile's label up to its first comma; the bot's own says "(You)" or "You". */
 function readParticipants(tiles) {
   var names = [];
   var selfFound = false;
   tiles.forEach(function (tile) {
-    var name = clean(tile.getAttribute('aria-label') || tile.textContent).split(',')[0].trim();
-    if (!name) return;
-    if (S.text.selfTile.test(norm(name))) { selfFound = true; return; }
-    names.push(name);
+    var shown = clean(tile.getAttribute('aria-label') || tile.textContent).split(',')[0].trim();
+    if (!shown) return;
+    if (isSelfName(shown)) { selfFound = true; return; }
+    var name = personName(shown);
+    if (name) names.push(name);
   });
   return { names: names, selfFound: selfFound };
 }
@@ -92,7 +94,7 @@ function inspect() {
   var join = joinButton();
   if (name || join || state.dialog) {
     state.screen = 'prejoin';
-    state.prejoin = { name: name ? name.value : null, micOn: isOn(first(S.css.micToggle)), camOn: isOn(first(S.css.cameraToggle)), joinEnabled: enabled(join) };
+    state.prejoin = { name: name ? name.value : null, micOn: isOn(first(S.css.micToggle)), camOn: isOn(first(S.css.cameraToggle)), joinEnabled: enabled(join), identity: accountIdentity() };
   }
   return state;
 }
@@ -108,6 +110,26 @@ function captionsStep() {
   return press(first(S.css.more)) ? 'more' : 'none';
 }
 
+/*
+ * The caption language, one step per call (caption-language.ts): the "Language settings" dialog,
+ * from the captions' own "..." (Captions settings) or More -> Language and speech; a pick in its
+ * "Meeting spoken language" list, then "Update" (or "Cancel" when nothing changed).
+ */
+function languageStep(step) {
+  var dialog = named(S.css.dialogs, S.text.languageDialog);
+  if (step.kind === 'pick') return pickLanguage(step.label);
+  if (step.kind === 'finish') {
+    return press(dialog && named(S.css.buttons, step.apply ? S.text.applyLanguage : S.text.cancelLanguage, dialog)) || press(document.body);
+  }
+  if (dialog) return languageList(dialog) || { clicked: null };
+  return clickAlong([
+    ['Language settings', named(S.css.menuItems, S.text.languageSettingsItem)],
+    ['Captions settings', named(S.css.buttons, S.text.captionsSettings)],
+    ['Language and speech', named(S.css.menuItems, S.text.languageItem)],
+    ['More', first(S.css.more)],
+  ]);
+}
+
 function run(action, arg) {
   switch (action) {
     case 'inspect': return inspect();
@@ -117,6 +139,7 @@ function run(action, arg) {
     case 'muteMedia': return [flip(first(S.css.micToggle)), flip(first(S.css.cameraToggle))];
     case 'join': { var join = joinButton(); return enabled(join) && press(join); }
     case 'captionsStep': return captionsStep();
+    case 'languageStep': return languageStep(arg);
     case 'leave': return press(first(S.css.hangup));
     case 'observe': return observeCaptions(readCaptions, captionArea);
     case 'snapshot': return snapshotOf(arg === 'toolbar' ? toolbarOf(first(S.css.hangup)) : captionArea() || document.body);

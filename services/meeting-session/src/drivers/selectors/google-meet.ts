@@ -24,8 +24,17 @@ export const meetSelectors = {
     tile: '[data-participant-id]',
     /** notranslate is Google Translate's opt-out class, set on names on purpose, not generated. */
     tileName: 'span.notranslate',
+    /** Marks the bot's own tile, on the tile element itself or on an element inside it. */
     selfTile: '[data-self-name]',
+    /** Google's account button on every signed-in page; its label is "Google Account: <name> (<email>)". */
+    accountButton: '[aria-label^="Google Account:"]',
     icons: 'i, .google-material-icons, .material-icons-extended',
+    /** The caption language: More options -> Settings -> the Captions tab -> "Meeting language". */
+    moreOptions: 'button[aria-label="More options"], [role="button"][aria-label="More options"]',
+    menuItems: '[role="menuitem"]',
+    unselectedTab: '[role="tab"]:not([aria-selected="true"])',
+    combobox: '[role="combobox"]',
+    languageOption: '[role="listbox"] [role="option"]',
   },
   text: {
     joinButton: /^(ask to join|join now)$/i,
@@ -33,6 +42,18 @@ export const meetSelectors = {
     dialogConfirm: /^(join now|join anyway|got it|dismiss|continue)$/i,
     lobby: /asking to be let in|you'll join the call when someone lets you in/i,
     signInHost: /^accounts\.google\.com$/i,
+    accountLabel: /^Google Account:\s*/i,
+    /** The bot's own tile without a marker: its name shown as "You" or "<name> (You)". */
+    selfName: /^you$|\(you\)/i,
+    /** Labels Meet writes after a name: a presenter's second tile is "<name> (Presentation)". */
+    nameSuffix: /\s*\(presentation\)$/i,
+    presentationTile: /\(presentation\)$/i,
+    /** Names (aria-label, aria-labelledby, else the text without icons) along the caption language's path. */
+    settingsItem: /^settings$/i,
+    settingsDialog: /^settings$/i,
+    captionsTab: /^captions$/i,
+    languageBox: /^(meeting language|language of the meeting)$/i,
+    closeDialog: /^close( dialog)?$/i,
     leaveIcon: /^call_end$/,
     captionsOffIcon: /^closed_caption_off$/,
   },
@@ -43,7 +64,8 @@ export const meetSelectors = {
     ['removed', /you've been removed from the meeting|you have been removed from the meeting/i],
     ['meeting_ended', /your host ended the meeting for everyone|the meeting has ended for everyone/i],
     ['meeting_not_found', /check your meeting code|invalid video call name/i],
-    ['join_failed', /you can't join this video call/i],
+    // What a guest sees where the organization admits no one who is not signed in.
+    ['guest_refused', /you can't join this video call/i],
     // Meet's own way out when the bot is left alone; the bot's own leave is never read back.
     ['meeting_ended', /you left the meeting/i],
   ] as Array<[DriverFailure | DriverEnd, RegExp]>,

@@ -23,6 +23,11 @@ export const teamsSelectors = {
     captionAuthor: '[data-tid="author"]',
     captionText: '[data-tid="closed-caption-text"]',
     tile: '[data-cid="calling-participant-stream"]',
+    /** The caption language: "Language settings", a dialog with the "Meeting spoken language" dropdown. */
+    combobox: '[role="combobox"]',
+    languageOption: '[role="listbox"] [role="option"]',
+    /** The signed-in app's account button; its label is "Account manager for <name>". */
+    accountButton: '#idna-me-control-avatar-trigger, [data-tid="me-control-avatar-trigger"]',
   },
   text: {
     continueOnBrowser: /^continue on this browser$/i,
@@ -34,10 +39,23 @@ export const teamsSelectors = {
     /** Guests find captions straight under More; others under "Language and speech". */
     captionsItem: /^(captions|turn on live captions|live captions)$/i,
     languageItem: /^language and speech$/i,
-    selfTile: /\(you\)$/i,
+    /** Reached from the captions' own "..." (Captions settings) or from More -> Language and speech. */
+    captionsSettings: /^captions settings$/i,
+    languageSettingsItem: /^language settings$/i,
+    languageDialog: /^language settings$/i,
+    languageBox: /^(meeting )?spoken language$/i,
+    applyLanguage: /^(update|confirm|save)$/i,
+    cancelLanguage: /^cancel$/i,
+    /** The bot's own tile: "<name> (You)", "<name> (Guest) (You)" or "You" alone. */
+    selfName: /^you$|\(you\)/i,
+    /** Labels Teams writes after a person's name, on tiles and as caption authors. */
+    nameSuffix: /\s*\((guest|external|unverified)\)$/i,
+    accountLabel: /^account manager for\s*/i,
     signInHost: /(^|\.)(login\.microsoftonline\.com|login\.live\.com|login\.microsoft\.com)$/i,
   },
   terminal: [
+    // A tenant that turned anonymous join off.
+    ['guest_refused', /doesn't allow anonymous users to join|anonymous users can't join this meeting/i],
     ['admission_denied', /denied access to the meeting|your request to join was declined/i],
     ['lobby_timeout', /no one responded to your request/i],
     ['removed', /you've been removed from this meeting|removed you from the meeting/i],
