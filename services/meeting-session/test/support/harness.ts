@@ -19,7 +19,7 @@ import {
 import { openStore, type Store } from '@notetaker/store';
 import { transcriptStoreService } from '@notetaker/transcript-store';
 import { webhookEmitterService } from '@notetaker/webhook-emitter';
-import { meetingSessionService, type RunningMeetingSession } from '../../src/service.js';
+import { meetingSessionService, type MeetingSessionOptions, type RunningMeetingSession } from '../../src/service.js';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
 export { eventually } from '../../../../test/support/wait.js';
 
@@ -76,10 +76,24 @@ export function freshMeetUrl(): string {
 
 export async function startHarness(
   env: Record<string, string> = {},
-  options: { driver?: ScriptedDriverFactory; natsUrl?: string; dataDir?: string; browserDrivers?: boolean } = {},
+  options: {
+    driver?: ScriptedDriverFactory;
+    natsUrl?: string;
+    dataDir?: string;
+    browserDrivers?: boolean;
+    /** More of meeting-session's options (e.g. browserCheck). */
+    session?: MeetingSessionOptions;
+  } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'meeting-session-test-'));
-  const baseEnv = { DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...FAST_ENV, ...env } as Record<string, string>;
+  const baseEnv = {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    // A test never runs apt-get.
+    BOT_INSTALL_BROWSER: 'false',
+    ...FAST_ENV,
+    ...env,
+  } as Record<string, string>;
   if (options.natsUrl) baseEnv.NATS_URL = options.natsUrl;
   let config = loadBaseConfig(baseEnv);
   const bus: Bus = options.natsUrl
@@ -96,7 +110,7 @@ export async function startHarness(
   };
   for (const definition of [transcriptStoreService(), webhookEmitterService()]) others.push(await launch(definition));
   let session: Started | null = await launch(
-    meetingSessionService({ driverFactory: options.browserDrivers ? undefined : driver }),
+    meetingSessionService({ driverFactory: options.browserDrivers ? undefined : driver, ...options.session }),
   );
 
   const received = new Map<string, EventEnvelope[]>();
@@ -164,7 +178,9 @@ export async function startHarness(
     async restartSession(extraEnv = {}) {
       if (session) await harness.stopSession();
       config = loadBaseConfig({ ...baseEnv, ...extraEnv });
-      session = await launch(meetingSessionService({ driverFactory: options.browserDrivers ? undefined : driver }));
+      session = await launch(
+        meetingSessionService({ driverFactory: options.browserDrivers ? undefined : driver, ...options.session }),
+      );
     },
     async stop() {
       await sub.unsubscribe();

@@ -131,6 +131,8 @@ export const CAPTION_WARNING_TEXT: Record<string, string> = {
   captions_unreadable:
     'The bot cannot read the captions of this meeting: the platform may have changed its page. Nothing is being transcribed.',
   captions_unavailable: 'The bot could not turn captions on in this meeting. Nothing is being transcribed.',
+  caption_language_unavailable:
+    "The bot could not set the captions to the language asked for: they are in the platform's default language.",
 };
 
 function captionWarningText(warnings: string[]): string {
