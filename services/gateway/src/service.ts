@@ -7,13 +7,16 @@ import { queueGroup, routes } from '@notetaker/contracts';
 import {
   listen,
   type ReadinessCheck,
+  type ReadinessDetails,
   type RunningService,
   type ServiceContext,
   type ServiceDefinition,
+  type Logger,
 } from '@notetaker/kit';
 import { createGatewayApp } from './app.js';
 import { AccountService } from './identity/accounts.js';
 import { adminSocketPath, serveAdminSocket } from './identity/admin-socket.js';
+import { BotAccountService, meetingsInUse, registerBotAccountMetrics } from './identity/bot-accounts.js';
 import { runIdentityCommand } from './identity/commands.js';
 import { SecretBox } from './identity/secrets.js';
 import { TokenService } from './identity/tokens.js';
@@ -24,15 +27,19 @@ import { closeLiveStreams, createWeb } from './web/index.js';
 export interface GatewayOptions {
   /** Readiness of the whole process (the stack answers for every service it runs). */
   ready?: ReadinessCheck;
+  /** What /readyz shows beside the status (the stack: every service's `readiness()`). */
+  readinessDetails?: ReadinessDetails;
 }
 
-export async function startIdentity(ctx: Pick<ServiceContext, 'store' | 'config'>) {
+export async function startIdentity(ctx: Pick<ServiceContext, 'store' | 'config'> & { logger?: Logger }) {
   const box = SecretBox.load({ secretsKey: ctx.config.secretsKey, dataDir: ctx.config.dataDir });
   const tokens = new TokenService(ctx.store, box);
   const accounts = new AccountService(ctx.store);
+  const botAccounts = new BotAccountService(ctx.store, box, ctx.logger);
   await tokens.init();
   await accounts.init();
-  return { tokens, accounts, box };
+  await botAccounts.init();
+  return { tokens, accounts, botAccounts, box };
 }
 
 export interface RunningGateway extends RunningService {
@@ -53,7 +60,35 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
         async ({ tokenId }) => ({ signingSecret: await identity.tokens.signingSecret(tokenId) }),
         { queue: queueGroup('identity') },
       );
-      const admin = (command: unknown) => runIdentityCommand(command, identity);
+      // Bot accounts for meeting-session: the list, one account's session (decrypted), what a bot saw.
+      const bots = identity.botAccounts;
+      const identityQueue = { queue: queueGroup('identity') };
+      const botSubs = [
+        answer(
+          ctx.bus,
+          routes.identity.botAccounts,
+          async (r) => ({ accounts: await bots.forPlatform(r.platform) }),
+          identityQueue,
+        ),
+        answer(
+          ctx.bus,
+          routes.identity.botAccountSession,
+          async (r) => ({ session: await bots.session(r.accountId) }),
+          identityQueue,
+        ),
+        answer(
+          ctx.bus,
+          routes.identity.botAccountReport,
+          async ({ accountId, ...report }) => {
+            await bots.report(accountId, report);
+            return {};
+          },
+          identityQueue,
+        ),
+      ];
+      registerBotAccountMetrics(ctx.metrics, bots);
+      const admin = (command: unknown) =>
+        runIdentityCommand(command, { ...identity, meetingsInUse: () => meetingsInUse(ctx.bus) });
       const adminSocket = ctx.config.mongodbUrl
         ? null
         : await serveAdminSocket(adminSocketPath(ctx.config.dataDir), admin);
@@ -63,6 +98,7 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
         logger: ctx.logger,
         accounts: identity.accounts,
         tokens: identity.tokens,
+        botAccounts: identity.botAccounts,
         box: identity.box,
         env: ctx.config.env,
         skillsDir: ctx.config.skillsDir,
@@ -79,6 +115,7 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
         logger: ctx.logger,
         metrics: ctx.metrics,
         ready: options.ready ?? (() => true),
+        readinessDetails: options.readinessDetails,
         web,
         mcp,
       });
@@ -93,6 +130,7 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
           await http.close();
           await adminSocket?.close();
           await secretSub.unsubscribe();
+          for (const sub of botSubs) await sub.unsubscribe();
         },
       };
     },

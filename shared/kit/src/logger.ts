@@ -19,6 +19,11 @@ const SECRET_KEYS = [
   'x-api-key',
   'LLM_API_KEY',
   'SECRETS_KEY',
+  // A bot account's signed-in browser session (and the file it came from) signs in as that account.
+  'session',
+  'sessionText',
+  'cookies',
+  'localStorage',
 ];
 
 const REDACT_PATHS = SECRET_KEYS.flatMap((key) => {

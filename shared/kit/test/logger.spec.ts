@@ -27,4 +27,27 @@ describe('logger', () => {
     for (const secret of ['sk_live_secret', 'ss_secret', 'Bearer sk_x', 'sk_y', 'hunter2'])
       expect(out).not.to.contain(secret);
   });
+
+  it('redacts a bot account’s browser session, its cookies and localStorage', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const captured = createLogger({ service: 'test', level: 'info', destination: sink });
+    captured.info(
+      {
+        request: { account: { id: 'bot_1', session: { cookies: [{ value: 'sid-1' }] } } },
+        cookies: [{ value: 'sid-2' }],
+        state: { localStorage: [{ value: 'ls-3' }] },
+        sessionText: '{"cookies":"sid-4"}',
+      },
+      'placing',
+    );
+    const out = lines.join('');
+    expect(out).to.contain('bot_1');
+    for (const secret of ['sid-1', 'sid-2', 'ls-3', 'sid-4']) expect(out).not.to.contain(secret);
+  });
 });

@@ -78,6 +78,12 @@ export class AccountService {
     return records.map(toInfo);
   }
 
+  /** The owner: the first account, made at setup (or by the CLI before anyone opened setup). */
+  async ownerId(): Promise<string | null> {
+    const [first] = await this.accounts.find({}, { sort: { createdAt: 1, _id: 1 }, limit: 1, projection: { _id: 1 } });
+    return first?._id ?? null;
+  }
+
   async count(): Promise<number> {
     return this.accounts.countDocuments({});
   }

@@ -5,7 +5,13 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { toWireError } from '@notetaker/contracts';
+import { errors, toWireError } from '@notetaker/contracts';
+
+/**
+ * A request is a few short fields, except `bot-account add`: a session file of up to 1 MB sent as a
+ * JSON string, whose escapes (every quote of the file) can nearly double it.
+ */
+export const MAX_ADMIN_REQUEST_CHARS = 2.5 * 1024 * 1024;
 
 export function adminSocketPath(dataDir: string): string {
   return path.join(dataDir, 'gateway', 'admin.sock');
@@ -19,12 +25,21 @@ export async function serveAdminSocket(
   // Half-open: the client ends its side to mark the request complete and still reads the reply.
   const server = net.createServer({ allowHalfOpen: true }, (socket) => {
     let raw = '';
+    let tooLarge = false;
     socket.setEncoding('utf8');
     socket.on('data', (chunk) => {
+      if (tooLarge) return;
       raw += chunk;
-      if (raw.length > 64 * 1024) socket.destroy();
+      if (raw.length <= MAX_ADMIN_REQUEST_CHARS) return;
+      // Answered rather than cut off, so the CLI says why; the rest of the request is ignored.
+      tooLarge = true;
+      raw = '';
+      socket.end(
+        JSON.stringify({ ok: false, error: toWireError(errors.payloadTooLarge('The admin request is too large')) }),
+      );
     });
     socket.on('end', () => {
+      if (tooLarge) return;
       Promise.resolve()
         .then(() => handle(JSON.parse(raw)))
         .then(

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { capability, errors, firstIssueMessage } from '@notetaker/contracts';
 import type { AccountService } from './accounts.js';
+import type { BotAccountService } from './bot-accounts.js';
 import type { TokenService } from './tokens.js';
 
 export const identityCommand = z.discriminatedUnion('command', [
@@ -18,12 +19,27 @@ export const identityCommand = z.discriminatedUnion('command', [
   z.object({ command: z.literal('token.list') }),
   z.object({ command: z.literal('token.revoke'), id: z.string() }),
   z.object({ command: z.literal('account.create'), email: z.string(), password: z.string() }),
+  z.object({
+    command: z.literal('bot-account.add'),
+    platform: z.string(),
+    name: z.string(),
+    /** The session file's text (the CLI reads the file; the path means nothing to a gateway elsewhere). */
+    session: z.string(),
+    maxMeetings: z.number().optional(),
+  }),
+  z.object({ command: z.literal('bot-account.list') }),
+  z.object({ command: z.literal('bot-account.remove'), id: z.string() }),
 ]);
 
-export async function runIdentityCommand(
-  input: unknown,
-  services: { tokens: TokenService; accounts: AccountService },
-): Promise<unknown> {
+export interface IdentityServices {
+  tokens: TokenService;
+  accounts: AccountService;
+  botAccounts: BotAccountService;
+  /** Live meetings per bot account; absent (the CLI on the store directly), every count is 0. */
+  meetingsInUse?: () => Promise<Record<string, number>>;
+}
+
+export async function runIdentityCommand(input: unknown, services: IdentityServices): Promise<unknown> {
   const parsed = identityCommand.safeParse(input);
   if (!parsed.success) throw errors.badRequest(firstIssueMessage(parsed.error));
   const cmd = parsed.data;
@@ -50,5 +66,31 @@ export async function runIdentityCommand(
       return services.tokens.revoke(cmd.id);
     case 'account.create':
       return services.accounts.create(cmd.email, cmd.password);
+    case 'bot-account.add': {
+      const added = await services.botAccounts.add({
+        platform: cmd.platform,
+        name: cmd.name,
+        sessionText: cmd.session,
+        maxMeetings: cmd.maxMeetings,
+      });
+      return {
+        id: added.id,
+        platform: added.platform,
+        name: added.name,
+        status: added.status,
+        maxMeetings: added.maxMeetings,
+      };
+    }
+    case 'bot-account.list': {
+      const [accounts, inUse] = await Promise.all([
+        services.botAccounts.list(),
+        services.meetingsInUse?.() ?? ({} as Record<string, number>),
+      ]);
+      return accounts.map((a) => ({ ...a, meetingsInUse: inUse[a.id] ?? 0 }));
+    }
+    case 'bot-account.remove': {
+      const removed = await services.botAccounts.remove(cmd.id);
+      return { id: removed.id, platform: removed.platform, name: removed.name, removed: true };
+    }
   }
 }

@@ -4,6 +4,7 @@ import type { Bus } from '@notetaker/bus';
 import type { Caller } from '@notetaker/contracts';
 import type { Logger } from '@notetaker/kit';
 import type { AccountInfo, AccountService } from '../identity/accounts.js';
+import type { BotAccountService } from '../identity/bot-accounts.js';
 import type { TokenService } from '../identity/tokens.js';
 import type { WebConfig } from './config.js';
 import type { Chrome, NavKey } from './layout.js';
@@ -18,6 +19,7 @@ export interface WebDeps {
   logger: Logger;
   accounts: AccountService;
   tokens: TokenService;
+  botAccounts: BotAccountService;
   sessions: Sessions;
   throttle: SigninThrottle;
   setup: SetupClaim;
@@ -42,6 +44,11 @@ export function signedIn(ctx: Context): SignedIn {
 /** Meetings started here belong to no API key: the caller is the browser UI and its account. */
 export function uiCaller(ctx: Context): Caller {
   return { kind: 'ui', accountId: signedIn(ctx).account.id };
+}
+
+/** The owner account (the first one, made at setup) manages what the whole instance shares: bot accounts. */
+export async function isOwner(ctx: Context, deps: WebDeps): Promise<boolean> {
+  return (await deps.accounts.ownerId()) === signedIn(ctx).account.id;
 }
 
 /** The page chrome of a signed-in page. */

@@ -7,13 +7,13 @@ import { errors } from '@notetaker/contracts';
 
 export const MAX_FORM_BYTES = 64 * 1024;
 
-export async function readForm(ctx: Context, limit = MAX_FORM_BYTES): Promise<URLSearchParams> {
-  if (Number(ctx.get('content-length') || 0) > limit) throw errors.payloadTooLarge();
+export async function readForm(ctx: Context, limit = MAX_FORM_BYTES, tooLarge?: string): Promise<URLSearchParams> {
+  if (Number(ctx.get('content-length') || 0) > limit) throw errors.payloadTooLarge(tooLarge);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw errors.payloadTooLarge();
+    if (size > limit) throw errors.payloadTooLarge(tooLarge);
     chunks.push(chunk as Buffer);
   }
   if (size > 0 && !ctx.is('application/x-www-form-urlencoded')) {

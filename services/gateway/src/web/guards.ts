@@ -6,7 +6,7 @@ import type { Context, Middleware } from 'koa';
 import type { WebDeps } from './context.js';
 import { clearCookie, readCookie, SESSION_COOKIE } from './cookies.js';
 import { requireCsrf } from './csrf.js';
-import { readForm } from './form-body.js';
+import { MAX_FORM_BYTES, readForm } from './form-body.js';
 
 /** A local path to come back to after signing in; anything else (another host, `//x`) is dropped. */
 export function safeNext(value: unknown): string | null {
@@ -59,10 +59,13 @@ async function signInFirst(ctx: Context, deps: WebDeps, expired: boolean): Promi
   ctx.redirect(location);
 }
 
-/** Reads the form of a signed-in POST and checks its CSRF token against the session's. */
-export function signedInForm(): Middleware {
+/**
+ * Reads the form of a signed-in POST and checks its CSRF token against the session's. A form that
+ * carries a file's text takes a larger `limit`, with `tooLarge` saying what was too large.
+ */
+export function signedInForm(limit = MAX_FORM_BYTES, tooLarge?: string): Middleware {
   return async (ctx, next) => {
-    const form = await readForm(ctx);
+    const form = await readForm(ctx, limit, tooLarge);
     requireCsrf(ctx, form, (ctx.state.web as { session: { csrfToken: string } }).session.csrfToken);
     ctx.state.form = form;
     return next();

@@ -10,6 +10,7 @@ import type { Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type { Store } from '@notetaker/store';
 import type { AccountService } from '../identity/accounts.js';
+import type { BotAccountService } from '../identity/bot-accounts.js';
 import type { SecretBox } from '../identity/secrets.js';
 import type { TokenService } from '../identity/tokens.js';
 import { loadWebConfig } from './config.js';
@@ -18,6 +19,7 @@ import { webErrors } from './errors.js';
 import { securityHeaders } from './headers.js';
 import { accountPages } from './pages/accounts.js';
 import { authPages } from './pages/auth.js';
+import { botAccountPages } from './pages/bot-accounts.js';
 import { documentPages } from './pages/documents.js';
 import { meetingPages } from './pages/meetings.js';
 import { projectPages } from './pages/projects.js';
@@ -38,6 +40,7 @@ export interface WebOptions {
   logger: Logger;
   accounts: AccountService;
   tokens: TokenService;
+  botAccounts: BotAccountService;
   box: SecretBox;
   /** The raw environment (WEB_* variables). */
   env: NodeJS.ProcessEnv;
@@ -56,6 +59,7 @@ export async function createWeb(options: WebOptions): Promise<WebDeps> {
     logger: options.logger,
     accounts: options.accounts,
     tokens: options.tokens,
+    botAccounts: options.botAccounts,
     sessions,
     throttle: new SigninThrottle(options.store, config),
     setup: new SetupClaim(options.store, options.accounts),
@@ -80,6 +84,7 @@ export function webInterface(deps: WebDeps): Middleware {
   authPages(router, deps);
   tokenPages(router, deps);
   accountPages(router, deps);
+  botAccountPages(router, deps);
   meetingPages(router, deps);
   documentPages(router, deps);
   projectPages(router, deps);

@@ -10,6 +10,9 @@ const NOTICES = {
   'token-revoked': 'The token was revoked. Requests with its key are refused from now on.',
   'token-gone': 'A new token’s key and signing secret are shown only once, right after creation.',
   'account-created': 'The account was created. Its owner can sign in now.',
+  'bot-account-added':
+    'The bot account was added. Delete the session file now: the service keeps its own encrypted copy.',
+  'bot-account-removed': 'The bot account was removed. Bots no longer sign in with it.',
   'meeting-stopping': 'The bot is leaving the meeting. The transcript is being finalised.',
   'meeting-ended': 'This meeting has already ended.',
   'task-created': 'The task was created.',

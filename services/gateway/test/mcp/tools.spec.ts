@@ -16,6 +16,7 @@ const TOOL_NAMES = [
   'stop_meeting',
   'list_meetings',
   'get_transcript',
+  'get_events',
   'get_document',
   'list_projects',
   'list_project_meetings',
@@ -33,6 +34,7 @@ const TOOL_NAMES = [
 const READ_ONLY = [
   'list_meetings',
   'get_transcript',
+  'get_events',
   'get_document',
   'list_projects',
   'list_project_meetings',
@@ -100,7 +102,7 @@ describe('MCP tools (/mcp) on the whole stack', function () {
         return result.content.map((c) => c.text).join('');
       };
 
-      it('lists the 17 tools, each with an input schema describing every field, an output schema and annotations', async () => {
+      it('lists the 18 tools, each with an input schema describing every field, an output schema and annotations', async () => {
         const tools = await mcp.listTools();
         expect(tools.map((tool) => tool.name).sort()).to.deep.equal([...TOOL_NAMES].sort());
         for (const tool of tools) {
@@ -114,6 +116,9 @@ describe('MCP tools (/mcp) on the whole stack', function () {
           if (!READ_ONLY.includes(tool.name))
             expect(tool.annotations?.destructiveHint, tool.name).to.equal(destructive);
         }
+        const events = tools.find((tool) => tool.name === 'get_events')!;
+        expect(Object.keys(events.inputSchema.properties!)).to.deep.equal(['meetingId', 'after', 'limit', 'types']);
+        expect(Object.keys(events.outputSchema!.properties!)).to.deep.equal(['meetingId', 'events', 'nextAfter', 'ended']);
         const start = tools.find((tool) => tool.name === 'start_meeting')!;
         expect(start.inputSchema.required).to.deep.equal(['url', 'callbackUrl']);
         expect(Object.keys(start.inputSchema.properties!)).to.deep.equal([
@@ -122,6 +127,9 @@ describe('MCP tools (/mcp) on the whole stack', function () {
           'callbackUrl',
           'project',
           'saveTranscript',
+          'signIn',
+          'language',
+          'coach',
         ]);
         const transcript = tools.find((tool) => tool.name === 'get_transcript')!;
         expect(Object.keys(transcript.inputSchema.properties!)).to.deep.equal(['meetingId', 'after']);
@@ -155,6 +163,18 @@ describe('MCP tools (/mcp) on the whole stack', function () {
           'Third point',
         ]);
         expect((await ok('get_transcript', { meetingId, after: 2 })).segments).to.deep.equal([]);
+
+        // get_events: the same arguments and body as GET /meetings/{id}/events.
+        const events = await ok('get_events', { meetingId });
+        expect(events).to.deep.equal((await rest('GET', `/meetings/${meetingId}/events`)).body);
+        expect(events.ended).to.equal(false);
+        const segmentsOnly = await ok('get_events', { meetingId, after: 1, limit: 2, types: 'segment_finalized' });
+        expect(segmentsOnly).to.deep.equal(
+          (await rest('GET', `/meetings/${meetingId}/events?after=1&limit=2&types=segment_finalized`)).body,
+        );
+        expect(
+          (segmentsOnly.events as Array<{ type: string; payload: { text: string } }>).map((e) => e.payload.text),
+        ).to.deep.equal(['First point', 'Second point']);
 
         await eventually(
           async () => (await t.api(`/meetings/${meetingId}/document`, { apiKey: key.apiKey })).ok,
@@ -245,6 +265,15 @@ describe('MCP tools (/mcp) on the whole stack', function () {
             '/meetings/nonsense/transcript?after=-1',
             undefined,
           ],
+          [
+            'get_events',
+            { meetingId: 'meeting_1700000000000_AbCdEf1234' },
+            'GET',
+            '/meetings/meeting_1700000000000_AbCdEf1234/events',
+            undefined,
+          ],
+          ['get_events', { meetingId: 'nonsense', limit: 5000 }, 'GET', '/meetings/nonsense/events?limit=5000', undefined],
+          ['get_events', { meetingId: 'nonsense', types: 'speech' }, 'GET', '/meetings/nonsense/events?types=speech', undefined],
           [
             'get_document',
             { meetingId: 'meeting_1700000000000_AbCdEf1234' },

@@ -44,6 +44,25 @@
     }
   });
 
+  // ---- Session file of a bot account: <input type=file data-session-into="textarea-id">. The form is
+  // urlencoded, so the file's text goes in that textarea; one over the limit is not sent at all.
+  document.addEventListener('change', async (event) => {
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement) || !input.dataset.sessionInto) return;
+    const target = document.getElementById(input.dataset.sessionInto);
+    const file = input.files && input.files[0];
+    if (!target) return;
+    target.value = '';
+    input.setCustomValidity('');
+    if (!file) return;
+    if (file.size > Number(input.dataset.maxBytes)) {
+      input.setCustomValidity('The session file is over 1 MB');
+      input.reportValidity();
+      return;
+    }
+    target.value = await file.text();
+  });
+
   // ---- Times: the server writes UTC; show them in the reader's zone.
   const localFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
   function localizeTimes(root) {

@@ -6,7 +6,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { ServiceError } from '@notetaker/contracts';
-import { chrome, formOf, signedIn, type WebDeps } from '../context.js';
+import { chrome, formOf, isOwner, signedIn, type WebDeps } from '../context.js';
 import { field } from '../form-body.js';
 import { requireSession, signedInForm } from '../guards.js';
 import { html } from '../html.js';
@@ -28,7 +28,7 @@ export function accountPages(router: Router, deps: WebDeps): void {
     sendPage(
       ctx,
       chrome(ctx, 'Accounts', 'settings'),
-      html`${settingsNav('accounts')}
+      html`${settingsNav('accounts', await isOwner(ctx, deps))}
         <h1>Accounts</h1>
         <div class="overflow-auto">
           <table class="striped">

@@ -8,7 +8,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { CAPABILITIES, ServiceError, type Capability } from '@notetaker/contracts';
 import type { TokenInfo } from '../../identity/tokens.js';
-import { chrome, formOf, signedIn, type WebDeps } from '../context.js';
+import { chrome, formOf, isOwner, signedIn, type WebDeps } from '../context.js';
 import { field } from '../form-body.js';
 import { requireSession, signedInForm } from '../guards.js';
 import { html } from '../html.js';
@@ -42,7 +42,7 @@ export function tokenPages(router: Router, deps: WebDeps): void {
     sendPage(
       ctx,
       chrome(ctx, 'API Tokens', 'settings'),
-      html`${settingsNav('tokens')}
+      html`${settingsNav('tokens', await isOwner(ctx, deps))}
 <h1>API Tokens</h1>
 <p>Programs call the REST API with a token’s key. A token sees only the meetings it started.</p>
 ${tokens.length === 0 ? html`<p>You have no tokens yet.</p>` : tokenTable(tokens, session.csrfToken)}
@@ -111,7 +111,7 @@ ${fieldMessages('f-capabilities', values.errors.capabilities, null)}
     sendPage(
       ctx,
       chrome(ctx, 'Token created', 'settings'),
-      html`${settingsNav('tokens')}
+      html`${settingsNav('tokens', await isOwner(ctx, deps))}
         <article>
           <h1>Token “${flash.name}” created</h1>
           <p class="warning" role="alert">
