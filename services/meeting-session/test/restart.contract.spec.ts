@@ -72,7 +72,7 @@ describe('meeting-session restarts', () => {
     }
   });
 
-  it('finishes its meetings cleanly when the service stops: final document, then error worker_lost', async () => {
+  it('finishes its meetings cleanly when the service stops: leaving, final document, then ended worker_shutdown', async () => {
     const h = await startHarness();
     try {
       const url = freshMeetUrl();
@@ -83,12 +83,13 @@ describe('meeting-session restarts', () => {
       await h.waitForEvent(meetingId, (e) => e.type === 'segment_finalized');
       await h.stopSession();
       expect(bot.left).to.equal(true);
-      const tail = h.events(meetingId).slice(-2);
-      expect(tail[0].type).to.equal('document_saved');
-      expect(tail[1].payload).to.deep.equal({ status: 'error', previousStatus: 'live', reason: 'worker_lost' });
+      const tail = h.events(meetingId).slice(-3);
+      expect(tail[0].payload).to.deep.equal({ status: 'leaving', previousStatus: 'live', reason: 'worker_shutdown' });
+      expect(tail[1].type).to.equal('document_saved');
+      expect(tail[2].payload).to.deep.equal({ status: 'ended', previousStatus: 'leaving', reason: 'worker_shutdown' });
       await h.restartSession();
       expect((await h.request<{ status: string }>('get', { caller: TOKEN_CALLER, meetingId })).status).to.equal(
-        'error',
+        'ended',
       );
       await h.start({ url });
     } finally {

@@ -13,7 +13,8 @@ import { Documents } from './documents.js';
 import { Indexer } from './indexer.js';
 import { Segments } from './segments.js';
 
-const envSchema = z.object({
+/** transcript-store's own variables (the shared ones are in the kit's base config). */
+export const transcriptStoreEnv = z.object({
   TRANSCRIPT_FSYNC: z
     .enum(['true', 'false'], { error: 'must be true or false' })
     .default('true')
@@ -31,7 +32,7 @@ export function transcriptStoreService(): ServiceDefinition<RunningTranscriptSto
   return {
     name: 'transcript-store',
     async start(ctx: ServiceContext): Promise<RunningTranscriptStore> {
-      const env = parseEnv(envSchema, ctx.config.env);
+      const env = parseEnv(transcriptStoreEnv, ctx.config.env);
       const origin = crypto.randomUUID();
       const segments = new Segments(ctx.store);
       const documents = new Documents(ctx.store, segments, ctx.config.contentRoot, { fsync: env.TRANSCRIPT_FSYNC });
