@@ -18,6 +18,12 @@
  * every STEP_MS, staggered so the changes of the 10 meetings are spread rather than in lockstep.
  * Targets: p99 < 150 ms at 10 meetings; < 150 MB per meeting.
  * `npx tsx test/bench/e2e-latency.bench.ts [changesPerMeeting] [stepMs]`
+ *
+ * `... [changes] [stepMs] coach` (or BENCH_COACH=1) measures what the model coach adds to the caption path instead:
+ * one round of 10 meetings, half of them with `coach: "ai"` against a fake OpenAI-compatible
+ * model (test/support/fake-llm.ts: a call every COACH_INTERVAL_MS=1000 per meeting, answered
+ * after 300 ms with two insights), half with `coach: "off"`, side by side in the same stack, the
+ * latency reported per half.
  */
 import os from 'node:os';
 import { evtMeeting, type EventEnvelope } from '@notetaker/contracts';
@@ -37,10 +43,12 @@ import {
 } from '../e2e/support/world.js';
 import { verifySignature, type ReceivedCallback } from '../support/callback-receiver.js';
 import type { SimPlatform } from '../simulators/index.js';
+import { startFakeLlm, type FakeLlm } from '../support/fake-llm.js';
 import { percentile } from './stats.js';
 
 const CHANGES = Number(process.argv[2] ?? 150);
 const STEP_MS = Number(process.argv[3] ?? 150);
+const COACH_MODE = process.argv[4] === 'coach' || process.env.BENCH_COACH === '1';
 const WORDS_PER_TURN = 15;
 const MB = 1024 * 1024;
 const VOCABULARY = 'we should ship the release on friday after the review and the tests pass on every platform'.split(
@@ -63,6 +71,8 @@ interface Run {
   inActor: number[];
   inEmitter: number[];
   badSignatures: number;
+  /** Change -> receiver, per meeting (the coach comparison groups them). */
+  byMeeting: Map<string, number[]>;
 }
 
 let run: Run | null = null;
@@ -80,6 +90,9 @@ function onCallback(c: ReceivedCallback): void {
   if (!entry) return;
   run.pending.delete(key);
   run.toReceiver.push(c.receivedAt - entry.shownAt);
+  const mine = run.byMeeting.get(String(c.meetingId)) ?? [];
+  mine.push(c.receivedAt - entry.shownAt);
+  run.byMeeting.set(String(c.meetingId), mine);
   if (entry.driverAt !== undefined) run.toDriver.push(entry.driverAt - entry.shownAt);
   if (entry.busAt !== undefined) run.toBus.push(entry.busAt - entry.shownAt);
   if (entry.driverAt !== undefined && entry.busAt !== undefined) run.inActor.push(entry.busAt - entry.driverAt);
@@ -141,15 +154,48 @@ function pssPerMeetingMb(meetings: number): number {
   return totalPssBytes(chromiumProcesses()) / meetings / MB;
 }
 
-async function measure(world: World, count: number): Promise<void> {
+/** Coach comparison: meetings 0, 3, 4, 7, 8 coached by the model (Meet and Teams in each half). */
+const coachOf = (i: number): 'ai' | 'off' => ([0, 3].includes(i % 4) ? 'ai' : 'off');
+
+/** world.start with `coach` in the start request. */
+async function startCoached(world: World, platform: SimPlatform, coach: 'ai' | 'off'): Promise<StartedMeeting> {
+  const nativeId = world.newNativeId(platform);
+  const sim = world.sim.meeting(nativeId, { lobby: false });
+  const url = world.sim.url(platform, nativeId);
+  const res = await world.startRaw({
+    url,
+    callbackUrl: `${world.rx.url}/hooks/notetaker`,
+    title: `coach ${coach}`,
+    coach,
+  });
+  const started = (await res.json()) as Record<string, unknown>;
+  if (res.status !== 201) throw new Error(`start answered ${res.status} ${JSON.stringify(started)}`);
+  return { meetingId: String(started.meetingId), platform, sim, url, token: world.token, started };
+}
+
+async function measure(world: World, count: number, fake: FakeLlm | null = null): Promise<void> {
   const platforms: SimPlatform[] = Array.from({ length: count }, (_, i) => (i % 2 === 0 ? 'google_meet' : 'teams'));
-  const meetings = await Promise.all(platforms.map((platform) => world.start(platform, { meeting: { lobby: false } })));
+  const meetings = await Promise.all(
+    platforms.map((platform, i) =>
+      fake ? startCoached(world, platform, coachOf(i)) : world.start(platform, { meeting: { lobby: false } }),
+    ),
+  );
   for (const m of meetings) m.sim.join('Alice Example');
   await Promise.all(meetings.map((m) => m.sim.waitForBot((bot) => bot.captionsOn, 90_000)));
   await Promise.all(meetings.map((m) => world.waitForStatus(m.meetingId, 'live', 90_000)));
   await sleep(1_000);
 
-  run = { pending: new Map(), toReceiver: [], toDriver: [], toBus: [], inActor: [], inEmitter: [], badSignatures: 0 };
+  run = {
+    pending: new Map(),
+    toReceiver: [],
+    toDriver: [],
+    toBus: [],
+    inActor: [],
+    inEmitter: [],
+    badSignatures: 0,
+    byMeeting: new Map(),
+  };
+  const callsBefore = fake?.requests.length ?? 0;
   const load = os.loadavg()[0];
   const memory: number[] = [];
   const sampler = setInterval(() => memory.push(pssPerMeetingMb(count)), 2_000);
@@ -177,6 +223,22 @@ async function measure(world: World, count: number): Promise<void> {
   row('change -> signed caption_partial at receiver', sorted);
   row('  of which driver -> bus (actor, event log)', sort(done.inActor));
   row('  of which bus -> receiver (webhook emitter)', sort(done.inEmitter));
+  if (fake) {
+    for (const coach of ['off', 'ai'] as const) {
+      const ids = meetings.filter((_, i) => coachOf(i) === coach).map((m) => m.meetingId);
+      row(
+        `coach ${coach.padEnd(3)} (${ids.length} meetings): change -> receiver`,
+        sort(ids.flatMap((id) => done.byMeeting.get(id) ?? [])),
+      );
+    }
+    const insights = meetings.map(
+      (m) => world.callbacks(m.meetingId).filter((c) => c.eventType === 'coach_insight').length,
+    );
+    const sum = (coach: 'ai' | 'off') => insights.filter((_, i) => coachOf(i) === coach).reduce((a, b) => a + b, 0);
+    console.log(
+      `   model coach: ${fake.requests.length - callsBefore} model calls; coach_insight callbacks: ${sum('ai')} from the ai half, ${sum('off')} from the off half`,
+    );
+  }
   console.log(
     `   memory per live meeting (Chromium PSS)         median ${percentile(memSorted, 50).toFixed(1)} MB  ` +
       `max ${memSorted.at(-1)?.toFixed(1)} MB  (${chromiumProcesses().length} Chromium processes)`,
@@ -190,8 +252,22 @@ const missing = chromiumMissing();
 if (missing) {
   console.log(`skipped: ${missing}`);
 } else {
+  const fake = COACH_MODE ? await startFakeLlm() : null;
+  const fresh = () => Array.from({ length: 4 }, () => Math.random().toString(36).slice(2, 8)).join(' ');
+  fake?.respond(() => ({
+    delayMs: 300,
+    usage: { prompt: 1500, completion: 120 },
+    answer: JSON.stringify({
+      summary: 'The team plans the release for Friday once the review and the tests pass.',
+      // New words each time, so the coach sends them (a repeated point would be dropped).
+      insights: [
+        { category: 'decision', message: `Release on Friday: ${fresh()}.`, speaker: null, segments: [] },
+        { category: 'action_item', message: `No owner for ${fresh()}.`, speaker: null, segments: [] },
+      ],
+    }),
+  }));
   const world = await startWorld(
-    { MAX_MEETINGS_PER_WORKER: '10' },
+    { MAX_MEETINGS_PER_WORKER: '10', ...(fake ? { ...fake.env(), COACH_INTERVAL_MS: '1000' } : {}) },
     { receiver: { onCallback }, wrapDrivers: timedDrivers },
   );
   try {
@@ -204,8 +280,10 @@ if (missing) {
     console.log(
       `caption changes: ${CHANGES} per meeting, one every ${STEP_MS} ms per meeting; ${os.cpus().length} CPUs`,
     );
-    for (const count of [1, 10]) await measure(world, count);
+    if (fake) await measure(world, 10, fake);
+    else for (const count of [1, 10]) await measure(world, count);
   } finally {
     await world.close();
+    await fake?.close();
   }
 }

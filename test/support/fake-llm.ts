@@ -38,6 +38,9 @@ export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
   tools?: Array<{ type: string; function: { name: string } }>;
+  /** Structured output asked for: `{type: 'json_schema', json_schema: {name, schema, strict}}`. */
+  response_format?: { type: string; json_schema?: { name: string; schema: unknown; strict?: boolean } };
+  max_tokens?: number;
   authorization: string | undefined;
 }
 

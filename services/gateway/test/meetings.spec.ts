@@ -231,6 +231,11 @@ describe('meetings REST (SPEC 4.1)', () => {
       'saveTranscript must be a boolean',
     ],
     [
+      'a coach of no known mode',
+      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, coach: 'gpt' },
+      'coach must be one of rules, ai, off',
+    ],
+    [
       'an unknown field',
       { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, bot: 'x' },
       'Unknown field: bot',
@@ -244,6 +249,29 @@ describe('meetings REST (SPEC 4.1)', () => {
       else expect(error).to.match(message);
     });
   }
+
+  it('passes `coach` to the meeting: off raises no insight where the default (rules, no model here) does', async () => {
+    const unanswered = async (coach?: string) => {
+      const res = await start({ url: meetUrl(), callbackUrl: CALLBACK, ...(coach ? { coach } : {}) });
+      expect(res.status).to.equal(201);
+      const { meetingId } = (await res.json()) as { meetingId: string };
+      await waitForStatus(meetingId, 'live');
+      const bot = await driver.meeting(meetingId);
+      const t0 = Date.now() - 120_000;
+      bot.segment({ speaker: 'Ada', text: 'Any objections?', timestamp: new Date(t0).toISOString() });
+      bot.segment({ speaker: 'Ada', text: 'Then we go ahead.', timestamp: new Date(t0 + 60_000).toISOString() });
+      await eventually(
+        () => (events.get(meetingId) ?? []).filter((e) => e.type === 'segment_finalized').length === 2,
+        'two segments',
+      );
+      expect((await stop(meetingId)).status).to.equal(200);
+      await waitForStatus(meetingId, 'ended');
+      return (events.get(meetingId) ?? []).filter((e) => e.type === 'coach_insight').map((e) => e.payload);
+    };
+    expect(await unanswered('off')).to.deep.equal([]);
+    const insights = await unanswered();
+    expect(insights.map((p) => [p.category, p.source])).to.deep.equal([['questions', 'rules']]);
+  });
 
   it('answers 409 for a URL already being transcribed, by this key, another key or the browser UI', async () => {
     const url = meetUrl();

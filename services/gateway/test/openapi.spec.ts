@@ -58,5 +58,27 @@ describe('OpenAPI document', () => {
     expect(Object.keys(start.responses)).to.have.members(['201', '400', '401', '403', '409', '413', '503']);
     expect(doc.paths['/api/v1/openapi.json'].get.security).to.deep.equal([]);
     expect(Object.keys(doc.webhooks)).to.include.members(['meeting_status', 'segment_finalized', 'document_saved']);
+
+    // The events page: its query and body from the same schemas as the route and the get_events tool.
+    const events = doc.paths['/api/v1/meetings/{meetingId}/events'].get as unknown as {
+      parameters: Array<{ name: string; in: string; required: boolean }>;
+      responses: Record<
+        string,
+        { content?: { 'application/json': { schema: { properties: Record<string, unknown> } } } }
+      >;
+    };
+    expect(events.parameters.map((p) => `${p.in}:${p.name}:${p.required}`)).to.deep.equal([
+      'path:meetingId:true',
+      'query:after:false',
+      'query:limit:false',
+      'query:types:false',
+    ]);
+    expect(Object.keys(events.responses)).to.have.members(['200', '400', '401', '404']);
+    expect(Object.keys(events.responses['200'].content!['application/json'].schema.properties)).to.deep.equal([
+      'meetingId',
+      'events',
+      'nextAfter',
+      'ended',
+    ]);
   });
 });

@@ -3,7 +3,7 @@
  * Durations are milliseconds so tests can shrink them; defaults are the product's rules.
  */
 import { z } from 'zod';
-import { envBool, envInt, envMs, parseEnv } from '@notetaker/kit';
+import { baseEnvSchema, envBool, envInt, envMs, parseEnv } from '@notetaker/kit';
 import { DRIVER_DEFAULTS, driverEnv } from './drivers/options.js';
 import { JOIN_TIMEOUT_DEFAULT_MS, LOBBY_TIMEOUT_DEFAULT_MS } from './limits.js';
 
@@ -24,10 +24,24 @@ export const meetingSessionEnv = driverEnv.extend({
   MAX_MEETING_DURATION_MS: envMs(4 * 60 * 60_000),
   /** A worker that has not renewed its lease for this long is lost; its meetings end in error. */
   WORKER_LEASE_MS: envMs(15_000),
+  /**
+   * How long a stopping worker (SIGTERM: scale-in, upgrade, node drain) lets its meetings go on and
+   * end by themselves before it leaves them (`ended` / `worker_shutdown`); 0 leaves them at once.
+   */
+  WORKER_STOP_GRACE_MS: envMs(0),
   /** How long a stopping worker waits for its meetings to leave and flush before it gives up. */
   WORKER_DRAIN_MS: envMs(15_000),
   /** How long an ended meeting's events stay in the event log for consumers catching up. */
   EVENT_LOG_RETENTION_MS: envMs(7 * 24 * 60 * 60_000),
+  // The model coach: the task runner's model (LLM_*), or COACH_MODEL on the same endpoint.
+  ...baseEnvSchema.pick({ LLM_BASE_URL: true, LLM_API_KEY: true, LLM_MODEL: true }).shape,
+  COACH_MODEL: z.string().trim().optional(),
+  /** At most one model call per meeting this often, and only when new words came. */
+  COACH_INTERVAL_MS: envMs(60_000),
+  /** A model call not answered in this time is abandoned (the next one comes an interval later). */
+  COACH_TIMEOUT_MS: envMs(30_000),
+  /** Prompt and answer tokens one meeting may spend on the model coach; 0 turns the model coach off. */
+  COACH_MAX_TOKENS_PER_MEETING: envInt(250_000, 0),
 });
 
 export interface MeetingSessionConfig {
@@ -45,10 +59,20 @@ export interface MeetingSessionConfig {
   lobbyTimeoutMs: number;
   maxDurationMs: number;
   workerLeaseMs: number;
+  workerStopGraceMs: number;
   workerDrainMs: number;
   eventLogRetentionMs: number;
   /** Renewal and sweep period: a third of the lease, so one lost heartbeat is not a death. */
   heartbeatMs: number;
+  coach: CoachConfig;
+}
+
+export interface CoachConfig {
+  /** The endpoint (LLM_BASE_URL, LLM_API_KEY) and the model: COACH_MODEL, else LLM_MODEL. */
+  llm: { baseUrl?: string; apiKey?: string; model?: string };
+  intervalMs: number;
+  timeoutMs: number;
+  maxTokensPerMeeting: number;
 }
 
 export function loadMeetingSessionConfig(env: NodeJS.ProcessEnv): MeetingSessionConfig {
@@ -66,8 +90,15 @@ export function loadMeetingSessionConfig(env: NodeJS.ProcessEnv): MeetingSession
     lobbyTimeoutMs: e.LOBBY_TIMEOUT_MS,
     maxDurationMs: e.MAX_MEETING_DURATION_MS,
     workerLeaseMs: e.WORKER_LEASE_MS,
+    workerStopGraceMs: e.WORKER_STOP_GRACE_MS,
     workerDrainMs: e.WORKER_DRAIN_MS,
     eventLogRetentionMs: e.EVENT_LOG_RETENTION_MS,
     heartbeatMs: Math.max(50, Math.floor(e.WORKER_LEASE_MS / 3)),
+    coach: {
+      llm: { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.COACH_MODEL || e.LLM_MODEL },
+      intervalMs: e.COACH_INTERVAL_MS,
+      timeoutMs: e.COACH_TIMEOUT_MS,
+      maxTokensPerMeeting: e.COACH_MAX_TOKENS_PER_MEETING,
+    },
   };
 }

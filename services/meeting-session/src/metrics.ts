@@ -2,6 +2,7 @@
 import client from 'prom-client';
 import type { EventEnvelope } from '@notetaker/contracts';
 import { FastHistogram } from '@notetaker/kit';
+import type { CoachingMetrics } from './actor/coaching.js';
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 
@@ -88,6 +89,7 @@ export function createSessionMetrics(registry: client.Registry, gauges: SessionG
     registers,
   });
   return {
+    coach: coachMetrics(registers),
     onCaptionEpisode: (platform: string, warning: string) =>
       warning === 'caption_language_unavailable'
         ? languageUnavailable.inc({ platform })
@@ -97,5 +99,48 @@ export function createSessionMetrics(registry: client.Registry, gauges: SessionG
       publishedSinceRead[event.type] = (publishedSinceRead[event.type] ?? 0) + 1;
       publishLatency.observe((performance.now() - emittedAt) / 1000);
     },
+  };
+}
+
+/** The coaches: insights sent by category and source; the model coach's calls, their time and tokens. */
+function coachMetrics(registers: client.Registry[]): CoachingMetrics {
+  const insights = new client.Counter({
+    name: 'meeting_coach_insights_total',
+    help: 'coach_insight events raised, by category and source (rules, model)',
+    labelNames: ['category', 'source'],
+    registers,
+  });
+  const calls = new client.Counter({
+    name: 'meeting_coach_model_calls_total',
+    help: 'Model coach calls by outcome: ok, malformed (answer dropped), timeout, error (the endpoint failed or was unreachable)',
+    labelNames: ['outcome'],
+    registers,
+  });
+  const latency = new client.Histogram({
+    name: 'meeting_coach_model_call_seconds',
+    help: 'Model coach calls, from request to answer (or failure)',
+    buckets: [0.25, 0.5, 1, 2, 5, 10, 20, 30, 60],
+    registers,
+  });
+  const tokens = new client.Counter({
+    name: 'meeting_coach_model_tokens_total',
+    help: 'Tokens the model coach spent, by kind (prompt, completion)',
+    labelNames: ['kind'],
+    registers,
+  });
+  const exhausted = new client.Counter({
+    name: 'meeting_coach_model_budget_exhausted_total',
+    help: 'Meetings whose model coach spent COACH_MAX_TOKENS_PER_MEETING (no more model calls for them)',
+    registers,
+  });
+  return {
+    onInsight: (category, source) => insights.inc({ category, source }),
+    onCall(outcome, seconds, spent) {
+      calls.inc({ outcome });
+      latency.observe(seconds);
+      if (spent.prompt > 0) tokens.inc({ kind: 'prompt' }, spent.prompt);
+      if (spent.completion > 0) tokens.inc({ kind: 'completion' }, spent.completion);
+    },
+    onBudgetExhausted: () => exhausted.inc(),
   };
 }

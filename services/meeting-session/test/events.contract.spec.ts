@@ -255,7 +255,8 @@ describe('meeting events (bus contract)', () => {
       meetingId,
       (e) => e.type === 'coach_insight' && e.payload.category === 'monologue',
     );
-    expect(monologue.payload).to.deep.include({ speaker: 'Ada' });
+    // No model configured here: the default coach is the rules alone.
+    expect(monologue.payload).to.deep.include({ speaker: 'Ada', source: 'rules' });
     expect(monologue.payload.message).to.be.a('string').and.not.empty;
     expect(monologue.payload.metrics).to.have.property('turnSeconds').above(90);
     await h.waitForEvent(meetingId, (e) => e.type === 'coach_insight' && e.payload.category === 'pace');

@@ -75,5 +75,11 @@ export const errors = {
     new ServiceError('at_capacity', `All ${totalSeats} bot seats are busy; retry in ${retryAfterS} s`, 503, true, {
       retryAfterS,
     }),
+  /** No live worker can launch a browser for its bots: fixed on the workers' machines (an install,
+   * CHROME_PATH), which they notice by themselves; the message says what to do. */
+  noBrowser: (retryAfterS = 30) =>
+    new ServiceError('no_browser', 'No browser for the bots: install chromium or set CHROME_PATH', 503, true, {
+      retryAfterS,
+    }),
   internal: () => new ServiceError('internal', 'Internal error', 500),
 };

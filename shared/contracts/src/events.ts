@@ -1,6 +1,8 @@
 /** Meeting events (SPEC 6): one envelope, seven types, one sequence per meeting. */
 import { z } from 'zod';
-import { isoTimestamp } from './rest.js';
+
+/** An instant in UTC with milliseconds, as every event and REST body writes it. */
+export const isoTimestamp = z.string().datetime({ offset: false });
 
 export const EVENT_TYPES = [
   'meeting_status',

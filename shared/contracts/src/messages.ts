@@ -9,6 +9,7 @@ import {
   callbackUrl,
   captionLanguage,
   captionWarning,
+  coachMode,
   meetingStatus,
   meetingTitle,
   meetingUrl,
@@ -37,6 +38,8 @@ export const meetingsStart = z.object({
   saveTranscript: z.boolean(),
   signIn: signInMode.default('auto'),
   language: captionLanguage.nullable().default(null),
+  /** Null: the worker's default (`ai` when it has a model configured, else `rules`). */
+  coach: coachMode.nullable().default(null),
 });
 /** svc.meetings.stop -> {meetingId, status: 'stopping'}; svc.meetings.get -> meetingRecord. */
 export const meetingRef = z.object({ caller, meetingId: z.string() });

@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { errors } from './errors.js';
+// events.ts imports nothing from here, so the events page below can use its envelope without a cycle.
+import { EVENT_TYPES, eventEnvelope, isoTimestamp, type EventType } from './events.js';
 
 export const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const TASK_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -11,7 +13,7 @@ export const TASK_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const SKILL_NAME = /^(?=.{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const MEETING_ID = /^meeting_\d{13}_[A-Za-z0-9]{10,}$/;
 
-export const isoTimestamp = z.string().datetime({ offset: false });
+export { isoTimestamp };
 
 export const projectId = z.string({ error: 'project must be a string' }).regex(PROJECT_ID, {
   message: 'project must match ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$',
@@ -53,6 +55,14 @@ export const captionLanguage = z
   .string({ error: 'language must be a string' })
   .regex(LANGUAGE_TAG, 'language must be a BCP 47 language tag such as de-DE, es or ja-JP');
 
+/**
+ * Who coaches a meeting: the rules alone, the rules and a language model beside them (`ai`), or
+ * nobody. Unset, meeting-session picks `ai` when it has a model configured, else `rules`.
+ */
+export const COACH_MODES = ['rules', 'ai', 'off'] as const;
+export const coachMode = z.enum(COACH_MODES, { error: 'coach must be one of rules, ai, off' });
+export type CoachMode = z.infer<typeof coachMode>;
+
 // The .describe() texts are for the MCP tools' input schemas: a model reads them to fill the fields.
 export const startMeetingRequest = z.strictObject({
   url: meetingUrl.describe('The meeting link: a Google Meet (meet.google.com/...) or Microsoft Teams URL.'),
@@ -77,6 +87,11 @@ export const startMeetingRequest = z.strictObject({
   language: captionLanguage
     .optional()
     .describe("The meeting's spoken language for captions, a BCP 47 tag such as de-DE or ja-JP (default: the platform's)."),
+  coach: coachMode
+    .optional()
+    .describe(
+      'coach_insight events: "rules" (talk balance, monologue, pace, unanswered questions), "ai" (the rules and a language model: decisions, action items, objections, risks...), "off" (none). Default "ai" when the service has a model configured, else "rules".',
+    ),
 });
 
 export const startMeetingResponse = z.object({
@@ -151,6 +166,64 @@ export const transcriptResponse = z.object({
   signedInAs: z.string().nullable(),
   language: z.string().nullable(),
   segments: z.array(transcriptSegment),
+});
+
+// ---- Meeting events: catch-up by sequence
+
+export const MAX_EVENTS_LIMIT = 1000;
+const EVENT_TYPES_MESSAGE = `types must be a comma-separated list of event types (${EVENT_TYPES.join(', ')})`;
+const isEventType = (name: string): name is EventType => (EVENT_TYPES as readonly string[]).includes(name);
+
+/** `types=a,b`: the event types to keep; an unknown or empty name is a 400 naming the field. */
+const eventTypeList = z.string({ error: EVENT_TYPES_MESSAGE }).transform((text, ctx) => {
+  const names = text.split(',').map((name) => name.trim());
+  const unknown = names.find((name) => !isEventType(name));
+  if (unknown !== undefined) {
+    ctx.addIssue({ code: 'custom', message: `${EVENT_TYPES_MESSAGE}: "${unknown}" is not one` });
+    return z.NEVER;
+  }
+  return [...new Set(names.filter(isEventType))];
+});
+
+export const eventsQuery = z.strictObject({
+  after: z.coerce
+    .number({ error: 'after must be a number' })
+    .int('after must be an integer')
+    .min(0, 'after must not be negative')
+    .default(0)
+    .describe(
+      'Sequence of the last event already read (0, the default: from the first event). Pass the nextAfter of the previous answer.',
+    ),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be an integer')
+    .min(1, 'limit must be at least 1')
+    .max(MAX_EVENTS_LIMIT, `limit must be at most ${MAX_EVENTS_LIMIT}`)
+    .default(100)
+    .describe(`How many events to return at most (default 100, at most ${MAX_EVENTS_LIMIT}).`),
+  types: eventTypeList
+    .optional()
+    .describe(
+      `Only events of these types, comma-separated (${EVENT_TYPES.join(', ')}). Omit for every type, caption_partial included.`,
+    ),
+});
+export const eventsRequest = meetingRefRequest.extend(eventsQuery.shape);
+
+export const eventsResponse = z.object({
+  meetingId: z.string(),
+  events: z
+    .array(eventEnvelope)
+    .describe(
+      'In sequence order, each exactly the envelope its callback carried (type, meetingId, sequence, timestamp, payload).',
+    ),
+  nextAfter: z
+    .number()
+    .int()
+    .min(0)
+    .describe('The `after` of the next request: the last sequence looked at (with `types`, skipped events count too).'),
+  ended: z
+    .boolean()
+    .describe('The meeting is over (ended or error): once a page comes back empty, every event has been read.'),
 });
 
 // ---- Projects (SPEC 2.3, 2.4, 4.2)

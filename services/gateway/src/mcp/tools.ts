@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import { publicError } from '../http/errors.js';
+import { getEvents } from '../operations/events.js';
 import { listMeetings, startMeeting, stopMeeting } from '../operations/meetings.js';
 import { perform, type Operation } from '../operations/operation.js';
 import { listProjectMeetings, listProjects } from '../operations/projects.js';
@@ -74,6 +75,21 @@ export const TOOLS: ToolSpec[] = [
     summary: (b) =>
       `Meeting ${b.meetingId} (${b.status}): ${count(b.segments.length, 'segment')}` +
       b.segments.map((s) => `\n${s.speaker}: ${s.text}`).join(''),
+  }),
+  tool({
+    name: 'get_events',
+    title: "Read a meeting's events",
+    description:
+      'The events of a meeting this API key started, in sequence order, each exactly as its callback carried ' +
+      'it: statuses, captions in progress, finalized segments, participants, coaching, the saved document. ' +
+      'Pass the nextAfter of one answer as `after` to read on; once a page is empty and `ended` is true, ' +
+      'every event has been read.',
+    op: getEvents,
+    annotations: READ,
+    summary: (b) =>
+      `Meeting ${b.meetingId}: ${count(b.events.length, 'event')}, nextAfter ${b.nextAfter}` +
+      `${b.ended ? ', the meeting has ended' : ''}` +
+      b.events.map((e) => `\n#${e.sequence} ${e.type}`).join(''),
   }),
   tool({
     name: 'get_document',

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import {
   createTaskRequest,
+  eventsQuery,
   historyQuery,
   searchQuery,
   startMeetingRequest,
@@ -17,6 +18,7 @@ import {
   webhookDeliveriesReply,
 } from '@notetaker/contracts';
 import { deliveriesQuery } from '../routes/deliveries.js';
+import { getEvents } from '../operations/events.js';
 import { listMeetings, startMeeting, stopMeeting } from '../operations/meetings.js';
 import { listProjectMeetings, listProjects } from '../operations/projects.js';
 import * as tasks from '../operations/tasks.js';
@@ -55,7 +57,7 @@ export const OPERATIONS: Operation[] = [
       403: 'saveTranscript without the knowledge:write capability',
       409: 'Meeting URL is already being transcribed',
       413: 'Body over 1 MB',
-      503: 'A service is unavailable, or every bot seat is busy (then with Retry-After)',
+      503: 'A service is unavailable, or every bot seat is busy or no bot has a browser (then with Retry-After)',
     },
   },
   {
@@ -90,6 +92,15 @@ export const OPERATIONS: Operation[] = [
     summary: 'The saved markdown document, as a download',
     success: { status: 200, description: 'The markdown file', markdown: true },
     errors: { 404: `${notOwned}; or No saved document for this meeting` },
+  },
+  {
+    method: 'get',
+    path: '/meetings/:meetingId/events',
+    tag: 'meetings',
+    summary: 'The events of a meeting after a sequence, each as its callback carried it: catch up on what was missed',
+    query: eventsQuery,
+    success: { status: 200, description: 'Events in sequence order', schema: getEvents.output },
+    errors: { 404: notOwned },
   },
   {
     method: 'get',

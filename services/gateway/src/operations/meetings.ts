@@ -33,6 +33,7 @@ export const startMeeting = operation({
         saveTranscript: body.saveTranscript ?? true,
         signIn: body.signIn ?? 'auto',
         language: body.language ?? null,
+        coach: body.coach ?? null,
       },
       { timeoutMs: START_TIMEOUT_MS },
     ),

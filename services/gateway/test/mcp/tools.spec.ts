@@ -118,7 +118,12 @@ describe('MCP tools (/mcp) on the whole stack', function () {
         }
         const events = tools.find((tool) => tool.name === 'get_events')!;
         expect(Object.keys(events.inputSchema.properties!)).to.deep.equal(['meetingId', 'after', 'limit', 'types']);
-        expect(Object.keys(events.outputSchema!.properties!)).to.deep.equal(['meetingId', 'events', 'nextAfter', 'ended']);
+        expect(Object.keys(events.outputSchema!.properties!)).to.deep.equal([
+          'meetingId',
+          'events',
+          'nextAfter',
+          'ended',
+        ]);
         const start = tools.find((tool) => tool.name === 'start_meeting')!;
         expect(start.inputSchema.required).to.deep.equal(['url', 'callbackUrl']);
         expect(Object.keys(start.inputSchema.properties!)).to.deep.equal([
@@ -272,8 +277,20 @@ describe('MCP tools (/mcp) on the whole stack', function () {
             '/meetings/meeting_1700000000000_AbCdEf1234/events',
             undefined,
           ],
-          ['get_events', { meetingId: 'nonsense', limit: 5000 }, 'GET', '/meetings/nonsense/events?limit=5000', undefined],
-          ['get_events', { meetingId: 'nonsense', types: 'speech' }, 'GET', '/meetings/nonsense/events?types=speech', undefined],
+          [
+            'get_events',
+            { meetingId: 'nonsense', limit: 5000 },
+            'GET',
+            '/meetings/nonsense/events?limit=5000',
+            undefined,
+          ],
+          [
+            'get_events',
+            { meetingId: 'nonsense', types: 'speech' },
+            'GET',
+            '/meetings/nonsense/events?types=speech',
+            undefined,
+          ],
           [
             'get_document',
             { meetingId: 'meeting_1700000000000_AbCdEf1234' },

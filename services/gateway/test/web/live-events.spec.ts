@@ -6,57 +6,8 @@
 import { expect } from 'chai';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
 import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
+import { readEvents } from './support/sse.js';
 import { WebClient } from './support/web-client.js';
-
-interface SseEvent {
-  id: number;
-  event: string;
-  data: { sequence: number; type: string; payload: Record<string, unknown> };
-}
-
-/** Reads the stream until `until` is true of the events so far (or the stream ends). */
-async function readEvents(
-  baseUrl: string,
-  path: string,
-  cookie: string,
-  until: (events: SseEvent[]) => boolean,
-  lastEventId?: number,
-): Promise<{ events: SseEvent[]; ended: boolean }> {
-  const controller = new AbortController();
-  const headers: Record<string, string> = { Cookie: cookie, Accept: 'text/event-stream' };
-  if (lastEventId !== undefined) headers['Last-Event-ID'] = String(lastEventId);
-  const res = await fetch(`${baseUrl}${path}`, { headers, signal: controller.signal });
-  expect(res.status).to.equal(200);
-  expect(res.headers.get('content-type')).to.equal('text/event-stream; charset=utf-8');
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  const events: SseEvent[] = [];
-  let buffer = '';
-  const timer = setTimeout(() => controller.abort(), 10_000);
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return { events, ended: true };
-      buffer += decoder.decode(value, { stream: true });
-      let at: number;
-      while ((at = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, at);
-        buffer = buffer.slice(at + 2);
-        const fields = Object.fromEntries(
-          block
-            .split('\n')
-            .filter((line) => !line.startsWith(':') && line.includes(': '))
-            .map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)]),
-        );
-        if (fields.id) events.push({ id: Number(fields.id), event: fields.event, data: JSON.parse(fields.data) });
-      }
-      if (until(events)) return { events, ended: false };
-    }
-  } finally {
-    clearTimeout(timer);
-    controller.abort();
-  }
-}
 
 describe('web application live view events', () => {
   let t: TestStack;
@@ -101,7 +52,7 @@ describe('web application live view events', () => {
     const segment = first.events.find((e) => e.event === 'segment_finalized')!;
     expect(segment.data.payload).to.include({ speaker: 'Ann', text: 'First words.' });
 
-    const last = sequences[sequences.length - 1];
+    const last = sequences[sequences.length - 1]!;
     meeting.segment({ speaker: 'Ann', text: 'Second words.' });
     const resumed = await readEvents(
       t.baseUrl,
@@ -112,6 +63,34 @@ describe('web application live view events', () => {
     );
     expect(resumed.events[0].id).to.equal(last + 1);
     expect(resumed.events.some((e) => e.data.payload.text === 'First words.')).to.equal(false);
+  });
+
+  it('opened late while captions pour in: from the first event, each once, no gap at the seam', async () => {
+    const meeting = await platform.meeting(meetingId);
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const talking = (async () => {
+      for (let n = 0; n < 300; n++) {
+        meeting.caption({ captionId: 'burst', speaker: 'Ann', text: `burst ${n}` });
+        if (n % 5 === 4) await pause(1);
+      }
+      meeting.segment({ speaker: 'Ann', text: 'Burst over.' });
+    })();
+    // Views opened at different moments of the burst: each one's backlog ends somewhere else in it.
+    const views = [];
+    for (let i = 0; i < 4; i++) {
+      views.push(
+        readEvents(t.baseUrl, `/meetings/${meetingId}/events`, cookie, (events) =>
+          events.some((e) => e.data.payload.text === 'Burst over.'),
+        ),
+      );
+      await pause(15);
+    }
+    await talking;
+    for (const { events } of await Promise.all(views)) {
+      expect(events.map((e) => e.id)).to.deep.equal(events.map((_, i) => i + 1));
+      expect(events.filter((e) => e.event === 'caption_partial' && e.data.payload.captionId === 'burst')).to.not.be
+        .empty;
+    }
   });
 
   it('is readable only by the account that started the meeting, and only signed in', async () => {

@@ -18,7 +18,7 @@ import type {
 } from '../drivers/driver.js';
 import type { MeetingSessionConfig } from '../config.js';
 import { subjects, type AccountReply, type ActorState, type PlaceRequest } from '../protocol.js';
-import { Coach } from './coach.js';
+import type { Coaching, InsightPayload, MeetingCoach } from './coaching.js';
 import { DocumentFlusher } from './document-flusher.js';
 import { EventStream, type Outbox } from './event-stream.js';
 import { Mailbox } from './mailbox.js';
@@ -27,7 +27,7 @@ import { AutoLeave } from './auto-leave.js';
 import { driverFailureOf, leaveWithin, storeSegment } from './side-effects.js';
 import type { CaptionWarnings } from '../worker/caption-warnings.js';
 
-export type EndReason = 'stopped' | DriverEnd | 'alone' | 'max_duration';
+export type EndReason = 'stopped' | DriverEnd | 'alone' | 'max_duration' | 'worker_shutdown';
 export type ErrorReason = DriverFailure | 'worker_lost' | 'sign_in_required' | 'bot_account_signed_out';
 
 export interface ActorDeps {
@@ -47,6 +47,8 @@ export interface ActorDeps {
   outbox: Outbox;
   /** The registry's next bot account for this meeting: the guest was refused, or `signedOut` was. */
   nextAccount: (signedOut: string | null) => Promise<AccountReply>;
+  /** The worker's coaching: this meeting's coaches, by the start's `coach`. */
+  coaching: Pick<Coaching, 'forMeeting'>;
 }
 
 /** running: normal; leaving: the bot is on its way out (late segments still count); closed: done. */
@@ -60,7 +62,7 @@ export class MeetingActor {
   private readonly mailbox: Mailbox;
   private readonly stream: EventStream;
   private readonly roster = new Roster();
-  private readonly coach = new Coach();
+  private readonly coach: MeetingCoach;
   private readonly timers: AutoLeave;
   private readonly flusher: DocumentFlusher;
   private segmentCount = 0;
@@ -83,6 +85,10 @@ export class MeetingActor {
       state: () => this.state(),
       onFenced: () => this.abandon('the registry closed the meeting'),
     });
+    // The model's insights arrive later, as mailbox messages: a segment never waits for a model.
+    this.coach = deps.coaching.forMeeting(spec.meetingId, spec.coach, (insights) =>
+      this.mailbox.post(() => this.emitInsights(insights)),
+    );
     this.timers = new AutoLeave(deps.config, (why) => this.mailbox.post(() => this.onTimer(why)));
     this.flusher = new DocumentFlusher({
       bus: deps.bus,
@@ -103,9 +109,13 @@ export class MeetingActor {
     this.mailbox.post(() => this.launchDriver());
   }
 
-  /** The worker is going away: finish cleanly (final flush), then report `worker_lost`. */
+  /**
+   * The worker is going away (stopped, scaled in, drained) and its grace is over: the bot leaves as
+   * on a stop, final flush, `ended` / `worker_shutdown`. Not an error: nothing failed, and the
+   * document is whole up to the bot's leaving (`worker_lost` is for a worker that vanished).
+   */
   shutdown(): void {
-    this.mailbox.post(() => this.finish('error', 'worker_lost'));
+    this.mailbox.post(() => this.finish('ended', 'worker_shutdown'));
   }
 
   /** The meeting is no longer ours (fenced by the registry): release the bot, write nothing more. */
@@ -262,7 +272,12 @@ export class MeetingActor {
       text: segment.text,
       timestamp: segment.timestamp,
     });
-    for (const insight of this.coach.observe(segment)) this.stream.emit('coach_insight', { ...insight });
+    this.emitInsights(this.coach.observe(index, segment));
+  }
+
+  private emitInsights(insights: InsightPayload[]): void {
+    if (this.phase === 'closed') return;
+    for (const insight of insights) this.stream.emit('coach_insight', { ...insight });
   }
 
   private onParticipants(names: string[]): void {
@@ -332,6 +347,7 @@ export class MeetingActor {
   private exit(): void {
     if (this.exited) return;
     this.exited = true;
+    this.coach.stop();
     this.timers.clear();
     this.flusher.stop();
     void this.stopSub?.unsubscribe();

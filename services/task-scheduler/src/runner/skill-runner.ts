@@ -3,19 +3,19 @@
  * and runs the agent loop. Returns the final answer, or throws an error whose message is fit for
  * the execution's resultSummary (never the API key).
  */
-import OpenAI from 'openai';
 import type { Bus } from '@notetaker/bus';
+import {
+  createLlmClient,
+  describeLlmError,
+  missingLlmVariables,
+  type LlmSettings,
+  type OpenAI,
+} from '@notetaker/kit/llm';
 import { PROJECT_ID } from '@notetaker/contracts';
 import type { TaskSnapshot } from '../records.js';
 import { SkillCache, SkillError } from '../skills.js';
 import { RunError, runAgent, type TokenUsage } from './agent.js';
 import { AgentTools } from './tools.js';
-
-export interface LlmSettings {
-  baseUrl?: string;
-  apiKey?: string;
-  model?: string;
-}
 
 export interface SkillRunnerOptions {
   bus: Bus;
@@ -24,14 +24,6 @@ export interface SkillRunnerOptions {
   contentRoot: string;
   maxIterations: number;
   llmMaxRetries: number;
-}
-
-/** Which variables are missing for a usable model: LLM_MODEL, and an endpoint or a key. */
-export function missingLlmVariables(llm: LlmSettings): string[] {
-  const missing: string[] = [];
-  if (!llm.model) missing.push('LLM_MODEL');
-  if (!llm.baseUrl && !llm.apiKey) missing.push('LLM_BASE_URL (or LLM_API_KEY for the default OpenAI endpoint)');
-  return missing;
 }
 
 /** Tasks carry no parameters (SPEC 2.5): a task named `<anything>.<projectId>` is about that project. */
@@ -58,17 +50,7 @@ export class SkillRunner {
   private readonly client: OpenAI | null;
 
   constructor(private readonly options: SkillRunnerOptions) {
-    const { llm } = options;
-    this.client =
-      missingLlmVariables(llm).length === 0
-        ? new OpenAI({
-            baseURL: llm.baseUrl,
-            // Local OpenAI-compatible servers take no key; the client still wants a string.
-            apiKey: llm.apiKey ?? 'not-needed',
-            maxRetries: options.llmMaxRetries,
-            timeout: 10 * 60 * 1000,
-          })
-        : null;
+    this.client = createLlmClient(options.llm, { maxRetries: options.llmMaxRetries, timeoutMs: 10 * 60 * 1000 });
   }
 
   async run(task: TaskSnapshot, signal: AbortSignal, usage: TokenUsage): Promise<string> {
@@ -99,12 +81,5 @@ export class SkillRunner {
 /** The model endpoint's failure in words (status and its own message), without request details. */
 function describeModelError(err: unknown): Error {
   if (err instanceof RunError || err instanceof SkillError) return err;
-  if (err instanceof OpenAI.APIConnectionError) {
-    return new RunError(`The model endpoint could not be reached: ${err.message}`);
-  }
-  if (err instanceof OpenAI.APIError) {
-    const detail = err.message.replace(/\s+/g, ' ').slice(0, 500);
-    return new RunError(`The model endpoint answered ${err.status ?? 'an error'}: ${detail}`);
-  }
-  return new RunError(`The run failed: ${(err as Error)?.message ?? String(err)}`);
+  return new RunError(describeLlmError(err) ?? `The run failed: ${(err as Error)?.message ?? String(err)}`);
 }

@@ -205,6 +205,28 @@
       if (typeof p.participantCount === 'number') count.textContent = String(p.participantCount);
       renderParticipants();
     };
+    // Coaching: newest first; category, where it came from (the rules, or which model) and the message.
+    const insights = $('insights');
+    const coachLabels = JSON.parse(($('coaching') || section).dataset.coachLabels || '{}');
+    source.addEventListener('coach_insight', (event) => {
+      const p = payloadOf(event);
+      if (!insights || !p.message) return;
+      const item = document.createElement('li');
+      item.className = 'insight';
+      item.dataset.category = String(p.category || '');
+      item.dataset.source = p.source === 'model' ? 'model' : 'rules';
+      const category = document.createElement('strong');
+      category.textContent = coachLabels[p.category] || String(p.category || 'Insight');
+      const from = document.createElement('small');
+      from.className = 'muted';
+      from.textContent = p.source === 'model' ? `AI${p.model ? ` (${p.model})` : ''}` : 'Rules';
+      const message = document.createElement('p');
+      message.textContent = String(p.message);
+      item.append(category, document.createTextNode(' '), from, message);
+      insights.prepend(item);
+      $('no-insights').hidden = true;
+    });
+
     source.addEventListener('participant_joined', participantChange(true));
     source.addEventListener('participant_left', participantChange(false));
     source.addEventListener('document_saved', () => {

@@ -80,10 +80,13 @@ export function meetingView(router: Router, deps: WebDeps): void {
               ${active && html`<div id="partials" class="partials" aria-hidden="true"></div>`}
               ${!active && transcript && !transcript.unavailable && transcript.segments.length === 0 && html`<p>No words were transcribed.</p>`}
             </section>
-            <section aria-labelledby="participants-heading">
-              <h2 id="participants-heading">Participants</h2>
-              <ul id="participants" class="participants"></ul>
-            </section>
+            <div>
+              <section aria-labelledby="participants-heading">
+                <h2 id="participants-heading">Participants</h2>
+                <ul id="participants" class="participants"></ul>
+              </section>
+              ${active && coachingSection()}
+            </div>
           </div>
         </section>`,
     );
@@ -124,6 +127,33 @@ async function storedTranscript(deps: WebDeps, meetingId: string) {
     fromIndex = reply.value.nextIndex;
   }
   return { segments, unavailable: false };
+}
+
+/** The names of the coach's categories (rules and model), for the live view. */
+export const COACH_CATEGORY_LABELS: Record<string, string> = {
+  decision: 'Decision',
+  action_item: 'Action item',
+  open_question: 'Open question',
+  objection: 'Objection',
+  risk: 'Risk',
+  follow_up: 'Follow-up',
+  talk_balance: 'Talk balance',
+  monologue: 'Monologue',
+  pace: 'Pace',
+  questions: 'Unanswered question',
+};
+
+/** coach_insight events, newest first, filled in by app.js as they come. */
+function coachingSection(): Html {
+  return html`<section
+    aria-labelledby="coaching-heading"
+    data-coach-labels="${JSON.stringify(COACH_CATEGORY_LABELS)}"
+    id="coaching"
+  >
+    <h2 id="coaching-heading">Coaching</h2>
+    <p id="no-insights" class="muted">No insights yet.</p>
+    <ol id="insights" class="insights" aria-live="polite" aria-relevant="additions"></ol>
+  </section>`;
 }
 
 /** What an operator reads when the bot transcribes nothing; app.js shows the same words live. */

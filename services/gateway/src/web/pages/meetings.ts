@@ -5,7 +5,7 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { PROJECT_ID, routes, type SignInMode } from '@notetaker/contracts';
+import { PROJECT_ID, routes, type CoachMode, type SignInMode } from '@notetaker/contracts';
 import { ask, settle } from '../backend.js';
 import { chrome, formOf, signedIn, uiCaller, type WebDeps } from '../context.js';
 import { field } from '../form-body.js';
@@ -29,7 +29,7 @@ import { meetingView } from './meeting-view.js';
 export const DEFAULT_UI_PROJECT = 'general';
 /** A start reserves the document and places the bot with a worker: as long as the REST start allows. */
 const START_TIMEOUT_MS = 30_000;
-const START_FIELDS = ['url', 'title', 'project', 'signIn', 'language'] as const;
+const START_FIELDS = ['url', 'title', 'project', 'signIn', 'language', 'coach'] as const;
 type StartField = (typeof START_FIELDS)[number];
 
 interface StartValues {
@@ -39,6 +39,8 @@ interface StartValues {
   saveTranscript: boolean;
   signIn: string;
   language: string;
+  /** '' for the service's default. */
+  coach: string;
   errors: Partial<Record<StartField | 'form', string>>;
 }
 
@@ -46,6 +48,13 @@ const SIGN_IN_CHOICES: Array<[string, string]> = [
   ['auto', 'As a guest; signed in with a bot account if guests are refused'],
   ['always', 'Signed in with a bot account'],
   ['never', 'As a guest only'],
+];
+
+const COACH_CHOICES: Array<[string, string]> = [
+  ['', 'Default: rules and AI when a model is configured, else rules'],
+  ['ai', 'Rules and AI (decisions, action items, objections, risks)'],
+  ['rules', 'Rules only (talk balance, monologue, pace, unanswered questions)'],
+  ['off', 'Off'],
 ];
 
 export function meetingPages(router: Router, deps: WebDeps): void {
@@ -111,6 +120,14 @@ export function meetingPages(router: Router, deps: WebDeps): void {
                 )}
               </select>
               ${fieldMessages('f-signIn', values.errors.signIn, null)}
+              <label for="f-coach">Coaching</label>
+              <select id="f-coach" name="coach"${values.errors.coach ? html` aria-invalid="true" aria-describedby="f-coach-error"` : ''}>
+                ${COACH_CHOICES.map(
+                  ([value, label]) =>
+                    html`<option value="${value}"${values.coach === value ? html` selected` : ''}>${label}</option>`,
+                )}
+              </select>
+              ${fieldMessages('f-coach', values.errors.coach, null)}
               ${inputField({ name: 'language', label: 'Spoken language', value: values.language, error: values.errors.language, maxlength: 35, placeholder: 'de-DE', hint: 'A language tag such as de-DE, es or ja-JP, for the captions. Empty: the platform default.' })}
               <label
                 ><input
@@ -143,6 +160,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
       saveTranscript: true,
       signIn: 'auto',
       language: '',
+      coach: '',
       errors: {},
     }),
   );
@@ -158,6 +176,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
       saveTranscript: form.get('saveTranscript') === 'true',
       signIn: field(form, 'signIn', 20) || 'auto',
       language: field(form, 'language', 64),
+      coach: field(form, 'coach', 20),
       errors: {},
     };
     // The link and the title are checked by the service, by the same schema as REST's; the project
@@ -180,6 +199,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
           // Checked by the service with REST's schema; a bad value comes back naming its field.
           signIn: values.signIn as SignInMode,
           language: values.language || null,
+          coach: (values.coach || null) as CoachMode | null,
         },
         START_TIMEOUT_MS,
       ),

@@ -1,0 +1,71 @@
+/**
+ * A meeting's events after a sequence, each the envelope its callback carried: how a receiver that
+ * was down, or a client that reconnects, catches up. Ownership is the transcript's (`ownedMeeting`:
+ * 404 `Not found` for unknown and foreign meetings alike); the events are meeting-session's log.
+ */
+import { call, type Bus } from '@notetaker/bus';
+import { eventsRequest, eventsResponse, MAX_EVENTS_LIMIT, routes, type EventEnvelope } from '@notetaker/contracts';
+import { operation } from './operation.js';
+import { ownedMeeting } from './transcripts.js';
+
+/**
+ * Reads of the log per request, at most: 1000 events each, so a filter scans up to a million events
+ * (far beyond a meeting) before answering with what it found; a bound keeps a bug from looping.
+ */
+const MAX_READS = 1000;
+
+export const getEvents = operation({
+  input: eventsRequest,
+  output: eventsResponse,
+  async run(bus, caller, { meetingId, after, limit, types }) {
+    // The record is read before the log, so `ended` never claims more than the log then held.
+    const meeting = await ownedMeeting(bus, caller, meetingId);
+    const wanted = types ? new Set<string>(types) : null;
+    const events: EventEnvelope[] = [];
+    let last: EventEnvelope | undefined; // the last event looked at
+    let atEnd = false;
+    // A reply may hold fewer events than asked (it stays under NATS' message limit): read on until
+    // `limit` events are kept or the log has nothing more.
+    for (let reads = 0; events.length < limit && reads < MAX_READS; reads++) {
+      const page = await call(bus, routes.meetings.events, {
+        meetingId: meeting.meetingId,
+        afterSequence: last?.sequence ?? after,
+        limit: wanted ? MAX_EVENTS_LIMIT : limit - events.length,
+      });
+      if (page.events.length === 0) {
+        atEnd = true;
+        break;
+      }
+      for (const event of page.events) {
+        last = event; // skipped ones too: nextAfter passes them, so the next request does not scan them again
+        if (wanted && !wanted.has(event.type)) continue;
+        events.push(event);
+        if (events.length === limit) break;
+      }
+    }
+    const over = meeting.status === 'ended' || meeting.status === 'error';
+    return {
+      meetingId: meeting.meetingId,
+      events,
+      nextAfter: last?.sequence ?? after,
+      ended: over && (!atEnd || (await endsWithFinalStatus(bus, meeting.meetingId, last, after))),
+    };
+  },
+});
+
+/**
+ * Whether the log, read to its end, ends with the meeting's final status. Normally it does once the
+ * record says ended; but a meeting whose worker was lost is ended on its record first and gets its
+ * last events (document_saved, the error status) after a final flush: until then there is more to
+ * read, and an empty page must not say `ended`.
+ */
+async function endsWithFinalStatus(bus: Bus, meetingId: string, last: EventEnvelope | undefined, after: number) {
+  const final =
+    last ??
+    (after > 0
+      ? (await call(bus, routes.meetings.events, { meetingId, afterSequence: after - 1, limit: 1 })).events[0]
+      : undefined);
+  // No event at all: the log was dropped (retention) long after the meeting ended.
+  if (!final) return true;
+  return final.type === 'meeting_status' && ['ended', 'error'].includes(String(final.payload.status));
+}

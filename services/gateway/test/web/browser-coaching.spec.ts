@@ -1,0 +1,124 @@
+/**
+ * Coaching on the web meeting page, in real Chromium against the real stack with a scripted
+ * platform and a fake OpenAI-compatible model: the start form's coach choice reaches the meeting,
+ * and the live view shows each insight as it comes (category, source, message), words as words.
+ */
+import { expect } from 'chai';
+import type { Browser, Page } from 'puppeteer-core';
+import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
+import { startFakeLlm, type FakeLlm } from '../../../../test/support/fake-llm.js';
+import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
+import {
+  chromiumPresent,
+  clickAndWait,
+  fill,
+  fitsWidth,
+  launchChromium,
+  pathOf,
+  screenshot,
+  text,
+} from './support/browser.js';
+
+const OWNER = { email: 'owner@example.com', password: 'a long enough password' };
+
+describe('web application in Chromium: coaching on the live meeting page', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let t: TestStack;
+  let page: Page;
+  let platform: ScriptedDriverFactory;
+  let fake: FakeLlm;
+  const consoleErrors: string[] = [];
+
+  before(async function () {
+    if (!chromiumPresent()) {
+      console.log('    (skipped: no Chromium at /usr/bin/chromium or CHROME_PATH)');
+      this.skip();
+    }
+    platform = scriptedDriverFactory();
+    fake = await startFakeLlm();
+    [browser, t] = await Promise.all([
+      launchChromium(),
+      startTestStack({ ...fake.env(), COACH_INTERVAL_MS: '100' }, { driverFactory: platform }),
+    ]);
+    page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 860 });
+    page.on('dialog', (dialog) => void dialog.accept());
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (err) => consoleErrors.push(String(err)));
+    await page.goto(`${t.baseUrl}/setup`);
+    await fill(page, '#f-email', OWNER.email);
+    await fill(page, '#f-password', OWNER.password);
+    await fill(page, '#f-confirm', OWNER.password);
+    await clickAndWait(page, 'main button[type=submit]');
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.stop();
+    await fake?.close();
+  });
+
+  const waitForText = (selector: string, expected: string) =>
+    page.waitForFunction(
+      (sel, want) => (document.querySelector(sel) as HTMLElement | null)?.innerText.includes(want) ?? false,
+      { timeout: 10_000 },
+      selector,
+      expected,
+    );
+
+  it('starts with the coach chosen in the form and shows rule and model insights live', async () => {
+    fake.respond(() => ({
+      answer: JSON.stringify({
+        summary: 'The release is on Friday.',
+        insights: [
+          {
+            category: 'action_item',
+            message: 'Nobody owns the <b>release notes</b>: name an owner.',
+            speaker: null,
+            segments: [0],
+          },
+        ],
+      }),
+      usage: { prompt: 300, completion: 40 },
+    }));
+    await page.goto(`${t.baseUrl}/meetings`);
+    await fill(page, '#f-url', 'https://meet.google.com/coa-chin-gaa');
+    await fill(page, '#f-title', 'Coached sync');
+    await page.select('#f-coach', 'ai');
+    await clickAndWait(page, 'form[action="/meetings"] button[type=submit]');
+    const meetingId = /^\/meetings\/(meeting_\d{13}_[A-Za-z0-9]+)$/.exec(pathOf(page))![1];
+    expect(await text(page, '#coaching')).to.contain('No insights yet.');
+
+    const meeting = await platform.meeting(meetingId);
+    await waitForText('#meeting-status', 'Live');
+    const t0 = Date.now() - 120_000;
+    meeting.segment({ speaker: 'Ada', text: 'Who writes the release notes?', timestamp: new Date(t0).toISOString() });
+    // A minute later, nobody having answered: the rules raise it.
+    meeting.segment({ speaker: 'Ada', text: 'Fine, Friday it is.', timestamp: new Date(t0 + 60_000).toISOString() });
+
+    await waitForText('#insights', 'Unanswered question');
+    await waitForText('#insights', 'Nobody owns the <b>release notes</b>');
+    const items = await page.$$eval('#insights li', (lis) =>
+      lis.map((li) => ({ source: (li as HTMLElement).dataset.source, text: (li as HTMLElement).innerText })),
+    );
+    const model = items.find((i) => i.source === 'model')!;
+    expect(model.text).to.match(
+      /^Action item AI \(fake-model\)\n+Nobody owns the <b>release notes<\/b>: name an owner\.$/,
+    );
+    const rules = items.find((i) => i.source === 'rules')!;
+    expect(rules.text).to.match(/^Unanswered question Rules\n+Ada asked "Who writes the release notes\?"/);
+    expect(await page.$$eval('#insights b', (els) => els.length)).to.equal(0);
+    expect(await page.$eval('#no-insights', (el) => (el as HTMLElement).hidden)).to.equal(true);
+    await screenshot(page, 'meeting-coaching');
+    await page.setViewport({ width: 360, height: 740 });
+    expect(await fitsWidth(page), 'the live view with insights fits 360 px').to.equal(true);
+    await page.setViewport({ width: 1280, height: 860 });
+
+    expect(fake.requests.length).to.be.at.least(1);
+    await clickAndWait(page, '#stop-form button');
+    await waitForText('#meeting-status', 'Ended');
+    expect(consoleErrors).to.deep.equal([]);
+  });
+});
