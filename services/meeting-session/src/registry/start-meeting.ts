@@ -75,25 +75,27 @@ export async function startMeeting(
   }
   try {
     const account = input.signIn === 'always' ? await signedInFromStart(deps, doc) : null;
-    const opened = await dependency('Transcript storage', () =>
-      call(bus, routes.transcripts.open, {
-        meetingId: doc._id,
-        project: doc.project,
-        title: doc.title,
-        platform: doc.platform,
-        startedAt: doc.startedAt,
-        saveTranscript: doc.saveTranscript,
-        language: input.language,
-      }),
-    );
-    doc.documentPath = doc.saveTranscript ? opened.documentPath : null;
     const { callbackUrl } = input;
-    if (callbackUrl !== null) {
-      const tokenId = input.caller.kind === 'token' ? input.caller.tokenId : null;
-      await dependency('Callback delivery', () =>
-        call(bus, routes.webhooks.register, { meetingId: doc._id, callbackUrl, tokenId }),
-      );
-    }
+    const tokenId = input.caller.kind === 'token' ? input.caller.tokenId : null;
+    // Neither needs the other: the document is reserved while the callback is registered.
+    const [opened] = await Promise.all([
+      dependency('Transcript storage', () =>
+        call(bus, routes.transcripts.open, {
+          meetingId: doc._id,
+          project: doc.project,
+          title: doc.title,
+          platform: doc.platform,
+          startedAt: doc.startedAt,
+          saveTranscript: doc.saveTranscript,
+          language: input.language,
+        }),
+      ),
+      callbackUrl !== null &&
+        dependency('Callback delivery', () =>
+          call(bus, routes.webhooks.register, { meetingId: doc._id, callbackUrl, tokenId }),
+        ),
+    ]);
+    doc.documentPath = doc.saveTranscript ? opened.documentPath : null;
     const workerId = await place(deps, {
       meetingId: doc._id,
       platform: target.platform,
