@@ -14,6 +14,9 @@ fi
 if ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev/null 2>&1; then
   need_apt+=(docker-compose)
 fi
+# The Kubernetes manifests are rendered by kubectl's built-in kustomize (test/deploy/kubernetes.spec.ts
+# needs kustomize 5: kubectl 1.27 or later).
+command -v kubectl >/dev/null 2>&1 || need_apt+=(kubernetes-client)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing ${need_apt[*]} from Debian's packages"
@@ -31,5 +34,7 @@ fi
 echo "type-checking"
 npx tsc -p tsconfig.json
 
+# Stacks the tests start never install a browser themselves (it was installed above, or is missing).
+export BOT_INSTALL_BROWSER=false
 npx mocha --config .mocharc.cjs --reporter ./test/support/summary-reporter.cjs \
   'shared/*/test/**/*.spec.ts' 'services/*/test/**/*.spec.ts' 'test/**/*.spec.ts' "$@"

@@ -55,7 +55,7 @@ describe('the compiled build the images run', function () {
         });
         app.on('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
       });
-      expect(await (await fetch(`${url}/readyz`)).json()).to.deep.equal({ status: 'ready' });
+      expect(await (await fetch(`${url}/readyz`)).json()).to.include({ status: 'ready' });
       expect((await fetch(`${url}/api/v1/openapi.json`)).status).to.equal(200);
       const page = await fetch(`${url}/static/app.css`);
       expect(page.status, 'the web assets are in the build').to.equal(200);

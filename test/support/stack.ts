@@ -34,6 +34,8 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     PORT: '0',
     SKILLS_DIR: path.resolve('skills'),
     LOG_LEVEL: 'silent',
+    // A test never runs apt-get (a stack without a browser would install one where it may).
+    BOT_INSTALL_BROWSER: 'false',
     ...env,
   });
   const logs = keyCheckingLogger();

@@ -6,7 +6,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type client from 'prom-client';
 import type { Bus } from '@notetaker/bus';
-import { opsRouter, type Logger, type ReadinessCheck } from '@notetaker/kit';
+import { opsRouter, type Logger, type ReadinessCheck, type ReadinessDetails } from '@notetaker/kit';
 import { API_PREFIX, isApiPath } from './http/api-path.js';
 import { apiKeyAuth } from './http/auth.js';
 import { jsonBody } from './http/body.js';
@@ -14,11 +14,8 @@ import { errorMiddleware } from './http/errors.js';
 import type { TokenService } from './identity/tokens.js';
 import { openApiDocument } from './openapi/document.js';
 import type { McpEndpoint } from './mcp/endpoint.js';
-import { deliveryRoutes } from './routes/deliveries.js';
-import { meetingRoutes } from './routes/meetings.js';
-import { projectRoutes } from './routes/projects.js';
-import { taskRoutes } from './routes/tasks.js';
-import { transcriptRoutes } from './routes/transcripts.js';
+import { restRoutes } from './http/rest-routes.js';
+import { OPERATIONS } from './operations/index.js';
 import { webInterface, type WebDeps } from './web/index.js';
 
 /** The one route served without a key: the document describes the API, it holds nothing private. */
@@ -28,14 +25,10 @@ function underApi(middleware: Koa.Middleware): Koa.Middleware {
   return (ctx, next) => (isApiPath(ctx.path) && ctx.path !== OPENAPI_PATH ? middleware(ctx, next) : next());
 }
 
-/** Every REST route under /api/v1 (docs: the OpenAPI document, whose test compares it with this). */
+/** Every REST route under /api/v1: one per operation, and the OpenAPI document (both from the list). */
 export function apiRouter(deps: { bus: Bus; logger: Logger }): Router {
   const api = new Router({ prefix: API_PREFIX });
-  meetingRoutes(api, deps);
-  transcriptRoutes(api, deps);
-  deliveryRoutes(api, deps);
-  projectRoutes(api, deps);
-  taskRoutes(api, deps);
+  restRoutes(api, deps.bus, OPERATIONS);
   api.get('/openapi.json', (ctx) => {
     ctx.body = openApiDocument();
   });
@@ -48,6 +41,8 @@ export interface GatewayDeps {
   logger: Logger;
   metrics: client.Registry;
   ready: ReadinessCheck;
+  /** Shown on /readyz beside the status (the stack's services' own). */
+  readinessDetails?: ReadinessDetails;
   /** The browser application at `/` (session cookies); absent, only the REST API is served. */
   web?: WebDeps;
   /** The Model Context Protocol server at /mcp; absent, not served. */
@@ -58,7 +53,7 @@ export function createGatewayApp(deps: GatewayDeps): Koa {
   const app = new Koa();
   app.proxy = false;
   app.use(errorMiddleware(deps.logger));
-  app.use(opsRouter({ registry: deps.metrics, ready: deps.ready }).routes());
+  app.use(opsRouter({ registry: deps.metrics, ready: deps.ready, details: deps.readinessDetails }).routes());
   if (deps.web) app.use(webInterface(deps.web));
   // Authenticates and reads its own bodies, under the same key rules and size limit as REST.
   if (deps.mcp) app.use(deps.mcp.middleware);

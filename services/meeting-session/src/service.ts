@@ -10,9 +10,11 @@ import { loadMeetingSessionConfig, type MeetingSessionConfig } from './config.js
 import type { DriverFactory } from './drivers/driver.js';
 import { lazyDriverFactory } from './driver-factory.js';
 import { createSessionMetrics } from './metrics.js';
+import { Coaching } from './actor/coaching.js';
 import { startRegistry, type RunningRegistry } from './registry/registry.js';
 import { startWorker, type RunningWorker } from './worker/worker.js';
 import { aptInstaller, BotBrowser, type BrowserInstaller } from './worker/bot-browser.js';
+import { podDeletionCost } from './worker/pod-deletion-cost.js';
 
 export interface MeetingSessionOptions {
   /** The meeting platform: default the browser drivers of src/drivers. */
@@ -86,7 +88,9 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
                 onPublished,
                 snapshotDir: path.join(ctx.config.dataDir, 'caption-snapshots'),
                 onCaptionEpisode: metrics.onCaptionEpisode,
+                coaching: new Coaching({ config: config.coach, logger: ctx.logger, metrics: metrics.coach }),
                 browser,
+                deletionCost: podDeletionCost(ctx.config.env, ctx.logger),
               });
       } catch (err) {
         await registry?.stop();

@@ -349,14 +349,19 @@ describe('meeting lifecycle (bus contract)', () => {
       }
     });
 
-    it('uses the browser drivers by default, and reports browser_unavailable when Chromium is missing', async () => {
-      const h = await startHarness({ CHROME_PATH: '/nonexistent/chrome' }, { browserDrivers: true });
+    it('uses the browser drivers by default, and reports browser_unavailable when Chromium does not start', async () => {
+      // Chromium missing altogether is refused at the start (bot-browser.spec.ts); this one is there but fails.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'broken-chrome-'));
+      const chrome = path.join(dir, 'chrome');
+      fs.writeFileSync(chrome, '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+      const h = await startHarness({ CHROME_PATH: chrome }, { browserDrivers: true });
       try {
         const { meetingId } = await h.start();
         await h.waitForEvent(meetingId, (e) => e.payload.status === 'error', 15_000);
         expect(statuses(h, meetingId).at(-1)).to.deep.include({ status: 'error', reason: 'browser_unavailable' });
       } finally {
         await h.stop();
+        fs.rmSync(dir, { recursive: true, force: true });
       }
     });
 

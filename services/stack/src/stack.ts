@@ -53,7 +53,8 @@ export async function startStack(
   const metrics = createMetricsRegistry('stack');
   const started: Started[] = [];
   const ready = () => started.length === definitions.length && started.every((s) => s.running.ready?.() ?? true);
-  const gateway = gatewayService({ ready });
+  const readinessDetails = () => Object.assign({}, ...started.map((s) => s.running.readiness?.() ?? {}));
+  const gateway = gatewayService({ ready, readinessDetails });
   // The gateway goes last: it takes requests only once the services behind it answer.
   const definitions: ServiceDefinition[] = [
     transcriptStoreService(),

@@ -5,6 +5,8 @@ import Router from '@koa/router';
 import client from 'prom-client';
 
 export type ReadinessCheck = () => boolean | Promise<boolean>;
+/** What /readyz shows beside its status, without failing it (e.g. meeting-session's `bots`). */
+export type ReadinessDetails = () => Record<string, unknown>;
 
 export function createMetricsRegistry(service: string): client.Registry {
   const registry = new client.Registry();
@@ -13,7 +15,11 @@ export function createMetricsRegistry(service: string): client.Registry {
   return registry;
 }
 
-export function opsRouter(options: { registry: client.Registry; ready: ReadinessCheck }): Router {
+export function opsRouter(options: {
+  registry: client.Registry;
+  ready: ReadinessCheck;
+  details?: ReadinessDetails;
+}): Router {
   const router = new Router();
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
@@ -21,7 +27,7 @@ export function opsRouter(options: { registry: client.Registry; ready: Readiness
   router.get('/readyz', async (ctx) => {
     const ready = await Promise.resolve(options.ready()).catch(() => false);
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ready' : 'not_ready' };
+    ctx.body = { status: ready ? 'ready' : 'not_ready', ...options.details?.() };
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = options.registry.contentType;

@@ -28,6 +28,8 @@ export interface RunningService {
   /** Stops taking work, lets in-flight work finish, releases resources. Bus and store stay open. */
   stop(): Promise<void>;
   ready?(): boolean;
+  /** Shown on /readyz beside the status, never failing it (meeting-session: whether bots have a browser). */
+  readiness?(): Record<string, unknown>;
   /** The HTTP port the service listens on, for a service that serves HTTP itself. */
   port?: number;
 }
@@ -91,7 +93,13 @@ export async function runStandalone(definition: ServiceDefinition): Promise<void
   let ops: HttpServerHandle | null = null;
   if (!definition.servesHttp) {
     const app = new Koa();
-    app.use(opsRouter({ registry: metrics, ready: () => running.ready?.() ?? true }).routes());
+    app.use(
+      opsRouter({
+        registry: metrics,
+        ready: () => running.ready?.() ?? true,
+        details: () => running.readiness?.() ?? {},
+      }).routes(),
+    );
     ops = await listen(app, config.port, config.host);
   }
   logger.info({ port: ops?.port ?? running.port }, 'service started');

@@ -46,7 +46,7 @@ export function publicError(
 ): { status: number; message: string } {
   const status = statusOf(err);
   if (status < 500) return { status, message: (err as Error).message || 'Bad request' };
-  // Every bot seat taken is load, not a fault: its message says so and when to retry.
+  // Every bot seat taken, or no browser for the bots: its message says so (and what to do) and when to retry.
   if (err instanceof ServiceError && err.retryAfterS !== undefined) return { status, message: err.message };
   const unavailable = err instanceof ServiceError && err.retryable;
   logger.error({ err, requestId, ...where }, 'request failed');

@@ -12,10 +12,12 @@ import type { CaptionWarning, DriverFactory } from '../drivers/driver.js';
 import type { MeetingSessionConfig } from '../config.js';
 import { newWorkerId } from '../ids.js';
 import { MeetingActor } from '../actor/meeting-actor.js';
+import type { Coaching } from '../actor/coaching.js';
 import { EventOutbox } from './event-outbox.js';
 import { CaptionWarnings } from './caption-warnings.js';
 import { Seats } from './seats.js';
 import type { BotBrowser, BotsStatus } from './bot-browser.js';
+import type { DeletionCost } from './pod-deletion-cost.js';
 import { protocol, type PlaceReply, type PlaceRequest } from '../protocol.js';
 
 /** Taking an account asks the gateway twice (the list, the session): allow it time. */
@@ -23,6 +25,8 @@ const ACCOUNT_TIMEOUT_MS = 15_000;
 
 export interface WorkerOptions {
   bus: Bus;
+  /** The coaches of its meetings (and the model client they share). */
+  coaching: Coaching;
   logger: Logger;
   config: MeetingSessionConfig;
   displayName: string;
@@ -35,6 +39,8 @@ export interface WorkerOptions {
   onCaptionEpisode?: (platform: Platform, warning: CaptionWarning) => void;
   /** The bots' browser, looked for again on each heartbeat and placement; absent: none needed (a scripted platform). */
   browser?: BotBrowser | null;
+  /** On Kubernetes, the pod's deletion cost, kept equal to the live meetings (null: not in a cluster). */
+  deletionCost?: DeletionCost | null;
 }
 
 export interface RunningWorker {
@@ -88,6 +94,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     }
   };
 
+  /** Resolves once no actor is left, or after `ms`. */
+  const untilIdle = async (ms: number) => {
+    if (actors.size === 0) return;
+    const idle = new Promise<void>((resolve) => exits.push(resolve));
+    let timeout: NodeJS.Timeout | undefined;
+    await Promise.race([idle, new Promise((resolve) => (timeout = setTimeout(resolve, ms)))]);
+    clearTimeout(timeout);
+  };
+
   /** In the queue group only while there is room: NATS then routes placements elsewhere. */
   const updateMembership = () => {
     const room = !stopping && seats.hasRoom();
@@ -117,6 +132,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         driverFactory: options.driverFactory,
         outbox,
         captionWarnings,
+        coaching: options.coaching,
         seat: { leaving: () => seats.willFree(meetingId), released: () => seats.free(meetingId) },
         nextAccount: (signedOut) =>
           call(bus, protocol.account, { meetingId, workerId, signedOut }, { timeoutMs: ACCOUNT_TIMEOUT_MS }),
@@ -124,17 +140,21 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
           seats.free(meetingId);
           captionWarnings.gone(meetingId);
           actors.delete(meetingId);
+          options.deletionCost?.set(actors.size);
           if (actors.size === 0) for (const wake of exits.splice(0)) wake();
         },
       },
       spec,
     );
     actors.set(meetingId, actor);
+    options.deletionCost?.set(actors.size);
     actor.start();
     log.info({ meetingId, seatsInUse: seats.inUse }, 'meeting placed');
     return { accepted: true, workerId };
   };
 
+  // A restarted container finds its pod's annotation as the last one left it.
+  options.deletionCost?.set(0);
   await heartbeat();
   // A browser appearing (an install ending) or going is told to the registry now, not a beat later.
   options.browser?.onChange(() => {
@@ -154,18 +174,23 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       stopping = true;
       seats.refuseWaiting();
       updateMembership();
+      // Out of the queue group, the lease still renewed: first the meetings may end by themselves
+      // (a scale-in or an upgrade need not cut them; docs/deploy/kubernetes.md).
+      if (actors.size > 0 && config.workerStopGraceMs > 0) {
+        log.info({ meetings: actors.size, graceMs: config.workerStopGraceMs }, 'stopping: waiting for meetings to end');
+        await untilIdle(config.workerStopGraceMs);
+      }
       if (actors.size > 0) {
-        const idle = new Promise<void>((resolve) => exits.push(resolve));
+        log.info({ meetings: actors.size }, 'stopping: leaving the meetings still live');
         for (const actor of actors.values()) actor.shutdown();
-        let timeout: NodeJS.Timeout | undefined;
-        await Promise.race([idle, new Promise((resolve) => (timeout = setTimeout(resolve, config.workerDrainMs)))]);
-        clearTimeout(timeout);
+        await untilIdle(config.workerDrainMs);
         // Whatever did not finish in time is released; the registry ends it as worker_lost.
         for (const actor of actors.values()) actor.abandon('the worker stopped');
       }
       clearInterval(timer);
       await heartbeat(true);
       exits = [];
+      await options.deletionCost?.settled(2_000);
       await options.closeDriverFactory();
     },
   };
