@@ -27,6 +27,7 @@ import type { z } from 'zod';
 import { baseEnvSchema } from '@notetaker/kit';
 import { webEnvSchema } from '../../services/gateway/src/web/config.js';
 import { mcpEnvSchema } from '../../services/gateway/src/mcp/config.js';
+import { grantEnvSchema } from '../../services/gateway/src/identity/grants.js';
 import { meetingSessionEnv } from '../../services/meeting-session/src/config.js';
 import { podEnv } from '../../services/meeting-session/src/worker/pod-deletion-cost.js';
 import { transcriptStoreEnv } from '../../services/transcript-store/src/service.js';
@@ -45,7 +46,7 @@ const COMPONENTS = ['keda', 'prometheus-adapter', 'content-rwo'];
 /** Each container's service, and the schemas its configuration is parsed with. */
 const keys = (...schemas: Array<z.ZodObject>) => schemas.flatMap((s) => Object.keys(s.shape));
 const SERVICE_ENV: Record<string, string[]> = {
-  gateway: keys(baseEnvSchema, webEnvSchema, mcpEnvSchema),
+  gateway: keys(baseEnvSchema, webEnvSchema, mcpEnvSchema, grantEnvSchema),
   'meeting-session': keys(baseEnvSchema, meetingSessionEnv, podEnv),
   'transcript-store': keys(baseEnvSchema, transcriptStoreEnv),
   'project-catalog': keys(baseEnvSchema),

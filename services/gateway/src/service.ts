@@ -18,6 +18,7 @@ import { AccountService } from './identity/accounts.js';
 import { adminSocketPath, serveAdminSocket } from './identity/admin-socket.js';
 import { BotAccountService, meetingsInUse, registerBotAccountMetrics } from './identity/bot-accounts.js';
 import { runIdentityCommand } from './identity/commands.js';
+import { GrantWatch } from './identity/grants.js';
 import { SecretBox } from './identity/secrets.js';
 import { TokenService } from './identity/tokens.js';
 import { loadMcpConfig } from './mcp/config.js';
@@ -92,8 +93,12 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
       const adminSocket = ctx.config.mongodbUrl
         ? null
         : await serveAdminSocket(adminSocketPath(ctx.config.dataDir), admin);
+      // Streams (MCP subscriptions and sessions, the live view) end with the key or session they were opened on.
+      const grants = new GrantWatch(ctx.bus, ctx.logger, ctx.config.env);
+      identity.tokens.onRevoked((tokenId) => grants.ended({ kind: 'token', tokenId }));
       const web = await createWeb({
         bus: ctx.bus,
+        grants,
         store: ctx.store,
         logger: ctx.logger,
         accounts: identity.accounts,
@@ -106,8 +111,13 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
       const mcp = mcpEndpoint({
         bus: ctx.bus,
         tokens: identity.tokens,
+        grants,
         logger: ctx.logger,
         config: loadMcpConfig(ctx.config.env),
+      });
+      grants.start({
+        token: (tokenId) => identity.tokens.isActive(tokenId),
+        web_session: (sessionId) => web.sessions.isActive(sessionId),
       });
       const app = createGatewayApp({
         bus: ctx.bus,
@@ -125,6 +135,7 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
         port: http.port,
         admin,
         async stop() {
+          await grants.stop();
           closeLiveStreams(web);
           await mcp.close();
           await http.close();

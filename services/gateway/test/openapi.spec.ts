@@ -1,11 +1,15 @@
 /**
  * GET /api/v1/openapi.json: an OpenAPI 3.1 document a client generator can use. Validated by a
- * maintained validator, and equal to the routes the router serves: none missing, none extra.
+ * maintained validator; its paths, the routes the router serves and the MCP tools are the
+ * operations list's, none missing, none extra.
  */
 import { expect } from 'chai';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { silentLogger } from '@notetaker/kit';
 import { apiRouter } from '../src/app.js';
+import { openApiPath } from '../src/openapi/document.js';
+import { OPERATIONS } from '../src/operations/index.js';
+import { connectMcp } from './mcp/clients.js';
 import { startTestStack, type TestStack } from '../../../test/support/stack.js';
 
 type Doc = {
@@ -34,17 +38,38 @@ describe('OpenAPI document', () => {
     expect(validator.version).to.equal('3.1');
   });
 
-  it('documents exactly the routes the router serves', () => {
+  it('serves, documents and offers as tools exactly the operations list', async () => {
+    const fromList = OPERATIONS.map((op) => `${op.rest.method} ${openApiPath(op.rest.path)}`);
     const served = new Set<string>();
     for (const layer of apiRouter({ bus: t.stack.bus, logger: silentLogger() }).stack) {
-      const path = String(layer.path).replace(/:(\w+)/g, '{$1}');
+      const path = `${String(layer.path).replace(/:(\w+)/g, '{$1}')}`;
       for (const method of layer.methods) if (method !== 'HEAD') served.add(`${method.toLowerCase()} ${path}`);
     }
     const documented = new Set(
       Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`)),
     );
-    expect([...documented].sort()).to.deep.equal([...served].sort());
-    expect(served.size).to.be.at.least(19);
+    // Beside the list, only the document itself (public, no bus call).
+    const expected = [...fromList, 'get /api/v1/openapi.json'].sort();
+    expect([...served].sort()).to.deep.equal(expected);
+    expect([...documented].sort()).to.deep.equal(expected);
+
+    const { apiKey } = await t.createToken();
+    const client = await connectMcp(t.baseUrl, 'modern', { apiKey });
+    try {
+      const tools = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).to.deep.equal(OPERATIONS.map((op) => op.name).sort());
+      for (const op of OPERATIONS) {
+        const tool = tools.find((x) => x.name === op.name)!;
+        expect(tool.description).to.equal(op.tool.description);
+        expect(tool.annotations).to.deep.include(op.tool.annotations);
+        const path = doc.paths[openApiPath(op.rest.path)][op.rest.method];
+        expect(Object.keys(path.responses)).to.include(String(op.rest.status));
+        // A capability a key may lack is documented as the 403 it answers.
+        if (op.needs) expect(Object.keys(path.responses)).to.include('403');
+      }
+    } finally {
+      await client.close();
+    }
   });
 
   it('describes bodies, errors, keys and callbacks from the contract schemas', () => {

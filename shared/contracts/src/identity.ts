@@ -8,6 +8,18 @@ export type Capability = z.infer<typeof capability>;
 /** Who made a request: an API token, or the browser UI (which belongs to no key). */
 export type Caller = { kind: 'token'; tokenId: string; capabilities: Capability[] } | { kind: 'ui'; accountId: string };
 
+/**
+ * Broadcast on broadcast.identity.grant-ended to every gateway when what a stream was opened on
+ * ends: an API key revoked, or a web session signed out. Each gateway ends that grant's open
+ * streams (MCP subscriptions and 2025-era sessions; the web live view). It names the grant only:
+ * a token id, or a web session's id as stored (the SHA-256 of its cookie), never a key or a cookie.
+ */
+export const grantEndedNotice = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('token'), tokenId: z.string() }),
+  z.object({ kind: z.literal('web_session'), sessionId: z.string().regex(/^[0-9a-f]{64}$/) }),
+]);
+export type Grant = z.infer<typeof grantEndedNotice>;
+
 export const signingSecretRequest = z.object({ tokenId: z.string() });
 export const signingSecretReply = z.object({ signingSecret: z.string().nullable() });
 

@@ -10,6 +10,7 @@ export {
   type ServiceName,
 } from './subjects.js';
 export * from './rest.js';
+export * from './reasons.js';
 export * from './events.js';
 export * from './identity.js';
 export * from './messages.js';

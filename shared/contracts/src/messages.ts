@@ -18,7 +18,14 @@ import {
   signInMode,
   transcriptSegment,
 } from './rest.js';
-import { createTaskRequest, MAX_HISTORY_LIMIT, task, updateTaskRequest } from './rest.js';
+import {
+  createTaskRequest,
+  DEFAULT_DELIVERIES_LIMIT,
+  MAX_DELIVERIES_LIMIT,
+  MAX_HISTORY_LIMIT,
+  task,
+  updateTaskRequest,
+} from './rest.js';
 
 export const caller = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('token'), tokenId: z.string(), capabilities: z.array(z.string()) }),
@@ -269,7 +276,7 @@ export const webhookDeliveriesRequest = z.object({
   caller,
   meetingId: z.string(),
   afterSequence: z.number().int().min(0).default(0),
-  limit: z.number().int().min(1).max(1000).default(500),
+  limit: z.number().int().min(1).max(MAX_DELIVERIES_LIMIT).default(DEFAULT_DELIVERIES_LIMIT),
 });
 export const deliveryAttempt = z.object({
   at: z.string(),
@@ -280,6 +287,7 @@ export const deliveryAttempt = z.object({
   durationMs: z.number(),
 });
 export const deliveryOutcome = z.enum(['pending', 'delivered', 'dead_lettered', 'dropped', 'gone', 'missed']);
+export type DeliveryOutcome = z.infer<typeof deliveryOutcome>;
 export const deliveryEntry = z.object({
   eventId: z.string(),
   sequence: z.number().int(),

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { errors } from './errors.js';
 // events.ts imports nothing from here, so the events page below can use its envelope without a cycle.
-import { EVENT_TYPES, eventEnvelope, isoTimestamp, type EventType } from './events.js';
+import { EVENT_TYPES, eventEnvelope, isoTimestamp, type EventEnvelope, type EventType } from './events.js';
 
 export const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 export const TASK_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -35,6 +35,12 @@ export const captionWarning = z.enum(['captions_unreadable', 'captions_unavailab
 export type CaptionWarning = z.infer<typeof captionWarning>;
 export const meetingStatus = z.enum(['joining', 'lobby', 'live', 'leaving', 'ended', 'error']);
 export type MeetingStatus = z.infer<typeof meetingStatus>;
+/** A meeting in one of these is over: its document is final and its event stream has ended. */
+export const TERMINAL_STATUSES = ['ended', 'error'] as const satisfies readonly MeetingStatus[];
+export const isTerminalStatus = (status: unknown): boolean => (TERMINAL_STATUSES as readonly unknown[]).includes(status);
+/** The meeting_status event that ends a meeting's stream. */
+export const isFinalStatusEvent = (event: Pick<EventEnvelope, 'type' | 'payload'>): boolean =>
+  event.type === 'meeting_status' && isTerminalStatus(event.payload.status);
 export const platform = z.enum(['google_meet', 'teams']);
 export type Platform = z.infer<typeof platform>;
 
@@ -225,6 +231,29 @@ export const eventsResponse = z.object({
     .boolean()
     .describe('The meeting is over (ended or error): once a page comes back empty, every event has been read.'),
 });
+
+// ---- A meeting's callback delivery log (webhook-emitter)
+
+/** Deliveries per page: the REST query's bounds and the bus request's (messages.ts). */
+export const MAX_DELIVERIES_LIMIT = 1000;
+export const DEFAULT_DELIVERIES_LIMIT = 500;
+
+export const deliveriesQuery = z.strictObject({
+  afterSequence: z.coerce
+    .number({ error: 'afterSequence must be a number' })
+    .int('afterSequence must be an integer')
+    .min(0, 'afterSequence must not be negative')
+    .default(0)
+    .describe('Sequence of the last event already read (default 0): pass the nextAfterSequence of the previous page.'),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int('limit must be an integer')
+    .min(1, 'limit must be at least 1')
+    .max(MAX_DELIVERIES_LIMIT, `limit must be at most ${MAX_DELIVERIES_LIMIT}`)
+    .default(DEFAULT_DELIVERIES_LIMIT)
+    .describe(`How many events to return at most (default ${DEFAULT_DELIVERIES_LIMIT}, at most ${MAX_DELIVERIES_LIMIT}).`),
+});
+export const deliveriesRequest = meetingRefRequest.extend(deliveriesQuery.shape);
 
 // ---- Projects (SPEC 2.3, 2.4, 4.2)
 

@@ -14,6 +14,7 @@ import {
   botAccountSessionRequest,
   botAccountsReply,
   botAccountsRequest,
+  grantEndedNotice,
   signingSecretReply,
   signingSecretRequest,
 } from './identity.js';
@@ -153,4 +154,6 @@ export const broadcasts = {
   transcriptSaved: broadcast('transcripts', 'saved', transcriptSavedNotice),
   /** task-scheduler -> every instance: re-read this task and re-arm its timer. */
   taskChanged: broadcast('tasks', 'changed', tasksChangedNotice),
+  /** gateway -> every gateway: an API key revoked or a web session ended; its open streams end. */
+  grantEnded: broadcast('identity', 'grant-ended', grantEndedNotice),
 } as const;

@@ -1,7 +1,7 @@
 /**
  * API tokens: created with an API key and a signing secret shown once, looked up by the key's
- * digest on every request (so a revocation counts from the next request), capabilities fixed at
- * creation.
+ * digest on every request (so a revocation counts from the next request; streams already open
+ * end through `onRevoked`, see grants.ts), capabilities fixed at creation.
  */
 import crypto from 'node:crypto';
 import type { Capability } from '@notetaker/contracts';
@@ -57,6 +57,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export class TokenService {
   private readonly tokens: Collection<TokenRecord>;
   private readonly lastUsedWritten = new Map<string, number>();
+  private readonly revokedListeners = new Set<(tokenId: string) => void>();
 
   constructor(
     store: Store,
@@ -115,7 +116,23 @@ export class TokenService {
     const updated = current.revokedAt
       ? current
       : await this.tokens.findOneAndUpdate(filter, { $set: { revokedAt: new Date().toISOString() } });
+    // Told again for a token already revoked: harmless, and it ends a stream a lost broadcast left open.
+    for (const listener of this.revokedListeners) listener(tokenId);
     return toInfo(updated ?? current);
+  }
+
+  /**
+   * Called after every revoke: requests check the key each time, but open streams (MCP
+   * subscriptions and sessions) were let in once, so the gateway ends them from here.
+   */
+  onRevoked(listener: (tokenId: string) => void): void {
+    this.revokedListeners.add(listener);
+  }
+
+  /** Whether the token exists and is not revoked (the periodic check of open streams). */
+  async isActive(tokenId: string): Promise<boolean> {
+    const record = await this.tokens.findOne({ _id: tokenId });
+    return !!record && !record.revokedAt;
   }
 
   /** The plain signing secret of a token, for the webhook emitter; null for an unknown token. */

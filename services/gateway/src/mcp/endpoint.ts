@@ -7,18 +7,19 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Context, Middleware } from 'koa';
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import { errors, type Caller } from '@notetaker/contracts';
 import type { Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import { apiKeyAuth } from '../http/auth.js';
 import { MAX_BODY_BYTES, readLimited } from '../http/body.js';
+import type { GrantWatch } from '../identity/grants.js';
 import type { TokenService } from '../identity/tokens.js';
-import { authInfoOf } from './caller.js';
+import { authInfoOf, callerOf } from './caller.js';
 import { normalOrigin, type McpConfig } from './config.js';
 import { BusServerEventBus } from './event-bus.js';
 import { assertSubscribable } from './resources.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer, ServerPool } from './server.js';
 import { LegacySessions, type SessionResponse } from './sessions.js';
 
 export const MCP_PATH = '/mcp';
@@ -26,6 +27,8 @@ export const MCP_PATH = '/mcp';
 export interface McpEndpointDeps {
   bus: Bus;
   tokens: TokenService;
+  /** Ends a revoked key's open streams and sessions (identity/grants.ts). */
+  grants: GrantWatch;
   logger: Logger;
   config: McpConfig;
 }
@@ -43,8 +46,10 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
   const { bus, logger, config } = deps;
   const events = new BusServerEventBus(bus, logger);
   const newServer = () => createMcpServer({ bus, logger });
+  const pool = new ServerPool(newServer);
   const onerror = (err: Error) => logger.debug({ err }, 'MCP request refused');
-  const modern = createMcpHandler(newServer, {
+  // Every request reaching the handler was authenticated: its AuthInfo names the key to pool by.
+  const modern = createMcpHandler(({ authInfo }) => pool.take(callerOfAuth(authInfo).tokenId), {
     legacy: 'reject',
     bus: events,
     maxRequestBodySize: MAX_BODY_BYTES,
@@ -54,6 +59,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
     bus,
     logger,
     events,
+    grants: deps.grants,
     newServer,
     idleMs: config.sessionIdleMs,
     maxPerKey: config.maxSessionsPerKey,
@@ -88,7 +94,15 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
       }
     }
     const refused = await refusedListen(parsedBody, caller);
-    return send(ctx, refused ?? (await modern.fetch(request, { authInfo, parsedBody })));
+    const response = refused ?? (await modern.fetch(request, { authInfo, parsedBody }));
+    if (!isEventStream(response)) return send(ctx, response);
+    // A listen stream was let in by this key once: it ends (the SDK closes it on abort) when the key is revoked.
+    const unwatch = deps.grants.watch({ kind: 'token', tokenId: caller.tokenId }, () => abort.abort());
+    try {
+      return await send(ctx, response);
+    } finally {
+      unwatch();
+    }
   }
 
   /** A key may listen only to the transcripts of its own meetings (the SDK checks no owner). */
@@ -128,12 +142,15 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
     },
     async close() {
       await modern.close();
+      pool.clear();
       await sessions.closeAll();
     },
   };
 }
 
 const INVALID_JSON = Symbol('invalid JSON');
+
+const callerOfAuth = (authInfo: AuthInfo | undefined) => callerOf({ http: { authInfo } });
 
 function parseJson(raw: Buffer): unknown {
   try {
@@ -156,6 +173,9 @@ function headersOf(ctx: Context): Headers {
   return headers;
 }
 
+const isEventStream = (response: Response) =>
+  response.headers.get('content-type')?.startsWith('text/event-stream') === true;
+
 /** Writes a web Response to Node's response: an event stream as it comes (it stays open), the rest whole. */
 async function send(ctx: Context, response: Response): Promise<void> {
   ctx.respond = false;
@@ -166,7 +186,7 @@ async function send(ctx: Context, response: Response): Promise<void> {
     res.end();
     return;
   }
-  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+  if (!isEventStream(response)) {
     res.end(Buffer.from(await response.arrayBuffer()));
     return;
   }

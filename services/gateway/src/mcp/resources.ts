@@ -176,7 +176,7 @@ async function listResources(bus: Bus, caller: Caller, rawCursor: string | undef
 }
 
 async function liveTranscripts(bus: Bus, caller: Caller): Promise<Resource[]> {
-  const { meetings } = await listMeetings.run(bus, caller, {});
+  const { meetings } = await listMeetings.handler(bus, caller, {});
   return meetings.map((m) => ({
     uri: transcriptUri(m.meetingId),
     name: `${m.meetingId} transcript`,

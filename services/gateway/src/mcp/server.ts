@@ -1,6 +1,6 @@
 /**
  * One definition of the MCP server (tools and resources) for both protocol eras: the 2026-07-28
- * handler builds one per request, a 2025-era session one per session.
+ * handler takes one from a per-key pool for each request, a 2025-era session builds its own.
  */
 import { McpServer } from '@modelcontextprotocol/server';
 import type { Bus } from '@notetaker/bus';
@@ -29,4 +29,53 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   registerTools(server, deps.bus, deps.logger);
   registerResources(server, deps);
   return server;
+}
+
+/**
+ * Idle servers for the 2026-07-28 per-request path, kept per API key: building one (18 tools, 2
+ * resources) cost more than the tool call it served. The SDK serves one exchange at a time on an
+ * instance and closes its per-request transport after; then it comes back here. Each exchange
+ * carries its own caller (AuthInfo), and a server is only ever reused for the key it served, so
+ * nothing one key's client declared (its identity, capabilities) is seen by another key.
+ */
+export class ServerPool {
+  private readonly idle = new Map<string, McpServer[]>();
+
+  constructor(
+    private readonly build: () => McpServer,
+    /** Idle servers kept per key (more in flight at once are built, then dropped). */
+    private readonly perKey = 8,
+    /** Keys with idle servers kept, the least recently used dropped first. */
+    private readonly maxKeys = 256,
+  ) {}
+
+  take(tokenId: string): McpServer {
+    const free = this.idle.get(tokenId);
+    const server = free?.pop() ?? this.build();
+    if (free?.length === 0) this.idle.delete(tokenId);
+    // The SDK calls the instance's own onclose once the exchange is over (the listen path and
+    // refusals close an unconnected instance, which never calls it: that one is dropped).
+    server.server.onclose = () => this.giveBack(tokenId, server);
+    return server;
+  }
+
+  private giveBack(tokenId: string, server: McpServer): void {
+    server.server.onclose = undefined;
+    const free = this.idle.get(tokenId) ?? [];
+    this.idle.delete(tokenId); // re-inserted last: Map order is the recency order
+    if (free.length < this.perKey) free.push(server);
+    this.idle.set(tokenId, free);
+    if (this.idle.size > this.maxKeys) this.idle.delete(this.idle.keys().next().value!);
+  }
+
+  /** Idle servers held (for tests). */
+  get size(): number {
+    let n = 0;
+    for (const free of this.idle.values()) n += free.length;
+    return n;
+  }
+
+  clear(): void {
+    this.idle.clear();
+  }
 }

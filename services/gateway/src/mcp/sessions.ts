@@ -4,7 +4,8 @@
  *
  * - A session belongs to the API key that opened it; its id sent with another key is answered as
  *   an unknown session (404), so a leaked id is worth nothing without the key.
- * - It ends after `idleMs` with no request in flight and no stream open, or on DELETE.
+ * - It ends after `idleMs` with no request in flight and no stream open, on DELETE, or when its
+ *   key is revoked (then its id is unknown: 404, as any ended session).
  * - One key holds at most `maxPerKey` open sessions; one more is refused with a message saying so.
  */
 import crypto from 'node:crypto';
@@ -17,6 +18,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Caller } from '@notetaker/contracts';
 import type { Logger } from '@notetaker/kit';
+import type { GrantWatch } from '../identity/grants.js';
 import { callerOf } from './caller.js';
 import { assertSubscribable, type ResourceDeps } from './resources.js';
 
@@ -25,6 +27,8 @@ export interface SessionOptions extends ResourceDeps {
   maxPerKey: number;
   newServer(): McpServer;
   events: ServerEventBus;
+  /** Ends a key's sessions when it is revoked, on whichever gateway that happens. */
+  grants: GrantWatch;
   logger: Logger;
 }
 
@@ -36,6 +40,8 @@ interface Session {
   /** Transcript URIs this session subscribed to. */
   subscribed: Set<string>;
   stopListening?: () => void;
+  /** Stops ending this session with its key's revocation. */
+  unwatch?: () => void;
   /** Requests being answered, streams open: a session is idle only at 0. */
   active: number;
   idleTimer?: NodeJS.Timeout;
@@ -124,6 +130,12 @@ export class LegacySessions {
         session = { id, tokenId: caller.tokenId, server, transport, subscribed: new Set(), active: 0 };
         this.sessions.set(id, session);
         this.armIdleTimer(session);
+        // Requests with a revoked key are refused (401), but its open GET stream would go on
+        // carrying notifications: the session ends with the key.
+        const ending = session;
+        session.unwatch = this.options.grants.watch({ kind: 'token', tokenId: caller.tokenId }, () => {
+          this.end(ending).catch((err) => this.options.logger.warn({ err }, 'closing a revoked MCP session failed'));
+        });
       },
       onsessionclosed: (id) => {
         const closing = this.sessions.get(id);
@@ -201,6 +213,7 @@ export class LegacySessions {
   private forget(session: Session): void {
     this.sessions.delete(session.id);
     clearTimeout(session.idleTimer);
+    session.unwatch?.();
     session.stopListening?.();
     session.stopListening = undefined;
   }

@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document of the REST interface (GET /api/v1/openapi.json), generated from the
- * route table (operations.ts) and the contract's zod schemas: request bodies and queries as the
+ * operations list (operations/index.ts) and the contract's zod schemas: request bodies and queries as the
  * handlers validate them (input side), responses as they answer (output side), the `{error}`
  * body, the API key schemes, and the callback events as webhooks. Built once, on first request.
  */
@@ -14,7 +14,9 @@ import {
   projectMeetingsParams,
   TASK_NAME,
 } from '@notetaker/contracts';
-import { OPERATIONS, type Operation } from './operations.js';
+import { restInput, pathParameters } from '../http/rest-routes.js';
+import { OPERATIONS } from '../operations/index.js';
+import type { Method, Operation, Tag } from '../operations/operation.js';
 
 type Json = Record<string, unknown>;
 
@@ -41,8 +43,49 @@ const errorResponse = (description: string) => ({
   content: json({ $ref: '#/components/schemas/Error' }),
 });
 
-function operationObject(op: Operation): Json {
-  const parameters: Json[] = [...op.path.matchAll(/:(\w+)/g)].map(([, name]) => ({
+/** A path's operation as OpenAPI states it; `public`: served without a key (only this document). */
+interface PathEntry {
+  method: Method;
+  path: string;
+  tag: Tag;
+  summary: string;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  success: { status: number; description: string; schema?: z.ZodType; markdown?: true };
+  errors?: Record<string, string>;
+  public?: true;
+}
+
+function entryOf(op: Operation): PathEntry {
+  const { rest } = op;
+  const input = restInput(op);
+  return {
+    method: rest.method,
+    path: rest.path,
+    tag: rest.tag,
+    summary: rest.summary,
+    ...(input && { [input.in]: input.schema }),
+    success: {
+      status: rest.status,
+      description: rest.description,
+      ...(rest.markdown ? { markdown: true as const } : { schema: op.output }),
+    },
+    errors: rest.errors,
+  };
+}
+
+/** The document itself: not a capability (no bus call), the one route without a key. */
+const DOCUMENT_ENTRY: PathEntry = {
+  method: 'get',
+  path: '/openapi.json',
+  tag: 'meta',
+  summary: 'This document',
+  success: { status: 200, description: 'OpenAPI 3.1' },
+  public: true,
+};
+
+function operationObject(op: PathEntry): Json {
+  const parameters: Json[] = pathParameters(op.path).map((name) => ({
     name,
     in: 'path',
     required: true,
@@ -84,7 +127,7 @@ function operationObject(op: Operation): Json {
 }
 
 /** `post /tasks/:name/run` -> `post_tasks_name_run`: stable and unique. */
-function operationId(op: Operation): string {
+function operationId(op: PathEntry): string {
   return `${op.method}${op.path.replace(/[/:.]+/g, '_')}`;
 }
 
@@ -126,7 +169,8 @@ let built: Json | null = null;
 export function openApiDocument(): Json {
   if (built) return built;
   const paths: Record<string, Json> = {};
-  for (const op of OPERATIONS) (paths[openApiPath(op.path)] ??= {})[op.method] = operationObject(op);
+  for (const op of [...OPERATIONS.map(entryOf), DOCUMENT_ENTRY])
+    (paths[openApiPath(op.path)] ??= {})[op.method] = operationObject(op);
   built = {
     openapi: '3.1.0',
     info: {

@@ -5,7 +5,7 @@
  */
 import { call, type Bus } from '@notetaker/bus';
 import { eventsRequest, eventsResponse, MAX_EVENTS_LIMIT, routes, type EventEnvelope } from '@notetaker/contracts';
-import { operation } from './operation.js';
+import { count, defineOperation, NOT_OWNED, READ } from './operation.js';
 import { ownedMeeting } from './transcripts.js';
 
 /**
@@ -14,10 +14,34 @@ import { ownedMeeting } from './transcripts.js';
  */
 const MAX_READS = 1000;
 
-export const getEvents = operation({
+export const getEvents = defineOperation({
+  name: 'get_events',
   input: eventsRequest,
   output: eventsResponse,
-  async run(bus, caller, { meetingId, after, limit, types }) {
+  needs: null,
+  rest: {
+    method: 'get',
+    path: '/meetings/:meetingId/events',
+    status: 200,
+    tag: 'meetings',
+    summary: 'The events of a meeting after a sequence, each as its callback carried it: catch up on what was missed',
+    description: 'Events in sequence order',
+    errors: { 404: NOT_OWNED },
+  },
+  tool: {
+    title: "Read a meeting's events",
+    description:
+      'The events of a meeting this API key started, in sequence order, each exactly as its callback carried ' +
+      'it: statuses, captions in progress, finalized segments, participants, coaching, the saved document. ' +
+      'Pass the nextAfter of one answer as `after` to read on; once a page is empty and `ended` is true, ' +
+      'every event has been read.',
+    annotations: READ,
+    text: (b) =>
+      `Meeting ${b.meetingId}: ${count(b.events.length, 'event')}, nextAfter ${b.nextAfter}` +
+      `${b.ended ? ', the meeting has ended' : ''}` +
+      b.events.map((e) => `\n#${e.sequence} ${e.type}`).join(''),
+  },
+  async handler(bus, caller, { meetingId, after, limit, types }) {
     // The record is read before the log, so `ended` never claims more than the log then held.
     const meeting = await ownedMeeting(bus, caller, meetingId);
     const wanted = types ? new Set<string>(types) : null;

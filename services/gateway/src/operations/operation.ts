@@ -1,31 +1,96 @@
 /**
- * One capability of the API, served alike by REST (/api/v1) and by MCP tools (/mcp): the schema its
- * input is validated with, the schema of the body it answers, and the bus calls that answer it.
- * REST routes and tools both call `run`, so the two interfaces cannot drift apart in behaviour.
+ * One capability of the API, declared once (in the manner of Moleculer's actions): its name, the
+ * schema its input is validated with, the schema of what it answers, the token capability it needs,
+ * how REST serves it, how MCP offers it as a tool, and the handler that answers it over the bus.
+ * The list of them (index.ts) is the only place an interface changes: the Koa routes
+ * (http/rest-routes.ts), the OpenAPI paths (openapi/document.ts) and the MCP tools (mcp/tools.ts)
+ * are generated from it, so the three cannot drift apart.
  */
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { Bus } from '@notetaker/bus';
-import type { Caller } from '@notetaker/contracts';
+import type { Caller, Capability } from '@notetaker/contracts';
 import { parseInput } from '../http/validate.js';
 
+export type Method = 'get' | 'post' | 'put' | 'delete';
+export type Tag = 'meetings' | 'projects' | 'search' | 'tasks' | 'meta';
+
+export interface RestBinding {
+  method: Method;
+  /** Koa's spelling, relative to /api/v1: `/tasks/:name`. Path parameters are input fields. */
+  path: string;
+  /** The success status: 200, 201 (created), 202 (accepted, goes on after the answer). */
+  status: 200 | 201 | 202;
+  /**
+   * The other input fields come from the query (get, delete) or the JSON body (post, put). `body`
+   * instead puts the whole body under one input field, checked by its own schema first (so a path
+   * parameter's name in the body is an unknown field, not the path's).
+   */
+  body?: { field: string; schema: z.ZodType };
+  /** The answer is `output.content` as a text/markdown download named `output.filename`. */
+  markdown?: true;
+  tag: Tag;
+  /** The OpenAPI summary, and its success response's description. */
+  summary: string;
+  description: string;
+  /** Error statuses besides 401 (every route) and 400 (every route with input), as OpenAPI states them. */
+  errors?: Partial<Record<403 | 404 | 409 | 413 | 503, string>>;
+}
+
+export interface ToolBinding<O extends z.ZodType> {
+  title: string;
+  description: string;
+  /** readOnly, destructive, idempotent, openWorld hints. */
+  annotations: ToolAnnotations;
+  /** The short text a client without structuredContent support shows. */
+  text(output: z.infer<O>): string;
+}
+
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  /** The arguments, as one object (REST gathers them from the path, the query and the body). */
+  /** The MCP tool's name too: `start_meeting`. */
+  name: string;
+  /** The arguments, as one object (REST gathers them from the path, the query or the body). */
   input: I;
   /** The REST response body; an MCP tool's structuredContent. */
   output: O;
-  run(bus: Bus, caller: Caller, input: z.infer<I>): Promise<z.infer<O>>;
+  /**
+   * The token capability it needs, or null. The check is made where the data lives (meeting-session
+   * refuses saveTranscript without knowledge:write), so the web and every interface share it.
+   */
+  needs: Capability | null;
+  rest: RestBinding;
+  tool: ToolBinding<O>;
+  // Method syntax on purpose: the list holds operations of different types, and a method's
+  // parameter is checked bivariantly, so `Operation<Specific>` is an `Operation` without a cast.
+  handler(bus: Bus, caller: Caller, input: z.infer<I>): Promise<z.infer<O>>;
 }
 
-export function operation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
+/**
+ * Declares an operation: the identity, so TypeScript infers the handler's `input` and the tool
+ * text's `output` from the two schemas instead of each entry restating their types.
+ */
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
   return op;
 }
 
-/** Validates raw arguments with the operation's schema (a 400 naming the field), then runs it. */
+/** Validates raw arguments with the operation's schema (a 400 naming the field), then handles them. */
 export function perform<I extends z.ZodType, O extends z.ZodType>(
   op: Operation<I, O>,
   bus: Bus,
   caller: Caller,
   raw: unknown,
 ): Promise<z.infer<O>> {
-  return op.run(bus, caller, parseInput(op.input, raw));
+  return op.handler(bus, caller, parseInput(op.input, raw));
 }
+
+/** Tool annotations most entries share. */
+export const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
+export const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+
+/** Pieces of the tools' texts: `2 things`, and `n things: a, b` (no list when there are none). */
+export const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+export const listed = (n: number, one: string, items: string[]) =>
+  `${count(n, one)}${items.length ? `: ${items.join(', ')}` : ''}`;
+
+/** The 404 every meeting-owned route documents. */
+export const NOT_OWNED = 'Not found: no such meeting, or another key’s';

@@ -21,16 +21,37 @@ import {
   type TranscriptSegment,
 } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
-import { operation } from './operation.js';
+import { count, defineOperation, NOT_OWNED, READ } from './operation.js';
 
 export const NO_DOCUMENT = 'No saved document for this meeting';
 /** A transcript of 10^6 segments is far beyond any meeting; a bound keeps a bug from looping. */
 const MAX_PAGES = 1000;
 
-export const getTranscript = operation({
+export const getTranscript = defineOperation({
+  name: 'get_transcript',
   input: transcriptRequest,
   output: transcriptResponse,
-  async run(bus, caller, { meetingId, after }) {
+  needs: null,
+  rest: {
+    method: 'get',
+    path: '/meetings/:meetingId/transcript',
+    status: 200,
+    tag: 'meetings',
+    summary: 'The finalized segments of a live or ended meeting (after an index: only the newer ones)',
+    description: 'The transcript',
+    errors: { 404: NOT_OWNED },
+  },
+  tool: {
+    title: 'Read a meeting transcript',
+    description:
+      'The finalized segments of a meeting this API key started, live or ended. Pass `after` (the index of ' +
+      'the last segment already read) to get only the newer ones.',
+    annotations: READ,
+    text: (b) =>
+      `Meeting ${b.meetingId} (${b.status}): ${count(b.segments.length, 'segment')}` +
+      b.segments.map((s) => `\n${s.speaker}: ${s.text}`).join(''),
+  },
+  async handler(bus, caller, { meetingId, after }) {
     const meeting = await ownedMeeting(bus, caller, meetingId);
     return {
       meetingId: meeting.meetingId,
@@ -52,20 +73,57 @@ export const documentBody = z.object({
   content: z.string().describe('The markdown document: front matter, then the transcript.'),
 });
 
-export const getDocument = operation({
+export const getDocument = defineOperation({
+  name: 'get_document',
   input: meetingRefRequest,
   output: documentBody,
-  async run(bus, caller, { meetingId }) {
+  needs: null,
+  rest: {
+    method: 'get',
+    path: '/meetings/:meetingId/document',
+    status: 200,
+    markdown: true,
+    tag: 'meetings',
+    summary: 'The saved markdown document, as a download',
+    description: 'The markdown file',
+    errors: { 404: `${NOT_OWNED}; or ${NO_DOCUMENT}` },
+  },
+  tool: {
+    title: 'Read a saved transcript document',
+    description: 'The markdown document saved for a meeting this API key started (when saveTranscript was on).',
+    annotations: READ,
+    text: (b) => b.content,
+  },
+  async handler(bus, caller, { meetingId }) {
     const meeting = await ownedMeeting(bus, caller, meetingId);
     if (!meeting.saveTranscript) throw errors.notFound(NO_DOCUMENT);
     return { meetingId: meeting.meetingId, ...(await wholeDocument(bus, meeting.meetingId)) };
   },
 });
 
-export const searchTranscripts = operation({
+export const searchTranscripts = defineOperation({
+  name: 'search_transcripts',
   input: searchQuery,
   output: searchResponse,
-  run: (bus, _caller, query) => call(bus, routes.transcripts.search, query),
+  needs: null,
+  rest: {
+    method: 'get',
+    path: '/search',
+    status: 200,
+    tag: 'search',
+    summary: 'Search saved transcripts, best first',
+    description: 'Results',
+    errors: { 503: 'The index is being rebuilt; retry' },
+  },
+  tool: {
+    title: 'Search saved transcripts',
+    description: 'Full-text search over the saved transcripts of the instance, best matches first.',
+    annotations: READ,
+    text: (b) =>
+      `${count(b.results.length, 'result')}` +
+      b.results.map((r) => `\n- ${r.title}, ${r.speaker}: ${r.snippet}`).join(''),
+  },
+  handler: (bus, _caller, query) => call(bus, routes.transcripts.search, query),
 });
 
 /** The caller's meeting, or 404 `Not found` (a malformed id cannot name any meeting). */

@@ -5,6 +5,7 @@ import type { Caller } from '@notetaker/contracts';
 import type { Logger } from '@notetaker/kit';
 import type { AccountInfo, AccountService } from '../identity/accounts.js';
 import type { BotAccountService } from '../identity/bot-accounts.js';
+import type { GrantWatch } from '../identity/grants.js';
 import type { TokenService } from '../identity/tokens.js';
 import type { WebConfig } from './config.js';
 import type { Chrome, NavKey } from './layout.js';
@@ -29,6 +30,8 @@ export interface WebDeps {
   skillsDir: string;
   /** Ends of the open live-view streams, so a stopping gateway can close them at once. */
   liveStreams: Set<() => void>;
+  /** Ends a live view when its session signs out on any gateway, or is found expired. */
+  grants: GrantWatch;
 }
 
 export interface SignedIn {

@@ -10,6 +10,7 @@ import type { Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type { Store } from '@notetaker/store';
 import type { AccountService } from '../identity/accounts.js';
+import type { GrantWatch } from '../identity/grants.js';
 import type { BotAccountService } from '../identity/bot-accounts.js';
 import type { SecretBox } from '../identity/secrets.js';
 import type { TokenService } from '../identity/tokens.js';
@@ -42,6 +43,8 @@ export interface WebOptions {
   tokens: TokenService;
   botAccounts: BotAccountService;
   box: SecretBox;
+  /** Ends the live views of a session that signs out (and hears other gateways' sign-outs). */
+  grants: GrantWatch;
   /** The raw environment (WEB_* variables). */
   env: NodeJS.ProcessEnv;
   skillsDir: string;
@@ -50,7 +53,10 @@ export interface WebOptions {
 /** Opens the web application's collections (sessions, sign-in attempts, UI meetings). */
 export async function createWeb(options: WebOptions): Promise<WebDeps> {
   const config = loadWebConfig(options.env);
-  const sessions = new Sessions(options.store, options.box, config);
+  const { grants } = options;
+  const sessions = new Sessions(options.store, options.box, config, (sessionId) =>
+    grants.ended({ kind: 'web_session', sessionId }),
+  );
   const uiMeetings = new UiMeetings(options.store);
   await sessions.init();
   await uiMeetings.init();
@@ -67,6 +73,7 @@ export async function createWeb(options: WebOptions): Promise<WebDeps> {
     config,
     skillsDir: options.skillsDir,
     liveStreams: new Set(),
+    grants,
   };
 }
 

@@ -49,6 +49,8 @@ export class Sessions {
     store: Store,
     private readonly box: SecretBox,
     private readonly config: WebConfig,
+    /** Told the id of a session signed out or found expired, so its open live views end (grants.ts). */
+    private readonly onEnded: (sessionId: string) => void = () => {},
   ) {
     this.sessions = store.collection<SessionRecord>('web_sessions');
   }
@@ -85,6 +87,7 @@ export class Sessions {
     if (!session) return { state: 'expired' };
     if (session.expiresAt <= now || session.endsAt <= now) {
       await this.sessions.deleteOne({ _id: id });
+      this.onEnded(id);
       return { state: 'expired' };
     }
     const renewed = Math.min(now + this.config.sessionIdleMs, session.endsAt);
@@ -96,7 +99,17 @@ export class Sessions {
   }
 
   async destroy(cookie: string | null): Promise<void> {
-    if (cookie) await this.sessions.deleteOne({ _id: digest(cookie) });
+    if (!cookie) return;
+    const id = digest(cookie);
+    await this.sessions.deleteOne({ _id: id });
+    this.onEnded(id);
+  }
+
+  /** Whether a session (by its stored id) is still signed in and not expired; renews nothing. */
+  async isActive(sessionId: string): Promise<boolean> {
+    const session = await this.sessions.findOne({ _id: sessionId });
+    const now = Date.now();
+    return !!session && session.expiresAt > now && session.endsAt > now;
   }
 
   async setFlash(session: SessionRecord, value: unknown): Promise<void> {

@@ -22,7 +22,9 @@ import {
   type EventType,
   type MeetingRecord,
 } from '@notetaker/contracts';
+import { silentLogger } from '@notetaker/kit';
 import { natsForSuite } from '../../../../shared/bus/test/support/nats-server.js';
+import { GrantWatch } from '../../src/identity/grants.js';
 import type { WebDeps } from '../../src/web/context.js';
 import { liveEvents } from '../../src/web/pages/live-events.js';
 import { readEvents, type SseMessage } from './support/sse.js';
@@ -96,12 +98,13 @@ class MeetingSessionStandIn {
 /** The live view alone, signed in as one account, on its own bus connection. */
 async function serveLiveView(bus: Bus): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const liveStreams = new Set<() => void>();
-  const deps = { bus, liveStreams } as unknown as WebDeps; // the live view uses nothing else
+  const grants = new GrantWatch(bus, silentLogger(), {});
+  const deps = { bus, liveStreams, grants } as unknown as WebDeps; // the live view uses nothing else
   const router = new Router();
   router.get(
     '/meetings/:meetingId/events',
     async (ctx, next) => {
-      ctx.state.web = { account: { id: 'acct_seam' } };
+      ctx.state.web = { account: { id: 'acct_seam' }, session: { _id: 'a'.repeat(64) } };
       await next();
     },
     liveEvents(deps),

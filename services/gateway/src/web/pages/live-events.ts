@@ -3,12 +3,13 @@
  * The bus subscription starts first and buffers; then the meeting's log is replayed from the
  * browser's Last-Event-ID (the sequence), then the buffer, each event once and in sequence order.
  * So a page opened late, or a reconnect after a network blip, misses nothing and repeats nothing.
- * The stream ends after the meeting's final status.
+ * The stream ends after the meeting's final status, or when the session that opened it signs out
+ * or expires (identity/grants.ts).
  */
 import type { Middleware } from 'koa';
 import { eventEnvelope, evtMeeting, noticeMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
 import { ask, settle } from '../backend.js';
-import { uiCaller, type WebDeps } from '../context.js';
+import { signedIn, uiCaller, type WebDeps } from '../context.js';
 import { meetingIdParam } from '../params.js';
 
 const REPLAY_PAGE = 500;
@@ -63,6 +64,7 @@ export function liveEvents(deps: WebDeps): Middleware {
       closed = true;
       clearInterval(heartbeat);
       deps.liveStreams.delete(endStream);
+      unwatch();
       void subscription.unsubscribe();
       void notices.unsubscribe();
     };
@@ -76,6 +78,8 @@ export function liveEvents(deps: WebDeps): Middleware {
       res.end();
     };
     deps.liveStreams.add(endStream);
+    // The stream was let in by this session: it ends when the session signs out, on any gateway.
+    const unwatch = deps.grants.watch({ kind: 'web_session', sessionId: signedIn(ctx).session._id }, endStream);
     res.on('close', cleanup);
 
     ctx.req.socket.setTimeout(0);

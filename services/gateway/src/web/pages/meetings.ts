@@ -6,6 +6,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { PROJECT_ID, routes, type CoachMode, type SignInMode } from '@notetaker/contracts';
+import { start } from '../../operations/meetings.js';
 import { ask, settle } from '../backend.js';
 import { chrome, formOf, signedIn, uiCaller, type WebDeps } from '../context.js';
 import { field } from '../form-body.js';
@@ -27,8 +28,6 @@ import { isActive, platformName, statusBadge } from './meeting-parts.js';
 import { meetingView } from './meeting-view.js';
 
 export const DEFAULT_UI_PROJECT = 'general';
-/** A start reserves the document and places the bot with a worker: as long as the REST start allows. */
-const START_TIMEOUT_MS = 30_000;
 const START_FIELDS = ['url', 'title', 'project', 'signIn', 'language', 'coach'] as const;
 type StartField = (typeof START_FIELDS)[number];
 
@@ -185,24 +184,19 @@ export function meetingPages(router: Router, deps: WebDeps): void {
       values.errors.project = 'Use 1-64 letters, digits, - or _, starting with a letter or digit.';
     }
     if (Object.keys(values.errors).length > 0) return renderIndex(ctx, values, 400);
+    // startMeeting's own handler (its defaults, its time allowed), as REST and MCP start; with no callback.
     const started = await settle(
-      ask(
-        deps.bus,
-        routes.meetings.start,
-        {
-          caller: uiCaller(ctx),
-          url: values.url,
-          title: values.title || null,
-          callbackUrl: null,
-          project: values.project,
-          saveTranscript: values.saveTranscript,
-          // Checked by the service with REST's schema; a bad value comes back naming its field.
-          signIn: values.signIn as SignInMode,
-          language: values.language || null,
-          coach: (values.coach || null) as CoachMode | null,
-        },
-        START_TIMEOUT_MS,
-      ),
+      start(deps.bus, uiCaller(ctx), {
+        url: values.url,
+        title: values.title || undefined,
+        callbackUrl: null,
+        project: values.project,
+        saveTranscript: values.saveTranscript,
+        // Checked by the service with REST's schema; a bad value comes back naming its field.
+        signIn: values.signIn as SignInMode,
+        language: values.language || undefined,
+        coach: (values.coach || undefined) as CoachMode | undefined,
+      }),
     );
     if (!started.ok) {
       const { error } = started;

@@ -6,17 +6,19 @@
 import type Router from '@koa/router';
 import { routes, ServiceError } from '@notetaker/contracts';
 import { ask, settle } from '../backend.js';
-import { chrome, signedIn, type WebDeps } from '../context.js';
+import { chrome, signedIn, uiCaller, type WebDeps } from '../context.js';
 import { requireSession, signedInForm } from '../guards.js';
 import { html } from '../html.js';
 import { csrfInput, sendPage, time, unavailable } from '../layout.js';
 import { redirect } from '../notices.js';
 import { taskNameParam } from '../params.js';
 import { listAllTasks } from '../../operations/task-list.js';
+import { disableTask, enableTask, runTask } from '../../operations/tasks.js';
 import { taskForm } from './task-form.js';
 import { executionBadge, historyTable, scheduleText } from './task-parts.js';
 
 const HISTORY_PAGE = 20;
+const VERBS = { run: runTask, enable: enableTask, disable: disableTask };
 
 export function taskPages(router: Router, deps: WebDeps): void {
   const auth = requireSession(deps);
@@ -139,8 +141,8 @@ export function taskPages(router: Router, deps: WebDeps): void {
     router.post(`/tasks/:name/${verb}`, auth, signedInForm(), async (ctx) => {
       const name = taskNameParam(ctx);
       try {
-        if (verb === 'run') await ask(deps.bus, routes.tasks.run, { name, triggerType: 'ui' }, 10_000);
-        else await ask(deps.bus, routes.tasks[verb], { name }, 10_000);
+        // The operations' own handlers, as REST and MCP call them (a run from here is triggered `ui`).
+        await VERBS[verb].handler(deps.bus, uiCaller(ctx), { name });
       } catch (err) {
         // 409: a run is in progress, or an on-demand task has no schedule to switch.
         if (!(err instanceof ServiceError && err.status === 409)) throw err;
