@@ -3,11 +3,10 @@
  * test tells them (lobby, admit, captions, participants, removal). It stands in for Google Meet or
  * Teams only; every service of ours runs for real around it.
  */
+import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
 import type {
   CaptionUpdate,
-  DriverEnd,
   DriverFactory,
-  DriverFailure,
   DriverListener,
   FinalSegment,
   JoinTarget,

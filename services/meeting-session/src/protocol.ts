@@ -13,6 +13,7 @@ import {
   meetingStatus,
   platform,
   route,
+  signInFailure,
   signInMode,
   type EventEnvelope,
 } from '@notetaker/contracts';
@@ -48,7 +49,7 @@ export const accountRequest = z.object({
 });
 export const accountReply = z.object({
   account: grantedAccount.nullable(),
-  reason: z.enum(['sign_in_required', 'bot_account_signed_out']).nullable(),
+  reason: signInFailure.nullable(),
 });
 export type AccountReply = z.infer<typeof accountReply>;
 

@@ -8,7 +8,23 @@ import { errors } from '@notetaker/contracts';
 import type { Collection, Store } from '@notetaker/store';
 
 const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: number) => Promise<Buffer>;
+
+/**
+ * The rules of an account's email and password, written once: the store enforces them and the
+ * sign-up and accounts pages check them first, with the same words.
+ */
+export const PASSWORD_LENGTH = { min: 10, max: 200 } as const;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
+
+/** What is wrong with a new account's email (trimmed) and password: a message per field, none when both are right. */
+export function accountProblems(email: string, password: string): { email?: string; password?: string } {
+  const problems: { email?: string; password?: string } = {};
+  if (!email) problems.email = 'Enter an email address.';
+  else if (!EMAIL.test(email)) problems.email = 'Enter an email address such as name@example.com.';
+  if (password.length < PASSWORD_LENGTH.min) problems.password = `The password needs at least ${PASSWORD_LENGTH.min} characters.`;
+  else if (password.length > PASSWORD_LENGTH.max) problems.password = `The password can have at most ${PASSWORD_LENGTH.max} characters.`;
+  return problems;
+}
 
 export interface AccountRecord {
   _id: string;
@@ -38,8 +54,8 @@ export class AccountService {
 
   async create(emailInput: string, password: string): Promise<AccountInfo> {
     const email = emailInput.trim().toLowerCase();
-    if (!EMAIL.test(email)) throw errors.badRequest('email must be an email address', 'email');
-    if (password.length < 10 || password.length > 200) throw errors.badRequest('password must be 10-200 characters', 'password');
+    const [problem] = Object.entries(accountProblems(email, password));
+    if (problem) throw errors.badRequest(problem[1], problem[0]);
     if (await this.accounts.findOne({ email })) throw errors.conflict(`An account for ${email} already exists`);
     const salt = crypto.randomBytes(16);
     const record: AccountRecord = {

@@ -17,7 +17,7 @@ import type { GrantWatch } from '../identity/grants.js';
 import type { TokenService } from '../identity/tokens.js';
 import { authInfoOf, callerOf } from './caller.js';
 import { normalOrigin, type McpConfig } from './config.js';
-import { BusServerEventBus } from './event-bus.js';
+import { McpChangeRelay } from './event-bus.js';
 import { assertSubscribable } from './resources.js';
 import { createMcpServer, ServerPool } from './server.js';
 import { LegacySessions, type SessionResponse } from './sessions.js';
@@ -44,7 +44,7 @@ type TokenCaller = Extract<Caller, { kind: 'token' }>;
 
 export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
   const { bus, logger, config } = deps;
-  const events = new BusServerEventBus(bus, logger);
+  const events = new McpChangeRelay(bus, logger);
   const newServer = () => createMcpServer({ bus, logger });
   const pool = new ServerPool(newServer);
   const onerror = (err: Error) => logger.debug({ err }, 'MCP request refused');

@@ -22,7 +22,8 @@ const TRANSCRIPT_CHANGES = ['segment_finalized', 'meeting_status'] as const;
 
 type Listener = (event: ServerEvent) => void;
 
-export class BusServerEventBus implements ServerEventBus {
+/** Relays MCP change events (a transcript changed, a list changed) between gateways, over our bus. */
+export class McpChangeRelay implements ServerEventBus {
   private readonly listeners = new Set<Listener>();
   private subscriptions: Subscription[] = [];
 

@@ -4,18 +4,17 @@
  * at a time, so the state machine (joining -> lobby -> live -> leaving -> ended, error from any
  * state) never sees two things at once.
  */
-import { routes, type MeetingStatus } from '@notetaker/contracts';
+import {
+  routes,
+  type DriverEnd,
+  type DriverFailure,
+  type EndReason,
+  type ErrorReason,
+  type MeetingStatus,
+} from '@notetaker/contracts';
 import { call, type Bus, type Subscription } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
-import type {
-  CaptionUpdate,
-  DriverEnd,
-  DriverFactory,
-  DriverFailure,
-  DriverListener,
-  FinalSegment,
-  MeetingDriver,
-} from '../drivers/driver.js';
+import type { CaptionUpdate, DriverFactory, DriverListener, FinalSegment, MeetingDriver } from '../drivers/driver.js';
 import type { MeetingSessionConfig } from '../config.js';
 import { subjects, type AccountReply, type ActorState, type PlaceRequest } from '../protocol.js';
 import type { Coaching, InsightPayload, MeetingCoach } from './coaching.js';
@@ -26,9 +25,6 @@ import { Roster } from './participants.js';
 import { AutoLeave } from './auto-leave.js';
 import { driverFailureOf, leaveWithin, storeSegment } from './side-effects.js';
 import type { CaptionWarnings } from '../worker/caption-warnings.js';
-
-export type EndReason = 'stopped' | DriverEnd | 'alone' | 'max_duration' | 'worker_shutdown';
-export type ErrorReason = DriverFailure | 'worker_lost' | 'sign_in_required' | 'bot_account_signed_out';
 
 export interface ActorDeps {
   bus: Bus;

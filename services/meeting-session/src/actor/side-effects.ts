@@ -2,10 +2,10 @@
  * The actor's calls to the outside that need care: leaving with the driver (bounded, never
  * throwing) and storing a segment in transcript-store (retried while it is away).
  */
-import { routes, ServiceError } from '@notetaker/contracts';
+import { driverFailure, routes, ServiceError, type DriverFailure } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
-import type { DriverFailure, FinalSegment, MeetingDriver } from '../drivers/driver.js';
+import type { FinalSegment, MeetingDriver } from '../drivers/driver.js';
 
 const DRIVER_LEAVE_TIMEOUT_MS = 30_000;
 const SEGMENT_RETRY_MAX_MS = 5000;
@@ -56,19 +56,8 @@ export async function storeSegment(
   }
 }
 
-const FAILURES: readonly string[] = [
-  'admission_denied',
-  'lobby_timeout',
-  'meeting_not_found',
-  'guest_refused',
-  'signed_out',
-  'join_failed',
-  'browser_unavailable',
-  'browser_crashed',
-];
-
 /** A driver may throw an error carrying one of the failure reasons. */
 export function driverFailureOf(err: unknown): DriverFailure | null {
-  const reason = (err as { reason?: unknown } | null)?.reason;
-  return typeof reason === 'string' && FAILURES.includes(reason) ? (reason as DriverFailure) : null;
+  const reason = driverFailure.safeParse((err as { reason?: unknown } | null)?.reason);
+  return reason.success ? reason.data : null;
 }

@@ -11,7 +11,8 @@
  * asked for cannot be selected, caption-language.ts) is about what the captions say, not whether
  * they are read, and stays raised for the rest of the meeting.
  */
-import type { CaptionWarning, SnapshotNode } from './driver.js';
+import type { CaptionWarning } from '@notetaker/contracts';
+import type { SnapshotNode } from './driver.js';
 
 /** Changes of the caption area that count as "keeps changing" (one is a layout settling). */
 const MIN_CHANGES = 3;

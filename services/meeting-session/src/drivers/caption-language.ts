@@ -3,20 +3,25 @@
  * default unless someone picks another in its settings; left alone, a German meeting is captioned
  * as English nonsense. So once captions are on, the bot opens the platform's language setting,
  * reads the languages it offers, picks the one asked for and applies it: one click per reading,
- * through the platform's page script (`languageStep`), once per meeting.
+ * through the platform's page script (`openLanguage`, `pickLanguage`, `finishLanguage`), once per meeting.
  *
  * The page's UI is pinned to English, so languages are matched by their English names, as
  * Intl.DisplayNames gives them for the BCP 47 tag. A language the platform does not offer, or a
  * setting the bot cannot reach within LANGUAGE_LIMITS, leaves the platform's default and is reported
  * (`caption_language_unavailable`); the meeting goes on either way.
  */
-import type { ActionMemo } from './platform.js';
+import type { Page } from 'puppeteer-core';
+import { actions } from './page-actions.js';
+import type { ActionMemo, PlatformAdapter } from './platform.js';
 
-/** What the page script's `languageStep` action is asked to do. */
-export type LanguageStep = { kind: 'open' } | { kind: 'pick'; label: string } | { kind: 'finish'; apply: boolean };
+/** The meeting's page, and the platform's script to run in it. */
+export interface LanguagePage {
+  page: Page;
+  adapter: Pick<PlatformAdapter<unknown>, 'run'>;
+}
 
 /**
- * The answer to `open`: the list of languages when it is open (with the one selected now), else
+ * The answer to `openLanguage`: the list of languages when it is open (with the one selected now), else
  * what was clicked on the way to it (null: nothing to click was found).
  */
 export interface LanguageOpened {
@@ -111,17 +116,17 @@ export class CaptionLanguage {
   }
 
   /** One step with captions on: at most one click, none within `stepMs` of the last. */
-  async step(run: <T>(step: LanguageStep) => Promise<T>, memo: ActionMemo, now: number): Promise<void> {
+  async step({ page, adapter }: LanguagePage, memo: ActionMemo, now: number): Promise<void> {
     if (this.phase === 'done' || !memo.due('language', now, this.limits.stepMs)) return;
     this.since ??= now;
     if (this.phase === 'finish') {
       // Done whatever the page answers: a dialog left open is harmless, a second attempt is not.
       this.phase = 'done';
-      await run<boolean>({ kind: 'finish', apply: this.apply });
+      await adapter.run(page, actions.finishLanguage, this.apply);
       return;
     }
-    const opened = await run<LanguageOpened>({ kind: 'open' });
-    if (opened.list) await this.choose(opened.list, run);
+    const opened = await adapter.run(page, actions.openLanguage);
+    if (opened.list) await this.choose(opened.list, { page, adapter });
     else if (opened.clicked) this.clicks.push(opened.clicked);
     else this.misses++;
     const elapsed = now - this.since;
@@ -139,7 +144,7 @@ export class CaptionLanguage {
 
   private async choose(
     { current, options }: { current: string; options: string[] },
-    run: <T>(step: LanguageStep) => Promise<T>,
+    { page, adapter }: LanguagePage,
   ): Promise<void> {
     const choice = matchLanguage(this.tag, options);
     if (!choice) {
@@ -154,7 +159,7 @@ export class CaptionLanguage {
       this.phase = 'finish';
       return;
     }
-    if (await run<boolean>({ kind: 'pick', label: choice })) {
+    if (await adapter.run(page, actions.pickLanguage, choice)) {
       this.apply = true;
       this.phase = 'finish';
     } else this.misses++;

@@ -6,23 +6,7 @@
  * A driver reports through its listener; it never decides the meeting's status itself. Caption
  * finalisation (when a turn is complete) is the driver's job because its timing is per platform.
  */
-import type { BrowserSession, CaptionWarning, Platform } from '@notetaker/contracts';
-
-export type { CaptionWarning };
-
-export type DriverFailure =
-  | 'admission_denied'
-  | 'lobby_timeout'
-  | 'meeting_not_found'
-  /** The platform does not let guests in (Meet's "You can't join this video call", a tenant without anonymous join, a sign-in redirect). */
-  | 'guest_refused'
-  /** Signed in with a bot account, the platform sent the bot to its sign-in page: the session is no longer accepted. */
-  | 'signed_out'
-  | 'join_failed'
-  | 'browser_unavailable'
-  | 'browser_crashed';
-
-export type DriverEnd = 'removed' | 'meeting_ended';
+import type { BrowserSession, CaptionWarning, DriverEnd, DriverFailure, Platform } from '@notetaker/contracts';
 
 export interface CaptionUpdate {
   /** Stable per caption turn, so a receiver can replace the partial it showed. */

@@ -3,10 +3,10 @@
  * camera off, ask to join (confirming pop-ups on the way), then turn captions on with the button
  * or the `c` key, and select their language (More options -> Settings -> Captions) if one is asked for.
  */
-import type { Page } from 'puppeteer-core';
 import { MeetCaptionTracker, type MeetCaptionBlock } from './meet-captions.js';
+import { actions } from './page-actions.js';
 import { meetScript } from './page-scripts/google-meet.js';
-import type { PlatformAdapter, StepContext } from './platform.js';
+import { prejoinStep, scriptRunner, type PlatformAdapter, type StepContext } from './platform.js';
 
 export const googleMeet: PlatformAdapter<MeetCaptionBlock> = {
   joinUrl(url) {
@@ -15,54 +15,37 @@ export const googleMeet: PlatformAdapter<MeetCaptionBlock> = {
     return target.toString();
   },
 
-  run<T>(page: Page, action: string, arg?: unknown) {
-    return page.evaluate(meetScript(action, arg)) as Promise<T>;
-  },
+  run: scriptRunner(meetScript),
 
-  async advanceJoin({ page, state, displayName, memo, now }: StepContext<MeetCaptionBlock>) {
+  async advanceJoin(step: StepContext<MeetCaptionBlock>) {
+    const { page, state, memo, now } = step;
     if (state.dialog && memo.due('dialog', now, 1000)) {
-      await this.run(page, 'confirmDialog');
+      await this.run(page, actions.confirmDialog);
       return true;
     }
-    const prejoin = state.prejoin;
-    if (!prejoin) return false;
-    if (prejoin.name !== null && prejoin.name.trim() !== displayName && memo.due('name', now, 1000)) {
-      if (await this.run<boolean>(page, 'focusName')) await page.keyboard.type(displayName);
-      return true;
-    }
-    if ((prejoin.micOn || prejoin.camOn) && memo.due('media', now, 700)) {
-      // Joining with a live fake device would beep or show a test pattern in someone's meeting.
-      if (memo.count('media') <= 2) await this.run(page, 'muteMedia');
-      else {
-        // The toggles did not take a click: Meet's shortcuts (ctrl+d, ctrl+e) do the same.
-        await this.run(page, 'blur');
-        await page.keyboard.down('Control');
-        if (prejoin.micOn) await page.keyboard.press('d');
-        if (prejoin.camOn) await page.keyboard.press('e');
-        await page.keyboard.up('Control');
-      }
-      return true;
-    }
-    if (!prejoin.micOn && !prejoin.camOn && prejoin.joinEnabled && memo.due('join', now, 3000)) {
-      await this.run(page, 'join');
-      return true;
-    }
-    return false;
+    return prejoinStep(this, step, async (prejoin) => {
+      if (memo.count('media') <= 2) return this.run(page, actions.muteMedia);
+      // The toggles did not take a click: Meet's shortcuts (ctrl+d, ctrl+e) do the same.
+      await this.run(page, actions.blur);
+      await page.keyboard.down('Control');
+      if (prejoin.micOn) await page.keyboard.press('d');
+      if (prejoin.camOn) await page.keyboard.press('e');
+      await page.keyboard.up('Control');
+    });
   },
 
   async tendCall({ page, state, memo, now, language }: StepContext<MeetCaptionBlock>) {
-    if (state.dialog && memo.due('dialog', now, 1000)) await this.run(page, 'confirmDialog');
+    if (state.dialog && memo.due('dialog', now, 1000)) await this.run(page, actions.confirmDialog);
     // The caption language is chosen among the languages captions can be in: with captions on.
-    if (state.captionsOn && !state.dialog && language?.pending)
-      await language.step((step) => this.run(page, 'languageStep', step), memo, now);
+    if (state.captionsOn && !state.dialog && language?.pending) await language.step({ page, adapter: this }, memo, now);
     if (state.captionsOn || !memo.due('captions', now, 1500)) return;
-    if (await this.run<boolean>(page, 'captionsButton')) return;
+    if (await this.run(page, actions.captionsButton)) return;
     // No captions button in reach (narrow layouts hide it): Meet's shortcut does the same.
-    await this.run(page, 'blur');
+    await this.run(page, actions.blur);
     await page.keyboard.press('c');
   },
 
   createTracker(emitter, timing) {
-    return new MeetCaptionTracker(emitter, timing.captionIdleMs);
+    return new MeetCaptionTracker(emitter, timing.meetCaptionIdleMs);
   },
 };

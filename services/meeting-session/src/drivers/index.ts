@@ -34,7 +34,7 @@ export function createDriverFactory(options: DriverFactoryOptions = {}): Puppete
     meetingsPerBrowser: Math.max(1, config.meetingsPerBrowser),
   });
   const settings: PageDriverSettings = {
-    captionIdleMs: config.captionIdleMs,
+    meetCaptionIdleMs: config.meetCaptionIdleMs,
     teamsCaptionIdleMs: config.teamsCaptionIdleMs,
     lobbyTimeoutMs: config.lobbyTimeoutMs,
     joinTimeoutMs: config.joinTimeoutMs,

@@ -3,14 +3,8 @@
  * event (ended or failed), nothing at all once the driver is leaving or finished, and a listener
  * that throws never breaks the browser side.
  */
-import type {
-  CaptionUpdate,
-  CaptionWarningChange,
-  DriverEnd,
-  DriverFailure,
-  DriverListener,
-  FinalSegment,
-} from './driver.js';
+import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
+import type { CaptionUpdate, CaptionWarningChange, DriverListener, FinalSegment } from './driver.js';
 
 export class GuardedListener implements DriverListener {
   private silent = false;

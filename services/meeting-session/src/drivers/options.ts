@@ -13,7 +13,7 @@ export interface DriverFactoryOptions {
   /** The bot's name when a join target has none. Default "Notetaker". */
   displayName?: string;
   /** Google Meet: a caption turn unchanged this long is final. Default 1,500 ms. */
-  captionIdleMs?: number;
+  meetCaptionIdleMs?: number;
   /** Teams: a caption row unchanged this long is final. Default 900 ms. */
   teamsCaptionIdleMs?: number;
   /** Waiting in the lobby longer than this fails with lobby_timeout. Default: the service's (limits.ts). */
@@ -31,7 +31,7 @@ export interface DriverFactoryOptions {
 export const DRIVER_DEFAULTS = {
   headless: true,
   displayName: 'Notetaker',
-  captionIdleMs: 1_500,
+  meetCaptionIdleMs: 1_500,
   teamsCaptionIdleMs: 900,
   lobbyTimeoutMs: LOBBY_TIMEOUT_DEFAULT_MS,
   joinTimeoutMs: JOIN_TIMEOUT_DEFAULT_MS,

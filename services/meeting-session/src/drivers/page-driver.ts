@@ -5,21 +5,16 @@
  * `pollIntervalMs`; caption changes also arrive at once from a MutationObserver in the page.
  * The platform adapter knows the page; this class keeps the lifecycle and the listener's promises.
  */
+import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'puppeteer-core';
 import type { BrowserLease, BrowserPool } from './browser.js';
 import { CaptionHealth, withoutNames } from './caption-health.js';
 import { CaptionLanguage } from './caption-language.js';
 import type { CaptionTracker } from './caption-tracker.js';
-import type {
-  DriverEnd,
-  DriverFailure,
-  DriverListener,
-  JoinTarget,
-  MeetingDriver,
-  SnapshotNode,
-} from './driver.js';
+import type { DriverListener, JoinTarget, MeetingDriver, SnapshotNode } from './driver.js';
 import { GuardedListener } from './listener-guard.js';
+import { actions } from './page-actions.js';
 import { signIn } from './session.js';
 import { peopleOf, TileReadings, type TileReading } from './tile-readings.js';
 import { ActionMemo, type PageState, type PlatformAdapter, type TimingSettings } from './platform.js';
@@ -142,7 +137,7 @@ export class PageDriver<Item> implements MeetingDriver {
     while (!this.stopping) {
       let acted = false;
       try {
-        const state = await withTimeout(this.adapter.run<PageState<Item>>(page, 'inspect'), READING_TIMEOUT_MS);
+        const state = await withTimeout(this.adapter.run(page, actions.inspect), READING_TIMEOUT_MS);
         failures = 0;
         if (this.stopping) return;
         acted = await this.step(page, state);
@@ -175,7 +170,7 @@ export class PageDriver<Item> implements MeetingDriver {
     const language = this.language?.pending ? this.language : null;
     const context = { page, state, displayName: this.displayName, memo: this.memo, now, language };
     if (this.phase === 'live') {
-      if (!state.observing) await this.adapter.run<boolean>(page, 'observe');
+      if (!state.observing) await this.adapter.run(page, actions.observe);
       this.applyCaptions(state.seq, state.captions, now);
       this.tracker.tick(now);
       if (state.participants) this.reportParticipants(state.participants);
@@ -248,7 +243,7 @@ export class PageDriver<Item> implements MeetingDriver {
         continue;
       }
       const where = warning === 'captions_unavailable' ? 'toolbar' : 'captions';
-      const snapshot = await this.adapter.run<SnapshotNode[]>(page, 'snapshot', where).catch(() => []);
+      const snapshot = await this.adapter.run(page, actions.snapshot, where).catch(() => []);
       const names = [this.displayName, ...(this.tiles.names ?? [])];
       this.listener?.warning({ warning, raised, seen, snapshot: withoutNames(snapshot, names) });
     }
@@ -262,7 +257,7 @@ export class PageDriver<Item> implements MeetingDriver {
     const problem = this.language?.takeProblem();
     if (!problem) return;
     const snapshot = problem.snapshot
-      ? await this.adapter.run<SnapshotNode[]>(page, 'snapshot', problem.snapshot).catch(() => [])
+      ? await this.adapter.run(page, actions.snapshot, problem.snapshot).catch(() => [])
       : [];
     const names = [this.displayName, ...(this.tiles.names ?? [])];
     this.listener?.warning({
@@ -313,10 +308,10 @@ export class PageDriver<Item> implements MeetingDriver {
 
   /** Leaves through the platform's own button, so the others see the bot leave at once. */
   private async leaveCall(page: Page): Promise<void> {
-    if (!(await withTimeout(this.adapter.run<boolean>(page, 'leave'), LEAVE_CONFIRM_MS))) return;
+    if (!(await withTimeout(this.adapter.run(page, actions.leave), LEAVE_CONFIRM_MS))) return;
     const until = this.clock() + LEAVE_CONFIRM_MS;
     while (this.clock() < until) {
-      const state = await withTimeout(this.adapter.run<PageState<Item>>(page, 'inspect'), LEAVE_CONFIRM_MS).catch(
+      const state = await withTimeout(this.adapter.run(page, actions.inspect), LEAVE_CONFIRM_MS).catch(
         () => null,
       );
       if (!state || state.screen !== 'in_call') return;

@@ -1,9 +1,10 @@
 /** What a platform (Google Meet, Teams) plugs into the shared page driver. */
+import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
 import type { Page } from 'puppeteer-core';
 import type { CaptionLanguage } from './caption-language.js';
 import type { CaptionEmitter } from './caption-source.js';
 import type { CaptionTracker } from './caption-tracker.js';
-import type { DriverEnd, DriverFailure } from './driver.js';
+import { actions, type ArgsOf, type PageAction, type ResultOf } from './page-actions.js';
 
 export type Screen = 'launcher' | 'prejoin' | 'lobby' | 'in_call' | 'terminal' | 'sign_in' | 'unknown';
 
@@ -44,20 +45,58 @@ export interface StepContext<Item> {
 }
 
 export interface TimingSettings {
-  captionIdleMs: number;
+  meetCaptionIdleMs: number;
   teamsCaptionIdleMs: number;
 }
 
 export interface PlatformAdapter<Item> {
   /** The URL to open for a join link. */
   joinUrl(url: string): string;
-  /** Runs a page-script action (inspect, observe, leave, snapshot, ...). */
-  run<T>(page: Page, action: string, arg?: unknown): Promise<T>;
+  /** Runs an action of the page-actions table in the platform's page script. */
+  run<Arg, Result>(page: Page, action: PageAction<Arg, Result>, ...arg: ArgsOf<Arg>): Promise<ResultOf<Result, Item>>;
   /** One step towards asking to join; true if it did something. */
   advanceJoin(step: StepContext<Item>): Promise<boolean>;
   /** Keeps the call usable: pop-ups dismissed, captions turned on, then their language selected. */
   tendCall(step: StepContext<Item>): Promise<void>;
   createTracker(emitter: CaptionEmitter, timing: TimingSettings): CaptionTracker<Item>;
+}
+
+/**
+ * A platform's `run`: its page script, evaluated in the page. What the page answers is taken to be
+ * the action's result as the table types it (the script and the table are kept together by
+ * PageHandlers and the driver tests).
+ */
+export function scriptRunner<Item>(script: (action: string, arg?: unknown) => string): PlatformAdapter<Item>['run'] {
+  return (page, action, ...arg) => page.evaluate(script(action.name, arg[0])) as Promise<never>;
+}
+
+type Prejoin = NonNullable<PageState<unknown>['prejoin']>;
+
+/**
+ * The pre-join screen, alike on both platforms: the name typed, microphone and camera off (by
+ * `mute`, the platform's way), then "Join"; true if it did something.
+ */
+export async function prejoinStep<Item>(
+  adapter: Pick<PlatformAdapter<Item>, 'run'>,
+  { page, state, displayName, memo, now }: StepContext<Item>,
+  mute: (prejoin: Prejoin) => Promise<unknown>,
+): Promise<boolean> {
+  const prejoin = state.prejoin;
+  if (!prejoin) return false;
+  if (prejoin.name !== null && prejoin.name.trim() !== displayName && memo.due('name', now, 1000)) {
+    if (await adapter.run(page, actions.focusName)) await page.keyboard.type(displayName);
+    return true;
+  }
+  if ((prejoin.micOn || prejoin.camOn) && memo.due('media', now, 700)) {
+    // Joining with a live fake device would beep or show a test pattern in someone's meeting.
+    await mute(prejoin);
+    return true;
+  }
+  if (!prejoin.micOn && !prejoin.camOn && prejoin.joinEnabled && memo.due('join', now, 3000)) {
+    await adapter.run(page, actions.join);
+    return true;
+  }
+  return false;
 }
 
 /** Remembers when each page action was last taken, so that a slow page is not clicked twice. */

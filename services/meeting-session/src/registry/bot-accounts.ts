@@ -5,11 +5,20 @@
  * the store, so two starts (or two registries) never put an account in more meetings than it may
  * hold. A seat whose meeting has ended is stale and is taken over, so a crash leaks no seat.
  */
-import { errors, routes, ServiceError, type BotAccountInfo, type BrowserSession, type Platform } from '@notetaker/contracts';
+import {
+  errors,
+  isTerminalStatus,
+  routes,
+  ServiceError,
+  type BotAccountInfo,
+  type BrowserSession,
+  type Platform,
+  type SignInFailure,
+} from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type { Collection, Store } from '@notetaker/store';
-import { isTerminal, type Records } from './records.js';
+import type { Records } from './records.js';
 
 type SeatDoc = { _id: string; accountId: string; meetingId: string; takenAt: string };
 
@@ -126,7 +135,7 @@ export class AccountSeats {
   private async liveMeetings(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const docs = await this.records.meetings.find({ _id: { $in: [...new Set(ids)] } });
-    return new Set(docs.filter((doc) => !isTerminal(doc.status)).map((doc) => doc._id));
+    return new Set(docs.filter((doc) => !isTerminalStatus(doc.status)).map((doc) => doc._id));
   }
 }
 
@@ -138,10 +147,10 @@ export class AccountSeats {
 export async function nextAccount(
   deps: { records: Records; seats: AccountSeats; logger: Logger },
   request: { meetingId: string; workerId: string; signedOut: string | null },
-): Promise<{ account: GrantedAccount | null; reason: 'sign_in_required' | 'bot_account_signed_out' | null }> {
+): Promise<{ account: GrantedAccount | null; reason: SignInFailure | null }> {
   const { records, seats } = deps;
   const doc = await records.meetings.findOne({ _id: request.meetingId, workerId: request.workerId });
-  if (!doc || isTerminal(doc.status)) return { account: null, reason: 'sign_in_required' };
+  if (!doc || isTerminalStatus(doc.status)) return { account: null, reason: 'sign_in_required' };
   const tried = doc.triedAccounts ?? [];
   let signedOutBefore = doc.accountSignedOut === true;
   if (request.signedOut) {

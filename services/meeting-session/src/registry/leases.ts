@@ -4,12 +4,12 @@
  * `error` / `worker_lost`, written by the registry in the meeting's own stream, and its URL is
  * free again. A worker that comes back is told to drop the actors it no longer owns.
  */
-import { evtMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
+import { evtMeeting, isTerminalStatus, routes, type EventEnvelope } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type { HeartbeatReply, HeartbeatRequest } from '../protocol.js';
 import type { EventLog } from './event-log.js';
-import { isTerminal, NON_TERMINAL, type MeetingDoc, type Records } from './records.js';
+import { NON_TERMINAL, type MeetingDoc, type Records } from './records.js';
 
 export interface LeaseDeps {
   bus: Bus;
@@ -42,7 +42,9 @@ export async function renewLease(deps: LeaseDeps, beat: HeartbeatRequest): Promi
   );
   if (beat.meetingIds.length === 0) return { release: [] };
   const docs = await records.meetings.find({ _id: { $in: beat.meetingIds } });
-  const mine = new Set(docs.filter((d) => !isTerminal(d.status) && d.workerId === beat.workerId).map((d) => d._id));
+  const mine = new Set(
+    docs.filter((d) => !isTerminalStatus(d.status) && d.workerId === beat.workerId).map((d) => d._id),
+  );
   return { release: beat.meetingIds.filter((id) => !mine.has(id)) };
 }
 

@@ -7,10 +7,10 @@
  * is still running); the others are stored all the same.
  */
 import { z } from 'zod';
-import { eventEnvelope } from '@notetaker/contracts';
+import { eventEnvelope, isTerminalStatus, TERMINAL_STATUSES } from '@notetaker/contracts';
 import type { ActorState, MeetingEvents, RecordReply, RecordRequest } from '../protocol.js';
 import type { EventLog } from './event-log.js';
-import { isTerminal, TERMINAL, type MeetingDoc, type Records } from './records.js';
+import type { MeetingDoc, Records } from './records.js';
 import type { DeferredCounts } from './deferred-counts.js';
 
 export interface RecordDeps {
@@ -28,7 +28,7 @@ export async function recordEvents(deps: RecordDeps, request: RecordRequest): Pr
   const writable: Array<{ doc: MeetingDoc; batch: MeetingEvents }> = [];
   for (const batch of request.meetings) {
     const doc = byId.get(batch.meetingId);
-    const ours = doc && !isTerminal(doc.status) && (doc.workerId === null || doc.workerId === request.workerId);
+    const ours = doc && !isTerminalStatus(doc.status) && (doc.workerId === null || doc.workerId === request.workerId);
     if (ours) writable.push({ doc, batch });
     else fenced.push(batch.meetingId);
   }
@@ -53,7 +53,7 @@ async function applyToRecord(
 ) {
   const { state } = batch;
   if (!state) return; // unchanged since the worker's last request
-  const last = isTerminal(state.status) ? lastStatusEvent(batch) : null;
+  const last = isTerminalStatus(state.status) ? lastStatusEvent(batch) : null;
   const ending = last !== null;
   if (!ending && !changed(doc, workerId, state)) return;
   const { participantCount, segmentCount, participants } = state;
@@ -74,7 +74,7 @@ async function applyToRecord(
     $set.reason = typeof last.payload.reason === 'string' ? last.payload.reason : null;
     $set.endedAt = last.timestamp;
   }
-  const result = await records.meetings.updateOne({ _id: doc._id, status: { $nin: TERMINAL } }, { $set });
+  const result = await records.meetings.updateOne({ _id: doc._id, status: { $nin: [...TERMINAL_STATUSES] } }, { $set });
   if (ending && result.matchedCount > 0) await records.release(doc.identityKey, doc._id);
   if (ending) log.forget(doc._id);
 }

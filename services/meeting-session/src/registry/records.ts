@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import {
   errors,
+  isTerminalStatus,
+  meetingStatus,
   ServiceError,
   type caller,
   type CaptionWarning,
@@ -18,15 +20,13 @@ import type { Collection, Store } from '@notetaker/store';
 /** Who asks, as it crosses the bus (messages.ts `caller`). */
 export type Caller = z.infer<typeof caller>;
 
-export const TERMINAL: readonly MeetingStatus[] = ['ended', 'error'];
 /** Still being transcribed (status lists them, the URL stays claimed): `leaving` too, until the final flush. */
-export const NON_TERMINAL: readonly MeetingStatus[] = ['joining', 'lobby', 'live', 'leaving'];
+export const NON_TERMINAL: readonly MeetingStatus[] = meetingStatus.options.filter((s) => !isTerminalStatus(s));
 /**
  * What a stop can still act on (SPEC 4.1: 409 once "no longer live"). A `leaving` bot is already
  * on its way out, so stopping it again is the same 409 as an ended meeting.
  */
 export const STOPPABLE: readonly MeetingStatus[] = ['joining', 'lobby', 'live'];
-export const isTerminal = (status: MeetingStatus) => TERMINAL.includes(status);
 export const isStoppable = (status: MeetingStatus) => STOPPABLE.includes(status);
 
 export const ALREADY_TRANSCRIBED = 'Meeting URL is already being transcribed';
@@ -120,7 +120,7 @@ export class Records {
       if (!held) continue;
       const holder = await this.meetings.findOne({ _id: held.meetingId });
       // A record is written before its claim, so a claim without a live record is stale.
-      if (holder && !isTerminal(holder.status)) throw errors.conflict(ALREADY_TRANSCRIBED);
+      if (holder && !isTerminalStatus(holder.status)) throw errors.conflict(ALREADY_TRANSCRIBED);
       await this.claims.deleteOne({ _id: identityKey, meetingId: held.meetingId });
     }
     throw errors.conflict(ALREADY_TRANSCRIBED);
@@ -168,7 +168,7 @@ export class Records {
    */
   async finish(meetingId: string, status: 'ended' | 'error', reason: string): Promise<MeetingDoc | null> {
     const before = await this.meetings.findOne({ _id: meetingId });
-    if (!before || isTerminal(before.status)) return null;
+    if (!before || isTerminalStatus(before.status)) return null;
     const won = await this.meetings.findOneAndUpdate(
       { _id: meetingId, status: before.status },
       { $set: { status, reason, endedAt: new Date().toISOString() } },

@@ -14,10 +14,10 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Platform } from '@notetaker/contracts';
+import type { CaptionWarning, Platform } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
-import type { CaptionWarning, CaptionWarningChange } from '../drivers/driver.js';
+import type { CaptionWarningChange } from '../drivers/driver.js';
 import { protocol } from '../protocol.js';
 
 const MAX_SNAPSHOTS = 50;

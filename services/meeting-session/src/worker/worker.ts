@@ -5,10 +5,10 @@
  * its lease with the registry alive. It holds no store: a worker can die with nothing lost but
  * its live bots, whose meetings the registry then ends as `worker_lost`.
  */
-import { queueGroup, type EventEnvelope, type Platform } from '@notetaker/contracts';
+import { type CaptionWarning, type EventEnvelope, type Platform, queueGroup } from '@notetaker/contracts';
 import { answer, call, type Bus, type Subscription } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
-import type { CaptionWarning, DriverFactory } from '../drivers/driver.js';
+import type { DriverFactory } from '../drivers/driver.js';
 import type { MeetingSessionConfig } from '../config.js';
 import { newWorkerId } from '../ids.js';
 import { MeetingActor } from '../actor/meeting-actor.js';

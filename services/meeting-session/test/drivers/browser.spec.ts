@@ -29,7 +29,7 @@ describe('Driver browsers', function () {
   function newFactory(options: DriverFactoryOptions = {}): PuppeteerDriverFactory {
     const factory = createDriverFactory({
       extraArgs: sim.hostResolverRules(),
-      captionIdleMs: 600,
+      meetCaptionIdleMs: 600,
       teamsCaptionIdleMs: 600,
       pollIntervalMs: 150,
       ...options,

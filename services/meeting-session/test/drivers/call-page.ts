@@ -10,6 +10,7 @@ import type { SimMeeting, SimPlatform, Simulator } from '../../../../test/simula
 import { chromeArgs, findChrome } from '../../src/drivers/browser.js';
 import { googleMeet } from '../../src/drivers/google-meet.js';
 import type { MeetCaptionBlock } from '../../src/drivers/meet-captions.js';
+import { actions } from '../../src/drivers/page-actions.js';
 import { ActionMemo, type PageState, type PlatformAdapter } from '../../src/drivers/platform.js';
 import { teams } from '../../src/drivers/teams.js';
 import type { TeamsCaptionRow } from '../../src/drivers/teams-captions.js';
@@ -59,7 +60,7 @@ export async function enterCall(
   });
   const meeting: SimMeeting = sim.meeting(meetingId);
   await page.goto(adapter.joinUrl(sim.url(platform, meetingId)), { waitUntil: 'domcontentloaded' });
-  const inspect = () => adapter.run<PageState<CaptionItem>>(page, 'inspect');
+  const inspect = () => adapter.run(page, actions.inspect);
   const memo = new ActionMemo();
   const deadline = Date.now() + timeoutMs;
   let state: PageState<CaptionItem> | null = null;
@@ -74,7 +75,7 @@ export async function enterCall(
     if (screens.at(-1) !== state.screen) screens.push(state.screen);
     const context = { page, state, displayName: DISPLAY_NAME, memo, now: Date.now() + ahead, language: null };
     if (state.screen === 'in_call' && state.captionsOn) {
-      await adapter.run(page, 'observe');
+      await adapter.run(page, actions.observe);
       return { page, adapter, reports, inspect };
     }
     if (state.screen === 'lobby') meeting.admit();

@@ -8,16 +8,13 @@ import { createLogger } from '@notetaker/kit';
 import {
   growWords,
   MEET_CAPTION_LANGUAGES,
-  startSimulator,
   TEAMS_CAPTION_LANGUAGES,
   type SimPlatform,
-  type Simulator,
 } from '../../../../test/simulators/index.js';
 import { languageName, matchLanguage } from '../../src/drivers/caption-language.js';
-import { createDriverFactory, type PuppeteerDriverFactory } from '../../src/drivers/index.js';
 import { protocol } from '../../src/protocol.js';
 import { CaptionWarnings } from '../../src/worker/caption-warnings.js';
-import { expectMatchesTruth, RecordingListener, sleep } from './helpers.js';
+import { driversOnSimulator, expectMatchesTruth, RecordingListener, sleep } from './helpers.js';
 
 describe('caption language: a BCP 47 tag to the label a platform offers', () => {
   it('names tags the way the platforms English UIs do', () => {
@@ -138,23 +135,8 @@ describe('caption language: the warning on the worker', () => {
  */
 describe('caption language in real Chromium', function () {
   this.timeout(60_000);
-  let sim: Simulator;
-  let factory: PuppeteerDriverFactory;
+  const suite = driversOnSimulator({ meetCaptionIdleMs: 800, teamsCaptionIdleMs: 800 });
   let meetings = 0;
-
-  before(async () => {
-    sim = await startSimulator();
-    factory = createDriverFactory({
-      extraArgs: sim.hostResolverRules(),
-      captionIdleMs: 800,
-      teamsCaptionIdleMs: 800,
-      pollIntervalMs: 150,
-    });
-  });
-  after(async () => {
-    await factory?.close();
-    await sim?.close();
-  });
 
   const newId = (platform: SimPlatform) => {
     const n = ++meetings;
@@ -165,9 +147,9 @@ describe('caption language in real Chromium', function () {
 
   async function join(platform: SimPlatform, id: string, language: string | null) {
     const listener = new RecordingListener();
-    const driver = factory.create({
+    const driver = suite.factory.create({
       platform,
-      url: sim.url(platform, id),
+      url: suite.sim.url(platform, id),
       meetingId: `meeting_language_${meetings}`,
       displayName: 'Notetaker',
       language,
@@ -178,7 +160,7 @@ describe('caption language in real Chromium', function () {
 
   /** A turn said after the language was dealt with is read and finalised as it was said. */
   async function captionsFlow(id: string, listener: RecordingListener) {
-    const meeting = sim.meeting(id);
+    const meeting = suite.sim.meeting(id);
     await meeting.speak('Ana Ruiz', growWords('bueno vamos a empezar con el presupuesto'));
     await meeting.speak('Ben Ode', growWords('de acuerdo'));
     await listener.until(() => listener.segments.length === 2, 'two segments');
@@ -194,7 +176,7 @@ describe('caption language in real Chromium', function () {
     describe(label, () => {
       it(`selects the language asked for (${ask} -> "${picks}") once captions are on, and captions keep coming`, async () => {
         const id = newId(platform);
-        const meeting = sim.meeting(id, { lobby: false });
+        const meeting = suite.sim.meeting(id, { lobby: false });
         const { listener, driver } = await join(platform, id, ask);
         const bot = await meeting.waitForBot((b) => b.captionLanguage !== null);
         expect(bot.captionLanguage).to.equal(picks);
@@ -210,7 +192,7 @@ describe('caption language in real Chromium', function () {
 
       it('raises caption_language_unavailable for a language the platform does not offer, and reads captions on', async () => {
         const id = newId(platform);
-        const meeting = sim.meeting(id, { lobby: false });
+        const meeting = suite.sim.meeting(id, { lobby: false });
         const { listener, driver } = await join(platform, id, 'tlh');
         await listener.until(() => listener.warnings.length > 0, 'a warning');
         const [warning] = listener.warnings;
@@ -229,7 +211,7 @@ describe('caption language in real Chromium', function () {
 
       it('raises caption_language_unavailable, with a snapshot of the toolbar, when the setting cannot be found', async () => {
         const id = newId(platform);
-        const meeting = sim.meeting(id, { lobby: false, captionLanguageSettings: false });
+        const meeting = suite.sim.meeting(id, { lobby: false, captionLanguageSettings: false });
         meeting.join('Ana Ruiz');
         const { listener, driver } = await join(platform, id, ask);
         await listener.until(() => listener.warnings.length > 0, 'a warning', 20_000);
@@ -247,8 +229,8 @@ describe('caption language in real Chromium', function () {
       it(`leaves the setting alone with no language, or with the one already selected (${same})`, async () => {
         const unasked = newId(platform);
         const already = newId(platform);
-        const meetingUnasked = sim.meeting(unasked, { lobby: false });
-        const meetingAlready = sim.meeting(already, { lobby: false });
+        const meetingUnasked = suite.sim.meeting(unasked, { lobby: false });
+        const meetingAlready = suite.sim.meeting(already, { lobby: false });
         const a = await join(platform, unasked, null);
         const b = await join(platform, already, same);
         await meetingUnasked.waitForBot((bot) => bot.captionsOn);

@@ -1,14 +1,13 @@
 /** Shared by the driver tests: a listener that records everything, and waiting on it. */
 import { expect } from 'chai';
-import type {
-  CaptionUpdate,
-  CaptionWarningChange,
-  DriverEnd,
-  DriverFailure,
-  DriverListener,
-  FinalSegment,
+import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
+import type { CaptionUpdate, CaptionWarningChange, DriverListener, FinalSegment } from '../../src/drivers/index.js';
+import { startSimulator, type GroundTruth, type Simulator } from '../../../../test/simulators/index.js';
+import {
+  createDriverFactory,
+  type DriverFactoryOptions,
+  type PuppeteerDriverFactory,
 } from '../../src/drivers/index.js';
-import type { GroundTruth } from '../../../../test/simulators/index.js';
 import { eventually } from '../../../../test/support/wait.js';
 export { sleep } from '../../../../test/support/wait.js';
 
@@ -94,4 +93,24 @@ export function expectMatchesTruth(listener: RecordingListener, truth: GroundTru
     }
     expect(partials.at(-1)?.text).to.equal(turn.text);
   });
+}
+
+/**
+ * The simulator and a driver factory pointed at it, for one suite: started before its tests
+ * (polling every 150 ms unless `options` say otherwise), closed after them.
+ */
+export function driversOnSimulator(options: DriverFactoryOptions = {}): {
+  sim: Simulator;
+  factory: PuppeteerDriverFactory;
+} {
+  const suite = {} as { sim: Simulator; factory: PuppeteerDriverFactory };
+  before(async () => {
+    suite.sim = await startSimulator();
+    suite.factory = createDriverFactory({ extraArgs: suite.sim.hostResolverRules(), pollIntervalMs: 150, ...options });
+  });
+  after(async () => {
+    await suite.factory?.close();
+    await suite.sim?.close();
+  });
+  return suite;
 }

@@ -116,7 +116,7 @@ class Variant {
     let turns = 0;
     const tracker = this.call.adapter.createTracker(
       { partial: () => {}, final: (segment) => segments.push(segment), newId: () => `turn_${++turns}` },
-      { captionIdleMs: 60_000, teamsCaptionIdleMs: 60_000 },
+      { meetCaptionIdleMs: 60_000, teamsCaptionIdleMs: 60_000 },
     );
     this.call.reports.forEach((items, i) => tracker.update(items, i));
     tracker.flush();

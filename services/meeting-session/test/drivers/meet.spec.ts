@@ -1,32 +1,22 @@
 import { expect } from 'chai';
-import { correctedTurn, growWords, startSimulator, type Simulator } from '../../../../test/simulators/index.js';
-import { createDriverFactory, type PuppeteerDriverFactory } from '../../src/drivers/index.js';
-import { expectMatchesTruth, RecordingListener, sleep } from './helpers.js';
+import { createDriverFactory } from '../../src/drivers/index.js';
+import { correctedTurn, growWords } from '../../../../test/simulators/index.js';
+import { driversOnSimulator, expectMatchesTruth, RecordingListener, sleep } from './helpers.js';
 
 /** Google Meet in real Chromium, against the simulator on meet.google.com. */
 describe('Google Meet driver', function () {
   this.timeout(40_000);
-  let sim: Simulator;
-  let factory: PuppeteerDriverFactory;
+  const suite = driversOnSimulator({ meetCaptionIdleMs: 1_000 });
   let codes = 0;
-
-  before(async () => {
-    sim = await startSimulator();
-    factory = createDriverFactory({ extraArgs: sim.hostResolverRules(), captionIdleMs: 1_000, pollIntervalMs: 150 });
-  });
-  after(async () => {
-    await factory?.close();
-    await sim?.close();
-  });
 
   /** A fresh meeting code for each test. */
   const newCode = () => `tst-${'abcdefghijklmnopqrstuvwxyz'[codes++ % 26]}mee-tng`;
 
   async function join(code: string, displayName = 'Notetaker') {
     const listener = new RecordingListener();
-    const driver = factory.create({
+    const driver = suite.factory.create({
       platform: 'google_meet',
-      url: sim.url('google_meet', code),
+      url: suite.sim.url('google_meet', code),
       meetingId: `meeting_${code}`,
       displayName,
     });
@@ -36,7 +26,7 @@ describe('Google Meet driver', function () {
 
   it('asks to join muted with the camera off, waits in the lobby, and is admitted', async () => {
     const code = newCode();
-    const meeting = sim.meeting(code, { prejoinDialog: 'recording', gotItPopup: true });
+    const meeting = suite.sim.meeting(code, { prejoinDialog: 'recording', gotItPopup: true });
     const { listener, driver } = await join(code, 'Minutes Bot');
     await meeting.waitForBot((bot) => bot.screen === 'lobby');
     await listener.until(() => listener.events.includes('lobby'), 'lobby');
@@ -55,7 +45,7 @@ describe('Google Meet driver', function () {
 
   it('reports partials and finalised turns equal to what was said: corrections, shrinks, a split turn', async () => {
     const code = newCode();
-    const meeting = sim.meeting(code, { lobby: false, headDropWords: 12 });
+    const meeting = suite.sim.meeting(code, { lobby: false, headDropWords: 12 });
     const { listener, driver } = await join(code);
     await meeting.waitForBot((bot) => bot.captionsOn);
 
@@ -97,7 +87,7 @@ describe('Google Meet driver', function () {
   it('follows participants joining and leaving, without the bot itself', async () => {
     const code = newCode();
     // No captions button in reach: captions go on with the `c` key.
-    const meeting = sim.meeting(code, { lobby: false, captionsButton: false });
+    const meeting = suite.sim.meeting(code, { lobby: false, captionsButton: false });
     meeting.join('Alice Smith');
     const { listener, driver } = await join(code);
     await listener.until(() => listener.roster?.join() === 'Alice Smith', 'Alice in the roster');
@@ -115,7 +105,7 @@ describe('Google Meet driver', function () {
 
   it('fails with admission_denied when someone in the call denies the request', async () => {
     const code = newCode();
-    const meeting = sim.meeting(code);
+    const meeting = suite.sim.meeting(code);
     const { listener, driver } = await join(code);
     await listener.until(() => listener.events.includes('lobby'), 'lobby');
     meeting.deny();
@@ -127,17 +117,17 @@ describe('Google Meet driver', function () {
 
   it('fails with lobby_timeout when nobody answers, by its own clock or by Meet giving up', async () => {
     const impatient = createDriverFactory({
-      extraArgs: sim.hostResolverRules(),
+      extraArgs: suite.sim.hostResolverRules(),
       lobbyTimeoutMs: 1_000,
       pollIntervalMs: 150,
     });
     try {
       const code = newCode();
-      sim.meeting(code);
+      suite.sim.meeting(code);
       const listener = new RecordingListener();
       const driver = impatient.create({
         platform: 'google_meet',
-        url: sim.url('google_meet', code),
+        url: suite.sim.url('google_meet', code),
         meetingId: 'meeting_x',
         displayName: 'Notetaker',
       });
@@ -149,7 +139,7 @@ describe('Google Meet driver', function () {
       await impatient.close();
     }
     const code = newCode();
-    const meeting = sim.meeting(code);
+    const meeting = suite.sim.meeting(code);
     const { listener, driver } = await join(code);
     await listener.until(() => listener.events.includes('lobby'), 'lobby');
     meeting.noAnswer();
@@ -160,7 +150,7 @@ describe('Google Meet driver', function () {
 
   it('ends with removed when taken out of the call, keeping the turn in progress', async () => {
     const code = newCode();
-    const meeting = sim.meeting(code, { lobby: false });
+    const meeting = suite.sim.meeting(code, { lobby: false });
     const { listener, driver } = await join(code);
     await meeting.waitForBot((bot) => bot.captionsOn);
     await meeting.speak('Alice Smith', growWords('before you go'));
@@ -175,7 +165,7 @@ describe('Google Meet driver', function () {
 
   it('ends with meeting_ended when the host ends the meeting for everyone', async () => {
     const code = newCode();
-    const meeting = sim.meeting(code, { lobby: false });
+    const meeting = suite.sim.meeting(code, { lobby: false });
     const { listener, driver } = await join(code);
     await listener.until(() => listener.events.includes('admitted'), 'admitted');
     meeting.end();
@@ -186,7 +176,7 @@ describe('Google Meet driver', function () {
 
   it('fails with meeting_not_found on a meeting code that does not exist', async () => {
     const code = newCode();
-    sim.meeting(code, { notFound: true });
+    suite.sim.meeting(code, { notFound: true });
     const { listener, driver } = await join(code);
     await listener.until(() => listener.failedWith !== null, 'a failure');
     expect(listener.failedWith?.reason).to.equal('meeting_not_found');

@@ -5,6 +5,7 @@ import { meetSelectors } from '../../src/drivers/selectors/google-meet.js';
 import { teamsSelectors } from '../../src/drivers/selectors/teams.js';
 import { meetScript } from '../../src/drivers/page-scripts/google-meet.js';
 import { teamsScript } from '../../src/drivers/page-scripts/teams.js';
+import { actions } from '../../src/drivers/page-actions.js';
 
 /** Every selector parses in Chromium's own CSS parser, and the page scripts run on a blank page. */
 describe('Driver selectors', function () {
@@ -57,9 +58,13 @@ describe('Driver selectors', function () {
 
   it('the page scripts run and read a blank page as nothing known', async () => {
     for (const script of [meetScript, teamsScript]) {
-      const state = (await page.evaluate(script('inspect'))) as { screen: string; outcome: string | null };
+      const state = (await page.evaluate(script(actions.inspect.name))) as { screen: string; outcome: string | null };
       expect(state).to.include({ screen: 'unknown', outcome: null });
-      expect(await page.evaluate(script('leave'))).to.equal(false);
+      expect(await page.evaluate(script(actions.leave.name))).to.equal(false);
     }
+  });
+
+  it("names each page action by its key in the table (the page scripts' handlers are keyed by it)", () => {
+    for (const [key, action] of Object.entries(actions)) expect(action.name).to.equal(key);
   });
 });

@@ -15,13 +15,10 @@ import {
   growWords,
   MEET_CHOICES,
   seedWithSelfTile,
-  startSimulator,
   TEAMS_CHOICES,
   type SimPlatform,
-  type Simulator,
 } from '../../../../test/simulators/index.js';
-import { createDriverFactory, type PuppeteerDriverFactory } from '../../src/drivers/index.js';
-import { RecordingListener } from './helpers.js';
+import { driversOnSimulator, RecordingListener } from './helpers.js';
 
 const BOT = 'Notetaker';
 const WAYS: Record<SimPlatform, readonly string[]> = {
@@ -35,18 +32,8 @@ const notPeople = (listener: RecordingListener) =>
 
 describe('the bot never counts itself; names without the platforms labels (real Chromium)', function () {
   this.timeout(60_000);
-  let sim: Simulator;
-  let factory: PuppeteerDriverFactory;
+  const suite = driversOnSimulator({ meetCaptionIdleMs: 1_000 });
   let meetings = 0;
-
-  before(async () => {
-    sim = await startSimulator();
-    factory = createDriverFactory({ extraArgs: sim.hostResolverRules(), captionIdleMs: 1_000, pollIntervalMs: 150 });
-  });
-  after(async () => {
-    await factory?.close();
-    await sim?.close();
-  });
 
   /** A meeting id of the platform's own form, new for each test. */
   function newMeetingId(platform: SimPlatform): string {
@@ -58,11 +45,11 @@ describe('the bot never counts itself; names without the platforms labels (real 
   async function join(platform: SimPlatform, way: string) {
     const seed = seedWithSelfTile(platform, way, Math.floor(Math.random() * 0xffffffff));
     const id = newMeetingId(platform);
-    const meeting = sim.meeting(id, { lobby: false, markupSeed: seed });
+    const meeting = suite.sim.meeting(id, { lobby: false, markupSeed: seed });
     const listener = new RecordingListener();
-    const driver = factory.create({
+    const driver = suite.factory.create({
       platform,
-      url: sim.url(platform, id),
+      url: suite.sim.url(platform, id),
       meetingId: `meeting_${id}`,
       displayName: BOT,
     });

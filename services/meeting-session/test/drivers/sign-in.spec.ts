@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { startSimulator, type SimAccount, type SimPlatform, type Simulator } from '../../../../test/simulators/index.js';
-import { createDriverFactory, type JoinTarget, type PuppeteerDriverFactory } from '../../src/drivers/index.js';
-import { RecordingListener } from './helpers.js';
+import { type SimAccount, type SimPlatform } from '../../../../test/simulators/index.js';
+import type { JoinTarget } from '../../src/drivers/index.js';
+import { driversOnSimulator, RecordingListener } from './helpers.js';
 
 /**
  * Bots signed in to a bot account, in real Chromium against the simulators: the session goes into
@@ -10,18 +10,8 @@ import { RecordingListener } from './helpers.js';
  */
 describe('Signed-in bots (drivers)', function () {
   this.timeout(60_000);
-  let sim: Simulator;
-  let factory: PuppeteerDriverFactory;
+  const suite = driversOnSimulator();
   let n = 0;
-
-  before(async () => {
-    sim = await startSimulator();
-    factory = createDriverFactory({ extraArgs: sim.hostResolverRules(), pollIntervalMs: 150 });
-  });
-  after(async () => {
-    await factory?.close();
-    await sim?.close();
-  });
 
   const letters = (k: number) => [0, 1, 2, 3].map((i) => String.fromCharCode(97 + (Math.floor(k / 26 ** i) % 26))).join('');
   const nativeId = (platform: SimPlatform) =>
@@ -31,12 +21,12 @@ describe('Signed-in bots (drivers)', function () {
     const listener = new RecordingListener();
     const target: JoinTarget = {
       platform,
-      url: sim.url(platform, id),
+      url: suite.sim.url(platform, id),
       meetingId: `meeting_s${n}`,
       displayName: 'Notetaker',
       account: account && { name: `${account.platform} bot`, session: account.storageState },
     };
-    const driver = factory.create(target);
+    const driver = suite.factory.create(target);
     await driver.start(listener);
     return { listener, driver };
   }
@@ -46,7 +36,7 @@ describe('Signed-in bots (drivers)', function () {
       it('a guest is refused where the meeting wants accounts: guest_refused, on the screen or the sign-in page', async () => {
         for (const guests of ['refused_screen', 'refused_sign_in'] as const) {
           const id = nativeId(platform);
-          sim.meeting(id, { guests });
+          suite.sim.meeting(id, { guests });
           const { listener, driver } = await join(platform, id, null);
           await listener.until(() => listener.failedWith !== null, `a failure (${guests})`);
           expect(listener.failedWith?.reason, guests).to.equal('guest_refused');
@@ -57,8 +47,8 @@ describe('Signed-in bots (drivers)', function () {
 
       it('signed in, it gets past the refusal, is shown as the account, and names the identity it saw', async () => {
         const id = nativeId(platform);
-        const meeting = sim.meeting(id, { guests: 'refused_screen' });
-        const account = sim.account(platform, 'Ada Minutes', `ada.${platform}@bots.example.com`);
+        const meeting = suite.sim.meeting(id, { guests: 'refused_screen' });
+        const account = suite.sim.account(platform, 'Ada Minutes', `ada.${platform}@bots.example.com`);
         const { listener, driver } = await join(platform, id, account);
         await listener.until(() => listener.events.includes('lobby'), 'the lobby');
         meeting.admit();
@@ -75,9 +65,9 @@ describe('Signed-in bots (drivers)', function () {
 
       it('a session the platform no longer accepts ends on the sign-in page as signed_out', async () => {
         const id = nativeId(platform);
-        sim.meeting(id, { guests: 'refused_screen' });
-        const account = sim.account(platform, 'Old Session', `old.${platform}@bots.example.com`);
-        sim.signOut(account.email);
+        suite.sim.meeting(id, { guests: 'refused_screen' });
+        const account = suite.sim.account(platform, 'Old Session', `old.${platform}@bots.example.com`);
+        suite.sim.signOut(account.email);
         const { listener, driver } = await join(platform, id, account);
         await listener.until(() => listener.failedWith !== null, 'a failure');
         expect(listener.failedWith?.reason).to.equal('signed_out');
@@ -87,25 +77,25 @@ describe('Signed-in bots (drivers)', function () {
   }
 
   it('two accounts and a guest at once in one browser: each page carries only its own session', async () => {
-    const meet = sim.account('google_meet', 'Meet One', 'one@bots.example.com');
-    const meet2 = sim.account('google_meet', 'Meet Two', 'two@bots.example.com');
-    const teams = sim.account('teams', 'Teams Three', 'three@bots.example.com');
+    const meet = suite.sim.account('google_meet', 'Meet One', 'one@bots.example.com');
+    const meet2 = suite.sim.account('google_meet', 'Meet Two', 'two@bots.example.com');
+    const teams = suite.sim.account('teams', 'Teams Three', 'three@bots.example.com');
     const ids = [nativeId('google_meet'), nativeId('google_meet'), nativeId('teams'), nativeId('google_meet')];
-    for (const id of ids) sim.meeting(id, { lobby: false });
+    for (const id of ids) suite.sim.meeting(id, { lobby: false });
     const joined = await Promise.all([
       join('google_meet', ids[0], meet),
       join('google_meet', ids[1], meet2),
       join('teams', ids[2], teams),
       join('google_meet', ids[3], null),
     ]);
-    await Promise.all(ids.map((id) => sim.meeting(id).waitForBot((b) => b.screen === 'in_call')));
-    expect(factory.browsers()).to.have.length(1, 'the meetings share one browser, in contexts of their own');
-    const seen = ids.map((id) => sim.meeting(id).truth().pageLoads.map((load) => load.sessionsSeen ?? []));
+    await Promise.all(ids.map((id) => suite.sim.meeting(id).waitForBot((b) => b.screen === 'in_call')));
+    expect(suite.factory.browsers()).to.have.length(1, 'the meetings share one browser, in contexts of their own');
+    const seen = ids.map((id) => suite.sim.meeting(id).truth().pageLoads.map((load) => load.sessionsSeen ?? []));
     expect(seen[0].flat()).to.deep.equal([meet.email]);
     expect(seen[1].flat()).to.deep.equal([meet2.email]);
     expect([...new Set(seen[2].flat())]).to.deep.equal([teams.email]);
     expect(seen[3].flat(), 'the guest meeting carries no account').to.deep.equal([]);
-    expect(ids.map((id) => sim.meeting(id).truth().bots[0].account)).to.deep.equal([
+    expect(ids.map((id) => suite.sim.meeting(id).truth().bots[0].account)).to.deep.equal([
       meet.email,
       meet2.email,
       teams.email,

@@ -42,7 +42,7 @@ describe('Simulator control API', function () {
     await control('POST', meeting, { lobby: true });
     const factory = createDriverFactory({
       extraArgs: sim.hostResolverRules(),
-      captionIdleMs: 600,
+      meetCaptionIdleMs: 600,
       pollIntervalMs: 150,
     });
     const listener = new RecordingListener();

@@ -1,31 +1,20 @@
 import { expect } from 'chai';
-import { growWords, startSimulator, type Simulator } from '../../../../test/simulators/index.js';
-import { createDriverFactory, type PuppeteerDriverFactory } from '../../src/drivers/index.js';
-import { expectMatchesTruth, RecordingListener } from './helpers.js';
+import { growWords } from '../../../../test/simulators/index.js';
+import { driversOnSimulator, expectMatchesTruth, RecordingListener } from './helpers.js';
 
 /** Microsoft Teams in real Chromium, against the simulator on teams.microsoft.com and teams.live.com. */
 describe('Teams driver', function () {
   this.timeout(40_000);
-  let sim: Simulator;
-  let factory: PuppeteerDriverFactory;
+  const suite = driversOnSimulator({ teamsCaptionIdleMs: 800 });
   let meetings = 0;
-
-  before(async () => {
-    sim = await startSimulator();
-    factory = createDriverFactory({ extraArgs: sim.hostResolverRules(), teamsCaptionIdleMs: 800, pollIntervalMs: 150 });
-  });
-  after(async () => {
-    await factory?.close();
-    await sim?.close();
-  });
 
   const newThread = () => `19:meeting_SimTest${++meetings}Zq@thread.v2`;
 
   async function join(id: string, displayName = 'Notetaker') {
     const listener = new RecordingListener();
-    const driver = factory.create({
+    const driver = suite.factory.create({
       platform: 'teams',
-      url: sim.url('teams', id),
+      url: suite.sim.url('teams', id),
       meetingId: `meeting_t${meetings}`,
       displayName,
     });
@@ -35,7 +24,11 @@ describe('Teams driver', function () {
 
   it('continues in the browser, joins muted with the camera off, waits in the lobby, and is admitted', async () => {
     const id = newThread();
-    const meeting = sim.meeting(id, { noMediaDialog: true, teamsLobbyWord: 'shortly', teamsCaptionsMenu: 'language' });
+    const meeting = suite.sim.meeting(id, {
+      noMediaDialog: true,
+      teamsLobbyWord: 'shortly',
+      teamsCaptionsMenu: 'language',
+    });
     const { listener, driver } = await join(id, 'Minutes Bot');
     await listener.until(() => listener.events.includes('lobby'), 'lobby');
     expect(listener.events).to.deep.equal(['lobby'], 'the hang-up button in the lobby is not the call');
@@ -50,7 +43,7 @@ describe('Teams driver', function () {
 
   it('reports rows of the recycling caption list equal to what was said', async () => {
     const id = newThread();
-    const meeting = sim.meeting(id, { lobby: false, visibleRows: 2 });
+    const meeting = suite.sim.meeting(id, { lobby: false, visibleRows: 2 });
     const { listener, driver } = await join(id);
     await meeting.waitForBot((bot) => bot.captionsOn);
 
@@ -74,7 +67,7 @@ describe('Teams driver', function () {
 
   it('follows participants joining and leaving, without the bot itself', async () => {
     const id = '9381234567890';
-    const meeting = sim.meeting(id, { lobby: false });
+    const meeting = suite.sim.meeting(id, { lobby: false });
     meeting.join('Ann Lee');
     const { listener, driver } = await join(id);
     await listener.until(() => listener.roster?.join() === 'Ann Lee', 'Ann in the roster');
@@ -88,7 +81,7 @@ describe('Teams driver', function () {
 
   it('fails with admission_denied when the organiser denies access', async () => {
     const id = newThread();
-    const meeting = sim.meeting(id);
+    const meeting = suite.sim.meeting(id);
     const { listener, driver } = await join(id);
     await listener.until(() => listener.events.includes('lobby'), 'lobby');
     meeting.deny();
@@ -99,10 +92,10 @@ describe('Teams driver', function () {
 
   it('ends with removed, then meeting_ended when the organiser ends the meeting', async () => {
     const removedId = newThread();
-    const removedFrom = sim.meeting(removedId, { lobby: false });
+    const removedFrom = suite.sim.meeting(removedId, { lobby: false });
     const removed = await join(removedId);
     const endedId = newThread();
-    const ending = sim.meeting(endedId, { lobby: false });
+    const ending = suite.sim.meeting(endedId, { lobby: false });
     const ended = await join(endedId);
     await removed.listener.until(() => removed.listener.events.includes('admitted'), 'admitted');
     await ended.listener.until(() => ended.listener.events.includes('admitted'), 'admitted');
@@ -118,7 +111,7 @@ describe('Teams driver', function () {
   for (const guests of ['refused_sign_in', 'refused_screen'] as const) {
     it(`fails with guest_refused where the tenant refuses anonymous guests (${guests})`, async () => {
       const id = newThread();
-      sim.meeting(id, { guests });
+      suite.sim.meeting(id, { guests });
       const { listener, driver } = await join(id);
       await listener.until(() => listener.failedWith !== null, 'a failure');
       expect(listener.failedWith?.reason).to.equal('guest_refused');

@@ -3,7 +3,7 @@
  * lane heads through the dispatcher, signs each attempt, and hands every result to Settlement.
  */
 import crypto from 'node:crypto';
-import { CALLBACK_HEADERS, type EventEnvelope } from '@notetaker/contracts';
+import { CALLBACK_HEADERS, isFinalStatusEvent, type EventEnvelope } from '@notetaker/contracts';
 import { isoTime, type Logger } from '@notetaker/kit';
 import type { EmitterMetrics } from '../metrics.js';
 import {
@@ -54,11 +54,6 @@ export function pendingFromRecord(record: EventRecord): PendingEvent {
   event.firstAttemptAt = record.firstAttemptAt ? Date.parse(record.firstAttemptAt) : null;
   event.nextAttemptAt = record.nextAttemptAt ? Date.parse(record.nextAttemptAt) : Date.now();
   return event;
-}
-
-function isTerminalStatus(envelope: EventEnvelope): boolean {
-  const status = envelope.payload.status;
-  return envelope.type === 'meeting_status' && (status === 'ended' || status === 'error');
 }
 
 export class Emitter {
@@ -126,7 +121,7 @@ export class Emitter {
       return;
     }
     lane.add(arrived(stored, receivedAt));
-    if (isTerminalStatus(envelope)) {
+    if (isFinalStatusEvent(envelope)) {
       lane.finalSequence = sequence;
       await this.deps.store.callbacks.updateOne({ _id: lane.meetingId }, { $set: { finalSequence: sequence } });
     }

@@ -12,6 +12,7 @@
  * `event_batches` and `outcome_batches` are the journals of earlier versions: still read, never
  * written, pruned with age. The signing secret is never stored here.
  */
+import type { DeliveryOutcome } from '@notetaker/contracts';
 import type { Collection, LogPage, SequenceLog, Store } from '@notetaker/store';
 import { GroupCommit } from '@notetaker/kit';
 
@@ -31,7 +32,7 @@ export interface CallbackDoc {
   [key: string]: unknown;
 }
 
-export type DeliveryState = 'pending' | 'delivered' | 'dead_lettered' | 'dropped' | 'gone' | 'missed';
+export type DeliveryState = DeliveryOutcome;
 
 export const TERMINAL: ReadonlySet<DeliveryState> = new Set([
   'delivered',

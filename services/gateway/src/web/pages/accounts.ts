@@ -6,6 +6,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { ServiceError } from '@notetaker/contracts';
+import { accountProblems, PASSWORD_LENGTH } from '../../identity/accounts.js';
 import { chrome, formOf, isOwner, signedIn, type WebDeps } from '../context.js';
 import { field } from '../form-body.js';
 import { requireSession, signedInForm } from '../guards.js';
@@ -54,7 +55,7 @@ export function accountPages(router: Router, deps: WebDeps): void {
           <form method="post" action="/settings/accounts" novalidate>
             ${csrfInput(session.csrfToken)}
             ${inputField({ name: 'email', label: 'Email', type: 'email', value: values.email, error: values.errors.email, required: true, autocomplete: 'off' })}
-            ${inputField({ name: 'password', label: 'Initial password', type: 'password', error: values.errors.password, required: true, autocomplete: 'new-password', hint: 'At least 10 characters. Give it to the person in a safe way.' })}
+            ${inputField({ name: 'password', label: 'Initial password', type: 'password', error: values.errors.password, required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_LENGTH.min} characters. Give it to the person in a safe way.` })}
             <button type="submit">Add account</button>
           </form>
         </section>`,
@@ -68,9 +69,7 @@ export function accountPages(router: Router, deps: WebDeps): void {
     const form = formOf(ctx);
     const email = field(form, 'email', 254);
     const password = form.get('password') ?? '';
-    const errors: AddValues['errors'] = {};
-    if (!/^[^\s@]+@[^\s@]+$/.test(email)) errors.email = 'Enter an email address such as name@example.com.';
-    if (password.length < 10 || password.length > 200) errors.password = 'The password needs 10 to 200 characters.';
+    const errors: AddValues['errors'] = accountProblems(email, password);
     if (Object.keys(errors).length > 0) return render(ctx, { email, errors }, 400);
     try {
       await deps.accounts.create(email, password);

@@ -6,6 +6,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { ServiceError } from '@notetaker/contracts';
+import { accountProblems, PASSWORD_LENGTH } from '../../identity/accounts.js';
 import type { WebDeps } from '../context.js';
 import { ANON_CSRF_COOKIE, clearCookie, readCookie, SESSION_COOKIE, writeCookie } from '../cookies.js';
 import { anonymousCsrfToken, requireCsrf } from '../csrf.js';
@@ -14,8 +15,6 @@ import { requireSession, safeNext, signedInForm } from '../guards.js';
 import { html } from '../html.js';
 import { csrfInput, formError, inputField, sendPage } from '../layout.js';
 import { noticeFrom, redirect } from '../notices.js';
-
-const MIN_PASSWORD = 10;
 
 interface SetupValues {
   email: string;
@@ -43,7 +42,7 @@ export function authPages(router: Router, deps: WebDeps): void {
         <form method="post" action="/setup" novalidate>
           ${csrfInput(csrf)} ${formError(values.errors.form)}
           ${inputField({ name: 'email', label: 'Email', type: 'email', value: values.email, error: values.errors.email, required: true, autocomplete: 'username' })}
-          ${inputField({ name: 'password', label: 'Password', type: 'password', error: values.errors.password, required: true, autocomplete: 'new-password', hint: `At least ${MIN_PASSWORD} characters.` })}
+          ${inputField({ name: 'password', label: 'Password', type: 'password', error: values.errors.password, required: true, autocomplete: 'new-password', hint: `At least ${PASSWORD_LENGTH.min} characters.` })}
           ${inputField({ name: 'confirm', label: 'Repeat the password', type: 'password', error: values.errors.confirm, required: true, autocomplete: 'new-password' })}
           <button type="submit">Create the owner account</button>
         </form>
@@ -88,11 +87,7 @@ export function authPages(router: Router, deps: WebDeps): void {
     if (!(await deps.setup.open())) return redirect(ctx, '/signin');
     const email = field(form, 'email', 254);
     const password = form.get('password') ?? '';
-    const errors: SetupValues['errors'] = {};
-    if (!email) errors.email = 'Enter an email address.';
-    else if (!/^[^\s@]+@[^\s@]+$/.test(email)) errors.email = 'Enter an email address such as name@example.com.';
-    if (password.length < MIN_PASSWORD) errors.password = `The password needs at least ${MIN_PASSWORD} characters.`;
-    else if (password.length > 200) errors.password = 'The password can have at most 200 characters.';
+    const errors: SetupValues['errors'] = accountProblems(email, password);
     if (!errors.password && password !== (form.get('confirm') ?? '')) errors.confirm = 'The two passwords differ.';
     if (Object.keys(errors).length > 0) return renderSetup(ctx, { email, errors }, 400);
     if (!(await deps.setup.claim())) return redirect(ctx, '/signin');

@@ -127,32 +127,35 @@ function inspect() {
  * Captions tab -> the "Meeting language" list, where a pick applies at once; then the dialog is
  * closed (or, if it never opened, whatever menu is, by a click elsewhere).
  */
-function languageStep(step) {
-  var dialog = named(S.css.dialogs, S.text.settingsDialog);
-  if (step.kind === 'pick') return pickLanguage(step.label);
-  if (step.kind === 'finish') return press(dialog && named(S.css.buttons, S.text.closeDialog, dialog)) || press(document.body);
+function settingsDialog() { return named(S.css.dialogs, S.text.settingsDialog); }
+function openLanguage() {
+  var dialog = settingsDialog();
   if (dialog) return languageList(dialog) || clickAlong([['the Captions tab', named(S.css.unselectedTab, S.text.captionsTab, dialog)]]);
   return clickAlong([['Settings', named(S.css.menuItems, S.text.settingsItem)], ['More options', first(S.css.moreOptions)]]);
 }
-
-function run(action, arg) {
-  switch (action) {
-    case 'inspect': return inspect();
-    case 'focusName': return focusInput(nameInput());
-    case 'muteMedia':
-      // Both toggles at once: each is a button whose label says what a click would do.
-      return [press(first(S.css.micIsOn)), press(first(S.css.cameraIsOn))];
-    case 'join': { var join = joinButton(); return enabled(join) && press(join); }
-    case 'confirmDialog': return press(dialogButton());
-    case 'captionsButton': return press(captionsOffButton());
-    case 'languageStep': return languageStep(arg);
-    case 'blur': if (document.activeElement && document.activeElement.blur) document.activeElement.blur(); return true;
-    case 'leave': return press(leaveButton());
-    case 'observe': return observeCaptions(readCaptions, captionArea);
-    case 'snapshot': return snapshotOf(arg === 'toolbar' ? toolbarOf(leaveButton()) : captionArea() || document.body);
-  }
-  throw new Error('unknown action ' + action);
+function finishLanguage() {
+  var dialog = settingsDialog();
+  return press(dialog && named(S.css.buttons, S.text.closeDialog, dialog)) || press(document.body);
 }
+
+function clickJoin() { var join = joinButton(); return enabled(join) && press(join); }
+function blurFocus() { if (document.activeElement && document.activeElement.blur) document.activeElement.blur(); return true; }
 `;
 
-export const meetScript = pageProgram(DOM_HELPERS, MEET_FUNCTIONS, meetSelectors);
+export const meetScript = pageProgram(DOM_HELPERS, MEET_FUNCTIONS, meetSelectors, {
+  inspect: 'inspect()',
+  focusName: 'focusInput(nameInput())',
+  // Both toggles at once: each is a button whose label says what a click would do.
+  muteMedia: '[press(first(S.css.micIsOn)), press(first(S.css.cameraIsOn))]',
+  join: 'clickJoin()',
+  confirmDialog: 'press(dialogButton())',
+  captionsButton: 'press(captionsOffButton())',
+  openLanguage: 'openLanguage()',
+  pickLanguage: 'pickLanguage(arg)',
+  // Meet applies a pick at once: finishing only closes the dialog.
+  finishLanguage: 'finishLanguage()',
+  blur: 'blurFocus()',
+  leave: 'press(leaveButton())',
+  observe: 'observeCaptions(readCaptions, captionArea)',
+  snapshot: "snapshotOf(arg === 'toolbar' ? toolbarOf(leaveButton()) : captionArea() || document.body)",
+});

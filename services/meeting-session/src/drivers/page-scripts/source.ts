@@ -4,6 +4,7 @@
  * do not survive serialisation into the page. A call is one expression: the shared helpers, the
  * platform's functions, the platform's selectors as literals, then the action to run.
  */
+import type { ActionName } from '../page-actions.js';
 
 /** A JavaScript literal for selector data: strings, RegExps, arrays and plain objects. */
 export function jsLiteral(value: unknown): string {
@@ -18,14 +19,26 @@ export function jsLiteral(value: unknown): string {
 }
 
 /**
- * Builds `(action, arg) => source` for a platform. `body` defines a function `run(action, arg)`;
+ * What a platform's page script answers: per action of the table (page-actions.ts), a JavaScript
+ * expression of `arg` giving its result. An action left out is not the platform's (Teams has no
+ * captions button to press); a name that is not in the table does not compile.
+ */
+export type PageHandlers = { readonly [K in ActionName]?: string };
+
+/**
+ * Builds `(action, arg) => source` for a platform. `body` defines the functions `handlers` call;
  * the helpers in DOM_HELPERS and the selectors (as `S`) are in scope.
  */
 export function pageProgram(
   helpers: string,
   body: string,
   selectors: unknown,
+  handlers: PageHandlers,
 ): (action: string, arg?: unknown) => string {
-  const prefix = `(function (S, action, arg) {\n'use strict';\n${helpers}\n${body}\nreturn run(action, arg);\n})(${jsLiteral(selectors)}, `;
+  const cases = Object.entries(handlers)
+    .map(([name, expression]) => `    case ${JSON.stringify(name)}: return ${expression};`)
+    .join('\n');
+  const run = `function run(action, arg) {\n  switch (action) {\n${cases}\n  }\n  throw new Error('unknown action ' + action);\n}`;
+  const prefix = `(function (S, action, arg) {\n'use strict';\n${helpers}\n${body}\n${run}\nreturn run(action, arg);\n})(${jsLiteral(selectors)}, `;
   return (action, arg) => `${prefix}${JSON.stringify(action)}, ${JSON.stringify(arg ?? null)})`;
 }

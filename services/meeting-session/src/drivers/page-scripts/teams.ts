@@ -115,12 +115,9 @@ function captionsStep() {
  * from the captions' own "..." (Captions settings) or More -> Language and speech; a pick in its
  * "Meeting spoken language" list, then "Update" (or "Cancel" when nothing changed).
  */
-function languageStep(step) {
-  var dialog = named(S.css.dialogs, S.text.languageDialog);
-  if (step.kind === 'pick') return pickLanguage(step.label);
-  if (step.kind === 'finish') {
-    return press(dialog && named(S.css.buttons, step.apply ? S.text.applyLanguage : S.text.cancelLanguage, dialog)) || press(document.body);
-  }
+function languageDialog() { return named(S.css.dialogs, S.text.languageDialog); }
+function openLanguage() {
+  var dialog = languageDialog();
   if (dialog) return languageList(dialog) || { clicked: null };
   return clickAlong([
     ['Language settings', named(S.css.menuItems, S.text.languageSettingsItem)],
@@ -129,23 +126,26 @@ function languageStep(step) {
     ['More', first(S.css.more)],
   ]);
 }
-
-function run(action, arg) {
-  switch (action) {
-    case 'inspect': return inspect();
-    case 'continue': return press(continueButton());
-    case 'confirmDialog': return press(dialogButton());
-    case 'focusName': return focusInput(first(S.css.nameInput));
-    case 'muteMedia': return [flip(first(S.css.micToggle)), flip(first(S.css.cameraToggle))];
-    case 'join': { var join = joinButton(); return enabled(join) && press(join); }
-    case 'captionsStep': return captionsStep();
-    case 'languageStep': return languageStep(arg);
-    case 'leave': return press(first(S.css.hangup));
-    case 'observe': return observeCaptions(readCaptions, captionArea);
-    case 'snapshot': return snapshotOf(arg === 'toolbar' ? toolbarOf(first(S.css.hangup)) : captionArea() || document.body);
-  }
-  throw new Error('unknown action ' + action);
+function finishLanguage(apply) {
+  var dialog = languageDialog();
+  return press(dialog && named(S.css.buttons, apply ? S.text.applyLanguage : S.text.cancelLanguage, dialog)) || press(document.body);
 }
+
+function clickJoin() { var join = joinButton(); return enabled(join) && press(join); }
 `;
 
-export const teamsScript = pageProgram(DOM_HELPERS, TEAMS_FUNCTIONS, teamsSelectors);
+export const teamsScript = pageProgram(DOM_HELPERS, TEAMS_FUNCTIONS, teamsSelectors, {
+  inspect: 'inspect()',
+  continue: 'press(continueButton())',
+  confirmDialog: 'press(dialogButton())',
+  focusName: 'focusInput(first(S.css.nameInput))',
+  muteMedia: '[flip(first(S.css.micToggle)), flip(first(S.css.cameraToggle))]',
+  join: 'clickJoin()',
+  captionsStep: 'captionsStep()',
+  openLanguage: 'openLanguage()',
+  pickLanguage: 'pickLanguage(arg)',
+  finishLanguage: 'finishLanguage(arg)',
+  leave: 'press(first(S.css.hangup))',
+  observe: 'observeCaptions(readCaptions, captionArea)',
+  snapshot: "snapshotOf(arg === 'toolbar' ? toolbarOf(first(S.css.hangup)) : captionArea() || document.body)",
+});

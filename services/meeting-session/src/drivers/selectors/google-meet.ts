@@ -4,7 +4,7 @@
  * generated per build and never used. Texts are matched after normalisation (typographic
  * apostrophes and ellipses made ASCII, whitespace collapsed), so patterns are written in ASCII.
  */
-import type { DriverEnd, DriverFailure } from '../driver.js';
+import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
 
 export const meetSelectors = {
   css: {
