@@ -1,0 +1,57 @@
+/**
+ * The web start form's join options over HTTP, on the real stack with the scripted platform: how
+ * the bot joins (signIn) and the spoken language reach the bot, and bad values come back next to
+ * their fields, checked by the same schema as REST's.
+ */
+import { expect } from 'chai';
+import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
+import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
+import { eventually } from '../../../../test/support/wait.js';
+import { WebClient } from './support/web-client.js';
+
+describe('web application: the start form', () => {
+  let t: TestStack;
+  let driver: ScriptedDriverFactory;
+  let owner: WebClient;
+
+  before(async () => {
+    driver = scriptedDriverFactory();
+    t = await startTestStack({}, { driverFactory: driver });
+    owner = new WebClient(t.baseUrl);
+    await owner.setup('owner@example.com', 'correct horse battery');
+  });
+  after(() => t.stop());
+
+  const start = async (fields: Record<string, string>) =>
+    owner.post('/meetings', {
+      _csrf: await owner.csrf('/meetings'),
+      url: 'https://meet.google.com/frm-test-abc',
+      project: 'general',
+      saveTranscript: 'true',
+      ...fields,
+    });
+
+  it('offers how the bot joins and the spoken language', async () => {
+    const page = await owner.get('/meetings');
+    expect(page.text).to.match(/<select id="f-signIn" name="signIn"/);
+    for (const mode of ['auto', 'always', 'never']) expect(page.text).to.contain(`value="${mode}"`);
+    expect(page.text).to.match(/<input\s+id="f-language"\s+name="language"/);
+  });
+
+  it('shows a bad language or signIn next to its field, and starts nothing', async () => {
+    const badLanguage = await start({ signIn: 'auto', language: 'German' });
+    expect(badLanguage.status).to.equal(400);
+    expect(badLanguage.text).to.match(/id="f-language-error"[^>]*>language must be a BCP 47 language tag/);
+    const badMode = await start({ signIn: 'sometimes', language: '' });
+    expect(badMode.status).to.equal(400);
+    expect(badMode.text).to.match(/id="f-signIn-error"[^>]*>signIn must be one of auto, always, never/);
+    expect(driver.started).to.have.length(0);
+  });
+
+  it('passes signIn and the language to the bot', async () => {
+    const res = await start({ signIn: 'never', language: 'de-DE' });
+    expect(res.status).to.equal(303);
+    await eventually(() => driver.started.length === 1, 'the bot started');
+    expect(driver.started[0].target).to.include({ language: 'de-DE', account: null });
+  });
+});
