@@ -55,9 +55,9 @@ export const startMeeting = defineOperation({
     description: 'The bot is joining',
     errors: {
       403: 'saveTranscript without the knowledge:write capability',
-      409: 'Meeting URL is already being transcribed',
+      409: 'Meeting URL is already being transcribed; or signIn always with no usable bot account of the platform',
       413: 'Body over 1 MB',
-      503: 'A service is unavailable, or every bot seat is busy or no bot has a browser (then with Retry-After)',
+      503: 'A service is unavailable, or every bot seat or (signIn always) bot account is busy, or no bot has a browser (then with Retry-After)',
     },
   },
   tool: {
