@@ -6,32 +6,10 @@
  * one browser per meeting. Each meeting is live: admitted, a participant in, captions on and spoken.
  * Target: under 150 MB per meeting. `npx tsx test/bench/driver-memory.bench.ts`
  */
-import { growWords, startSimulator, type SimPlatform } from '../simulators/index.js';
-import {
-  browserProcesses,
-  createDriverFactory,
-  totalPssBytes,
-  type DriverListener,
-  type MeetingDriver,
-} from '../../services/meeting-session/src/drivers/index.js';
+import { liveMeetingsMemory } from './support/live-meetings.js';
 
 const COUNTS = [1, 5];
-const SETTLE_MS = 3_000;
 const MB = 1024 * 1024;
-
-const quiet: DriverListener = {
-  lobby() {},
-  admitted() {},
-  caption() {},
-  segment() {},
-  participants() {},
-  warning() {},
-  signedIn() {},
-  ended() {},
-  failed(reason, detail) {
-    console.error(`  a meeting failed: ${reason} ${detail ?? ''}`);
-  },
-};
 
 interface Layout {
   label: string;
@@ -39,51 +17,17 @@ interface Layout {
 }
 
 async function measure(layout: Layout, count: number): Promise<void> {
-  const sim = await startSimulator();
-  const factory = createDriverFactory({
-    extraArgs: sim.hostResolverRules(),
+  const { browsers, processes, totalBytes } = await liveMeetingsMemory({
+    count,
+    tag: 'bnch',
+    words: 'so this is what a live meeting costs in memory',
     meetingsPerBrowser: layout.meetingsPerBrowser,
   });
-  const drivers: MeetingDriver[] = [];
-  try {
-    const meetings = Array.from({ length: count }, (_, i) => {
-      const platform: SimPlatform = i % 2 === 0 ? 'google_meet' : 'teams';
-      const id = platform === 'google_meet' ? `mem-bnch-${'abcdefghij'[i]}aa` : `19:meeting_bench${i}@thread.v2`;
-      const meeting = sim.meeting(id, { lobby: false });
-      meeting.join('Alice Example');
-      return { platform, id, meeting };
-    });
-    for (const [i, { platform, id }] of meetings.entries()) {
-      const driver = factory.create({
-        platform,
-        url: sim.url(platform, id),
-        meetingId: `meeting_bench_${i}`,
-        displayName: 'Notetaker',
-      });
-      drivers.push(driver);
-      await driver.start(quiet);
-    }
-    await Promise.all(meetings.map(({ meeting }) => meeting.waitForBot((bot) => bot.captionsOn, 60_000)));
-    await Promise.all(
-      meetings.map(({ meeting }) =>
-        meeting.speak('Alice Example', growWords('so this is what a live meeting costs in memory'), 40),
-      ),
-    );
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-
-    const browsers = factory.browsers();
-    const pids = browsers.flatMap((browser) => (browser.pid ? browserProcesses(browser.pid) : []));
-    const total = totalPssBytes(pids);
-    console.log(
-      `${layout.label.padEnd(36)} ${String(count).padStart(2)} meeting(s)  ` +
-        `${browsers.length} browser(s), ${String(pids.length).padStart(3)} processes  ` +
-        `total ${(total / MB).toFixed(1).padStart(7)} MB  per meeting ${(total / count / MB).toFixed(1).padStart(6)} MB`,
-    );
-  } finally {
-    await Promise.all(drivers.map((driver) => driver.leave()));
-    await factory.close();
-    await sim.close();
-  }
+  console.log(
+    `${layout.label.padEnd(36)} ${String(count).padStart(2)} meeting(s)  ` +
+      `${browsers} browser(s), ${String(processes).padStart(3)} processes  ` +
+      `total ${(totalBytes / MB).toFixed(1).padStart(7)} MB  per meeting ${(totalBytes / count / MB).toFixed(1).padStart(6)} MB`,
+  );
 }
 
 const layouts: Layout[] = [

@@ -8,16 +8,10 @@
  *   browser, guests against signed-in bots (cookies and storage in each meeting's context).
  * `npx tsx test/bench/sign-in.bench.ts`
  */
-import { growWords, startSimulator, type SimPlatform } from '../simulators/index.js';
-import {
-  browserProcesses,
-  createDriverFactory,
-  totalPssBytes,
-  type DriverListener,
-  type MeetingDriver,
-} from '../../services/meeting-session/src/drivers/index.js';
+import type { SimPlatform } from '../simulators/index.js';
 import { startWorld, type World } from '../e2e/support/world.js';
 import { percentile } from './stats.js';
+import { liveMeetingsMemory } from './support/live-meetings.js';
 
 const ROUNDS = 5;
 const MEMORY_MEETINGS = 4;
@@ -62,56 +56,14 @@ async function timings(): Promise<void> {
   }
 }
 
-const quiet: DriverListener = {
-  lobby() {},
-  admitted() {},
-  caption() {},
-  segment() {},
-  participants() {},
-  warning() {},
-  signedIn() {},
-  ended() {},
-  failed(reason, detail) {
-    console.error(`  a meeting failed: ${reason} ${detail ?? ''}`);
-  },
-};
-
 async function memory(signedIn: boolean): Promise<number> {
-  const sim = await startSimulator();
-  const factory = createDriverFactory({ extraArgs: sim.hostResolverRules() });
-  const drivers: MeetingDriver[] = [];
-  try {
-    const meetings = Array.from({ length: MEMORY_MEETINGS }, (_, i) => {
-      const platform: SimPlatform = i % 2 === 0 ? 'google_meet' : 'teams';
-      const id = platform === 'google_meet' ? `mem-sign-${'abcdefghij'[i]}aa` : `19:meeting_signbench${i}@thread.v2`;
-      const meeting = sim.meeting(id, { lobby: false, guests: signedIn ? 'refused_screen' : 'allowed' });
-      meeting.join('Alice Example');
-      const account = signedIn ? sim.account(platform, `Bot ${i}`, `bot${i}@bots.example.com`) : null;
-      return { platform, id, meeting, account };
-    });
-    for (const [i, { platform, id, account }] of meetings.entries()) {
-      const driver = factory.create({
-        platform,
-        url: sim.url(platform, id),
-        meetingId: `meeting_signbench_${i}`,
-        displayName: 'Notetaker',
-        account: account && { name: account.name, session: account.storageState },
-      });
-      drivers.push(driver);
-      await driver.start(quiet);
-    }
-    await Promise.all(meetings.map(({ meeting }) => meeting.waitForBot((bot) => bot.captionsOn, 60_000)));
-    await Promise.all(
-      meetings.map(({ meeting }) => meeting.speak('Alice Example', growWords('what a signed in meeting costs'), 40)),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const pids = factory.browsers().flatMap((b) => (b.pid ? browserProcesses(b.pid) : []));
-    return totalPssBytes(pids) / MEMORY_MEETINGS;
-  } finally {
-    await Promise.all(drivers.map((driver) => driver.leave()));
-    await factory.close();
-    await sim.close();
-  }
+  const { totalBytes } = await liveMeetingsMemory({
+    count: MEMORY_MEETINGS,
+    tag: 'sign',
+    words: 'what a signed in meeting costs',
+    signedIn,
+  });
+  return totalBytes / MEMORY_MEETINGS;
 }
 
 await timings();

@@ -45,6 +45,11 @@ async function ok(dataDir: string, ...args: string[]): Promise<any> {
   return JSON.parse(out.stdout);
 }
 
+/** `bot-account add`'s arguments, then any more (e.g. '--max-meetings', '3'). */
+function addArgs(platform: string, name: string, session: string, ...more: string[]): string[] {
+  return ['bot-account', 'add', '--platform', platform, '--name', name, '--session', session, ...more];
+}
+
 describe('operator CLI: bot accounts', function () {
   this.timeout(120_000);
   let dataDir: string;
@@ -59,72 +64,26 @@ describe('operator CLI: bot accounts', function () {
   it('adds from either file format, lists without sessions, refuses a bad file and removes', async () => {
     const meet = await ok(
       dataDir,
-      'bot-account',
-      'add',
-      '--platform',
-      'google_meet',
-      '--name',
-      'Meet bot',
-      '--session',
-      file('state.json', googleState()),
-      '--max-meetings',
-      '3',
+      ...addArgs('google_meet', 'Meet bot', file('state.json', googleState()), '--max-meetings', '3'),
     );
     expect(Object.keys(meet).sort()).to.deep.equal(['id', 'maxMeetings', 'name', 'platform', 'status']);
     expect(meet).to.deep.include({ platform: 'google_meet', name: 'Meet bot', status: 'active', maxMeetings: 3 });
-    const fromArray = await ok(
-      dataDir,
-      'bot-account',
-      'add',
-      '--platform',
-      'google_meet',
-      '--name',
-      'Array bot',
-      '--session',
-      file('cookies.json', cookieArray()),
-    );
+    const fromArray = await ok(dataDir, ...addArgs('google_meet', 'Array bot', file('cookies.json', cookieArray())));
     expect(fromArray.maxMeetings).to.equal(1);
 
     for (const [name, text, message] of [
       ['bad.json', 'this is not json', 'error: The session file is not JSON'],
       ['foreign.json', googleState(), 'error: The session file has no cookies for microsoft.com'],
     ]) {
-      const refused = await cli(dataDir, [
-        'bot-account',
-        'add',
-        '--platform',
-        'teams',
-        '--name',
-        'T',
-        '--session',
-        file(name, text),
-      ]);
+      const refused = await cli(dataDir, addArgs('teams', 'T', file(name, text)));
       expect(refused.code).to.equal(1);
       expect(refused.stderr).to.contain(message);
       expect(refused.stdout).to.equal('');
     }
-    const tooBig = await cli(dataDir, [
-      'bot-account',
-      'add',
-      '--platform',
-      'teams',
-      '--name',
-      'T',
-      '--session',
-      file('big.json', ' '.repeat(1024 * 1024 + 1)),
-    ]);
+    const tooBig = await cli(dataDir, addArgs('teams', 'T', file('big.json', ' '.repeat(1024 * 1024 + 1))));
     expect(tooBig.code).to.equal(1);
     expect(tooBig.stderr).to.contain('The session file is over 1 MB');
-    const missing = await cli(dataDir, [
-      'bot-account',
-      'add',
-      '--platform',
-      'teams',
-      '--name',
-      'T',
-      '--session',
-      path.join(dataDir, 'nope.json'),
-    ]);
+    const missing = await cli(dataDir, addArgs('teams', 'T', path.join(dataDir, 'nope.json')));
     expect(missing.stderr).to.contain('cannot read the session file');
 
     const listed = await ok(dataDir, 'bot-account', 'list');
@@ -155,17 +114,7 @@ describe('operator CLI: bot accounts', function () {
       state.origins[0].localStorage.push({ name: 'big', value: '"'.repeat(480_000) });
       const text = JSON.stringify(state);
       expect(text.length).to.be.within(900_000, 1024 * 1024);
-      const added = await ok(
-        dataDir,
-        'bot-account',
-        'add',
-        '--platform',
-        'teams',
-        '--name',
-        'Big',
-        '--session',
-        file('big.json', text),
-      );
+      const added = await ok(dataDir, ...addArgs('teams', 'Big', file('big.json', text)));
       const listed = await ok(dataDir, 'bot-account', 'list');
       expect(listed.map((a: { id: string }) => a.id)).to.deep.equal([added.id]);
       // Beyond the socket's limit the CLI is told why instead of being cut off.

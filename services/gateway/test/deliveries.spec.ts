@@ -5,50 +5,32 @@
  * reads the attempts back.
  */
 import { expect } from 'chai';
-import { replies, startCallbackReceiver, type CallbackReceiver } from '../../../test/support/callback-receiver.js';
-import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../test/support/scripted-driver.js';
-import { startTestStack, type TestStack } from '../../../test/support/stack.js';
+import { replies, type CallbackReceiver } from '../../../test/support/callback-receiver.js';
+import type { TestStack } from '../../../test/support/stack.js';
 import { eventually } from '../../../test/support/wait.js';
+import { startStackWithReceiver, type StackWithReceiver } from './support/meeting-with-receiver.js';
 import type { WebhookDeliveriesReply } from '@notetaker/contracts';
 
 type Log = WebhookDeliveriesReply;
 
-const meetUrl = () => {
-  const letters = (n: number) =>
-    Array.from({ length: n }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(Math.random() * 26)]).join('');
-  return `https://meet.google.com/${letters(3)}-${letters(4)}-${letters(3)}`;
-};
-
 describe('delivery log REST', function () {
   this.timeout(30_000);
   let t: TestStack;
-  let driver: ScriptedDriverFactory;
+  let stack: StackWithReceiver;
   let rx: CallbackReceiver;
   let owner: { apiKey: string; signingSecret: string };
   let other: { apiKey: string };
   let meetingId: string;
 
   before(async () => {
-    driver = scriptedDriverFactory();
-    t = await startTestStack({ WEBHOOK_RETRY_DELAYS_MS: '50', WEBHOOK_RETRY_JITTER: '0' }, { driverFactory: driver });
-    owner = await t.createToken([]);
-    other = await t.createToken([]);
-    rx = await startCallbackReceiver({ secret: owner.signingSecret });
+    stack = await startStackWithReceiver({ WEBHOOK_RETRY_DELAYS_MS: '50', WEBHOOK_RETRY_JITTER: '0' });
+    ({ t, rx, owner, other } = stack);
     rx.script(replies.status(500)); // the first event needs a second attempt
-    const res = await t.api('/meetings/start', {
-      method: 'POST',
-      apiKey: owner.apiKey,
-      json: { url: meetUrl(), callbackUrl: `${rx.url}/hook`, saveTranscript: false },
-    });
-    expect(res.status, await res.clone().text()).to.equal(201);
-    meetingId = ((await res.json()) as { meetingId: string }).meetingId;
-    const meeting = await driver.meeting(meetingId);
+    const { meeting, ...started } = await stack.startMeeting();
+    meetingId = started.meetingId;
     meeting.segment({ speaker: 'Ada', text: 'Hello there' });
   });
-  after(async () => {
-    await t?.stop();
-    await rx?.close();
-  });
+  after(() => stack?.stop());
 
   async function logOf(apiKey: string, query = ''): Promise<Response> {
     return t.api(`/meetings/${meetingId}/deliveries${query}`, { apiKey });

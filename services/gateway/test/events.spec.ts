@@ -6,10 +6,10 @@
  */
 import { expect } from 'chai';
 import type { EventEnvelope } from '@notetaker/contracts';
-import { startCallbackReceiver, type CallbackReceiver } from '../../../test/support/callback-receiver.js';
-import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../test/support/scripted-driver.js';
-import { startTestStack, type TestStack } from '../../../test/support/stack.js';
+import type { CallbackReceiver } from '../../../test/support/callback-receiver.js';
+import type { TestStack } from '../../../test/support/stack.js';
 import { eventually } from '../../../test/support/wait.js';
+import { startStackWithReceiver, type StackWithReceiver } from './support/meeting-with-receiver.js';
 
 interface Page {
   meetingId: string;
@@ -18,35 +18,20 @@ interface Page {
   ended: boolean;
 }
 
-const meetUrl = () => {
-  const letters = (n: number) =>
-    Array.from({ length: n }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(Math.random() * 26)]).join('');
-  return `https://meet.google.com/${letters(3)}-${letters(4)}-${letters(3)}`;
-};
-
 describe('meeting events REST (catch-up by sequence)', function () {
   this.timeout(30_000);
   let t: TestStack;
-  let driver: ScriptedDriverFactory;
+  let stack: StackWithReceiver;
   let rx: CallbackReceiver;
   let owner: { apiKey: string; signingSecret: string };
   let other: { apiKey: string };
   let meetingId: string;
 
   before(async () => {
-    driver = scriptedDriverFactory();
-    t = await startTestStack({}, { driverFactory: driver });
-    owner = await t.createToken([]);
-    other = await t.createToken([]);
-    rx = await startCallbackReceiver({ secret: owner.signingSecret });
-    const res = await t.api('/meetings/start', {
-      method: 'POST',
-      apiKey: owner.apiKey,
-      json: { url: meetUrl(), callbackUrl: `${rx.url}/hook`, saveTranscript: false },
-    });
-    expect(res.status, await res.clone().text()).to.equal(201);
-    meetingId = ((await res.json()) as { meetingId: string }).meetingId;
-    const meeting = await driver.meeting(meetingId);
+    stack = await startStackWithReceiver();
+    ({ t, rx, owner, other } = stack);
+    const { meeting, ...started } = await stack.startMeeting();
+    meetingId = started.meetingId;
     meeting.participants(['Ada', 'Grace']);
     meeting.caption({ captionId: 'c1', speaker: 'Ada', text: 'Hello' });
     meeting.caption({ captionId: 'c1', speaker: 'Ada', text: 'Hello there' });
@@ -59,10 +44,7 @@ describe('meeting events REST (catch-up by sequence)', function () {
       'both segments delivered',
     );
   });
-  after(async () => {
-    await t?.stop();
-    await rx?.close();
-  });
+  after(() => stack?.stop());
 
   const eventsOf = (query = '', apiKey = owner.apiKey, id = meetingId) =>
     t.api(`/meetings/${id}/events${query}`, { apiKey });

@@ -13,12 +13,12 @@ import { expect } from 'chai';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { connectBus } from '@notetaker/bus';
 import { natsForSuite, type NatsServerHandle } from '@notetaker/bus/test-support';
-import { createMetricsRegistry, loadBaseConfig, silentLogger } from '@notetaker/kit';
 import { openStore, type Store } from '@notetaker/store';
-import { gatewayService, type RunningGateway } from '../src/index.js';
+import type { RunningGateway } from '../src/index.js';
 import { scriptedDriverFactory } from '../../../test/support/scripted-driver.js';
 import { startTestStack, type TestStack } from '../../../test/support/stack.js';
 import { INITIALIZE, postMcp } from './mcp/clients.js';
+import { startGateway } from './web/support/gateway-only.js';
 import { WebClient } from './web/support/web-client.js';
 
 const WITHIN_MS = 1000;
@@ -187,20 +187,11 @@ describe('streams end with their grant: two gateways on one NATS', function () {
     for (const name of ['a', 'b']) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `notetaker-gateway-${name}-`));
       fs.mkdirSync(path.join(dataDir, 'gateway'), { mode: 0o700 }); // where each one's admin socket goes
-      const config = loadBaseConfig({
-        DATA_DIR: dataDir,
-        PORT: '0',
-        NATS_URL: suite.url,
-        LOG_LEVEL: 'silent',
-        SECRETS_KEY: 'grants-test-secrets-key',
-      });
       const bus = await connectBus({ natsUrl: suite.url, name: `gateway-${name}` });
-      const running = await gatewayService().start({
-        bus,
-        store,
-        config,
-        logger: silentLogger(),
-        metrics: createMetricsRegistry('gateway'),
+      const running = await startGateway(bus, store, {
+        DATA_DIR: dataDir,
+        NATS_URL: suite.url,
+        SECRETS_KEY: 'grants-test-secrets-key',
       });
       gateways.push(Object.assign(running, { baseUrl: `http://127.0.0.1:${running.port}` }));
       closing.unshift(async () => {

@@ -18,6 +18,7 @@ import {
   PROMPT_LIMITS,
   type CallOutcome,
   type CoachClock,
+  type ModelCoachOptions,
   type ModelInsight,
 } from '../src/actor/model-coach.js';
 import { eventually, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
@@ -377,6 +378,22 @@ describe('model coach prompt over a long meeting (fake clock, real HTTP)', () =>
   /** A prompt never grows past this, whatever the meeting's length (see PROMPT_LIMITS). */
   const MAX_PROMPT_CHARS = 12_500;
 
+  /** A model coach on the fake server (5 s to answer, no retries) that files each call's outcome in `outcomes`. */
+  const coachOnFake = (
+    outcomes: CallOutcome[],
+    options: Pick<ModelCoachOptions, 'intervalMs' | 'maxTokens' | 'logger' | 'deliver' | 'clock'>,
+  ) =>
+    new ModelCoach({
+      client: createLlmClient(
+        { baseUrl: fake.url, apiKey: fake.apiKey, model: fake.model },
+        { maxRetries: 0, timeoutMs: 5_000 },
+      )!,
+      model: fake.model,
+      timeoutMs: 5_000,
+      metrics: { onCall: (outcome) => outcomes.push(outcome), onBudgetExhausted() {} },
+      ...options,
+    });
+
   it('stays under a fixed size over a 2-hour meeting at 150 words a minute, the model down for half an hour of it', async () => {
     const clock = manualClock();
     const start = clock.time();
@@ -400,17 +417,10 @@ describe('model coach prompt over a long meeting (fake clock, real HTTP)', () =>
         { prompt: Math.ceil(promptChars(request) / 4), completion: 80 },
       );
     });
-    const coach = new ModelCoach({
-      client: createLlmClient(
-        { baseUrl: fake.url, apiKey: fake.apiKey, model: fake.model },
-        { maxRetries: 0, timeoutMs: 5_000 },
-      )!,
-      model: fake.model,
+    const coach = coachOnFake(outcomes, {
       intervalMs: 60_000,
-      timeoutMs: 5_000,
       maxTokens: 1_000_000,
       logger: silentLogger(),
-      metrics: { onCall: (outcome) => outcomes.push(outcome), onBudgetExhausted() {} },
       deliver: (insights) => (delivered = [...delivered, ...insights]),
       clock,
     });
@@ -462,17 +472,10 @@ describe('model coach prompt over a long meeting (fake clock, real HTTP)', () =>
     const outcomes: CallOutcome[] = [];
     fake.requests.length = 0;
     fake.script([{ answer: '{"summary": "x", "insights": [{"category": "decision"}]}' }, answer([])]);
-    const coach = new ModelCoach({
-      client: createLlmClient(
-        { baseUrl: fake.url, apiKey: fake.apiKey, model: fake.model },
-        { maxRetries: 0, timeoutMs: 5_000 },
-      )!,
-      model: fake.model,
+    const coach = coachOnFake(outcomes, {
       intervalMs: 60_000,
-      timeoutMs: 5_000,
       maxTokens: 100_000,
       logger,
-      metrics: { onCall: (outcome) => outcomes.push(outcome), onBudgetExhausted() {} },
       deliver: () => expect.fail('nothing to deliver'),
       clock,
     });

@@ -2,16 +2,21 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { createLogger } from '../src/logger.js';
 
+/** A logger at info whose lines are kept in `lines`. */
+function capturedLogger() {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { captured: createLogger({ service: 'test', level: 'info', destination: sink }), lines };
+}
+
 describe('logger', () => {
   it('redacts secrets wherever they appear in a logged object', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const captured = createLogger({ service: 'test', level: 'info', destination: sink });
+    const { captured, lines } = capturedLogger();
     captured.info(
       {
         apiKey: 'sk_live_secret',
@@ -29,14 +34,7 @@ describe('logger', () => {
   });
 
   it('redacts a bot account’s browser session, its cookies and localStorage', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const captured = createLogger({ service: 'test', level: 'info', destination: sink });
+    const { captured, lines } = capturedLogger();
     captured.info(
       {
         request: { account: { id: 'bot_1', session: { cookies: [{ value: 'sid-1' }] } } },

@@ -100,6 +100,24 @@ export function csrfInput(token: string): Html {
   return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}" />`;
 }
 
+/**
+ * A table row's action: a one-button POST form that app.js asks the person to confirm first.
+ * `name` is what the row stands for, in the button's accessible name ("Remove Sales bot").
+ */
+export function confirmedAction(o: {
+  action: string;
+  confirm: string;
+  verb: string;
+  name: string;
+  csrf: string;
+}): Html {
+  return html`<form class="inline" method="post" action="${o.action}" data-confirm="${o.confirm}">
+    ${csrfInput(o.csrf)}<button type="submit" class="secondary outline compact" aria-label="${o.verb} ${o.name}">
+      ${o.verb}
+    </button>
+  </form>`;
+}
+
 export interface FieldOptions {
   name: string;
   label: string;

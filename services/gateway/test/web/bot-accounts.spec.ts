@@ -10,12 +10,13 @@ import { expect } from 'chai';
 import type { Browser, ElementHandle } from 'puppeteer-core';
 import { COOKIE_SECRET, googleState, STORAGE_SECRET, teamsState } from '../identity/session-files.js';
 import {
-  chromiumPresent,
   clickAndWait,
   fill,
   fitsWidth,
   launchChromium,
+  openPage,
   screenshot,
+  skipWithoutChromium,
   text,
   unlabelledControls,
 } from './support/browser.js';
@@ -168,10 +169,7 @@ describe('web application in Chromium: bot accounts', function () {
   let dir: string;
 
   before(async function () {
-    if (!chromiumPresent()) {
-      console.log('    (skipped: no Chromium at /usr/bin/chromium or CHROME_PATH)');
-      this.skip();
-    }
+    skipWithoutChromium(this);
     [browser, g] = await Promise.all([launchChromium(), startGatewayOnly()]);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bot-session-file-'));
   });
@@ -183,9 +181,7 @@ describe('web application in Chromium: bot accounts', function () {
 
   it('uploads the session file chosen in the file picker (read by app.js) and lists the account', async () => {
     await new WebClient(g.baseUrl).setup(OWNER.email, OWNER.password);
-    const page = await browser.newPage();
-    await page.setViewport({ width: 1280, height: 860 });
-    page.on('dialog', (dialog) => void dialog.accept());
+    const page = await openPage(browser);
     await page.goto(`${g.baseUrl}/signin`);
     await fill(page, '#f-email', OWNER.email);
     await fill(page, '#f-password', OWNER.password);

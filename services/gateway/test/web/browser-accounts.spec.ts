@@ -8,13 +8,14 @@ import { afterClockMoves } from '../../../../test/support/wait.js';
 import type { Browser, Page } from 'puppeteer-core';
 import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
 import {
-  chromiumPresent,
   clickAndWait,
   fill,
   fitsWidth,
   launchChromium,
+  openPage,
   pathOf,
   screenshot,
+  skipWithoutChromium,
   text,
   unlabelledControls,
 } from './support/browser.js';
@@ -29,14 +30,9 @@ describe('web application in Chromium: accounts and API tokens', function () {
   let page: Page;
 
   before(async function () {
-    if (!chromiumPresent()) {
-      console.log('    (skipped: no Chromium at /usr/bin/chromium or CHROME_PATH)');
-      this.skip();
-    }
+    skipWithoutChromium(this);
     [browser, t] = await Promise.all([launchChromium(), startTestStack()]);
-    page = await browser.newPage();
-    await page.setViewport({ width: 1280, height: 860 });
-    page.on('dialog', (dialog) => void dialog.accept());
+    page = await openPage(browser);
   });
   after(async () => {
     await browser?.close();

@@ -9,14 +9,17 @@ import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../t
 import { startFakeLlm, type FakeLlm } from '../../../../test/support/fake-llm.js';
 import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
 import {
-  chromiumPresent,
   clickAndWait,
   fill,
   fitsWidth,
   launchChromium,
+  openPage,
   pathOf,
   screenshot,
+  setUpOwner,
+  skipWithoutChromium,
   text,
+  waitForText,
 } from './support/browser.js';
 
 const OWNER = { email: 'owner@example.com', password: 'a long enough password' };
@@ -31,42 +34,21 @@ describe('web application in Chromium: coaching on the live meeting page', funct
   const consoleErrors: string[] = [];
 
   before(async function () {
-    if (!chromiumPresent()) {
-      console.log('    (skipped: no Chromium at /usr/bin/chromium or CHROME_PATH)');
-      this.skip();
-    }
+    skipWithoutChromium(this);
     platform = scriptedDriverFactory();
     fake = await startFakeLlm();
     [browser, t] = await Promise.all([
       launchChromium(),
       startTestStack({ ...fake.env(), COACH_INTERVAL_MS: '100' }, { driverFactory: platform }),
     ]);
-    page = await browser.newPage();
-    await page.setViewport({ width: 1280, height: 860 });
-    page.on('dialog', (dialog) => void dialog.accept());
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
-    page.on('pageerror', (err) => consoleErrors.push(String(err)));
-    await page.goto(`${t.baseUrl}/setup`);
-    await fill(page, '#f-email', OWNER.email);
-    await fill(page, '#f-password', OWNER.password);
-    await fill(page, '#f-confirm', OWNER.password);
-    await clickAndWait(page, 'main button[type=submit]');
+    page = await openPage(browser, consoleErrors);
+    await setUpOwner(page, t.baseUrl, OWNER);
   });
   after(async () => {
     await browser?.close();
     await t?.stop();
     await fake?.close();
   });
-
-  const waitForText = (selector: string, expected: string) =>
-    page.waitForFunction(
-      (sel, want) => (document.querySelector(sel) as HTMLElement | null)?.innerText.includes(want) ?? false,
-      { timeout: 10_000 },
-      selector,
-      expected,
-    );
 
   it('starts with the coach chosen in the form and shows rule and model insights live', async () => {
     fake.respond(() => ({
@@ -92,14 +74,14 @@ describe('web application in Chromium: coaching on the live meeting page', funct
     expect(await text(page, '#coaching')).to.contain('No insights yet.');
 
     const meeting = await platform.meeting(meetingId);
-    await waitForText('#meeting-status', 'Live');
+    await waitForText(page, '#meeting-status', 'Live');
     const t0 = Date.now() - 120_000;
     meeting.segment({ speaker: 'Ada', text: 'Who writes the release notes?', timestamp: new Date(t0).toISOString() });
     // A minute later, nobody having answered: the rules raise it.
     meeting.segment({ speaker: 'Ada', text: 'Fine, Friday it is.', timestamp: new Date(t0 + 60_000).toISOString() });
 
-    await waitForText('#insights', 'Unanswered question');
-    await waitForText('#insights', 'Nobody owns the <b>release notes</b>');
+    await waitForText(page, '#insights', 'Unanswered question');
+    await waitForText(page, '#insights', 'Nobody owns the <b>release notes</b>');
     const items = await page.$$eval('#insights li', (lis) =>
       lis.map((li) => ({ source: (li as HTMLElement).dataset.source, text: (li as HTMLElement).innerText })),
     );
@@ -118,7 +100,7 @@ describe('web application in Chromium: coaching on the live meeting page', funct
 
     expect(fake.requests.length).to.be.at.least(1);
     await clickAndWait(page, '#stop-form button');
-    await waitForText('#meeting-status', 'Ended');
+    await waitForText(page, '#meeting-status', 'Ended');
     expect(consoleErrors).to.deep.equal([]);
   });
 });

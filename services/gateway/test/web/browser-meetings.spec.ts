@@ -13,14 +13,17 @@ import type { Browser, Page } from 'puppeteer-core';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
 import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
 import {
-  chromiumPresent,
   clickAndWait,
   fill,
   fitsWidth,
   launchChromium,
+  openPage,
   pathOf,
   screenshot,
+  setUpOwner,
+  skipWithoutChromium,
   text,
+  waitForText,
   unlabelledControls,
 } from './support/browser.js';
 
@@ -49,42 +52,21 @@ describe('web application in Chromium: meetings, projects and tasks', function (
   const consoleErrors: string[] = [];
 
   before(async function () {
-    if (!chromiumPresent()) {
-      console.log('    (skipped: no Chromium at /usr/bin/chromium or CHROME_PATH)');
-      this.skip();
-    }
+    skipWithoutChromium(this);
     platform = scriptedDriverFactory();
     skillsDir = skillsFolder();
     [browser, t] = await Promise.all([
       launchChromium(),
       startTestStack({ SKILLS_DIR: skillsDir }, { driverFactory: platform }),
     ]);
-    page = await browser.newPage();
-    await page.setViewport({ width: 1280, height: 860 });
-    page.on('dialog', (dialog) => void dialog.accept());
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
-    page.on('pageerror', (err) => consoleErrors.push(String(err)));
-    await page.goto(`${t.baseUrl}/setup`);
-    await fill(page, '#f-email', OWNER.email);
-    await fill(page, '#f-password', OWNER.password);
-    await fill(page, '#f-confirm', OWNER.password);
-    await clickAndWait(page, 'main button[type=submit]');
+    page = await openPage(browser, consoleErrors);
+    await setUpOwner(page, t.baseUrl, OWNER);
   });
   after(async () => {
     await browser?.close();
     await t?.stop();
     if (skillsDir) fs.rmSync(skillsDir, { recursive: true, force: true });
   });
-
-  const waitForText = (selector: string, expected: string) =>
-    page.waitForFunction(
-      (sel, want) => (document.querySelector(sel) as HTMLElement | null)?.innerText.includes(want) ?? false,
-      { timeout: 10_000 },
-      selector,
-      expected,
-    );
 
   it('starts a meeting from the UI, streams it live, refuses the link to an API key, stops it and opens its document', async () => {
     await page.goto(`${t.baseUrl}/meetings`);
@@ -99,13 +81,13 @@ describe('web application in Chromium: meetings, projects and tasks', function (
     expect(await text(page, 'h1')).to.equal('Weekly sync');
 
     const meeting = await platform.meeting(meetingId);
-    await waitForText('#meeting-status', 'Live');
+    await waitForText(page, '#meeting-status', 'Live');
     meeting.participants(['Alice Example', 'Bob Example']);
     meeting.caption({ captionId: 'c1', speaker: 'Alice Example', text: 'Welcome to the' });
-    await waitForText('#partials', 'Welcome to the');
+    await waitForText(page, '#partials', 'Welcome to the');
     meeting.segment({ speaker: 'Alice Example', text: 'Welcome to the weekly sync.' });
     meeting.segment({ speaker: 'Bob Example', text: 'The budget review is on Friday.' });
-    await waitForText('#segments', 'The budget review is on Friday.');
+    await waitForText(page, '#segments', 'The budget review is on Friday.');
     const lines = await page.$$eval('#segments li', (items) => items.map((li) => (li as HTMLElement).innerText));
     expect(lines[0]).to.match(/^Alice Example .*\n+Welcome to the weekly sync\.$/);
     expect(lines[1]).to.match(/^Bob Example .*\n+The budget review is on Friday\.$/);
@@ -115,9 +97,9 @@ describe('web application in Chromium: meetings, projects and tasks', function (
       speaker: 'Mallory <b>',
       text: '<img src=x onerror="window.pwned=1"> see <script>window.pwned=2</script>',
     });
-    await waitForText('#segments', '<img src=x');
+    await waitForText(page, '#segments', '<img src=x');
     expect(await page.$$eval('#segments img, #segments script, #segments b', (els) => els.length)).to.equal(0);
-    await waitForText('#participants', 'Bob Example');
+    await waitForText(page, '#participants', 'Bob Example');
     expect(await text(page, '#participant-count')).to.equal('2');
     await screenshot(page, 'meeting-live');
     await page.setViewport({ width: 360, height: 740 });
@@ -146,12 +128,12 @@ describe('web application in Chromium: meetings, projects and tasks', function (
     expect(await fitsWidth(page), 'meetings with a live one fit 360 px').to.equal(true);
     await page.setViewport({ width: 1280, height: 860 });
     await clickAndWait(page, `#live-list a[href="/meetings/${meetingId}"]`);
-    await waitForText('#segments', 'The budget review is on Friday.');
+    await waitForText(page, '#segments', 'The budget review is on Friday.');
 
     await clickAndWait(page, '#stop-form button');
     expect(pathOf(page)).to.equal(`/meetings/${meetingId}?notice=meeting-stopping`);
     await page.waitForSelector('#document-link:not([hidden]) a', { timeout: 15_000 });
-    await waitForText('#meeting-status', 'Ended');
+    await waitForText(page, '#meeting-status', 'Ended');
     // Hidden by the live page, or not rendered at all when the meeting had ended by the redirect.
     expect(await page.$('#stop-form:not([hidden])')).to.equal(null);
 
@@ -206,7 +188,7 @@ describe('web application in Chromium: meetings, projects and tasks', function (
     await page.select('#f-skillName', 'summarize-notes');
     await fill(page, '#f-timezone', 'Europe/Paris');
     await fill(page, '#f-cronExpression', '0 9 * * 1-5');
-    await waitForText('#cron-preview', 'Next runs (Europe/Paris)');
+    await waitForText(page, '#cron-preview', 'Next runs (Europe/Paris)');
     const runs = await page.$$eval('#cron-preview time', (els) => els.map((el) => el.getAttribute('datetime')!));
     expect(runs).to.have.length(5);
     for (const iso of runs) {

@@ -20,7 +20,7 @@ import { chrome, formOf, isOwner, signedIn, type WebDeps } from '../context.js';
 import { field, MAX_FORM_BYTES } from '../form-body.js';
 import { requireSession, signedInForm } from '../guards.js';
 import { html } from '../html.js';
-import { csrfInput, fieldMessages, formError, inputField, sendPage, time } from '../layout.js';
+import { confirmedAction, csrfInput, fieldMessages, formError, inputField, sendPage, time } from '../layout.js';
 import { redirect } from '../notices.js';
 import { settingsNav } from './settings-nav.js';
 
@@ -197,20 +197,13 @@ function accountTable(accounts: BotAccountInfo[], inUse: Record<string, number>,
               <td data-label="Last used">${time(a.lastUsedAt, 'never')}</td>
               <td data-label="Signed in as">${a.identity ?? html`<span class="muted">not seen yet</span>`}</td>
               <td>
-                <form
-                  class="inline"
-                  method="post"
-                  action="/settings/bot-accounts/${a.id}/remove"
-                  data-confirm="Remove the bot account “${a.name}”? Its session is deleted; bots stop signing in with it."
-                >
-                  ${csrfInput(csrf)}<button
-                    type="submit"
-                    class="secondary outline compact"
-                    aria-label="Remove ${a.name}"
-                  >
-                    Remove
-                  </button>
-                </form>
+                ${confirmedAction({
+                  action: `/settings/bot-accounts/${a.id}/remove`,
+                  confirm: `Remove the bot account “${a.name}”? Its session is deleted; bots stop signing in with it.`,
+                  verb: 'Remove',
+                  name: a.name,
+                  csrf,
+                })}
               </td>
             </tr>`,
         )}

@@ -12,7 +12,7 @@ import { chrome, formOf, isOwner, signedIn, type WebDeps } from '../context.js';
 import { field } from '../form-body.js';
 import { requireSession, signedInForm } from '../guards.js';
 import { html } from '../html.js';
-import { csrfInput, fieldMessages, inputField, sendPage, time } from '../layout.js';
+import { confirmedAction, csrfInput, fieldMessages, inputField, sendPage, time } from '../layout.js';
 import { redirect } from '../notices.js';
 import { settingsNav } from './settings-nav.js';
 
@@ -189,20 +189,13 @@ function tokenTable(tokens: TokenInfo[], csrf: string) {
               <td>
                 ${
                   !t.revokedAt &&
-                  html`<form
-                    class="inline"
-                    method="post"
-                    action="/settings/tokens/${t.id}/revoke"
-                    data-confirm="Revoke the token “${t.name}”? Programs using its key stop working at once."
-                  >
-                    ${csrfInput(csrf)}<button
-                      type="submit"
-                      class="secondary outline compact"
-                      aria-label="Revoke ${t.name}"
-                    >
-                      Revoke
-                    </button>
-                  </form>`
+                  confirmedAction({
+                    action: `/settings/tokens/${t.id}/revoke`,
+                    confirm: `Revoke the token “${t.name}”? Programs using its key stop working at once.`,
+                    verb: 'Revoke',
+                    name: t.name,
+                    csrf,
+                  })
                 }
               </td>
             </tr>`,

@@ -80,3 +80,51 @@ export function unlabelledControls(page: Page): Promise<string[]> {
       .map((el) => el.name || el.id),
   );
 }
+
+/** From a suite's `before` hook: skips the suite, saying why, where there is no Chromium to run. */
+export function skipWithoutChromium(context: Mocha.Context): void {
+  if (chromiumPresent()) return;
+  console.log('    (skipped: no Chromium at /usr/bin/chromium or CHROME_PATH)');
+  context.skip();
+}
+
+/**
+ * A new tab at desktop size that accepts confirm() dialogs. With `consoleErrors`, the script
+ * errors and CSP violations the pages cause are pushed onto it (a test asserts it stays empty).
+ */
+export async function openPage(browser: Browser, consoleErrors?: string[]): Promise<Page> {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 860 });
+  page.on('dialog', (dialog) => void dialog.accept());
+  if (consoleErrors) {
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (err) => consoleErrors.push(String(err)));
+  }
+  return page;
+}
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+/** First-run setup through the form: creates the owner account and signs it in. Returns the HTTP status. */
+export async function setUpOwner(page: Page, baseUrl: string, owner: Credentials): Promise<number> {
+  await page.goto(`${baseUrl}/setup`);
+  await fill(page, '#f-email', owner.email);
+  await fill(page, '#f-password', owner.password);
+  await fill(page, '#f-confirm', owner.password);
+  return clickAndWait(page, 'main button[type=submit]');
+}
+
+/** Waits (up to 10 s) until the element's text contains `expected`. */
+export async function waitForText(page: Page, selector: string, expected: string): Promise<void> {
+  await page.waitForFunction(
+    (sel, want) => (document.querySelector(sel) as HTMLElement | null)?.innerText.includes(want) ?? false,
+    { timeout: 10_000 },
+    selector,
+    expected,
+  );
+}

@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connectBus } from '@notetaker/bus';
+import { connectBus, type Bus } from '@notetaker/bus';
 import { createMetricsRegistry, loadBaseConfig, silentLogger } from '@notetaker/kit';
-import { openStore } from '@notetaker/store';
-import { gatewayService } from '../../../src/index.js';
+import { openStore, type Store } from '@notetaker/store';
+import { gatewayService, type RunningGateway } from '../../../src/index.js';
 
 export interface GatewayOnly {
   baseUrl: string;
@@ -16,18 +16,22 @@ export interface GatewayOnly {
   stop(): Promise<void>;
 }
 
-export async function startGatewayOnly(env: Record<string, string> = {}): Promise<GatewayOnly> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notetaker-web-'));
-  const config = loadBaseConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', SKILLS_DIR: dataDir, ...env });
-  const bus = await connectBus({ name: 'gateway-only' });
-  const store = await openStore({ service: 'gateway', dataDir });
-  const running = await gatewayService().start({
+/** A gateway on the bus and store given, configured from `env` (on any free port, logging nothing). */
+export function startGateway(bus: Bus, store: Store, env: Record<string, string>): Promise<RunningGateway> {
+  return gatewayService().start({
     bus,
     store,
-    config,
+    config: loadBaseConfig({ PORT: '0', LOG_LEVEL: 'silent', ...env }),
     logger: silentLogger(),
     metrics: createMetricsRegistry('gateway'),
   });
+}
+
+export async function startGatewayOnly(env: Record<string, string> = {}): Promise<GatewayOnly> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'notetaker-web-'));
+  const bus = await connectBus({ name: 'gateway-only' });
+  const store = await openStore({ service: 'gateway', dataDir });
+  const running = await startGateway(bus, store, { DATA_DIR: dataDir, SKILLS_DIR: dataDir, ...env });
   return {
     baseUrl: `http://127.0.0.1:${running.port}`,
     admin: (command) => running.admin(command),
