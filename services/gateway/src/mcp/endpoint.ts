@@ -1,8 +1,9 @@
 /**
  * The Model Context Protocol at /mcp, beside REST on the gateway's port. Before any MCP exchange:
  * the Origin allow-list (403), the API key (401, as on REST), the body size limit (413, as on
- * REST). Then 2026-07-28 requests go to the SDK's per-request handler, whose `subscriptions/listen`
- * streams hear our bus; 2025-era requests go to sessions (see sessions.ts).
+ * REST). A plain `tools/call` of either era is then answered here, as the SDK would (direct.ts);
+ * other 2026-07-28 requests go to the SDK's per-request handler, whose `subscriptions/listen`
+ * streams hear our bus; other 2025-era requests go to sessions (see sessions.ts).
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -19,8 +20,10 @@ import { authInfoOf, callerOf } from './caller.js';
 import { normalOrigin, type McpConfig } from './config.js';
 import { McpChangeRelay } from './event-bus.js';
 import { assertSubscribable } from './resources.js';
+import { directSessionToolCall, directToolCall, sessionToolCallResponse, toolCallResponse } from './direct.js';
 import { createMcpServer, ServerPool } from './server.js';
 import { LegacySessions, type SessionResponse } from './sessions.js';
+import { callTool } from './tools.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -73,6 +76,33 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
     const raw = ctx.method === 'POST' ? await readLimited(ctx.req, MAX_BODY_BYTES) : undefined;
     const parsedBody = raw && raw.length > 0 && ctx.is('application/json') ? parseJson(raw) : undefined;
     if (parsedBody === INVALID_JSON) return send(ctx, jsonRpcParseError());
+    // The plain 2026-07-28 tools/call: answered here, byte for byte as the SDK would (direct.ts).
+    const direct = parsedBody === undefined ? undefined : directToolCall(ctx.req.headers, parsedBody);
+    if (direct) {
+      const result = await callTool(direct.op, bus, logger, caller, direct.args);
+      ctx.respond = false;
+      ctx.res.statusCode = 200;
+      ctx.res.setHeader('content-type', 'application/json');
+      ctx.res.end(toolCallResponse(direct.id, result));
+      return;
+    }
+    // The plain tools/call on an open 2025-era session of this key: answered as its transport would.
+    const sessionId = ctx.get('mcp-session-id');
+    const call = sessionId && parsedBody !== undefined ? directSessionToolCall(ctx.req.headers, parsedBody) : undefined;
+    const claimed = call && sessions.claim(sessionId, caller.tokenId);
+    if (call && claimed) {
+      try {
+        const result = await callTool(call.op, bus, logger, caller, call.args);
+        ctx.respond = false;
+        ctx.res.statusCode = 200;
+        ctx.res.setHeader('content-type', 'application/json');
+        ctx.res.setHeader('mcp-session-id', claimed.id);
+        ctx.res.end(sessionToolCallResponse(call.id, result));
+        return;
+      } finally {
+        claimed.release();
+      }
+    }
 
     // Tells the SDK the client went away (a listen stream ends with it); not after a full answer.
     const abort = new AbortController();

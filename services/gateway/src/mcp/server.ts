@@ -18,9 +18,12 @@ const INSTRUCTIONS =
   'then follow it live by subscribing to notetaker://meetings/{meetingId}/transcript (or read it with ' +
   'get_transcript and `after`). Saved transcripts are searchable and listed per project; tasks run AI skills.';
 
+/** The server's identity, as `initialize`, `server/discover` and each modern result's `_meta` name it. */
+export const SERVER_INFO = { name: 'notetaker', title: 'Notetaker', version: '0.1.0' };
+
 export function createMcpServer(deps: McpServerDeps): McpServer {
   const server = new McpServer(
-    { name: 'notetaker', title: 'Notetaker', version: '0.1.0' },
+    { ...SERVER_INFO },
     {
       capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } },
       instructions: INSTRUCTIONS,

@@ -96,6 +96,26 @@ export class LegacySessions {
     return { response: await this.open(request, caller, authInfo, parsedBody), release: NOTHING_TO_RELEASE };
   }
 
+  /**
+   * The open session `sessionId` names when it is the caller's, counted busy until `release` (the
+   * direct tools/call path answers on it without its transport); undefined for any other.
+   */
+  claim(sessionId: string, tokenId: string): { id: string; release(): void } | undefined {
+    const session = this.sessions.get(sessionId);
+    if (!session || session.tokenId !== tokenId) return undefined;
+    session.active++;
+    let released = false;
+    return {
+      id: session.id,
+      release: () => {
+        if (released) return;
+        released = true;
+        session.active--;
+        this.armIdleTimer(session);
+      },
+    };
+  }
+
   async closeAll(): Promise<void> {
     await Promise.all([...this.sessions.values()].map((session) => this.end(session)));
   }

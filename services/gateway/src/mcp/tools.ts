@@ -8,10 +8,11 @@ import crypto from 'node:crypto';
 import type { CallToolResult, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { Bus } from '@notetaker/bus';
+import type { Caller } from '@notetaker/contracts';
 import type { Logger } from '@notetaker/kit';
 import { publicError } from '../http/errors.js';
 import { OPERATIONS } from '../operations/index.js';
-import { perform } from '../operations/operation.js';
+import { perform, type Operation } from '../operations/operation.js';
 import { callerOf } from './caller.js';
 
 /**
@@ -58,7 +59,7 @@ function withJsonSchemaOnce(schema: z.ZodType, validate: Props['validate']): Sta
 
 export function registerTools(server: McpServer, bus: Bus, logger: Logger): void {
   for (const op of OPERATIONS) {
-    const { title, description, annotations, text } = op.tool;
+    const { title, description, annotations } = op.tool;
     server.registerTool(
       op.name,
       {
@@ -68,15 +69,24 @@ export function registerTools(server: McpServer, bus: Bus, logger: Logger): void
         outputSchema: outputSchemaOf(op.output),
         annotations: { title, ...annotations },
       },
-      async (args: unknown, ctx): Promise<CallToolResult> => {
-        try {
-          const body = (await perform(op, bus, callerOf(ctx), args)) as Record<string, unknown>;
-          return { content: [{ type: 'text', text: text(body) }], structuredContent: body };
-        } catch (err) {
-          return toolFailure(err, logger, op.name);
-        }
-      },
+      (args: unknown, ctx) => callTool(op, bus, logger, callerOf(ctx), args),
     );
+  }
+}
+
+/** One operation's tool result, for the SDK's handler and the direct path alike (mcp/direct.ts). */
+export async function callTool(
+  op: Operation,
+  bus: Bus,
+  logger: Logger,
+  caller: Caller,
+  args: unknown,
+): Promise<CallToolResult> {
+  try {
+    const body = (await perform(op, bus, caller, args)) as Record<string, unknown>;
+    return { content: [{ type: 'text', text: op.tool.text(body) }], structuredContent: body };
+  } catch (err) {
+    return toolFailure(err, logger, op.name);
   }
 }
 
