@@ -102,12 +102,13 @@ export async function runStandalone(definition: ServiceDefinition): Promise<void
     );
     ops = await listen(app, config.port, config.host);
   }
-  logger.info({ port: ops?.port ?? running.port }, 'service started');
-
+  // The handler goes in before the line that says the service is up: a supervisor (or a test)
+  // that signals as soon as it reads that line must find the drain, not the default exit.
   onShutdownSignal(logger, async () => {
     await ops?.close();
     await running.stop();
     await bus.close();
     await store.close();
   });
+  logger.info({ port: ops?.port ?? running.port }, 'service started');
 }
