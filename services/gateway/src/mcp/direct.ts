@@ -87,14 +87,18 @@ export function directToolCall(headers: IncomingHttpHeaders, body: unknown): Dir
  * the server's identity, then jsonrpc and id after it (status 200, application/json).
  */
 export function toolCallResponse(id: string | number, result: CallToolResult): string {
+  return jsonRpcResult(id, result, { resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO } });
+}
+
+/** A tool's result in the field order the SDK writes, with what the revision adds after it. */
+function jsonRpcResult(id: string | number, result: CallToolResult, added: Json = {}): string {
   const { content, structuredContent, isError } = result;
   return JSON.stringify({
     result: {
       content,
       ...(structuredContent !== undefined && { structuredContent }),
       ...(isError !== undefined && { isError }),
-      resultType: 'complete',
-      _meta: { [SERVER_INFO_META_KEY]: SERVER_INFO },
+      ...added,
     },
     jsonrpc: '2.0',
     id,
@@ -135,14 +139,5 @@ export function directSessionToolCall(headers: IncomingHttpHeaders, body: unknow
 
 /** The JSON response a 2025 session's transport writes for a tool's result. */
 export function sessionToolCallResponse(id: string | number, result: CallToolResult): string {
-  const { content, structuredContent, isError } = result;
-  return JSON.stringify({
-    result: {
-      content,
-      ...(structuredContent !== undefined && { structuredContent }),
-      ...(isError !== undefined && { isError }),
-    },
-    jsonrpc: '2.0',
-    id,
-  });
+  return jsonRpcResult(id, result);
 }
