@@ -27,10 +27,8 @@ import readline from 'node:readline';
 import { call, connectNatsBus, type NatsBus } from '@notetaker/bus';
 import { findNatsServerBinary, startNatsServer } from '@notetaker/bus/test-support';
 import { evtMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
-import { gatewayService, type RunningGateway } from '@notetaker/gateway';
-import { createMetricsRegistry, loadBaseConfig, silentLogger } from '@notetaker/kit';
-import { openStore } from '@notetaker/store';
 import { replies, startCallbackReceiver, type CallbackReceiver } from '../support/callback-receiver.js';
+import { startSigningGateway } from '../../services/webhook-emitter/test/support/signing-gateway.js';
 import { formatRow, summarize, type LatencySummary } from './stats.js';
 
 const RATE = Number(process.argv[2] ?? 1000);
@@ -103,18 +101,8 @@ async function main(): Promise<void> {
   const nats = await startNatsServer(binary);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-bench-'));
   const bus: NatsBus = await connectNatsBus({ servers: nats.url, name: 'bench' });
-  const gatewayStore = await openStore({ service: 'gateway', dataDir });
-  const gateway = (await gatewayService().start({
-    bus,
-    store: gatewayStore,
-    config: loadBaseConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' }),
-    logger: silentLogger(),
-    metrics: createMetricsRegistry('gateway'),
-  })) as RunningGateway;
-  const token = (await gateway.admin({ command: 'token.create', name: 'bench', capabilities: [] })) as {
-    id: string;
-    signingSecret: string;
-  };
+  const gateway = await startSigningGateway(bus, dataDir);
+  const token = await gateway.createToken('bench');
 
   const publishedAt = new Map<string, number>();
   let latencies: number[] = [];
@@ -264,7 +252,6 @@ async function main(): Promise<void> {
     await hung.close();
     await gateway.stop();
     await bus.close();
-    await gatewayStore.close();
     await nats.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

@@ -81,18 +81,18 @@ describe('project-catalog over the bus', () => {
   });
 
   describe('svc.projects.meetings', () => {
+    /** Front matter fields that come back unchanged in a meeting's entry, as documents below carry them. */
+    const november21 = {
+      meetingId: 'meeting_1732183200000_abcdefghij',
+      date: '2024-11-21T10:00:00.000Z',
+      status: 'completed',
+      participants: ['Alice', 'Bob'],
+    };
+
     it('lists the history newest first, from the front matter', async () => {
       c.write(
         'acme/meetings/November 21st - Sync.md',
-        doc({
-          title: 'Sync: the "real" one',
-          meetingId: 'meeting_1732183200000_abcdefghij',
-          date: '2024-11-21T10:00:00.000Z',
-          status: 'completed',
-          participants: ['Alice', 'Bob'],
-          platform: 'google_meet',
-          project: 'acme',
-        }),
+        doc({ title: 'Sync: the "real" one', ...november21, platform: 'google_meet', project: 'acme' }),
       );
       c.write(
         'acme/meetings/December 1st - Later.md',
@@ -109,14 +109,7 @@ describe('project-catalog over the bus', () => {
             status: 'in_progress',
             participants: [],
           },
-          {
-            filename: 'November 21st - Sync.md',
-            title: 'Sync: the "real" one',
-            date: '2024-11-21T10:00:00.000Z',
-            meetingId: 'meeting_1732183200000_abcdefghij',
-            status: 'completed',
-            participants: ['Alice', 'Bob'],
-          },
+          { filename: 'November 21st - Sync.md', title: 'Sync: the "real" one', ...november21 },
         ],
       });
     });
@@ -146,14 +139,7 @@ describe('project-catalog over the bus', () => {
         ].join('\n'),
       );
       expect((await meetings('acme')).meetings).to.deep.equal([
-        {
-          filename: 'November 21st - Planung Q3.md',
-          title: 'Planung: Q3',
-          date: '2024-11-21T10:00:00.000Z',
-          meetingId: 'meeting_1732183200000_abcdefghij',
-          status: 'completed',
-          participants: ['Alice', 'Bob'],
-        },
+        { filename: 'November 21st - Planung Q3.md', title: 'Planung: Q3', ...november21 },
       ]);
     });
 

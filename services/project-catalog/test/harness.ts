@@ -2,9 +2,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MemoryBroker, MemoryBus } from '@notetaker/bus';
 import { routes } from '@notetaker/contracts';
-import { createMetricsRegistry, loadBaseConfig, silentLogger } from '@notetaker/kit';
+import { startServiceUnderTest } from '@notetaker/kit/test-support';
 import { openStore } from '@notetaker/store';
 import { projectCatalogService } from '../src/index.js';
 
@@ -27,17 +26,10 @@ export async function startCatalog(
   const docs = path.join(contentRoot, 'deployed-md-files/docs');
   fs.mkdirSync(dataDir, { recursive: true });
   fs.mkdirSync(contentRoot, { recursive: true });
-  const bus = new MemoryBus({ broker: new MemoryBroker() });
-  const store = await openStore({ service: 'project-catalog', dataDir });
-  const config = loadBaseConfig({ DATA_DIR: dataDir, CONTENT_ROOT: contentRoot, LOG_LEVEL: 'silent' });
-  const running = await projectCatalogService().start({
-    bus,
-    store,
-    config,
-    logger: silentLogger(),
-    metrics: createMetricsRegistry('project-catalog'),
+  const { bus, stop } = await startServiceUnderTest(projectCatalogService(), {
+    store: await openStore({ service: 'project-catalog', dataDir }),
+    env: { DATA_DIR: dataDir, CONTENT_ROOT: contentRoot, LOG_LEVEL: 'silent' },
   });
-  let stopped = false;
   const harness: CatalogHarness = {
     contentRoot,
     docs,
@@ -52,13 +44,7 @@ export async function startCatalog(
       await harness.stop();
       return startCatalog(base);
     },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await running.stop();
-      await bus.close();
-      await store.close();
-    },
+    stop,
     async dispose() {
       await harness.stop();
       fs.rmSync(base, { recursive: true, force: true });

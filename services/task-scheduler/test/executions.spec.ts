@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { routes, type TaskExecution } from '@notetaker/contracts';
 import { startFakeLlm, type FakeLlm } from '../../../test/support/fake-llm.js';
-import { eventually, sleep, startHarness, type Harness } from './harness.js';
+import { eventually, harnessForSuite, sleep, startHarness, type Harness } from './harness.js';
 
 describe('task executions', function () {
   this.timeout(30_000);
@@ -23,6 +23,13 @@ describe('task executions', function () {
       const list = await history(name);
       return list.length >= count && list.every((e) => e.status !== 'running') && list;
     }, 15_000);
+  /** Creates a task and runs it against a model that does not answer; resolves once its request is in flight. */
+  const startHangingRun = async (name: string) => {
+    await h.request('create', { name, skillName: 'daily-meeting-digest' });
+    llm.respond(() => ({ answer: 'never', delayMs: 10_000 }));
+    await h.request('run', { name, triggerType: 'api' });
+    await eventually(async () => llm.requests.length === 1);
+  };
 
   before(async () => {
     llm = await startFakeLlm();
@@ -184,10 +191,7 @@ describe('task executions', function () {
   });
 
   it('refuses a second run while one runs (409) and cancels the run when the task is deleted', async () => {
-    await h.request('create', { name: 'doomed', skillName: 'daily-meeting-digest' });
-    llm.respond(() => ({ answer: 'never', delayMs: 10_000 }));
-    await h.request('run', { name: 'doomed', triggerType: 'api' });
-    await eventually(async () => llm.requests.length === 1);
+    await startHangingRun('doomed');
     const again = await h.request('run', { name: 'doomed', triggerType: 'api' }).catch((err: Error) => err);
     expect(again).to.include({ status: 409, message: 'Task doomed is already running' });
     const abortedBefore = llm.aborted;
@@ -222,10 +226,7 @@ describe('task executions', function () {
   });
 
   it('marks runs still going when the service stops as stale', async () => {
-    await h.request('create', { name: 'interrupted', skillName: 'daily-meeting-digest' });
-    llm.respond(() => ({ answer: 'never', delayMs: 10_000 }));
-    await h.request('run', { name: 'interrupted', triggerType: 'api' });
-    await eventually(async () => llm.requests.length === 1);
+    await startHangingRun('interrupted');
     await h.restart();
     const [execution] = await history('interrupted');
     expect(execution.status).to.equal('stale');
@@ -235,13 +236,10 @@ describe('task executions', function () {
 });
 
 describe('task executions without a model', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({});
-  });
-  after(() => h.stop());
+  const harness = harnessForSuite();
 
   it('fail with a resultSummary naming the variables to set', async () => {
+    const h = harness();
     await h.request('create', { name: 'no-model', skillName: 'latest-meeting-action-items' });
     await h.request('run', { name: 'no-model', triggerType: 'api' });
     const [execution] = await eventually(async () => {

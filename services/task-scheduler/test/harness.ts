@@ -109,3 +109,16 @@ export async function startHarness(
   };
   return harness;
 }
+
+/**
+ * For a describe block: starts a harness (with these env overrides) before its tests and stops it
+ * after them. Returns the running harness; call it inside the tests.
+ */
+export function harnessForSuite(env: Record<string, string> = {}): () => Harness {
+  let harness: Harness | undefined;
+  before(async () => {
+    harness = await startHarness(env);
+  });
+  after(() => harness?.stop());
+  return () => harness!;
+}

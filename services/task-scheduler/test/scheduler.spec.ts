@@ -7,7 +7,7 @@ import type { Task, TaskExecution } from '@notetaker/contracts';
 import { silentLogger } from '@notetaker/kit';
 import { startFakeLlm, type FakeLlm } from '../../../test/support/fake-llm.js';
 import { SchedulerLease } from '../src/lease.js';
-import { eventually, sleep, startHarness, type Harness } from './harness.js';
+import { eventually, harnessForSuite, sleep, startHarness, type Harness } from './harness.js';
 
 describe('cron scheduling', function () {
   this.timeout(30_000);
@@ -159,13 +159,10 @@ describe('cron scheduling', function () {
 });
 
 describe('scheduler lease', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startHarness({});
-  });
-  after(() => h.stop());
+  const harness = harnessForSuite();
 
   it('passes to another instance within the ttl when its holder dies without letting go', async () => {
+    const h = harness();
     const collections = SchedulerLease.collections(h.store);
     const make = (instanceId: string) =>
       new SchedulerLease({ ...collections, instanceId, host: 'test', ttlMs: 1000, logger: silentLogger() });

@@ -10,6 +10,7 @@ import {
   resolveInside,
   safeTitlePart,
 } from '../src/document-path.js';
+import { randomStrings, seededRandom } from './support/fuzz.js';
 
 describe('document paths', () => {
   it('writes English ordinals, 11th to 13th included', () => {
@@ -115,13 +116,7 @@ describe('document paths', () => {
         '*',
         '|',
       ];
-      let seed = 42;
-      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-      for (let i = 0; i < 2000; i++) {
-        const title = Array.from(
-          { length: Math.floor(random() * 320) },
-          () => alphabet[Math.floor(random() * alphabet.length)],
-        ).join('');
+      for (const title of randomStrings(seededRandom(42), alphabet, { count: 2000, maxLength: 320 })) {
         const part = safeTitlePart(title);
         if (part === null) continue;
         expect(part).to.not.match(/[/\\:*?"<>|\p{Cc}\u202e]/u);

@@ -10,6 +10,7 @@ import {
   type FrontMatter,
 } from '../src/markdown.js';
 import { anchorOf, collapse, holds, needlesOf, normalize, parseQuery, snippet } from '../src/search-text.js';
+import { randomStrings, seededRandom } from './support/fuzz.js';
 
 const base: FrontMatter = {
   title: 'Weekly sync',
@@ -103,13 +104,7 @@ describe('markdown documents', () => {
         '`',
         '.',
       ];
-      let seed = 7;
-      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-      for (let i = 0; i < 1000; i++) {
-        const title = Array.from(
-          { length: Math.floor(random() * 60) },
-          () => alphabet[Math.floor(random() * alphabet.length)],
-        ).join('');
+      for (const title of randomStrings(seededRandom(7), alphabet, { count: 1000, maxLength: 60 })) {
         expect(readBack(renderFrontMatter({ ...base, title })).title, JSON.stringify(title)).to.equal(title);
       }
     });
@@ -185,8 +180,7 @@ describe('markdown documents', () => {
     });
 
     it('renders the same body flushed in any number of pieces as in one (fuzz)', () => {
-      let seed = 11;
-      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const random = seededRandom(11);
       const texts = ['so the', 'release', 'is late.', 'Why?', 'because', '\u7d42\u308f\u308a\u3002', 'ok'];
       for (let round = 0; round < 200; round++) {
         const segments = Array.from({ length: 1 + Math.floor(random() * 12) }, (_, i) => ({

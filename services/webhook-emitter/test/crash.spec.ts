@@ -11,12 +11,10 @@ import { expect } from 'chai';
 import { call, connectNatsBus, type NatsBus } from '@notetaker/bus';
 import { findNatsServerBinary, startNatsServer, type NatsServerHandle } from '@notetaker/bus/test-support';
 import { routes } from '@notetaker/contracts';
-import { gatewayService, type RunningGateway } from '@notetaker/gateway';
-import { createMetricsRegistry, loadBaseConfig, silentLogger } from '@notetaker/kit';
-import { openStore, type Store } from '@notetaker/store';
 import { replies, startCallbackReceiver, type CallbackReceiver } from '../../../test/support/callback-receiver.js';
 import { startEventLogStandIn, type EventLogStandIn } from './support/event-log-stand-in.js';
 import { envelope, newMeetingId } from './support/harness.js';
+import { startSigningGateway, type SigningGateway } from './support/signing-gateway.js';
 import { eventually, sleep } from '../../../test/support/wait.js';
 
 const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
@@ -30,8 +28,7 @@ describe('webhook emitter: SIGKILL mid-stream (own process, real NATS)', functio
   let nats: NatsServerHandle;
   let bus: NatsBus;
   let dataDir: string;
-  let gatewayStore: Store;
-  let gateway: RunningGateway;
+  let gateway: SigningGateway;
   let log: EventLogStandIn;
   let rx: CallbackReceiver;
   let output = '';
@@ -45,14 +42,7 @@ describe('webhook emitter: SIGKILL mid-stream (own process, real NATS)', functio
     nats = await startNatsServer(binary!);
     bus = await connectNatsBus({ servers: nats.url, name: 'crash-test' });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-crash-'));
-    gatewayStore = await openStore({ service: 'gateway', dataDir });
-    gateway = (await gatewayService().start({
-      bus,
-      store: gatewayStore,
-      config: loadBaseConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' }),
-      logger: silentLogger(),
-      metrics: createMetricsRegistry('gateway'),
-    })) as RunningGateway;
+    gateway = await startSigningGateway(bus, dataDir);
     log = await startEventLogStandIn(bus, dataDir);
   });
 
@@ -62,7 +52,6 @@ describe('webhook emitter: SIGKILL mid-stream (own process, real NATS)', functio
     await log?.stop();
     await gateway?.stop();
     await bus?.close();
-    await gatewayStore?.close();
     await nats?.stop();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
@@ -101,10 +90,7 @@ describe('webhook emitter: SIGKILL mid-stream (own process, real NATS)', functio
   }
 
   it('delivers every event once restarted, first arrivals in order', async () => {
-    const token = (await gateway.admin({ command: 'token.create', name: 'crash', capabilities: [] })) as {
-      id: string;
-      signingSecret: string;
-    };
+    const token = await gateway.createToken('crash');
     // A little slow per request, so the stream is mid-way when the kill comes.
     rx = await startCallbackReceiver({ secret: token.signingSecret, defaultReply: replies.delay(3) });
     const meetingId = newMeetingId();

@@ -26,6 +26,16 @@ describe('webhook emitter: delivery to a real receiver', () => {
     return meetingId;
   }
 
+  /** Runs `body` on an emitter restarted with `env`, then restarts it with the suite's settings again. */
+  async function withEmitterEnv(env: Record<string, string>, body: () => Promise<void>): Promise<void> {
+    await h.restartEmitter(env);
+    try {
+      await body();
+    } finally {
+      await h.restartEmitter();
+    }
+  }
+
   it("signs like GitHub's published HMAC-SHA256 test vector", () => {
     expect(signBody("It's a Secret to Everybody", 'Hello, World!')).to.equal(
       'sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17',
@@ -126,8 +136,7 @@ describe('webhook emitter: delivery to a real receiver', () => {
   });
 
   it('gives up on a receiver that never answers: timeout logged, no socket left open', async () => {
-    await h.restartEmitter({ WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_RETRY_DELAYS_MS: '2000' });
-    try {
+    await withEmitterEnv({ WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_RETRY_DELAYS_MS: '2000' }, async () => {
       const meetingId = await meeting();
       rx.script(replies.hang());
       h.publish(envelope(meetingId, 1));
@@ -139,9 +148,7 @@ describe('webhook emitter: delivery to a real receiver', () => {
       expect(log.deliveries[0].outcome).to.equal('pending');
       await rx.waitFor(() => rx.openConnections() === 0, 1000, 'the hung socket closed');
       await rx.waitForEvents(1, 5000); // the retry gets through
-    } finally {
-      await h.restartEmitter();
-    }
+    });
   });
 
   it('does not follow a redirect: a 302 is a failed attempt and the target never hears of it', async () => {
@@ -178,8 +185,7 @@ describe('webhook emitter: delivery to a real receiver', () => {
   });
 
   it('dead-letters after the last attempt and goes on with the next event', async () => {
-    await h.restartEmitter({ WEBHOOK_MAX_ATTEMPTS: '3' });
-    try {
+    await withEmitterEnv({ WEBHOOK_MAX_ATTEMPTS: '3' }, async () => {
       const meetingId = await meeting();
       rx.respond((c) => (c.sequence === 1 ? replies.status(500) : undefined));
       h.publish(envelope(meetingId, 1));
@@ -190,14 +196,11 @@ describe('webhook emitter: delivery to a real receiver', () => {
       expect(log.deliveries[0].attempts).to.have.length(3);
       expect(log.deliveries[0].reason).to.equal('gave up after 3 attempts');
       expect(rx.received.map((c) => c.sequence)).to.deep.equal([1, 1, 1, 2]);
-    } finally {
-      await h.restartEmitter();
-    }
+    });
   });
 
   it('drops superseded caption_partial events while the receiver fails, and only those', async () => {
-    await h.restartEmitter({ WEBHOOK_RETRY_DELAYS_MS: '400' });
-    try {
+    await withEmitterEnv({ WEBHOOK_RETRY_DELAYS_MS: '400' }, async () => {
       const meetingId = await meeting();
       rx.script(replies.status(500));
       const caption = (sequence: number, captionId: string, text: string) =>
@@ -233,9 +236,7 @@ describe('webhook emitter: delivery to a real receiver', () => {
       // #2 is replaced by #3 or #5 depending on when it was looked at; #3 only by #5.
       expect(log.deliveries[1].reason).to.match(/^superseded by caption_partial #[35] while the receiver was failing$/);
       expect(log.deliveries[2].reason).to.match(/^superseded by caption_partial #5 /);
-    } finally {
-      await h.restartEmitter();
-    }
+    });
   });
 
   it('sends nothing for a meeting started from the UI (no key, so nothing to sign with)', async () => {

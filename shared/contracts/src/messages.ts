@@ -8,9 +8,8 @@ import { eventEnvelope } from './events.js';
 import {
   callbackUrl,
   captionLanguage,
-  captionWarning,
   coachMode,
-  meetingStatus,
+  meetingSummary,
   meetingTitle,
   meetingUrl,
   platform,
@@ -53,22 +52,14 @@ export const meetingRef = z.object({ caller, meetingId: z.string() });
 /** svc.meetings.status -> {meetings: MeetingSummary[]} (live ones of this caller). */
 export const meetingsStatus = z.object({ caller });
 
-/** What meeting-session answers about one meeting (svc.meetings.get). */
-export const meetingRecord = z.object({
-  meetingId: z.string(),
-  status: meetingStatus,
-  platform,
-  title: z.string().nullable(),
+/**
+ * What meeting-session answers about one meeting (svc.meetings.get): its summary, as the REST
+ * status lists it, with when it ended and whether its transcript is saved.
+ */
+export const meetingRecord = meetingSummary.extend({
   startedAt: z.string(),
   endedAt: z.string().nullable(),
-  participantCount: z.number().int(),
-  segmentCount: z.number().int(),
-  project: z.string(),
   saveTranscript: z.boolean(),
-  documentPath: z.string().nullable(),
-  warnings: z.array(captionWarning),
-  signedInAs: z.string().nullable(),
-  language: z.string().nullable(),
 });
 export type MeetingRecord = z.infer<typeof meetingRecord>;
 

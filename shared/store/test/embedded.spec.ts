@@ -28,6 +28,17 @@ async function tempDir(): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), 'store-test-'));
 }
 
+/** The data folder of the test running, in the suites that call freshDirForEachTest(). */
+let dir: string;
+
+/** Gives each test of the calling suite an empty data folder of its own, `dir`, removed after the test. */
+function freshDirForEachTest(): void {
+  beforeEach(async () => {
+    dir = await tempDir();
+  });
+  afterEach(() => fs.rm(dir, { recursive: true, force: true }));
+}
+
 describe('embedded store', () => {
   describe('contract', () => {
     let dir: string;
@@ -41,11 +52,7 @@ describe('embedded store', () => {
   });
 
   describe('files', () => {
-    let dir: string;
-    beforeEach(async () => {
-      dir = await tempDir();
-    });
-    afterEach(() => fs.rm(dir, { recursive: true, force: true }));
+    freshDirForEachTest();
 
     it('drops a non-unique compound index an older version wrote, and keeps its documents', async () => {
       const file = path.join(dir, 'svc', 'rows.db');
@@ -154,11 +161,7 @@ describe('embedded store', () => {
   });
 
   describe('history files', () => {
-    let dir: string;
-    beforeEach(async () => {
-      dir = await tempDir();
-    });
-    afterEach(() => fs.rm(dir, { recursive: true, force: true }));
+    freshDirForEachTest();
 
     it('keeps one file per key, records across a reopen, and cuts off a line torn by a crash', async () => {
       const first = await openEmbeddedStore({ service: 'svc', dataDir: dir });
@@ -211,7 +214,7 @@ describe('embedded store', () => {
   });
 
   describe('sequence log file', () => {
-    let dir: string;
+    freshDirForEachTest();
     const file = () => path.join(dir, 'svc', 'events.log');
     const page = (key: string, first: number, last: number) => ({
       key,
@@ -219,10 +222,6 @@ describe('embedded store', () => {
       last,
       body: `[${key},${first},${last}]`,
     });
-    beforeEach(async () => {
-      dir = await tempDir();
-    });
-    afterEach(() => fs.rm(dir, { recursive: true, force: true }));
 
     it('keeps its pages across a reopen and cuts off a record torn by a crash', async () => {
       const first = await openEmbeddedStore({ service: 'svc', dataDir: dir });
@@ -313,11 +312,7 @@ describe('embedded store', () => {
   });
 
   describe('lock', () => {
-    let dir: string;
-    beforeEach(async () => {
-      dir = await tempDir();
-    });
-    afterEach(() => fs.rm(dir, { recursive: true, force: true }));
+    freshDirForEachTest();
 
     it('a second process cannot open a folder another one holds; a killed holder leaves a lock that is taken over', async function () {
       this.timeout(30_000);
@@ -367,8 +362,11 @@ describe('embedded store', () => {
     });
 
     it('takes over a LOCK whose holder is a zombie (its process tree was killed at once)', async function () {
-      // `sleep 0` exits at once and its parent, now `sleep 30`, never reaps it: a zombie.
-      const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      // The forked child exits at once and its parent never waits for it: a zombie. (Perl, which every
+      // Debian has, rather than a shell: a shell may reap a background job before it execs.)
+      const parent = spawn('perl', ['-e', '$| = 1; my $pid = fork; exit 0 unless $pid; print "$pid\\n"; sleep 30'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
       try {
         const zombie = Number((await once(parent.stdout!, 'data'))[0].toString().trim());
         await eventually(() => procField(zombie, 0) === 'Z');

@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MemoryBroker, MemoryBus, type Bus } from '@notetaker/bus';
+import type { Bus, MemoryBroker } from '@notetaker/bus';
 import { routes } from '@notetaker/contracts';
-import { createMetricsRegistry, loadBaseConfig, silentLogger } from '@notetaker/kit';
+import { startServiceUnderTest } from '@notetaker/kit/test-support';
 import { openStore, type Store } from '@notetaker/store';
 import { transcriptStoreService, type RunningTranscriptStore } from '../../src/index.js';
 
@@ -55,40 +55,28 @@ export async function startHarness(
   dirs = tempDirs(),
   options: { broker?: MemoryBroker; env?: Record<string, string> } = {},
 ): Promise<Harness> {
-  const broker = options.broker ?? new MemoryBroker();
-  const bus = new MemoryBus({ broker });
   const store = await factory.open(dirs.dataDir);
-  const config = loadBaseConfig({
-    DATA_DIR: dirs.dataDir,
-    CONTENT_ROOT: dirs.contentRoot,
-    LOG_LEVEL: 'silent',
-    TRANSCRIPT_FSYNC: 'false',
-    ...options.env,
-  });
-  const service = await transcriptStoreService().start({
-    bus,
+  const { bus, broker, running, stop } = await startServiceUnderTest(transcriptStoreService(), {
     store,
-    config,
-    logger: silentLogger(),
-    metrics: createMetricsRegistry('transcript-store'),
+    broker: options.broker,
+    env: {
+      DATA_DIR: dirs.dataDir,
+      CONTENT_ROOT: dirs.contentRoot,
+      LOG_LEVEL: 'silent',
+      TRANSCRIPT_FSYNC: 'false',
+      ...options.env,
+    },
   });
   // The index is rebuilt in the background (search answers 503 meanwhile); tests start after it.
-  await service.indexReady();
-  let stopped = false;
+  await running.indexReady();
   const harness: Harness = {
     bus,
     broker,
     store,
-    service,
+    service: running,
     ...dirs,
     request: (verb, data) => bus.request(routes.transcripts[verb].subject, data),
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await service.stop();
-      await bus.close();
-      await store.close();
-    },
+    stop,
     async restart() {
       await harness.stop();
       return startHarness(factory, dirs, { ...options, broker });

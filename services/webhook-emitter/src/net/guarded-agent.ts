@@ -79,36 +79,11 @@ function guardConnection(
   return socket;
 }
 
-class GuardedHttpAgent extends http.Agent {
-  constructor(
-    private readonly policy: AddressPolicy,
-    private readonly resolver: Resolver,
-    options: http.AgentOptions,
-  ) {
-    super(options);
-  }
-
-  override createConnection(options: http.ClientRequestArgs, callback: (err: Error | null, socket: Duplex) => void) {
-    return guardConnection(options, callback as never, this.policy, this.resolver, (o, cb) =>
-      super.createConnection(o, cb),
-    );
-  }
-}
-
-class GuardedHttpsAgent extends https.Agent {
-  constructor(
-    private readonly policy: AddressPolicy,
-    private readonly resolver: Resolver,
-    options: https.AgentOptions,
-  ) {
-    super(options);
-  }
-
-  override createConnection(options: http.ClientRequestArgs, callback: (err: Error | null, socket: Duplex) => void) {
-    return guardConnection(options, callback as never, this.policy, this.resolver, (o, cb) =>
-      super.createConnection(o, cb),
-    );
-  }
+/** Makes `agent` run the checks around its own createConnection, for every connection it opens. */
+function guard<A extends http.Agent>(agent: A, policy: AddressPolicy, resolver: Resolver): A {
+  const create = agent.createConnection.bind(agent);
+  agent.createConnection = (options, callback) => guardConnection(options, callback as never, policy, resolver, create);
+  return agent;
 }
 
 export interface GuardedAgents {
@@ -126,8 +101,8 @@ export function createGuardedAgents(options: GuardedAgentOptions): GuardedAgents
     // Reuse the most recent socket: the others age out instead of racing the server's idle close.
     scheduling: 'lifo' as const,
   };
-  const httpAgent = new GuardedHttpAgent(options.policy, resolver, agentOptions);
-  const httpsAgent = new GuardedHttpsAgent(options.policy, resolver, agentOptions);
+  const httpAgent = guard(new http.Agent(agentOptions), options.policy, resolver);
+  const httpsAgent = guard(new https.Agent(agentOptions), options.policy, resolver);
   return {
     http: httpAgent,
     https: httpsAgent,

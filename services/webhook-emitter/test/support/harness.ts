@@ -16,12 +16,12 @@ import {
   type EventType,
   type WebhookDeliveriesReply,
 } from '@notetaker/contracts';
-import { gatewayService, type RunningGateway } from '@notetaker/gateway';
 import { createMetricsRegistry, loadBaseConfig, silentLogger, type RunningService } from '@notetaker/kit';
 import { openStore, type Store } from '@notetaker/store';
 import type client from 'prom-client';
 import { webhookEmitterService, type WebhookEmitterOptions } from '../../src/index.js';
 import { eventually } from '../../../../test/support/wait.js';
+import { startSigningGateway } from './signing-gateway.js';
 
 /** Fast retries so a test sees several attempts in well under a second. */
 export const FAST_RETRIES = {
@@ -85,14 +85,7 @@ export async function startHarness(
     loadBaseConfig({ DATA_DIR: dataDir, PORT: '0', ...FAST_RETRIES, ...env, ...extra });
   const logger = silentLogger();
 
-  const gatewayStore = await openStore({ service: 'gateway', dataDir });
-  const gateway = (await gatewayService().start({
-    bus,
-    store: gatewayStore,
-    config: config({}),
-    logger,
-    metrics: createMetricsRegistry('gateway'),
-  })) as RunningGateway;
+  const gateway = await startSigningGateway(bus, dataDir, { ...FAST_RETRIES, ...env });
 
   let emitterStore: Store;
   let emitter: RunningService;
@@ -121,10 +114,7 @@ export async function startHarness(
       return metrics;
     },
     async createToken() {
-      const created = (await gateway.admin({ command: 'token.create', name: 'test', capabilities: [] })) as {
-        id: string;
-        signingSecret: string;
-      };
+      const created = await gateway.createToken('test');
       return { ...created, caller: { kind: 'token', tokenId: created.id, capabilities: [] } };
     },
     register: (meetingId, callbackUrl, tokenId) =>
@@ -141,7 +131,6 @@ export async function startHarness(
       await stopEmitter();
       await gateway.stop();
       await bus.close();
-      await gatewayStore.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

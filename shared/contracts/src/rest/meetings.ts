@@ -1,0 +1,130 @@
+/** Meetings (SPEC 2.1, 4.1): start, stop, status. */
+import { z } from 'zod';
+import { isoTimestamp, type EventEnvelope } from '../events.js';
+import { projectId } from './projects.js';
+
+export const MEETING_ID = /^meeting_\d{13}_[A-Za-z0-9]{10,}$/;
+
+const httpUrl = (field: string) =>
+  z.string({ error: `${field} is required and must be a string` }).refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, `${field} must be an http(s) URL`);
+
+export const captionWarning = z.enum(['captions_unreadable', 'captions_unavailable', 'caption_language_unavailable']);
+export type CaptionWarning = z.infer<typeof captionWarning>;
+export const meetingStatus = z.enum(['joining', 'lobby', 'live', 'leaving', 'ended', 'error']);
+export type MeetingStatus = z.infer<typeof meetingStatus>;
+/** A meeting in one of these is over: its document is final and its event stream has ended. */
+export const TERMINAL_STATUSES = ['ended', 'error'] as const satisfies readonly MeetingStatus[];
+export const isTerminalStatus = (status: unknown): boolean =>
+  (TERMINAL_STATUSES as readonly unknown[]).includes(status);
+/** The meeting_status event that ends a meeting's stream. */
+export const isFinalStatusEvent = (event: Pick<EventEnvelope, 'type' | 'payload'>): boolean =>
+  event.type === 'meeting_status' && isTerminalStatus(event.payload.status);
+export const platform = z.enum(['google_meet', 'teams']);
+export type Platform = z.infer<typeof platform>;
+
+/** The rules of a start's fields, one definition for REST, MCP, the web form and the bus request. */
+export const meetingUrl = z.string({ error: 'url is required and must be a string' }).min(1, 'url is required');
+export const meetingTitle = z
+  .string({ error: 'title must be a string' })
+  .max(200, 'title must be at most 200 characters');
+export const callbackUrl = httpUrl('callbackUrl');
+
+/** How a bot gets in: as a guest, falling back to a signed-in bot account when guests are refused (auto). */
+export const SIGN_IN_MODES = ['auto', 'always', 'never'] as const;
+export const signInMode = z.enum(SIGN_IN_MODES, { error: 'signIn must be one of auto, always, never' });
+export type SignInMode = z.infer<typeof signInMode>;
+/** A BCP 47 language tag as the platforms' caption settings know them: de-DE, es, ja-JP, zh-Hant-TW. */
+export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/;
+export const captionLanguage = z
+  .string({ error: 'language must be a string' })
+  .regex(LANGUAGE_TAG, 'language must be a BCP 47 language tag such as de-DE, es or ja-JP');
+
+/**
+ * Who coaches a meeting: the rules alone, the rules and a language model beside them (`ai`), or
+ * nobody. Unset, meeting-session picks `ai` when it has a model configured, else `rules`.
+ */
+export const COACH_MODES = ['rules', 'ai', 'off'] as const;
+export const coachMode = z.enum(COACH_MODES, { error: 'coach must be one of rules, ai, off' });
+export type CoachMode = z.infer<typeof coachMode>;
+
+// The .describe() texts are for the MCP tools' input schemas: a model reads them to fill the fields.
+export const startMeetingRequest = z.strictObject({
+  url: meetingUrl.describe('The meeting link: a Google Meet (meet.google.com/...) or Microsoft Teams URL.'),
+  title: meetingTitle.optional().describe('A label for the meeting; it also names the saved transcript document.'),
+  callbackUrl: callbackUrl.describe(
+    "An http(s) URL that receives every meeting event by POST, signed with the API token's signing secret.",
+  ),
+  project: projectId
+    .optional()
+    .describe(
+      'The project to save the transcript into (letters, digits, - and _). Default "api"; created on first save.',
+    ),
+  saveTranscript: z
+    .boolean({ error: 'saveTranscript must be a boolean' })
+    .optional()
+    .describe('Save the transcript as a markdown document in the project (default true; needs knowledge:write).'),
+  signIn: signInMode
+    .optional()
+    .describe(
+      'How the bot joins: "auto" (default) as a guest, signing in with a bot account if guests are refused; "always" signed in; "never" as a guest only.',
+    ),
+  language: captionLanguage
+    .optional()
+    .describe(
+      "The meeting's spoken language for captions, a BCP 47 tag such as de-DE or ja-JP (default: the platform's).",
+    ),
+  coach: coachMode
+    .optional()
+    .describe(
+      'coach_insight events: "rules" (talk balance, monologue, pace, unanswered questions), "ai" (the rules and a language model: decisions, action items, objections, risks...), "off" (none). Default "ai" when the service has a model configured, else "rules".',
+    ),
+});
+
+export const startMeetingResponse = z.object({
+  meetingId: z.string().regex(MEETING_ID),
+  status: z.literal('joining'),
+  platform,
+  project: z.string(),
+  documentPath: z.string().nullable(),
+});
+
+const meetingIdField = z
+  .string({ error: 'meetingId is required and must be a string' })
+  .min(1, 'meetingId is required')
+  .describe('The meeting id returned by start_meeting, like meeting_1700000000000_AbCdEf1234.');
+
+export const stopMeetingRequest = z.strictObject({ meetingId: meetingIdField });
+/** A meeting named in the path (REST) or in the arguments (MCP): transcript, document. */
+export const meetingRefRequest = z.strictObject({ meetingId: meetingIdField });
+export const stopMeetingResponse = z.object({ meetingId: z.string(), status: z.literal('stopping') });
+
+export const meetingSummary = z.object({
+  meetingId: z.string(),
+  status: meetingStatus,
+  platform,
+  title: z.string().nullable(),
+  startedAt: isoTimestamp,
+  participantCount: z.number().int(),
+  segmentCount: z.number().int(),
+  project: z.string(),
+  documentPath: z.string().nullable(),
+  /**
+   * Why a live meeting may be transcribing nothing (an addition to SPEC 2.1): `captions_unreadable`
+   * (the captions change but no text can be read: the platform changed its page) and
+   * `captions_unavailable` (captions cannot be turned on). Empty when all is well.
+   */
+  warnings: z.array(captionWarning),
+  /** The bot account the bot joined with (its name), or null for a guest. */
+  signedInAs: z.string().nullable(),
+  /** The caption language asked for, or null for the platform's default. */
+  language: z.string().nullable(),
+});
+export type MeetingSummary = z.infer<typeof meetingSummary>;
+export const meetingStatusResponse = z.object({ meetings: z.array(meetingSummary) });

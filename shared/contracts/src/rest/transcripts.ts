@@ -1,0 +1,32 @@
+/** Transcripts (SPEC 2.2): a meeting's segments, read incrementally. */
+import { z } from 'zod';
+import { isoTimestamp } from '../events.js';
+import { meetingRefRequest, meetingStatus } from './meetings.js';
+import { queryCount } from './query.js';
+
+export const transcriptSegment = z.object({
+  speaker: z.string(),
+  text: z.string(),
+  timestamp: isoTimestamp,
+});
+export type TranscriptSegment = z.infer<typeof transcriptSegment>;
+
+/** `after`: read incrementally; only the segments after this index (the first segment is 0) come back. */
+export const transcriptQuery = z.strictObject({
+  after: queryCount('after')
+    .optional()
+    .describe(
+      'Index of the last segment already read (the first segment is 0): only later segments are returned. Omit to read them all.',
+    ),
+});
+export const transcriptRequest = meetingRefRequest.extend(transcriptQuery.shape);
+
+export const transcriptResponse = z.object({
+  meetingId: z.string(),
+  status: meetingStatus,
+  project: z.string(),
+  documentPath: z.string().nullable(),
+  signedInAs: z.string().nullable(),
+  language: z.string().nullable(),
+  segments: z.array(transcriptSegment),
+});
