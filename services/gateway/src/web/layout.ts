@@ -118,6 +118,33 @@ export function confirmedAction(o: {
   </form>`;
 }
 
+/**
+ * A list as a table that becomes one card a row on narrow screens (app.css `stack-narrow`: the head
+ * is hidden there and each cell shows its `data-label`). `columns` head the table; with `actions`, a
+ * last column, named for screen readers only, holds each row's buttons.
+ */
+export function stackedTable(o: { caption?: string; columns: string[]; actions?: boolean; rows: Html[] }): Html {
+  return html`<div class="overflow-auto">
+    <table class="striped stack-narrow">
+      ${
+        o.caption &&
+        html`<caption class="visually-hidden">
+          ${o.caption}
+        </caption>`
+      }
+      <thead>
+        <tr>
+          ${o.columns.map((column) => html`<th scope="col">${column}</th>`)}
+          ${o.actions && html`<th scope="col"><span class="visually-hidden">Actions</span></th>`}
+        </tr>
+      </thead>
+      <tbody>
+        ${o.rows}
+      </tbody>
+    </table>
+  </div>`;
+}
+
 export interface FieldOptions {
   name: string;
   label: string;
@@ -158,6 +185,22 @@ export function inputField(o: FieldOptions): Html {
       }${o.attrs ?? ''}
     />
     ${fieldMessages(id, o.error, o.hint)}`;
+}
+
+/** A labelled select of `choices` ([value, label]) and, when the last submit failed on it, its error right below. */
+export function selectField(o: {
+  name: string;
+  label: string;
+  choices: ReadonlyArray<readonly [string, string]>;
+  value: string;
+  error?: string | null;
+}): Html {
+  const id = fieldId(o.name);
+  return html`<label for="${id}">${o.label}</label>
+    <select id="${id}" name="${o.name}" ${o.error && html`aria-invalid="true" aria-describedby="${id}-error"`}>
+      ${o.choices.map(([value, label]) => html`<option value="${value}" ${o.value === value && html`selected`}>${label}</option>`)}
+    </select>
+    ${fieldMessages(id, o.error, null)}`;
 }
 
 export function fieldMessages(id: string, error: string | null | undefined, hint: Renderable): Html {

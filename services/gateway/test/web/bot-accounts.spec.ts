@@ -20,23 +20,25 @@ import {
   text,
   unlabelledControls,
 } from './support/browser.js';
-import { startGatewayOnly, type GatewayOnly } from './support/gateway-only.js';
-import { WebClient } from './support/web-client.js';
+import { gatewayOnlyForSuite, startGatewayOnly, type GatewayOnly } from './support/gateway-only.js';
+import { OWNER, WebClient } from './support/web-client.js';
 
-const OWNER = { email: 'owner@example.com', password: 'correct horse battery' };
 const PAGE = '/settings/bot-accounts';
 
+/** The add form's fields: a Google Meet account for one meeting at a time, but for `changes`. */
+function addForm(changes: Record<string, string> = {}): Record<string, string> {
+  return { platform: 'google_meet', name: 'x', maxMeetings: '1', session: googleState(), ...changes };
+}
+
 describe('web application: bot accounts', () => {
-  let g: GatewayOnly;
+  const g = gatewayOnlyForSuite();
   let owner: WebClient;
   const stored = async () => (await g.admin({ command: 'bot-account.list' })) as Array<{ id: string; name: string }>;
 
   before(async () => {
-    g = await startGatewayOnly();
     owner = new WebClient(g.baseUrl);
     await owner.setup(OWNER.email, OWNER.password);
   });
-  after(() => g.stop());
 
   it('shows the owner the page, its tab, and an empty list', async () => {
     const page = await owner.get(PAGE);
@@ -47,12 +49,7 @@ describe('web application: bot accounts', () => {
   });
 
   it('refuses a POST without its CSRF token and stores nothing', async () => {
-    const res = await owner.post(PAGE, {
-      platform: 'google_meet',
-      name: 'No token',
-      maxMeetings: '1',
-      session: googleState(),
-    });
+    const res = await owner.post(PAGE, addForm({ name: 'No token' }));
     expect(res.status).to.equal(403);
     expect(await stored()).to.deep.equal([]);
   });
@@ -66,13 +63,7 @@ describe('web application: bot accounts', () => {
       ['missing', '', 'Choose the session file (or paste its contents).'],
     ];
     for (const [what, session, message] of cases) {
-      const res = await owner.post(PAGE, {
-        _csrf: await owner.csrf(PAGE),
-        platform: 'google_meet',
-        name: what,
-        maxMeetings: '1',
-        session,
-      });
+      const res = await owner.submit(PAGE, addForm({ name: what, session }));
       expect(res.status, what).to.equal(400);
       expect(res.text, what).to.match(
         new RegExp(`<small id="f-session-error" class="field-error">${message.replace(/[.()]/g, '\\$&')}[^<]*</small>`),
@@ -80,30 +71,21 @@ describe('web application: bot accounts', () => {
       expect(res.text, what).not.to.contain(COOKIE_SECRET);
       expect(res.text, what).to.match(/<textarea\s+id="f-session"\s+name="session"[^>]*><\/textarea>/);
     }
-    const tooMany = await owner.post(PAGE, {
-      _csrf: await owner.csrf(PAGE),
-      platform: 'google_meet',
-      name: 'x',
-      maxMeetings: '51',
-      session: googleState(),
-    });
+    const tooMany = await owner.submit(PAGE, addForm({ maxMeetings: '51' }));
     expect(tooMany.status).to.equal(400);
     expect(tooMany.text).to.contain('maxMeetings must be a whole number from 1 to 50');
     // Beyond what the form may carry: refused before it is read, with the same words.
-    const huge = await owner.post(PAGE, { _csrf: await owner.csrf(PAGE), session: '{'.repeat(1_100_000) });
+    const huge = await owner.submit(PAGE, { session: '{'.repeat(1_100_000) });
     expect(huge.status).to.equal(413);
     expect(huge.text).to.contain('The session file is over 1 MB');
     expect(await stored()).to.deep.equal([]);
   });
 
   it('adds, lists and removes an account, never rendering its session', async () => {
-    const added = await owner.post(PAGE, {
-      _csrf: await owner.csrf(PAGE),
-      platform: 'teams',
-      name: 'Teams bot',
-      maxMeetings: '4',
-      session: teamsState(),
-    });
+    const added = await owner.submit(
+      PAGE,
+      addForm({ platform: 'teams', name: 'Teams bot', maxMeetings: '4', session: teamsState() }),
+    );
     expect(added.status).to.equal(303);
     expect(added.location).to.equal(`${PAGE}?notice=bot-account-added`);
     const [account] = await stored();
@@ -121,13 +103,7 @@ describe('web application: bot accounts', () => {
       .and.contain('never');
     for (const secret of [COOKIE_SECRET, STORAGE_SECRET, 'ESTSAUTH']) expect(page.text).not.to.contain(secret);
 
-    const dup = await owner.post(PAGE, {
-      _csrf: await owner.csrf(PAGE),
-      platform: 'teams',
-      name: 'Teams bot',
-      maxMeetings: '1',
-      session: teamsState(),
-    });
+    const dup = await owner.submit(PAGE, addForm({ platform: 'teams', name: 'Teams bot', session: teamsState() }));
     expect(dup.status).to.equal(409);
     expect(dup.text).to.match(
       /<small id="f-name-error" class="field-error">A Microsoft Teams bot account named &quot;Teams bot&quot; already exists</,
@@ -136,7 +112,7 @@ describe('web application: bot accounts', () => {
     const remove = `${PAGE}/${account.id}/remove`;
     expect((await owner.post(remove, {})).status).to.equal(403);
     expect(await stored()).to.have.length(1);
-    const removed = await owner.post(remove, { _csrf: await owner.csrf(PAGE) });
+    const removed = await owner.submit(remove, {}, PAGE);
     expect(removed.location).to.equal(`${PAGE}?notice=bot-account-removed`);
     expect(await stored()).to.deep.equal([]);
     expect((await owner.get(PAGE)).text).to.contain('No bot accounts yet.');
@@ -150,13 +126,7 @@ describe('web application: bot accounts', () => {
     expect(page.status).to.equal(403);
     expect(page.text).to.contain('Only the owner account (the first one, made at setup) manages bot accounts.');
     expect((await member.get('/settings/tokens')).text).not.to.contain(`href="${PAGE}"`);
-    const post = await member.post(PAGE, {
-      _csrf: await member.csrf('/settings/tokens'),
-      platform: 'google_meet',
-      name: 'x',
-      maxMeetings: '1',
-      session: googleState(),
-    });
+    const post = await member.submit(PAGE, addForm(), '/settings/tokens');
     expect(post.status).to.equal(403);
     expect(await stored()).to.deep.equal([]);
   });

@@ -5,47 +5,32 @@
  */
 import { expect } from 'chai';
 import { afterClockMoves } from '../../../../test/support/wait.js';
-import type { Browser, Page } from 'puppeteer-core';
-import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
 import {
   clickAndWait,
   fill,
-  fitsWidth,
-  launchChromium,
-  openPage,
+  fitsPhone,
   pathOf,
   screenshot,
-  skipWithoutChromium,
+  setUpOwner,
   text,
   unlabelledControls,
 } from './support/browser.js';
+import { chromiumOnStack } from './support/chromium-stack.js';
 import { startGatewayOnly } from './support/gateway-only.js';
-
-const OWNER = { email: 'owner@example.com', password: 'a long enough password' };
+import { OWNER } from './support/web-client.js';
 
 describe('web application in Chromium: accounts and API tokens', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let t: TestStack;
-  let page: Page;
-
-  before(async function () {
-    skipWithoutChromium(this);
-    [browser, t] = await Promise.all([launchChromium(), startTestStack()]);
-    page = await openPage(browser);
-  });
-  after(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
+  const web = chromiumOnStack();
 
   async function signIn(email: string, password: string): Promise<number> {
-    await fill(page, '#f-email', email);
-    await fill(page, '#f-password', password);
-    return clickAndWait(page, 'main button[type=submit]');
+    await fill(web.page, '#f-email', email);
+    await fill(web.page, '#f-password', password);
+    return clickAndWait(web.page, 'main button[type=submit]');
   }
 
   it('creates the owner account on first run and signs it in', async () => {
+    const { page, t } = web;
     await page.goto(`${t.baseUrl}/`);
     expect(pathOf(page)).to.equal('/setup');
     expect(await unlabelledControls(page)).to.deep.equal([]);
@@ -59,14 +44,12 @@ describe('web application in Chromium: accounts and API tokens', function () {
   });
 
   it('signs out, shows a wrong password next to the field, then signs in', async () => {
+    const { page } = web;
     await clickAndWait(page, 'nav form[action="/signout"] button');
     expect(pathOf(page)).to.equal('/signin?notice=signed-out');
     expect(await text(page)).to.contain('You have signed out.');
     await screenshot(page, 'signin');
-    await page.setViewport({ width: 360, height: 740 });
-    await screenshot(page, 'signin-360');
-    expect(await fitsWidth(page), 'sign-in fits 360 px').to.equal(true);
-    await page.setViewport({ width: 1280, height: 860 });
+    expect(await fitsPhone(page, 'signin'), 'sign-in fits 360 px').to.equal(true);
 
     expect(await signIn(OWNER.email, 'this is not it')).to.equal(401);
     const error = await page.$eval('#f-password-error', (el) => (el as HTMLElement).innerText);
@@ -80,6 +63,7 @@ describe('web application in Chromium: accounts and API tokens', function () {
   });
 
   it('creates a token shown once, whose key works on the REST API until it is revoked', async () => {
+    const { page, t } = web;
     await page.goto(`${t.baseUrl}/settings/tokens`);
     expect(await text(page)).to.contain('You have no tokens yet.');
     await fill(page, '#f-name', 'CRM sync');
@@ -124,6 +108,7 @@ describe('web application in Chromium: accounts and API tokens', function () {
   });
 
   it('refuses a form whose CSRF token was taken out, and creates nothing', async () => {
+    const { page, t } = web;
     await page.goto(`${t.baseUrl}/settings/tokens`);
     const before = ((await t.stack.admin({ command: 'token.list' })) as unknown[]).length;
     await page.$eval('form[action="/settings/tokens"] input[name=_csrf]', (el) => el.remove());
@@ -134,13 +119,10 @@ describe('web application in Chromium: accounts and API tokens', function () {
   });
 
   it('sends an expired session back to sign-in, and then to the page it was on', async () => {
+    const { page } = web;
     const g = await startGatewayOnly({ WEB_SESSION_IDLE_MS: '1200' });
     try {
-      await page.goto(`${g.baseUrl}/setup`);
-      await fill(page, '#f-email', OWNER.email);
-      await fill(page, '#f-password', OWNER.password);
-      await fill(page, '#f-confirm', OWNER.password);
-      await clickAndWait(page, 'main button[type=submit]');
+      await setUpOwner(page, g.baseUrl, OWNER);
       await page.goto(`${g.baseUrl}/settings/tokens`);
       expect(pathOf(page)).to.equal('/settings/tokens');
       // The gateway's clock (it runs in this process) moves past the idle time; nothing waits for it.

@@ -4,53 +4,30 @@
  * and the live view shows each insight as it comes (category, source, message), words as words.
  */
 import { expect } from 'chai';
-import type { Browser, Page } from 'puppeteer-core';
-import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
+import { scriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
 import { startFakeLlm, type FakeLlm } from '../../../../test/support/fake-llm.js';
-import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
-import {
-  clickAndWait,
-  fill,
-  fitsWidth,
-  launchChromium,
-  openPage,
-  pathOf,
-  screenshot,
-  setUpOwner,
-  skipWithoutChromium,
-  text,
-  waitForText,
-} from './support/browser.js';
-
-const OWNER = { email: 'owner@example.com', password: 'a long enough password' };
+import { clickAndWait, fill, fitsPhone, pathOf, screenshot, text, waitForText } from './support/browser.js';
+import { chromiumOnStack } from './support/chromium-stack.js';
+import { OWNER } from './support/web-client.js';
 
 describe('web application in Chromium: coaching on the live meeting page', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let t: TestStack;
-  let page: Page;
-  let platform: ScriptedDriverFactory;
+  const platform = scriptedDriverFactory();
   let fake: FakeLlm;
   const consoleErrors: string[] = [];
-
-  before(async function () {
-    skipWithoutChromium(this);
-    platform = scriptedDriverFactory();
-    fake = await startFakeLlm();
-    [browser, t] = await Promise.all([
-      launchChromium(),
-      startTestStack({ ...fake.env(), COACH_INTERVAL_MS: '100' }, { driverFactory: platform }),
-    ]);
-    page = await openPage(browser, consoleErrors);
-    await setUpOwner(page, t.baseUrl, OWNER);
+  const web = chromiumOnStack({
+    env: async () => {
+      fake = await startFakeLlm();
+      return { ...fake.env(), COACH_INTERVAL_MS: '100' };
+    },
+    stack: { driverFactory: platform },
+    consoleErrors,
+    owner: OWNER,
   });
-  after(async () => {
-    await browser?.close();
-    await t?.stop();
-    await fake?.close();
-  });
+  after(() => fake?.close());
 
   it('starts with the coach chosen in the form and shows rule and model insights live', async () => {
+    const { page, t } = web;
     fake.respond(() => ({
       answer: JSON.stringify({
         summary: 'The release is on Friday.',
@@ -94,9 +71,7 @@ describe('web application in Chromium: coaching on the live meeting page', funct
     expect(await page.$$eval('#insights b', (els) => els.length)).to.equal(0);
     expect(await page.$eval('#no-insights', (el) => (el as HTMLElement).hidden)).to.equal(true);
     await screenshot(page, 'meeting-coaching');
-    await page.setViewport({ width: 360, height: 740 });
-    expect(await fitsWidth(page), 'the live view with insights fits 360 px').to.equal(true);
-    await page.setViewport({ width: 1280, height: 860 });
+    expect(await fitsPhone(page, 'meeting-coaching'), 'the live view with insights fits 360 px').to.equal(true);
 
     expect(fake.requests.length).to.be.at.least(1);
     await clickAndWait(page, '#stop-form button');

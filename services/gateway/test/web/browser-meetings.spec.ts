@@ -9,25 +9,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { Browser, Page } from 'puppeteer-core';
-import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
-import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
+import { scriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
 import {
   clickAndWait,
   fill,
+  fitsPhone,
   fitsWidth,
-  launchChromium,
-  openPage,
   pathOf,
   screenshot,
-  setUpOwner,
-  skipWithoutChromium,
   text,
   waitForText,
   unlabelledControls,
 } from './support/browser.js';
+import { chromiumOnStack } from './support/chromium-stack.js';
+import { OWNER } from './support/web-client.js';
 
-const OWNER = { email: 'owner@example.com', password: 'a long enough password' };
 const MEET_URL = 'https://meet.google.com/abc-defg-hij';
 
 function skillsFolder(): string {
@@ -42,33 +38,26 @@ function skillsFolder(): string {
 
 describe('web application in Chromium: meetings, projects and tasks', function () {
   this.timeout(60_000);
-  let browser: Browser;
-  let t: TestStack;
-  let page: Page;
-  let platform: ScriptedDriverFactory;
+  const platform = scriptedDriverFactory();
   let skillsDir: string;
   let meetingId = '';
   /** Script errors and CSP violations the pages caused: there must be none. */
   const consoleErrors: string[] = [];
-
-  before(async function () {
-    skipWithoutChromium(this);
-    platform = scriptedDriverFactory();
-    skillsDir = skillsFolder();
-    [browser, t] = await Promise.all([
-      launchChromium(),
-      startTestStack({ SKILLS_DIR: skillsDir }, { driverFactory: platform }),
-    ]);
-    page = await openPage(browser, consoleErrors);
-    await setUpOwner(page, t.baseUrl, OWNER);
+  const web = chromiumOnStack({
+    env: () => {
+      skillsDir = skillsFolder();
+      return { SKILLS_DIR: skillsDir };
+    },
+    stack: { driverFactory: platform },
+    consoleErrors,
+    owner: OWNER,
   });
-  after(async () => {
-    await browser?.close();
-    await t?.stop();
+  after(() => {
     if (skillsDir) fs.rmSync(skillsDir, { recursive: true, force: true });
   });
 
   it('starts a meeting from the UI, streams it live, refuses the link to an API key, stops it and opens its document', async () => {
+    const { page, t } = web;
     await page.goto(`${t.baseUrl}/meetings`);
     expect(await text(page, '#live-list')).to.contain('No meeting started here is being transcribed right now.');
     await fill(page, '#f-url', MEET_URL);
@@ -102,10 +91,7 @@ describe('web application in Chromium: meetings, projects and tasks', function (
     await waitForText(page, '#participants', 'Bob Example');
     expect(await text(page, '#participant-count')).to.equal('2');
     await screenshot(page, 'meeting-live');
-    await page.setViewport({ width: 360, height: 740 });
-    await screenshot(page, 'meeting-live-360');
-    expect(await fitsWidth(page), 'live view fits 360 px').to.equal(true);
-    await page.setViewport({ width: 1280, height: 860 });
+    expect(await fitsPhone(page, 'meeting-live'), 'live view fits 360 px').to.equal(true);
 
     // The meeting belongs to no key: a key cannot take the link, nor see the meeting.
     const { apiKey } = await t.createToken();
@@ -123,10 +109,7 @@ describe('web application in Chromium: meetings, projects and tasks', function (
     await page.goto(`${t.baseUrl}/meetings`);
     expect(await text(page, '#live-list')).to.contain('Weekly sync');
     await screenshot(page, 'meetings');
-    await page.setViewport({ width: 360, height: 740 });
-    await screenshot(page, 'meetings-live-360');
-    expect(await fitsWidth(page), 'meetings with a live one fit 360 px').to.equal(true);
-    await page.setViewport({ width: 1280, height: 860 });
+    expect(await fitsPhone(page, 'meetings-live'), 'meetings with a live one fit 360 px').to.equal(true);
     await clickAndWait(page, `#live-list a[href="/meetings/${meetingId}"]`);
     await waitForText(page, '#segments', 'The budget review is on Friday.');
 
@@ -162,6 +145,7 @@ describe('web application in Chromium: meetings, projects and tasks', function (
   });
 
   it('lists the project with its meeting history and finds the meeting by search', async () => {
+    const { page, t } = web;
     await page.goto(`${t.baseUrl}/projects`);
     await screenshot(page, 'projects');
     await clickAndWait(page, 'a[href="/projects/webtest"]');
@@ -182,6 +166,7 @@ describe('web application in Chromium: meetings, projects and tasks', function (
   });
 
   it('creates a task with a skill from the skills folder and a previewed schedule, runs it and pauses it', async () => {
+    const { page, t } = web;
     await page.goto(`${t.baseUrl}/tasks`);
     await clickAndWait(page, 'a[href="/tasks/new"]');
     await fill(page, '#f-name', 'weekly-notes');
@@ -224,6 +209,7 @@ describe('web application in Chromium: meetings, projects and tasks', function (
   });
 
   it('works at 360 px wide: no sideways scrolling, every field labelled', async () => {
+    const { page, t } = web;
     await page.setViewport({ width: 360, height: 740 });
     const pages: Array<[string, string]> = [
       ['meetings', '/meetings'],
@@ -248,6 +234,7 @@ describe('web application in Chromium: meetings, projects and tasks', function (
   });
 
   it('can be used with the keyboard alone', async () => {
+    const { page, t } = web;
     await page.goto(`${t.baseUrl}/settings/tokens`);
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.className)).to.equal('skip-link');

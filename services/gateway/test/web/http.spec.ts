@@ -5,20 +5,16 @@
  */
 import { expect } from 'chai';
 import { afterClockMoves } from '../../../../test/support/wait.js';
-import { startGatewayOnly, type GatewayOnly } from './support/gateway-only.js';
-import { WebClient } from './support/web-client.js';
-
-const OWNER = { email: 'owner@example.com', password: 'correct horse battery' };
+import { gatewayOnlyForSuite } from './support/gateway-only.js';
+import { OWNER, WebClient } from './support/web-client.js';
 
 describe('web application over HTTP', () => {
-  let g: GatewayOnly;
+  const g = gatewayOnlyForSuite({ WEB_SIGNIN_MAX_FAILURES: '3' });
   let owner: WebClient;
 
-  before(async () => {
-    g = await startGatewayOnly({ WEB_SIGNIN_MAX_FAILURES: '3' });
+  before(() => {
     owner = new WebClient(g.baseUrl);
   });
-  after(() => g.stop());
 
   it('sends every page with the security headers and no caching', async () => {
     const res = await new WebClient(g.baseUrl).get('/setup');
@@ -57,12 +53,7 @@ describe('web application over HTTP', () => {
 
   it('shows setup errors next to their fields', async () => {
     const client = new WebClient(g.baseUrl);
-    const res = await client.post('/setup', {
-      _csrf: await client.csrf('/setup'),
-      email: 'not-an-email',
-      password: 'short',
-      confirm: 'short',
-    });
+    const res = await client.submit('/setup', { email: 'not-an-email', password: 'short', confirm: 'short' });
     expect(res.status).to.equal(400);
     expect(res.text).to.match(/id="f-email"[^>]*aria-invalid="true"[^>]*>\s*<small id="f-email-error"/);
     expect(res.text).to.match(
@@ -72,12 +63,7 @@ describe('web application over HTTP', () => {
 
   it('creates the owner account once, signs it in with an HttpOnly SameSite=Lax cookie, and closes setup', async () => {
     expect((await owner.get('/')).location).to.equal('/setup');
-    const res = await owner.post('/setup', {
-      _csrf: await owner.csrf('/setup'),
-      email: OWNER.email,
-      password: OWNER.password,
-      confirm: OWNER.password,
-    });
+    const res = await owner.submit('/setup', { email: OWNER.email, password: OWNER.password, confirm: OWNER.password });
     expect(res.status).to.equal(303);
     expect(res.location).to.equal('/meetings');
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('nt_session='));
@@ -90,12 +76,11 @@ describe('web application over HTTP', () => {
 
     const late = new WebClient(g.baseUrl);
     expect((await late.get('/setup')).location).to.equal('/signin');
-    const again = await late.post('/setup', {
-      _csrf: await late.csrf('/signin'),
-      email: 'intruder@example.com',
-      password: 'another long password',
-      confirm: 'another long password',
-    });
+    const again = await late.submit(
+      '/setup',
+      { email: 'intruder@example.com', password: 'another long password', confirm: 'another long password' },
+      '/signin',
+    );
     expect(again.location).to.equal('/signin');
     expect((await late.signIn('intruder@example.com', 'another long password')).status).to.equal(401);
   });
@@ -161,11 +146,7 @@ describe('web application over HTTP', () => {
   });
 
   it('shows each account only its own tokens, and lets only the owner revoke one', async () => {
-    const created = await owner.post('/settings/tokens', {
-      _csrf: await owner.csrf('/settings/tokens'),
-      name: 'Owner token',
-      capabilities: 'knowledge:write',
-    });
+    const created = await owner.submit('/settings/tokens', { name: 'Owner token', capabilities: 'knowledge:write' });
     expect(created.location).to.equal('/settings/tokens/new');
     const shown = await owner.get('/settings/tokens/new');
     const apiKey = /id="api-key"[^>]*value="(sk_[A-Za-z0-9_-]+)"/.exec(shown.text)?.[1];
@@ -178,28 +159,22 @@ describe('web application over HTTP', () => {
     expect((await second.signIn('second@example.com', 'second long password')).status).to.equal(303);
     const list = await second.get('/settings/tokens');
     expect(list.text).not.to.contain('Owner token');
-    await second.post(`/settings/tokens/${tokenId}/revoke`, { _csrf: await second.csrf('/settings/tokens') });
+    await second.submit(`/settings/tokens/${tokenId}/revoke`, {}, '/settings/tokens');
     const stillActive = (await owner.get('/settings/tokens')).text;
     expect(stillActive).to.match(new RegExp(`data-token-id="${tokenId}"[\\s\\S]*?Active`));
   });
 
   it('lets a signed-in account add another, who can then sign in', async () => {
-    const bad = await owner.post('/settings/accounts', {
-      _csrf: await owner.csrf('/settings/accounts'),
-      email: 'third@example.com',
-      password: 'short',
-    });
+    const bad = await owner.submit('/settings/accounts', { email: 'third@example.com', password: 'short' });
     expect(bad.status).to.equal(400);
     expect(bad.text).to.contain('The password needs at least 10 characters.');
-    const added = await owner.post('/settings/accounts', {
-      _csrf: await owner.csrf('/settings/accounts'),
+    const added = await owner.submit('/settings/accounts', {
       email: 'third@example.com',
       password: 'third long password',
     });
     expect(added.location).to.equal('/settings/accounts?notice=account-created');
     expect((await owner.get('/settings/accounts')).text).to.contain('third@example.com');
-    const duplicate = await owner.post('/settings/accounts', {
-      _csrf: await owner.csrf('/settings/accounts'),
+    const duplicate = await owner.submit('/settings/accounts', {
       email: 'Third@Example.com',
       password: 'another long password',
     });
@@ -212,7 +187,7 @@ describe('web application over HTTP', () => {
     const client = new WebClient(g.baseUrl);
     await client.signIn(OWNER.email, OWNER.password);
     const cookie = client.cookies.get('nt_session')!;
-    const out = await client.post('/signout', { _csrf: await client.csrf('/meetings') });
+    const out = await client.submit('/signout', {}, '/meetings');
     expect(out.location).to.equal('/signin?notice=signed-out');
     const replay = await fetch(`${g.baseUrl}/meetings`, {
       headers: { Cookie: `nt_session=${cookie}` },
@@ -226,21 +201,14 @@ describe('web application over HTTP', () => {
     const client = new WebClient(g.baseUrl);
     const bounced = await client.get('/tasks?x=1');
     expect(bounced.location).to.equal('/signin?next=%2Ftasks%3Fx%3D1');
-    const csrf = await client.csrf(bounced.location!);
-    const back = await client.post('/signin', {
-      _csrf: csrf,
-      email: OWNER.email,
-      password: OWNER.password,
-      next: '/tasks?x=1',
-    });
+    const back = await client.submit(
+      '/signin',
+      { email: OWNER.email, password: OWNER.password, next: '/tasks?x=1' },
+      bounced.location!,
+    );
     expect(back.location).to.equal('/tasks?x=1');
     const evil = new WebClient(g.baseUrl);
-    const res = await evil.post('/signin', {
-      _csrf: await evil.csrf('/signin'),
-      email: OWNER.email,
-      password: OWNER.password,
-      next: '//evil.example/',
-    });
+    const res = await evil.submit('/signin', { email: OWNER.email, password: OWNER.password, next: '//evil.example/' });
     expect(res.location).to.equal('/meetings');
   });
 
@@ -253,8 +221,7 @@ describe('web application over HTTP', () => {
     const meeting = await owner.get('/meetings/meeting_1700000000000_abcdefghij');
     expect(meeting.status).to.equal(503);
     expect(meeting.text).to.contain('Service unavailable');
-    const start = await owner.post('/meetings', {
-      _csrf: await owner.csrf('/meetings'),
+    const start = await owner.submit('/meetings', {
       url: 'https://meet.google.com/abc-defg-hij',
       project: 'general',
       saveTranscript: 'true',
@@ -275,12 +242,7 @@ describe('web application over HTTP', () => {
 });
 
 describe('web application sessions', () => {
-  let g: GatewayOnly;
-
-  before(async () => {
-    g = await startGatewayOnly({ WEB_SESSION_IDLE_MS: '800' });
-  });
-  after(() => g.stop());
+  const g = gatewayOnlyForSuite({ WEB_SESSION_IDLE_MS: '800' });
 
   it('ends an idle session and sends the browser back to sign-in, then to where it was', async () => {
     const client = new WebClient(g.baseUrl);

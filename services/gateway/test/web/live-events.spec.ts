@@ -4,8 +4,9 @@
  * nothing, the end of the stream when the meeting ends, and who may read it.
  */
 import { expect } from 'chai';
-import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
-import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
+import type { ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
+import type { TestStack } from '../../../../test/support/stack.js';
+import { startSignedInStack } from './support/signed-in-stack.js';
 import { readEvents } from './support/sse.js';
 import { WebClient } from './support/web-client.js';
 
@@ -17,13 +18,9 @@ describe('web application live view events', () => {
   let meetingId: string;
 
   before(async () => {
-    platform = scriptedDriverFactory();
-    t = await startTestStack({}, { driverFactory: platform });
-    owner = new WebClient(t.baseUrl);
-    await owner.setup('owner@example.com', 'a long enough password');
+    ({ t, platform, owner } = await startSignedInStack());
     cookie = `nt_session=${owner.cookies.get('nt_session')}`;
-    const started = await owner.post('/meetings', {
-      _csrf: await owner.csrf('/meetings'),
+    const started = await owner.submit('/meetings', {
       url: 'https://meet.google.com/xyz-abcd-efg',
       title: 'Stream test',
       project: 'streams',
@@ -108,7 +105,7 @@ describe('web application live view events', () => {
   });
 
   it('ends the stream after the meeting ended', async () => {
-    await owner.post(`/meetings/${meetingId}/stop`, { _csrf: await owner.csrf('/meetings') });
+    await owner.submit(`/meetings/${meetingId}/stop`, {}, '/meetings');
     const { events, ended } = await readEvents(t.baseUrl, `/meetings/${meetingId}/events`, cookie, () => false);
     expect(ended).to.equal(true);
     const statuses = events.filter((e) => e.event === 'meeting_status').map((e) => e.data.payload.status);

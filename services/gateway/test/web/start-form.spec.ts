@@ -4,27 +4,24 @@
  * their fields, checked by the same schema as REST's.
  */
 import { expect } from 'chai';
-import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
-import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
+import type { ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
+import type { TestStack } from '../../../../test/support/stack.js';
 import { eventually } from '../../../../test/support/wait.js';
-import { WebClient } from './support/web-client.js';
+import { startSignedInStack } from './support/signed-in-stack.js';
+import type { WebClient } from './support/web-client.js';
 
 describe('web application: the start form', () => {
   let t: TestStack;
-  let driver: ScriptedDriverFactory;
+  let platform: ScriptedDriverFactory;
   let owner: WebClient;
 
   before(async () => {
-    driver = scriptedDriverFactory();
-    t = await startTestStack({}, { driverFactory: driver });
-    owner = new WebClient(t.baseUrl);
-    await owner.setup('owner@example.com', 'correct horse battery');
+    ({ t, platform, owner } = await startSignedInStack());
   });
   after(() => t.stop());
 
-  const start = async (fields: Record<string, string>) =>
-    owner.post('/meetings', {
-      _csrf: await owner.csrf('/meetings'),
+  const start = (fields: Record<string, string>) =>
+    owner.submit('/meetings', {
       url: 'https://meet.google.com/frm-test-abc',
       project: 'general',
       saveTranscript: 'true',
@@ -45,13 +42,13 @@ describe('web application: the start form', () => {
     const badMode = await start({ signIn: 'sometimes', language: '' });
     expect(badMode.status).to.equal(400);
     expect(badMode.text).to.match(/id="f-signIn-error"[^>]*>signIn must be one of auto, always, never/);
-    expect(driver.started).to.have.length(0);
+    expect(platform.started).to.have.length(0);
   });
 
   it('passes signIn and the language to the bot', async () => {
     const res = await start({ signIn: 'never', language: 'de-DE' });
     expect(res.status).to.equal(303);
-    await eventually(() => driver.started.length === 1, 'the bot started');
-    expect(driver.started[0].target).to.include({ language: 'de-DE', account: null });
+    await eventually(() => platform.started.length === 1, 'the bot started');
+    expect(platform.started[0].target).to.include({ language: 'de-DE', account: null });
   });
 });

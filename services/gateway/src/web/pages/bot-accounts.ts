@@ -20,7 +20,16 @@ import { chrome, formOf, isOwner, signedIn, type WebDeps } from '../context.js';
 import { field, MAX_FORM_BYTES } from '../form-body.js';
 import { requireSession, signedInForm } from '../guards.js';
 import { html } from '../html.js';
-import { confirmedAction, csrfInput, fieldMessages, formError, inputField, sendPage, time } from '../layout.js';
+import {
+  confirmedAction,
+  csrfInput,
+  fieldMessages,
+  formError,
+  inputField,
+  sendPage,
+  stackedTable,
+  time,
+} from '../layout.js';
 import { redirect } from '../notices.js';
 import { settingsNav } from './settings-nav.js';
 
@@ -161,53 +170,37 @@ export function botAccountPages(router: Router, deps: WebDeps): void {
 }
 
 function accountTable(accounts: BotAccountInfo[], inUse: Record<string, number>, csrf: string) {
-  return html`<div class="overflow-auto">
-    <table class="striped stack-narrow">
-      <caption class="visually-hidden">
-        Bot accounts
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Platform</th>
-          <th scope="col">Status</th>
-          <th scope="col">Max meetings</th>
-          <th scope="col">In use</th>
-          <th scope="col">Last used</th>
-          <th scope="col">Signed in as</th>
-          <th scope="col"><span class="visually-hidden">Actions</span></th>
-        </tr>
-      </thead>
-      <tbody>
-        ${accounts.map(
-          (a) =>
-            html`<tr data-bot-account-id="${a.id}">
-              <th scope="row">${a.name}</th>
-              <td data-label="Platform">${PLATFORM_LABELS[a.platform as Platform]}</td>
-              <td data-label="Status">
-                ${
-                  a.status === 'active'
-                    ? html`<span class="badge active">Active</span>`
-                    : html`<span class="badge signed-out">Signed out</span>
-                        <small>The platform no longer accepts its session: remove it and add a new one.</small>`
-                }
-              </td>
-              <td data-label="Max meetings">${a.maxMeetings}</td>
-              <td data-label="In use">${inUse[a.id] ?? 0}</td>
-              <td data-label="Last used">${time(a.lastUsedAt, 'never')}</td>
-              <td data-label="Signed in as">${a.identity ?? html`<span class="muted">not seen yet</span>`}</td>
-              <td>
-                ${confirmedAction({
-                  action: `/settings/bot-accounts/${a.id}/remove`,
-                  confirm: `Remove the bot account “${a.name}”? Its session is deleted; bots stop signing in with it.`,
-                  verb: 'Remove',
-                  name: a.name,
-                  csrf,
-                })}
-              </td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return stackedTable({
+    caption: 'Bot accounts',
+    columns: ['Name', 'Platform', 'Status', 'Max meetings', 'In use', 'Last used', 'Signed in as'],
+    actions: true,
+    rows: accounts.map(
+      (a) =>
+        html`<tr data-bot-account-id="${a.id}">
+          <th scope="row">${a.name}</th>
+          <td data-label="Platform">${PLATFORM_LABELS[a.platform as Platform]}</td>
+          <td data-label="Status">
+            ${
+              a.status === 'active'
+                ? html`<span class="badge active">Active</span>`
+                : html`<span class="badge signed-out">Signed out</span>
+                    <small>The platform no longer accepts its session: remove it and add a new one.</small>`
+            }
+          </td>
+          <td data-label="Max meetings">${a.maxMeetings}</td>
+          <td data-label="In use">${inUse[a.id] ?? 0}</td>
+          <td data-label="Last used">${time(a.lastUsedAt, 'never')}</td>
+          <td data-label="Signed in as">${a.identity ?? html`<span class="muted">not seen yet</span>`}</td>
+          <td>
+            ${confirmedAction({
+              action: `/settings/bot-accounts/${a.id}/remove`,
+              confirm: `Remove the bot account “${a.name}”? Its session is deleted; bots stop signing in with it.`,
+              verb: 'Remove',
+              name: a.name,
+              csrf,
+            })}
+          </td>
+        </tr>`,
+    ),
+  });
 }

@@ -12,16 +12,7 @@ import { chrome, formOf, signedIn, uiCaller, type WebDeps } from '../context.js'
 import { field } from '../form-body.js';
 import { requireSession, signedInForm } from '../guards.js';
 import { html, type Html } from '../html.js';
-import {
-  csrfInput,
-  fieldMessages,
-  formError,
-  inputField,
-  sendFragment,
-  sendPage,
-  time,
-  unavailable,
-} from '../layout.js';
+import { csrfInput, formError, inputField, selectField, sendFragment, sendPage, time, unavailable } from '../layout.js';
 import { redirect } from '../notices.js';
 import { formFieldOf } from '../params.js';
 import { isActive, platformName, statusBadge } from './meeting-parts.js';
@@ -111,22 +102,8 @@ export function meetingPages(router: Router, deps: WebDeps): void {
               <datalist id="project-options">
                 ${projects.ok && projects.value.projects.map((p) => html`<option value="${p.id}"></option>`)}
               </datalist>
-              <label for="f-signIn">How the bot joins</label>
-              <select id="f-signIn" name="signIn"${values.errors.signIn ? html` aria-invalid="true" aria-describedby="f-signIn-error"` : ''}>
-                ${SIGN_IN_CHOICES.map(
-                  ([value, label]) =>
-                    html`<option value="${value}"${values.signIn === value ? html` selected` : ''}>${label}</option>`,
-                )}
-              </select>
-              ${fieldMessages('f-signIn', values.errors.signIn, null)}
-              <label for="f-coach">Coaching</label>
-              <select id="f-coach" name="coach"${values.errors.coach ? html` aria-invalid="true" aria-describedby="f-coach-error"` : ''}>
-                ${COACH_CHOICES.map(
-                  ([value, label]) =>
-                    html`<option value="${value}"${values.coach === value ? html` selected` : ''}>${label}</option>`,
-                )}
-              </select>
-              ${fieldMessages('f-coach', values.errors.coach, null)}
+              ${selectField({ name: 'signIn', label: 'How the bot joins', choices: SIGN_IN_CHOICES, value: values.signIn, error: values.errors.signIn })}
+              ${selectField({ name: 'coach', label: 'Coaching', choices: COACH_CHOICES, value: values.coach, error: values.errors.coach })}
               ${inputField({ name: 'language', label: 'Spoken language', value: values.language, error: values.errors.language, maxlength: 35, placeholder: 'de-DE', hint: 'A language tag such as de-DE, es or ja-JP, for the captions. Empty: the platform default.' })}
               <label
                 ><input

@@ -1,6 +1,6 @@
 import type { ExecutionStatus, Task, TaskExecution } from '@notetaker/contracts';
 import { html, type Html } from '../html.js';
-import { duration, time } from '../layout.js';
+import { duration, stackedTable, time } from '../layout.js';
 import type { CronPreview } from '../cron-preview.js';
 
 const EXECUTION_LABELS: Record<ExecutionStatus, string> = {
@@ -27,33 +27,20 @@ export function historyTable(
   executions: Array<Omit<TaskExecution, 'resultSummary'> & { resultSummary?: string | null }>,
 ): Html {
   if (executions.length === 0) return html`<p>This task has not run yet.</p>`;
-  return html`<div class="overflow-auto">
-    <table class="striped stack-narrow">
-      <thead>
-        <tr>
-          <th scope="col">Started</th>
-          <th scope="col">Status</th>
-          <th scope="col">Trigger</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Tokens in / out</th>
-          <th scope="col">Result</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${executions.map(
-          (e) =>
-            html`<tr data-execution-id="${e.executionId}">
-              <td data-label="Started">${time(e.startedAt)}</td>
-              <td data-label="Status">${executionBadge(e.status)}</td>
-              <td data-label="Trigger">${triggerLabel(e.triggerType)}</td>
-              <td data-label="Duration">${duration(e.durationMs)}</td>
-              <td data-label="Tokens in / out">${e.inputTokens} / ${e.outputTokens}</td>
-              <td data-label="Result" class="summary">${e.resultSummary ?? ''}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return stackedTable({
+    columns: ['Started', 'Status', 'Trigger', 'Duration', 'Tokens in / out', 'Result'],
+    rows: executions.map(
+      (e) =>
+        html`<tr data-execution-id="${e.executionId}">
+          <td data-label="Started">${time(e.startedAt)}</td>
+          <td data-label="Status">${executionBadge(e.status)}</td>
+          <td data-label="Trigger">${triggerLabel(e.triggerType)}</td>
+          <td data-label="Duration">${duration(e.durationMs)}</td>
+          <td data-label="Tokens in / out">${e.inputTokens} / ${e.outputTokens}</td>
+          <td data-label="Result" class="summary">${e.resultSummary ?? ''}</td>
+        </tr>`,
+    ),
+  });
 }
 
 function triggerLabel(trigger: string): string {

@@ -9,7 +9,7 @@ import { ask, settle } from '../backend.js';
 import { chrome, signedIn, uiCaller, type WebDeps } from '../context.js';
 import { requireSession, signedInForm } from '../guards.js';
 import { html } from '../html.js';
-import { csrfInput, sendPage, time, unavailable } from '../layout.js';
+import { csrfInput, sendPage, stackedTable, time, unavailable } from '../layout.js';
 import { redirect } from '../notices.js';
 import { taskNameParam } from '../params.js';
 import { listAllTasks } from '../../operations/task-list.js';
@@ -31,31 +31,19 @@ export function taskPages(router: Router, deps: WebDeps): void {
         : html`<p>${listed.error.message}</p>`
       : listed.value.tasks.length === 0
         ? html`<p>No task yet.</p>`
-        : html`<div class="overflow-auto">
-            <table class="striped stack-narrow">
-              <thead>
-                <tr>
-                  <th scope="col">Task</th>
-                  <th scope="col">Skill</th>
-                  <th scope="col">Schedule</th>
-                  <th scope="col">Last run</th>
-                  <th scope="col">Next run</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${listed.value.tasks.map(
-                  (t) =>
-                    html`<tr>
-                      <th scope="row"><a href="/tasks/${t.name}">${t.name}</a></th>
-                      <td data-label="Skill">${t.skillName}</td>
-                      <td data-label="Schedule">${scheduleText(t)}</td>
-                      <td data-label="Last run">${executionBadge(t.lastStatus)} ${t.lastRunAt && time(t.lastRunAt)}</td>
-                      <td data-label="Next run">${t.isScheduled && t.enabled ? time(t.nextRunAt) : '—'}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`;
+        : stackedTable({
+            columns: ['Task', 'Skill', 'Schedule', 'Last run', 'Next run'],
+            rows: listed.value.tasks.map(
+              (t) =>
+                html`<tr>
+                  <th scope="row"><a href="/tasks/${t.name}">${t.name}</a></th>
+                  <td data-label="Skill">${t.skillName}</td>
+                  <td data-label="Schedule">${scheduleText(t)}</td>
+                  <td data-label="Last run">${executionBadge(t.lastStatus)} ${t.lastRunAt && time(t.lastRunAt)}</td>
+                  <td data-label="Next run">${t.isScheduled && t.enabled ? time(t.nextRunAt) : '—'}</td>
+                </tr>`,
+            ),
+          });
     sendPage(
       ctx,
       chrome(ctx, 'Tasks', 'tasks'),

@@ -12,7 +12,7 @@ import { chrome, formOf, isOwner, signedIn, type WebDeps } from '../context.js';
 import { field } from '../form-body.js';
 import { requireSession, signedInForm } from '../guards.js';
 import { html } from '../html.js';
-import { confirmedAction, csrfInput, fieldMessages, inputField, sendPage, time } from '../layout.js';
+import { confirmedAction, csrfInput, fieldMessages, inputField, sendPage, stackedTable, time } from '../layout.js';
 import { redirect } from '../notices.js';
 import { settingsNav } from './settings-nav.js';
 
@@ -158,49 +158,35 @@ function secretRow(id: string, label: string, value: string, hint: string) {
 }
 
 function tokenTable(tokens: TokenInfo[], csrf: string) {
-  return html`<div class="overflow-auto">
-    <table class="striped stack-narrow">
-      <caption class="visually-hidden">
-        Your API tokens
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Capabilities</th>
-          <th scope="col">Created</th>
-          <th scope="col">Last used</th>
-          <th scope="col">Status</th>
-          <th scope="col"><span class="visually-hidden">Actions</span></th>
-        </tr>
-      </thead>
-      <tbody>
-        ${tokens.map(
-          (t) =>
-            html`<tr data-token-id="${t.id}">
-              <th scope="row">${t.name}</th>
-              <td data-label="Capabilities">
-                ${t.capabilities.length ? t.capabilities.map((c) => html`<code>${c}</code> `) : html`<span class="muted">none</span>`}
-              </td>
-              <td data-label="Created">${time(t.createdAt)}</td>
-              <td data-label="Last used">${time(t.lastUsedAt, 'never')}</td>
-              <td data-label="Status">
-                ${t.revokedAt ? html`<span class="badge revoked">Revoked</span> ${time(t.revokedAt)}` : html`<span class="badge active">Active</span>`}
-              </td>
-              <td>
-                ${
-                  !t.revokedAt &&
-                  confirmedAction({
-                    action: `/settings/tokens/${t.id}/revoke`,
-                    confirm: `Revoke the token “${t.name}”? Programs using its key stop working at once.`,
-                    verb: 'Revoke',
-                    name: t.name,
-                    csrf,
-                  })
-                }
-              </td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return stackedTable({
+    caption: 'Your API tokens',
+    columns: ['Name', 'Capabilities', 'Created', 'Last used', 'Status'],
+    actions: true,
+    rows: tokens.map(
+      (t) =>
+        html`<tr data-token-id="${t.id}">
+          <th scope="row">${t.name}</th>
+          <td data-label="Capabilities">
+            ${t.capabilities.length ? t.capabilities.map((c) => html`<code>${c}</code> `) : html`<span class="muted">none</span>`}
+          </td>
+          <td data-label="Created">${time(t.createdAt)}</td>
+          <td data-label="Last used">${time(t.lastUsedAt, 'never')}</td>
+          <td data-label="Status">
+            ${t.revokedAt ? html`<span class="badge revoked">Revoked</span> ${time(t.revokedAt)}` : html`<span class="badge active">Active</span>`}
+          </td>
+          <td>
+            ${
+              !t.revokedAt &&
+              confirmedAction({
+                action: `/settings/tokens/${t.id}/revoke`,
+                confirm: `Revoke the token “${t.name}”? Programs using its key stop working at once.`,
+                verb: 'Revoke',
+                name: t.name,
+                csrf,
+              })
+            }
+          </td>
+        </tr>`,
+    ),
+  });
 }

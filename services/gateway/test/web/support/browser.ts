@@ -1,17 +1,21 @@
 /**
  * Real Chromium for the web application's tests, through puppeteer-core (installed for the
- * meeting platform drivers in services/meeting-session). Screenshots go to .test-artifacts/web/.
+ * meeting platform drivers in services/meeting-session) and with the bots' own Chromium flags.
+ * Screenshots go to .test-artifacts/web/.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
+import { chromeArgs } from '../../../../meeting-session/src/drivers/browser.js';
 
 const require = createRequire(path.join(import.meta.dirname, '../../../../meeting-session/package.json'));
 const puppeteer = require('puppeteer-core') as typeof import('puppeteer-core');
 
 export const CHROMIUM = process.env.CHROME_PATH || '/usr/bin/chromium';
 export const ARTIFACTS = path.resolve(import.meta.dirname, '../../../../../.test-artifacts/web');
+const DESKTOP = { width: 1280, height: 860 };
+const PHONE = { width: 360, height: 740 };
 
 export function chromiumPresent(): boolean {
   return fs.existsSync(CHROMIUM);
@@ -21,15 +25,7 @@ export function launchChromium(): Promise<Browser> {
   return puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-dev-shm-usage',
-    ],
+    args: chromeArgs(['--disable-dev-shm-usage']),
   });
 }
 
@@ -68,6 +64,18 @@ export function fitsWidth(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
 
+/**
+ * Whether the page fits a phone 360 px wide (fitsWidth), where it is screenshot as `<name>-360`;
+ * then back to desktop size.
+ */
+export async function fitsPhone(page: Page, name: string): Promise<boolean> {
+  await page.setViewport(PHONE);
+  await screenshot(page, `${name}-360`);
+  const fits = await fitsWidth(page);
+  await page.setViewport(DESKTOP);
+  return fits;
+}
+
 /** Every visible form control has an accessible name (a label, aria-label or aria-labelledby). */
 export function unlabelledControls(page: Page): Promise<string[]> {
   return page.evaluate(() =>
@@ -94,7 +102,7 @@ export function skipWithoutChromium(context: Mocha.Context): void {
  */
 export async function openPage(browser: Browser, consoleErrors?: string[]): Promise<Page> {
   const page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 860 });
+  await page.setViewport(DESKTOP);
   page.on('dialog', (dialog) => void dialog.accept());
   if (consoleErrors) {
     page.on('console', (message) => {

@@ -43,3 +43,25 @@ export async function startGatewayOnly(env: Record<string, string> = {}): Promis
     },
   };
 }
+
+/**
+ * Suite setup, called in a `describe` body: a gateway alone (startGatewayOnly), started before the
+ * suite's tests and stopped after them. What it returns stands for that gateway while it runs.
+ */
+export function gatewayOnlyForSuite(env: Record<string, string> = {}): Omit<GatewayOnly, 'stop'> {
+  let running: GatewayOnly | undefined;
+  before(async () => {
+    running = await startGatewayOnly(env);
+  });
+  after(() => running?.stop());
+  const started = (): GatewayOnly => {
+    if (!running) throw new Error('the suite gateway starts in its before hook');
+    return running;
+  };
+  return {
+    get baseUrl() {
+      return started().baseUrl;
+    },
+    admin: (command) => started().admin(command),
+  };
+}

@@ -9,6 +9,9 @@ export interface WebResponse {
   text: string;
 }
 
+/** The owner account the suites set up. */
+export const OWNER = { email: 'owner@example.com', password: 'a long enough password' };
+
 export class WebClient {
   readonly cookies = new Map<string, string>();
 
@@ -64,14 +67,19 @@ export class WebClient {
     return match[1];
   }
 
+  /** Sends the form of the page at `from` (by default `path` itself) to `path`, with that page's CSRF token. */
+  async submit(path: string, fields: Record<string, string | string[]>, from = path): Promise<WebResponse> {
+    return this.post(path, { _csrf: await this.csrf(from), ...fields });
+  }
+
   /** First-run setup of the owner account; leaves this client signed in. */
   async setup(email: string, password: string): Promise<void> {
-    const res = await this.post('/setup', { _csrf: await this.csrf('/setup'), email, password, confirm: password });
+    const res = await this.submit('/setup', { email, password, confirm: password });
     if (res.status !== 303 || res.location !== '/meetings')
       throw new Error(`setup failed: ${res.status} ${res.text.slice(0, 300)}`);
   }
 
   async signIn(email: string, password: string): Promise<WebResponse> {
-    return this.post('/signin', { _csrf: await this.csrf('/signin'), email, password });
+    return this.submit('/signin', { email, password });
   }
 }
