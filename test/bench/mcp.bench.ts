@@ -9,7 +9,12 @@
 import http from 'node:http';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  openLegacySession,
+  recordToolCall,
+  sendRaw,
+  startMeetingWithSegments,
+} from '../../services/gateway/test/support/mcp-wire.js';
 import { scriptedDriverFactory } from '../support/scripted-driver.js';
 import { startTestStack } from '../support/stack.js';
 import { profiled } from './profile.js';
@@ -21,82 +26,6 @@ const SEGMENTS = 200;
 const SESSIONS = 200;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-interface Recorded {
-  headers: Record<string, string>;
-  body: Record<string, unknown>;
-}
-
-function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method, agent, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }),
-      );
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** The request a real 2.x Client sends for tools/call `name`, headers and body. */
-async function recordModernCall(baseUrl: string, apiKey: string, name: string, args: object): Promise<Recorded> {
-  let recorded: Recorded | undefined;
-  const recording: typeof fetch = async (input, init) => {
-    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    if (body?.method === 'tools/call') {
-      const headers: Record<string, string> = {};
-      new Headers(init?.headers).forEach((value, key) => (headers[key] = value));
-      recorded = { headers, body };
-    }
-    return fetch(input, init);
-  };
-  const client = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
-      fetch: recording,
-      requestInit: { headers: { Authorization: `Bearer ${apiKey}` } },
-    }),
-  );
-  await client.callTool({ name, arguments: args as Record<string, unknown> });
-  await client.close();
-  if (!recorded) throw new Error('no tools/call recorded');
-  return recorded;
-}
-
-/** A 2025-11-25 session opened as the 1.x client does (initialize, then initialized). */
-async function openSession(port: number, apiKey: string): Promise<Record<string, string>> {
-  const base = {
-    'Content-Type': 'application/json',
-    Accept: 'application/json, text/event-stream',
-    'X-API-Key': apiKey,
-  };
-  const init = await send(
-    port,
-    'POST',
-    '/mcp',
-    base,
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
-    }),
-  );
-  const sessionId = String(init.headers['mcp-session-id']);
-  const headers = { ...base, 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' };
-  const ack = await send(
-    port,
-    'POST',
-    '/mcp',
-    headers,
-    JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-  );
-  if (init.status !== 200 || ack.status !== 202) throw new Error(`session not opened: ${init.status} ${ack.status}`);
-  return headers;
-}
-
 function gc(): void {
   v8.setFlagsFromString('--expose_gc');
   (vm.runInNewContext('gc') as () => void)();
@@ -106,30 +35,17 @@ const driver = scriptedDriverFactory();
 const t = await startTestStack({ MCP_MAX_SESSIONS_PER_KEY: String(SESSIONS + 10) }, { driverFactory: driver });
 try {
   const { apiKey } = await t.createToken();
-  const port = Number(new URL(t.baseUrl).port);
   const restHeaders = { 'X-API-Key': apiKey };
-  const started = await t.api('/meetings/start', {
-    method: 'POST',
-    apiKey,
-    json: {
-      url: 'https://meet.google.com/ben-chmc-pxx',
-      callbackUrl: 'http://127.0.0.1:9/hook',
-      saveTranscript: false,
-    },
-  });
-  const { meetingId } = (await started.json()) as { meetingId: string };
-  const meeting = await driver.meeting(meetingId);
-  for (let i = 0; i < SEGMENTS; i++)
-    meeting.segment({ speaker: i % 2 ? 'Bob' : 'Alice', text: `Sentence number ${i} of the benchmark meeting.` });
-  for (;;) {
-    const body = (await (await t.api(`/meetings/${meetingId}/transcript`, { apiKey })).json()) as {
-      segments: unknown[];
-    };
-    if (body.segments.length === SEGMENTS) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const segments = Array.from({ length: SEGMENTS }, (_, i) => ({
+    speaker: i % 2 ? 'Bob' : 'Alice',
+    text: `Sentence number ${i} of the benchmark meeting.`,
+  }));
+  const meetingId = await startMeetingWithSegments(t, driver, apiKey, 'https://meet.google.com/ben-chmc-pxx', segments);
+  const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+    sendRaw(t.baseUrl, method, path, headers, body, agent);
+  const openSession = () => openLegacySession(t.baseUrl, apiKey, 'bench', agent);
 
-  const session = await openSession(port, apiKey);
+  const session = await openSession();
   let id = 1;
   const rows: Array<{
     label: string;
@@ -141,7 +57,7 @@ try {
     ['list_meetings', {}, '/api/v1/meetings/status'],
     ['get_transcript', { meetingId }, `/api/v1/meetings/${meetingId}/transcript`],
   ] as const) {
-    const modern = await recordModernCall(t.baseUrl, apiKey, tool, args);
+    const modern = await recordToolCall(t.baseUrl, apiKey, 'bench', tool, args);
     const legacyBody = { jsonrpc: '2.0', method: 'tools/call', params: { name: tool, arguments: args } };
     const check = (r: { status: number; text: string }) => {
       if (r.status !== 200 || r.text.includes('"isError":true'))
@@ -149,10 +65,10 @@ try {
     };
     rows.push({
       label: tool,
-      rest: async () => check(await send(port, 'GET', path, restHeaders)),
+      rest: async () => check(await send('GET', path, restHeaders)),
       modern: async () =>
-        check(await send(port, 'POST', '/mcp', modern.headers, JSON.stringify({ ...modern.body, id: id++ }))),
-      legacy: async () => check(await send(port, 'POST', '/mcp', session, JSON.stringify({ ...legacyBody, id: id++ }))),
+        check(await send('POST', '/mcp', modern.headers, JSON.stringify({ ...modern.body, id: id++ }))),
+      legacy: async () => check(await send('POST', '/mcp', session, JSON.stringify({ ...legacyBody, id: id++ }))),
     });
   }
 
@@ -190,7 +106,7 @@ try {
 
   gc();
   const before = process.memoryUsage();
-  for (let i = 1; i < SESSIONS; i++) await openSession(port, apiKey);
+  for (let i = 1; i < SESSIONS; i++) await openSession();
   gc();
   const after = process.memoryUsage();
   const per = (field: 'heapUsed' | 'rss') => ((after[field] - before[field]) / (SESSIONS - 1) / 1024).toFixed(1);

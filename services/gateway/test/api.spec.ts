@@ -3,25 +3,19 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { call } from '@notetaker/bus';
 import { routes } from '@notetaker/contracts';
-import { startTestStack, type TestStack } from '../../../test/support/stack.js';
+import { stackPerSuite } from './support/stack-per-suite.js';
 
 describe('gateway REST edge', () => {
-  let t: TestStack;
-  let apiKey: string;
-  let tokenId: string;
-
-  before(async () => {
-    t = await startTestStack();
-    ({ apiKey, id: tokenId } = await t.createToken());
-  });
-  after(() => t.stop());
+  const t = stackPerSuite();
 
   it('serves /healthz and /readyz without a key', async () => {
     expect((await fetch(`${t.baseUrl}/healthz`)).status).to.equal(200);
     const ready = await fetch(`${t.baseUrl}/readyz`);
     expect(ready.status).to.equal(200);
     // Beside the status, whether the bots have a browser (a field: it never fails readiness).
-    expect(await ready.json()).to.include({ status: 'ready' }).and.to.have.nested.property('bots.available');
+    expect(await ready.json())
+      .to.include({ status: 'ready' })
+      .and.to.have.nested.property('bots.available');
   });
 
   it('serves Prometheus metrics', async () => {
@@ -31,8 +25,8 @@ describe('gateway REST edge', () => {
   });
 
   it('accepts the key in X-API-Key and in Authorization: Bearer', async () => {
-    expect((await t.api('/projects', { apiKey })).status).to.equal(200);
-    const bearer = await t.api('/projects', { headers: { Authorization: `Bearer ${apiKey}` } });
+    expect((await t.api('/projects', { apiKey: t.apiKey })).status).to.equal(200);
+    const bearer = await t.api('/projects', { headers: { Authorization: `Bearer ${t.apiKey}` } });
     expect(bearer.status).to.equal(200);
     expect(await bearer.json())
       .to.have.property('projects')
@@ -65,7 +59,7 @@ describe('gateway REST edge', () => {
   it('lists project folders put under the content root by hand', async () => {
     fs.mkdirSync(path.join(t.contentRoot, 'deployed-md-files/docs/handmade/meetings'), { recursive: true });
     fs.writeFileSync(path.join(t.contentRoot, 'deployed-md-files/docs/handmade/meetings/a.md'), '---\ntitle: a\n---\n');
-    const res = await t.api('/projects', { apiKey });
+    const res = await t.api('/projects', { apiKey: t.apiKey });
     const body = (await res.json()) as { projects: Array<{ id: string; hasMeetings: boolean }> };
     expect(body.projects.find((p) => p.id === 'handmade')).to.include({ hasMeetings: true });
   });
@@ -79,7 +73,7 @@ describe('gateway REST edge', () => {
   it('answers 400 for malformed JSON and 413 for a body over 1 MB', async () => {
     const bad = await t.api('/projects', {
       method: 'POST',
-      apiKey,
+      apiKey: t.apiKey,
       headers: { 'Content-Type': 'application/json' },
       body: '{"a":',
     });
@@ -87,7 +81,7 @@ describe('gateway REST edge', () => {
     expect(await bad.json()).to.deep.equal({ error: 'Malformed JSON body' });
     const big = await t.api('/projects', {
       method: 'POST',
-      apiKey,
+      apiKey: t.apiKey,
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 10) }),
     });
@@ -116,6 +110,5 @@ describe('gateway REST edge', () => {
     expect(await call(t.stack.bus, routes.identity.signingSecret, { tokenId: 'tok_unknown' })).to.deep.equal({
       signingSecret: null,
     });
-    void tokenId;
   });
 });

@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { startTestStack, type TestStack } from '../../../test/support/stack.js';
 import { eventually } from '../../../test/support/wait.js';
+import { stackPerSuite } from './support/stack-per-suite.js';
 import { WebClient } from './web/support/web-client.js';
 
 const NO_BROWSER = 'No browser for the bots: install chromium or set CHROME_PATH';
@@ -18,26 +18,19 @@ const FIX = 'apt-get install -y chromium (as root), or set CHROME_PATH to a Chro
 const MEET_URL = 'https://meet.google.com/abc-defg-hij';
 
 describe('the stack without a browser for its bots', () => {
-  let t: TestStack;
   let dir: string;
   let chrome: string;
-  let apiKey: string;
-
-  before(async () => {
+  before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'no-browser-'));
     chrome = path.join(dir, 'chromium');
-    t = await startTestStack({ CHROME_PATH: chrome, WORKER_LEASE_MS: '1500' });
-    ({ apiKey } = await t.createToken());
   });
-  after(async () => {
-    await t.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const t = stackPerSuite({ env: () => ({ CHROME_PATH: chrome, WORKER_LEASE_MS: '1500' }) });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const start = () =>
     t.api('/meetings/start', {
       method: 'POST',
-      apiKey,
+      apiKey: t.apiKey,
       json: { url: MEET_URL, callbackUrl: 'http://127.0.0.1:9/hooks', project: 'api' },
     });
 
@@ -58,7 +51,7 @@ describe('the stack without a browser for its bots', () => {
     const res = await start();
     expect([res.status, res.headers.get('retry-after')]).to.deep.equal([503, '30']);
     expect(await res.json()).to.deep.equal({ error: NO_BROWSER });
-    expect(await (await t.api('/meetings/status', { apiKey })).json()).to.deep.equal({ meetings: [] });
+    expect(await (await t.api('/meetings/status', { apiKey: t.apiKey })).json()).to.deep.equal({ meetings: [] });
     expect(fs.existsSync(path.join(t.contentRoot, 'deployed-md-files', 'docs', 'api'))).to.equal(false);
   });
 
@@ -89,7 +82,7 @@ describe('the stack without a browser for its bots', () => {
     expect(await res.json()).to.include({ status: 'joining', platform: 'google_meet' });
     // The bot's launch fails (browser_unavailable): the meeting ends and frees the link.
     await eventually(
-      async () => (await (await t.api('/meetings/status', { apiKey })).json()).meetings.length === 0,
+      async () => (await (await t.api('/meetings/status', { apiKey: t.apiKey })).json()).meetings.length === 0,
       'the meeting to end',
       20_000,
     );

@@ -5,42 +5,34 @@
  * reads the attempts back.
  */
 import { expect } from 'chai';
-import { replies, type CallbackReceiver } from '../../../test/support/callback-receiver.js';
-import type { TestStack } from '../../../test/support/stack.js';
+import { replies } from '../../../test/support/callback-receiver.js';
 import { eventually } from '../../../test/support/wait.js';
-import { startStackWithReceiver, type StackWithReceiver } from './support/meeting-with-receiver.js';
+import { stackWithReceiverPerSuite } from './support/meeting-with-receiver.js';
 import type { WebhookDeliveriesReply } from '@notetaker/contracts';
 
 type Log = WebhookDeliveriesReply;
 
 describe('delivery log REST', function () {
   this.timeout(30_000);
-  let t: TestStack;
-  let stack: StackWithReceiver;
-  let rx: CallbackReceiver;
-  let owner: { apiKey: string; signingSecret: string };
-  let other: { apiKey: string };
+  const stack = stackWithReceiverPerSuite({ WEBHOOK_RETRY_DELAYS_MS: '50', WEBHOOK_RETRY_JITTER: '0' });
   let meetingId: string;
 
   before(async () => {
-    stack = await startStackWithReceiver({ WEBHOOK_RETRY_DELAYS_MS: '50', WEBHOOK_RETRY_JITTER: '0' });
-    ({ t, rx, owner, other } = stack);
-    rx.script(replies.status(500)); // the first event needs a second attempt
+    stack.rx.script(replies.status(500)); // the first event needs a second attempt
     const { meeting, ...started } = await stack.startMeeting();
     meetingId = started.meetingId;
     meeting.segment({ speaker: 'Ada', text: 'Hello there' });
   });
-  after(() => stack?.stop());
 
   async function logOf(apiKey: string, query = ''): Promise<Response> {
-    return t.api(`/meetings/${meetingId}/deliveries${query}`, { apiKey });
+    return stack.t.api(`/meetings/${meetingId}/deliveries${query}`, { apiKey });
   }
 
   it("shows the owner each event's attempts and outcome", async () => {
-    await rx.waitFor((r) => r.some((c) => c.eventType === 'segment_finalized'), 10_000, 'the segment delivered');
+    await stack.rx.waitFor((r) => r.some((c) => c.eventType === 'segment_finalized'), 10_000, 'the segment delivered');
     const log = await eventually(
       async () => {
-        const res = await logOf(owner.apiKey);
+        const res = await logOf(stack.owner.apiKey);
         expect(res.status).to.equal(200);
         const read = (await res.json()) as Log;
         // The log as last read is the failure's message.
@@ -53,24 +45,24 @@ describe('delivery log REST', function () {
       10_000,
     );
     expect(log.meetingId).to.equal(meetingId);
-    expect(log.callbackUrl).to.equal(`${rx.url}/hook`);
+    expect(log.callbackUrl).to.equal(`${stack.rx.url}/hook`);
     expect(log.callbackState).to.equal('active');
     const first = log.deliveries[0];
     expect(first.sequence).to.equal(1);
     expect(first.eventId).to.equal(`${meetingId}:1`);
     expect(first.attempts.map((a) => a.status)).to.deep.equal([500, 200]);
     expect(first.attempts.map((a) => a.deliveryId)).to.deep.equal(
-      rx.received.filter((c) => c.sequence === 1).map((c) => c.deliveryId),
+      stack.rx.received.filter((c) => c.sequence === 1).map((c) => c.deliveryId),
     );
     for (const attempt of first.attempts) {
       expect(Date.parse(attempt.at)).to.not.be.NaN;
       expect(attempt.durationMs).to.be.a('number');
     }
-    expect(rx.received.every((c) => c.signatureValid)).to.equal(true);
+    expect(stack.rx.received.every((c) => c.signatureValid)).to.equal(true);
   });
 
   it('pages with afterSequence and limit', async () => {
-    const res = await logOf(owner.apiKey, '?afterSequence=1&limit=1');
+    const res = await logOf(stack.owner.apiKey, '?afterSequence=1&limit=1');
     expect(res.status).to.equal(200);
     const log = (await res.json()) as Log;
     expect(log.deliveries.map((d) => d.sequence)).to.deep.equal([2]);
@@ -79,9 +71,9 @@ describe('delivery log REST', function () {
 
   it('answers 404 Not found to another key, for an unknown meeting and for a malformed id', async () => {
     for (const res of [
-      await logOf(other.apiKey),
-      await t.api(`/meetings/meeting_${Date.now()}_abcdefghij/deliveries`, { apiKey: owner.apiKey }),
-      await t.api('/meetings/not-a-meeting/deliveries', { apiKey: owner.apiKey }),
+      await logOf(stack.other.apiKey),
+      await stack.t.api(`/meetings/meeting_${Date.now()}_abcdefghij/deliveries`, { apiKey: stack.owner.apiKey }),
+      await stack.t.api('/meetings/not-a-meeting/deliveries', { apiKey: stack.owner.apiKey }),
     ]) {
       expect(res.status).to.equal(404);
       expect(await res.json()).to.deep.equal({ error: 'Not found' });
@@ -89,9 +81,9 @@ describe('delivery log REST', function () {
   });
 
   it('answers 400 naming the bad query field, and 401 without a key', async () => {
-    const bad = await logOf(owner.apiKey, '?limit=0');
+    const bad = await logOf(stack.owner.apiKey, '?limit=0');
     expect(bad.status).to.equal(400);
     expect(await bad.json()).to.deep.equal({ error: 'limit must be at least 1' });
-    expect((await t.api(`/meetings/${meetingId}/deliveries`)).status).to.equal(401);
+    expect((await stack.t.api(`/meetings/${meetingId}/deliveries`)).status).to.equal(401);
   });
 });

@@ -6,10 +6,8 @@
  */
 import { expect } from 'chai';
 import type { EventEnvelope } from '@notetaker/contracts';
-import type { CallbackReceiver } from '../../../test/support/callback-receiver.js';
-import type { TestStack } from '../../../test/support/stack.js';
 import { eventually } from '../../../test/support/wait.js';
-import { startStackWithReceiver, type StackWithReceiver } from './support/meeting-with-receiver.js';
+import { stackWithReceiverPerSuite } from './support/meeting-with-receiver.js';
 
 interface Page {
   meetingId: string;
@@ -20,16 +18,10 @@ interface Page {
 
 describe('meeting events REST (catch-up by sequence)', function () {
   this.timeout(30_000);
-  let t: TestStack;
-  let stack: StackWithReceiver;
-  let rx: CallbackReceiver;
-  let owner: { apiKey: string; signingSecret: string };
-  let other: { apiKey: string };
+  const stack = stackWithReceiverPerSuite();
   let meetingId: string;
 
   before(async () => {
-    stack = await startStackWithReceiver();
-    ({ t, rx, owner, other } = stack);
     const { meeting, ...started } = await stack.startMeeting();
     meetingId = started.meetingId;
     meeting.participants(['Ada', 'Grace']);
@@ -38,23 +30,23 @@ describe('meeting events REST (catch-up by sequence)', function () {
     meeting.segment({ speaker: 'Ada', text: 'Hello there.' });
     meeting.caption({ captionId: 'c2', speaker: 'Grace', text: 'Hi' });
     meeting.segment({ speaker: 'Grace', text: 'Hi Ada.' });
-    await rx.waitFor(
-      () => rx.events().filter((c) => c.meetingId === meetingId && c.eventType === 'segment_finalized').length === 2,
+    await stack.rx.waitFor(
+      () =>
+        stack.rx.events().filter((c) => c.meetingId === meetingId && c.eventType === 'segment_finalized').length === 2,
       10_000,
       'both segments delivered',
     );
   });
-  after(() => stack?.stop());
 
-  const eventsOf = (query = '', apiKey = owner.apiKey, id = meetingId) =>
-    t.api(`/meetings/${id}/events${query}`, { apiKey });
+  const eventsOf = (query = '', apiKey = stack.owner.apiKey, id = meetingId) =>
+    stack.t.api(`/meetings/${id}/events${query}`, { apiKey });
   async function page(query = ''): Promise<Page> {
     const res = await eventsOf(query);
     expect(res.status, await res.clone().text()).to.equal(200);
     return (await res.json()) as Page;
   }
   const delivered = () =>
-    rx
+    stack.rx
       .events()
       .filter((c) => c.meetingId === meetingId)
       .map((c) => c.json as EventEnvelope);
@@ -119,9 +111,9 @@ describe('meeting events REST (catch-up by sequence)', function () {
 
   it('answers 404 Not found to another key, for an unknown meeting and for a malformed id', async () => {
     for (const res of [
-      await eventsOf('', other.apiKey),
-      await eventsOf('', owner.apiKey, `meeting_${Date.now()}_abcdefghij`),
-      await eventsOf('', owner.apiKey, 'not-a-meeting'),
+      await eventsOf('', stack.other.apiKey),
+      await eventsOf('', stack.owner.apiKey, `meeting_${Date.now()}_abcdefghij`),
+      await eventsOf('', stack.owner.apiKey, 'not-a-meeting'),
     ]) {
       expect(res.status).to.equal(404);
       expect(await res.json()).to.deep.equal({ error: 'Not found' });
@@ -145,13 +137,17 @@ describe('meeting events REST (catch-up by sequence)', function () {
       expect(res.status, query).to.equal(400);
       expect(((await res.json()) as { error: string }).error, query).to.have.string(message);
     }
-    expect((await t.api(`/meetings/${meetingId}/events`)).status).to.equal(401);
+    expect((await stack.t.api(`/meetings/${meetingId}/events`)).status).to.equal(401);
   });
 
   it('says ended once the meeting is over, and the page after the last event is empty', async () => {
     const live = await page();
     expect(live.ended).to.equal(false);
-    const stop = await t.api('/meetings/stop', { method: 'POST', apiKey: owner.apiKey, json: { meetingId } });
+    const stop = await stack.t.api('/meetings/stop', {
+      method: 'POST',
+      apiKey: stack.owner.apiKey,
+      json: { meetingId },
+    });
     expect(stop.status).to.equal(200);
     const final = await eventually(
       async () => {
@@ -167,8 +163,11 @@ describe('meeting events REST (catch-up by sequence)', function () {
     const tail = await page(`?after=${final.nextAfter}`);
     expect(tail).to.deep.equal({ meetingId, events: [], nextAfter: final.nextAfter, ended: true });
     // Everything the receiver was sent, exactly, is what the route answers.
-    await rx.waitFor(
-      () => rx.events().some((c) => c.meetingId === meetingId && (c.json as EventEnvelope).payload.status === 'ended'),
+    await stack.rx.waitFor(
+      () =>
+        stack.rx
+          .events()
+          .some((c) => c.meetingId === meetingId && (c.json as EventEnvelope).payload.status === 'ended'),
       10_000,
       'the ended status delivered',
     );

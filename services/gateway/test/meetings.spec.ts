@@ -5,14 +5,11 @@ import { evtMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
 import { startTestStack, type TestStack } from '../../../test/support/stack.js';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../test/support/scripted-driver.js';
 import { eventually } from '../../../test/support/wait.js';
-
-function meetUrl(): string {
-  const letters = (n: number) =>
-    Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
-  return `https://meet.google.com/${letters(3)}-${letters(4)}-${letters(3)}`;
-}
+import { meetUrl } from './support/meeting-with-receiver.js';
 
 const CALLBACK = 'http://127.0.0.1:9/hook';
+/** A valid start request: most of the 400 cases below add one bad field to it. */
+const VALID_START = { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK };
 
 describe('meetings REST (SPEC 4.1)', () => {
   let t: TestStack;
@@ -175,14 +172,10 @@ describe('meetings REST (SPEC 4.1)', () => {
   for (const [label, body, message] of [
     ['a missing url', { callbackUrl: CALLBACK }, 'url is required and must be a string'],
     ['a url that is a number', { url: 5, callbackUrl: CALLBACK }, 'url is required and must be a string'],
-    [
-      'a missing callbackUrl',
-      { url: 'https://meet.google.com/abc-defg-hij' },
-      'callbackUrl is required and must be a string',
-    ],
+    ['a missing callbackUrl', { url: VALID_START.url }, 'callbackUrl is required and must be a string'],
     [
       'a non-http callbackUrl',
-      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: 'file:///etc/passwd' },
+      { ...VALID_START, callbackUrl: 'file:///etc/passwd' },
       'callbackUrl must be an http(s) URL',
     ],
     [
@@ -195,51 +188,19 @@ describe('meetings REST (SPEC 4.1)', () => {
       { url: 'https://meet.google.com/lookup/abc', callbackUrl: CALLBACK },
       /^url must be a Google Meet/,
     ],
-    [
-      'a bad project id',
-      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, project: '-bad' },
-      /^project must match/,
-    ],
-    [
-      'a title over 200 characters',
-      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, title: 't'.repeat(201) },
-      'title must be at most 200 characters',
-    ],
-    [
-      'a title that is a number',
-      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, title: 42 },
-      'title must be a string',
-    ],
-    [
-      'a title that is an object',
-      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, title: { text: 'Planning' } },
-      'title must be a string',
-    ],
-    [
-      'a project that is a number',
-      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, project: 7 },
-      'project must be a string',
-    ],
-    [
-      'a project that is an object',
-      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, project: { id: 'sales' } },
-      'project must be a string',
-    ],
+    ['a bad project id', { ...VALID_START, project: '-bad' }, /^project must match/],
+    ['a title over 200 characters', { ...VALID_START, title: 't'.repeat(201) }, 'title must be at most 200 characters'],
+    ['a title that is a number', { ...VALID_START, title: 42 }, 'title must be a string'],
+    ['a title that is an object', { ...VALID_START, title: { text: 'Planning' } }, 'title must be a string'],
+    ['a project that is a number', { ...VALID_START, project: 7 }, 'project must be a string'],
+    ['a project that is an object', { ...VALID_START, project: { id: 'sales' } }, 'project must be a string'],
     [
       'a saveTranscript that is not a boolean',
-      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, saveTranscript: 'yes' },
+      { ...VALID_START, saveTranscript: 'yes' },
       'saveTranscript must be a boolean',
     ],
-    [
-      'a coach of no known mode',
-      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, coach: 'gpt' },
-      'coach must be one of rules, ai, off',
-    ],
-    [
-      'an unknown field',
-      { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK, bot: 'x' },
-      'Unknown field: bot',
-    ],
+    ['a coach of no known mode', { ...VALID_START, coach: 'gpt' }, 'coach must be one of rules, ai, off'],
+    ['an unknown field', { ...VALID_START, bot: 'x' }, 'Unknown field: bot'],
   ] as const) {
     it(`answers 400 for ${label}`, async () => {
       const res = await start(body as Record<string, unknown>);

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { call } from '@notetaker/bus';
 import { routes, type Project, type ProjectMeeting } from '@notetaker/contracts';
-import { startTestStack, type TestStack } from '../../../test/support/stack.js';
+import type { TestStack } from '../../../test/support/stack.js';
+import { stackPerSuite } from './support/stack-per-suite.js';
 
 async function saveTranscript(
   t: TestStack,
@@ -47,18 +48,11 @@ async function saveTranscript(
 }
 
 describe('projects REST', () => {
-  let t: TestStack;
-  let apiKey: string;
-
-  before(async () => {
-    t = await startTestStack();
-    ({ apiKey } = await t.createToken());
-  });
-  after(() => t.stop());
+  const t = stackPerSuite();
 
   const docs = () => path.join(t.contentRoot, 'deployed-md-files/docs');
   const get = async <T>(pathname: string) => {
-    const res = await t.api(pathname, { apiKey });
+    const res = await t.api(pathname, { apiKey: t.apiKey });
     return { status: res.status, body: (await res.json()) as T };
   };
 

@@ -11,6 +11,7 @@ import { call } from '@notetaker/bus';
 import { routes, type SearchResult } from '@notetaker/contracts';
 import { startTestStack, type TestStack } from '../../../test/support/stack.js';
 import { eventually } from '../../../test/support/wait.js';
+import { stackPerSuite } from './support/stack-per-suite.js';
 
 async function saveTranscript(
   t: TestStack,
@@ -40,17 +41,10 @@ async function saveTranscript(
 }
 
 describe('search REST', () => {
-  let t: TestStack;
-  let apiKey: string;
-
-  before(async () => {
-    t = await startTestStack();
-    ({ apiKey } = await t.createToken([]));
-  });
-  after(() => t.stop());
+  const t = stackPerSuite({ capabilities: [] });
 
   const search = async (query: string) => {
-    const res = await t.api(`/search?${query}`, { apiKey });
+    const res = await t.api(`/search?${query}`, { apiKey: t.apiKey });
     return { status: res.status, body: (await res.json()) as { results: SearchResult[]; error?: string } };
   };
   const snippets = async (query: string) => (await search(query)).body.results.map((r) => r.snippet);

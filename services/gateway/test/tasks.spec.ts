@@ -13,17 +13,20 @@ import {
   type TaskExecution,
 } from '@notetaker/contracts';
 import { startFakeLlm, type FakeLlm } from '../../../test/support/fake-llm.js';
-import { startTestStack, type TestStack } from '../../../test/support/stack.js';
 import { eventually, sleep } from '../../../test/support/wait.js';
+import { stackPerSuite } from './support/stack-per-suite.js';
 
 describe('tasks REST API', function () {
   this.timeout(30_000);
-  let t: TestStack;
   let llm: FakeLlm;
-  let apiKey: string;
+  before(async () => {
+    llm = await startFakeLlm();
+  });
+  const t = stackPerSuite({ env: () => llm.env(), capabilities: [] });
+  after(() => llm.close());
 
   const call = async (method: string, pathname: string, json?: unknown) => {
-    const res = await t.api(pathname, { method, apiKey, ...(json !== undefined && { json }) });
+    const res = await t.api(pathname, { method, apiKey: t.apiKey, ...(json !== undefined && { json }) });
     return { status: res.status, body: (await res.json()) as any };
   };
   const create = (body: Record<string, unknown>) => call('POST', '/tasks', body);
@@ -39,15 +42,6 @@ describe('tasks REST API', function () {
       15_000,
     );
 
-  before(async () => {
-    llm = await startFakeLlm();
-    t = await startTestStack(llm.env());
-    ({ apiKey } = await t.createToken([]));
-  });
-  after(async () => {
-    await t.stop();
-    await llm.close();
-  });
   beforeEach(() => {
     llm.requests.length = 0;
     llm.script([]);
@@ -113,6 +107,12 @@ describe('tasks REST API', function () {
       expect(again).to.deep.equal({ status: 409, body: { error: 'Task already exists: twice' } });
     });
 
+    /** A task of the digest skill named `name`, with `fields` besides. */
+    const digestTask = (name: string, fields: Record<string, unknown>) => ({
+      name,
+      skillName: 'daily-meeting-digest',
+      ...fields,
+    });
     const invalid: Array<[string, Record<string, unknown>, string | RegExp]> = [
       ['a name outside the pattern', { name: '-bad', skillName: 'daily-meeting-digest' }, /^name must match/],
       ['a name over 64 characters', { name: 'a'.repeat(65), skillName: 'daily-meeting-digest' }, /^name must match/],
@@ -120,57 +120,21 @@ describe('tasks REST API', function () {
       ['a skill name with upper case', { name: 'x1', skillName: 'Daily' }, /^skillName must be/],
       ['a skill name with a double hyphen', { name: 'x2', skillName: 'a--b' }, /^skillName must be/],
       ['a path as skill name', { name: 'x3', skillName: '../etc' }, /^skillName must be/],
-      [
-        'a 6-field cron',
-        { name: 'x4', skillName: 'daily-meeting-digest', cronExpression: '* * * * * *' },
-        /exactly 5 fields/,
-      ],
-      [
-        'a cron preset',
-        { name: 'x5', skillName: 'daily-meeting-digest', cronExpression: '@daily' },
-        /exactly 5 fields/,
-      ],
-      [
-        'a cron value out of range',
-        { name: 'x6', skillName: 'daily-meeting-digest', cronExpression: '61 * * * *' },
-        /^cronExpression is invalid/,
-      ],
+      ['a 6-field cron', digestTask('x4', { cronExpression: '* * * * * *' }), /exactly 5 fields/],
+      ['a cron preset', digestTask('x5', { cronExpression: '@daily' }), /exactly 5 fields/],
+      ['a cron value out of range', digestTask('x6', { cronExpression: '61 * * * *' }), /^cronExpression is invalid/],
       [
         'a cron date that never comes',
-        { name: 'x7', skillName: 'daily-meeting-digest', cronExpression: '0 0 31 2 *' },
+        digestTask('x7', { cronExpression: '0 0 31 2 *' }),
         'cronExpression never matches a date',
       ],
-      [
-        'an unknown time zone',
-        { name: 'x8', skillName: 'daily-meeting-digest', timezone: 'Mars/Olympus' },
-        /^timezone must be an IANA/,
-      ],
-      [
-        'a zero timeout',
-        { name: 'x9', skillName: 'daily-meeting-digest', timeout: 0 },
-        'timeout must be a positive integer',
-      ],
-      [
-        'a fractional timeout',
-        { name: 'x10', skillName: 'daily-meeting-digest', timeout: 1.5 },
-        'timeout must be a positive integer',
-      ],
-      [
-        'a timeout over an hour',
-        { name: 'x11', skillName: 'daily-meeting-digest', timeout: 3_600_001 },
-        'timeout must be at most 3600000 ms',
-      ],
-      [
-        'a timeout as a string',
-        { name: 'x12', skillName: 'daily-meeting-digest', timeout: '1000' },
-        'timeout must be a number of milliseconds',
-      ],
-      [
-        'enabled as a string',
-        { name: 'x13', skillName: 'daily-meeting-digest', enabled: 'yes' },
-        'enabled must be a boolean',
-      ],
-      ['an unknown field', { name: 'x14', skillName: 'daily-meeting-digest', prompt: 'hi' }, 'Unknown field: prompt'],
+      ['an unknown time zone', digestTask('x8', { timezone: 'Mars/Olympus' }), /^timezone must be an IANA/],
+      ['a zero timeout', digestTask('x9', { timeout: 0 }), 'timeout must be a positive integer'],
+      ['a fractional timeout', digestTask('x10', { timeout: 1.5 }), 'timeout must be a positive integer'],
+      ['a timeout over an hour', digestTask('x11', { timeout: 3_600_001 }), 'timeout must be at most 3600000 ms'],
+      ['a timeout as a string', digestTask('x12', { timeout: '1000' }), 'timeout must be a number of milliseconds'],
+      ['enabled as a string', digestTask('x13', { enabled: 'yes' }), 'enabled must be a boolean'],
+      ['an unknown field', digestTask('x14', { prompt: 'hi' }), 'Unknown field: prompt'],
     ];
     for (const [label, body, message] of invalid) {
       it(`answers 400 for ${label}`, async () => {
@@ -416,13 +380,7 @@ describe('tasks REST API', function () {
 
 describe('tasks REST API with more tasks than one bus page', function () {
   this.timeout(60_000);
-  let t: TestStack;
-  let apiKey: string;
-  before(async () => {
-    t = await startTestStack();
-    ({ apiKey } = await t.createToken([]));
-  });
-  after(() => t.stop());
+  const t = stackPerSuite({ capabilities: [] });
 
   it('lists every task, in name order', async () => {
     const names = Array.from({ length: 1005 }, (_, i) => `bulk-${String(i).padStart(4, '0')}`);
@@ -434,14 +392,14 @@ describe('tasks REST API with more tasks than one bus page', function () {
             skillName: 'daily-meeting-digest',
             ...((i + j) % 2 === 0 && { cronExpression: '0 * * * *' }),
           };
-          const res = await t.api('/tasks', { method: 'POST', apiKey, json });
+          const res = await t.api('/tasks', { method: 'POST', apiKey: t.apiKey, json });
           expect(res.status).to.equal(201);
         }),
       );
     }
-    const all = (await (await t.api('/tasks', { apiKey })).json()) as { tasks: Task[] };
+    const all = (await (await t.api('/tasks', { apiKey: t.apiKey })).json()) as { tasks: Task[] };
     expect(all.tasks.map((x) => x.name)).to.deep.equal(names);
-    const scheduled = (await (await t.api('/tasks?scheduled=true', { apiKey })).json()) as { tasks: Task[] };
+    const scheduled = (await (await t.api('/tasks?scheduled=true', { apiKey: t.apiKey })).json()) as { tasks: Task[] };
     expect(scheduled.tasks).to.have.length(503);
   });
 });

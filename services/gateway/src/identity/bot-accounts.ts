@@ -23,6 +23,7 @@ import { silentLogger, type Logger } from '@notetaker/kit';
 import type { Collection, Store } from '@notetaker/store';
 import type { SealedSecret, SecretBox } from './secrets.js';
 import { parseSessionFile } from './session-file.js';
+import { shownFields } from './shown-fields.js';
 
 export const MAX_MEETINGS_PER_ACCOUNT = 50;
 
@@ -203,14 +204,5 @@ function notFound(): ServiceError {
 }
 
 function toInfo(record: BotAccountRecord): BotAccountInfo {
-  return {
-    id: record._id,
-    platform: record.platform,
-    name: record.name,
-    status: record.status,
-    maxMeetings: record.maxMeetings,
-    createdAt: record.createdAt,
-    lastUsedAt: record.lastUsedAt,
-    identity: record.identity,
-  };
+  return shownFields(record, ['platform', 'name', 'status', 'maxMeetings', 'createdAt', 'lastUsedAt', 'identity']);
 }

@@ -16,6 +16,7 @@ import {
   type SealedSecret,
   type SecretBox,
 } from './secrets.js';
+import { shownFields } from './shown-fields.js';
 
 export interface TokenRecord {
   _id: string;
@@ -151,13 +152,5 @@ export class TokenService {
 }
 
 function toInfo(record: TokenRecord): TokenInfo {
-  return {
-    id: record._id,
-    name: record.name,
-    accountId: record.accountId,
-    capabilities: record.capabilities,
-    createdAt: record.createdAt,
-    lastUsedAt: record.lastUsedAt,
-    revokedAt: record.revokedAt,
-  };
+  return shownFields(record, ['name', 'accountId', 'capabilities', 'createdAt', 'lastUsedAt', 'revokedAt']);
 }

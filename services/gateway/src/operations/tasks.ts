@@ -191,50 +191,55 @@ export const runTask = defineOperation({
     call(bus, routes.tasks.run, { name: taskName(name), triggerType: caller.kind === 'ui' ? 'ui' : 'api' }),
 });
 
-export const enableTask = defineOperation({
-  name: 'enable_task',
-  input: taskNameRequest,
-  output: taskResponse,
-  needs: null,
-  rest: {
-    method: 'post',
-    path: '/tasks/:name/enable',
-    status: 200,
-    tag: 'tasks',
-    summary: 'Resume a scheduled task’s timer',
-    description: 'The task',
-    errors: { 404: TASK_NOT_FOUND, 409: 'The task is on-demand: it has no schedule to enable' },
+/**
+ * enable_task and disable_task, the two switches of a scheduled task's timer: alike but for their
+ * words, `action` naming the tool, the REST path and the bus route.
+ */
+function scheduleSwitch(
+  action: 'enable' | 'disable',
+  words: {
+    summary: string;
+    title: string;
+    description: string;
+    text: (b: z.infer<typeof taskResponse>) => string;
   },
-  tool: {
-    title: 'Resume a task schedule',
-    description: 'Turns the cron schedule of a scheduled task on.',
-    annotations: { ...WRITE, idempotentHint: true },
-    text: (b) => `Task ${b.task.name} enabled; next run ${b.task.nextRunAt ?? 'none'}.`,
-  },
-  handler: onTask(routes.tasks.enable),
+) {
+  return defineOperation({
+    name: `${action}_task`,
+    input: taskNameRequest,
+    output: taskResponse,
+    needs: null,
+    rest: {
+      method: 'post',
+      path: `/tasks/:name/${action}`,
+      status: 200,
+      tag: 'tasks',
+      summary: words.summary,
+      description: 'The task',
+      errors: { 404: TASK_NOT_FOUND, 409: `The task is on-demand: it has no schedule to ${action}` },
+    },
+    tool: {
+      title: words.title,
+      description: words.description,
+      annotations: { ...WRITE, idempotentHint: true },
+      text: words.text,
+    },
+    handler: onTask(routes.tasks[action]),
+  });
+}
+
+export const enableTask = scheduleSwitch('enable', {
+  summary: 'Resume a scheduled task’s timer',
+  title: 'Resume a task schedule',
+  description: 'Turns the cron schedule of a scheduled task on.',
+  text: (b) => `Task ${b.task.name} enabled; next run ${b.task.nextRunAt ?? 'none'}.`,
 });
 
-export const disableTask = defineOperation({
-  name: 'disable_task',
-  input: taskNameRequest,
-  output: taskResponse,
-  needs: null,
-  rest: {
-    method: 'post',
-    path: '/tasks/:name/disable',
-    status: 200,
-    tag: 'tasks',
-    summary: 'Pause a scheduled task’s timer',
-    description: 'The task',
-    errors: { 404: TASK_NOT_FOUND, 409: 'The task is on-demand: it has no schedule to disable' },
-  },
-  tool: {
-    title: 'Pause a task schedule',
-    description: 'Pauses the cron schedule of a scheduled task (the schedule is kept; manual runs still work).',
-    annotations: { ...WRITE, idempotentHint: true },
-    text: (b) => `Task ${b.task.name} disabled.`,
-  },
-  handler: onTask(routes.tasks.disable),
+export const disableTask = scheduleSwitch('disable', {
+  summary: 'Pause a scheduled task’s timer',
+  title: 'Pause a task schedule',
+  description: 'Pauses the cron schedule of a scheduled task (the schedule is kept; manual runs still work).',
+  text: (b) => `Task ${b.task.name} disabled.`,
 });
 
 export const getTaskHistory = defineOperation({

@@ -301,14 +301,17 @@ describe('bot accounts over the bus', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  /** Adds an account with the operator's admin command (as the CLI does); its id. */
+  const addAccount = async (fields: { platform: string; name: string; session: string; maxMeetings?: number }) =>
+    (await gateway.admin({ command: 'bot-account.add', ...fields })) as { id: string };
+
   it('answers a platform’s accounts, an account’s session and reports; 404 once removed', async () => {
-    const added = (await gateway.admin({
-      command: 'bot-account.add',
+    const added = await addAccount({
       platform: 'google_meet',
       name: 'Bus bot',
       session: googleState(),
       maxMeetings: 2,
-    })) as { id: string };
+    });
     const { accounts } = await call(bus, routes.identity.botAccounts, { platform: 'google_meet' });
     expect(accounts.map((a) => a.id)).to.deep.equal([added.id]);
     expect(JSON.stringify(accounts)).not.to.contain(COOKIE_SECRET);
@@ -333,12 +336,7 @@ describe('bot accounts over the bus', () => {
   });
 
   it('lists meetings in use from meeting-session’s registry, 0 when it does not answer', async () => {
-    const added = (await gateway.admin({
-      command: 'bot-account.add',
-      platform: 'teams',
-      name: 'Busy',
-      session: teamsState(),
-    })) as { id: string };
+    const added = await addAccount({ platform: 'teams', name: 'Busy', session: teamsState() });
     const listed = () =>
       gateway.admin({ command: 'bot-account.list' }) as Promise<Array<{ id: string; meetingsInUse: number }>>;
     expect((await listed()).find((a) => a.id === added.id)?.meetingsInUse).to.equal(0);

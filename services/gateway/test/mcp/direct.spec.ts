@@ -3,61 +3,32 @@
  * answer to the same request, byte for byte: each request below is sent as the 2.x Client sends
  * it, once on the direct path and once with it off (the SDK's), on one stack.
  */
-import http from 'node:http';
 import { expect } from 'chai';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { directToolCalls } from '../../src/mcp/direct.js';
+import {
+  openLegacySession,
+  recordToolCall,
+  sendRaw,
+  startMeetingWithSegments,
+  type RecordedRequest,
+} from '../support/mcp-wire.js';
 import { scriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
 import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
 
-interface Recorded {
-  headers: Record<string, string>;
-  body: { params: Record<string, unknown> } & Record<string, unknown>;
-}
-
-function post(baseUrl: string, headers: Record<string, string>, body: string) {
-  return new Promise<{ status: number; type?: string; session?: string; text: string }>((resolve, reject) => {
-    const req = http.request(`${baseUrl}/mcp`, { method: 'POST', headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          type: res.headers['content-type'],
-          session: res.headers['mcp-session-id'] as string | undefined,
-          text: Buffer.concat(chunks).toString(),
-        }),
-      );
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+/** A POST to /mcp exactly as given; the answer's status, type, session and bytes. */
+async function post(baseUrl: string, headers: Record<string, string>, body: string) {
+  const res = await sendRaw(baseUrl, 'POST', '/mcp', headers, body);
+  return {
+    status: res.status,
+    type: res.headers['content-type'],
+    session: res.headers['mcp-session-id'] as string | undefined,
+    text: res.text,
+  };
 }
 
 /** The headers and body a real 2.x Client sends for tools/call `name`. */
-async function recordCall(baseUrl: string, apiKey: string, name: string, args: object): Promise<Recorded> {
-  let recorded: Recorded | undefined;
-  const recording: typeof fetch = async (input, init) => {
-    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    if (body?.method === 'tools/call') {
-      const headers: Record<string, string> = {};
-      new Headers(init?.headers).forEach((value, key) => (headers[key] = value));
-      recorded = { headers, body };
-    }
-    return fetch(input, init);
-  };
-  const client = new Client({ name: 'direct', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
-      fetch: recording,
-      requestInit: { headers: { Authorization: `Bearer ${apiKey}` } },
-    }),
-  );
-  await client.callTool({ name, arguments: args as Record<string, unknown> }).catch(() => undefined);
-  await client.close();
-  if (!recorded) throw new Error('no tools/call recorded');
-  return recorded;
-}
+const recordCall = (baseUrl: string, apiKey: string, name: string, args: object) =>
+  recordToolCall(baseUrl, apiKey, 'direct', name, args);
 
 describe('MCP tools/call answered directly (2026-07-28)', function () {
   this.timeout(60_000);
@@ -69,27 +40,10 @@ describe('MCP tools/call answered directly (2026-07-28)', function () {
   before(async () => {
     t = await startTestStack({}, { driverFactory: driver });
     ({ apiKey } = await t.createToken([]));
-    const res = await t.api('/meetings/start', {
-      method: 'POST',
-      apiKey,
-      json: {
-        url: 'https://meet.google.com/dir-ectc-all',
-        callbackUrl: 'http://127.0.0.1:9/hook',
-        saveTranscript: false,
-      },
-    });
-    expect(res.status, await res.clone().text()).to.equal(201);
-    ({ meetingId } = (await res.json()) as { meetingId: string });
-    const meeting = await driver.meeting(meetingId);
-    meeting.segment({ speaker: 'Alice', text: 'Hello “there”, with <markup> & ünïcode.' });
-    meeting.segment({ speaker: 'Bob', text: 'Second line.' });
-    for (;;) {
-      const body = (await (await t.api(`/meetings/${meetingId}/transcript`, { apiKey })).json()) as {
-        segments: unknown[];
-      };
-      if (body.segments.length === 2) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    meetingId = await startMeetingWithSegments(t, driver, apiKey, 'https://meet.google.com/dir-ectc-all', [
+      { speaker: 'Alice', text: 'Hello “there”, with <markup> & ünïcode.' },
+      { speaker: 'Bob', text: 'Second line.' },
+    ]);
   });
   after(async () => {
     directToolCalls.enabled = true;
@@ -97,7 +51,7 @@ describe('MCP tools/call answered directly (2026-07-28)', function () {
   });
 
   /** Both paths' answers to one request, the SDK's first. */
-  async function both(request: Recorded, id: number) {
+  async function both(request: RecordedRequest, id: number) {
     const body = JSON.stringify({ ...request.body, id });
     try {
       directToolCalls.enabled = false;
@@ -157,28 +111,7 @@ describe('MCP tools/call answered directly (2026-07-28)', function () {
 
   describe('on a 2025-11-25 session', () => {
     /** A session opened as the 1.x client opens one; its headers for the next requests. */
-    async function openSession(key: string): Promise<Record<string, string>> {
-      const base = {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'x-api-key': key,
-      };
-      const init = JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'direct', version: '1' } },
-      });
-      const opened = await fetch(`${t.baseUrl}/mcp`, { method: 'POST', headers: base, body: init });
-      expect(opened.status).to.equal(200);
-      const headers = {
-        ...base,
-        'mcp-session-id': opened.headers.get('mcp-session-id')!,
-        'mcp-protocol-version': '2025-11-25',
-      };
-      await post(t.baseUrl, headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-      return headers;
-    }
+    const openSession = (key: string) => openLegacySession(t.baseUrl, key, 'direct');
     const call = (name: string, args: object) => ({
       jsonrpc: '2.0',
       method: 'tools/call',
@@ -189,7 +122,7 @@ describe('MCP tools/call answered directly (2026-07-28)', function () {
       it(`answers ${label} with the SDK's bytes`, async () => {
         const [name, args] = make();
         const headers = await openSession(apiKey);
-        const { sdk, direct } = await both({ headers, body: call(name, args) as Recorded['body'] }, 12);
+        const { sdk, direct } = await both({ headers, body: call(name, args) as RecordedRequest['body'] }, 12);
         expect(direct).to.deep.equal(sdk);
         expect(sdk.status).to.equal(200);
       });
@@ -206,7 +139,7 @@ describe('MCP tools/call answered directly (2026-07-28)', function () {
       ];
       for (const variant of variants) {
         const { sdk, direct } = await both(
-          { headers: variant, body: call('list_meetings', {}) as Recorded['body'] },
+          { headers: variant, body: call('list_meetings', {}) as RecordedRequest['body'] },
           13,
         );
         expect(direct).to.deep.equal(sdk);

@@ -10,28 +10,8 @@ import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../t
 import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
 import { connectMcp, ERAS, type McpTestClient } from './clients.js';
 import { eventually } from '../../../../test/support/wait.js';
+import { meetUrl } from '../support/meeting-with-receiver.js';
 
-const TOOL_NAMES = [
-  'start_meeting',
-  'stop_meeting',
-  'list_meetings',
-  'get_transcript',
-  'get_events',
-  'get_deliveries',
-  'get_document',
-  'list_projects',
-  'list_project_meetings',
-  'search_transcripts',
-  'list_tasks',
-  'get_task',
-  'create_task',
-  'update_task',
-  'delete_task',
-  'run_task',
-  'enable_task',
-  'disable_task',
-  'get_task_history',
-];
 const READ_ONLY = [
   'list_meetings',
   'get_transcript',
@@ -45,11 +25,18 @@ const READ_ONLY = [
   'get_task',
   'get_task_history',
 ];
+const WRITING = [
+  'start_meeting',
+  'stop_meeting',
+  'create_task',
+  'update_task',
+  'delete_task',
+  'run_task',
+  'enable_task',
+  'disable_task',
+];
+const TOOL_NAMES = [...READ_ONLY, ...WRITING];
 const CALLBACK = 'http://127.0.0.1:9/hook';
-
-const letters = (n: number) =>
-  Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
-const meetUrl = () => `https://meet.google.com/${letters(3)}-${letters(4)}-${letters(3)}`;
 
 describe('MCP tools (/mcp) on the whole stack', function () {
   this.timeout(60_000);
@@ -256,87 +243,51 @@ describe('MCP tools (/mcp) on the whole stack', function () {
 
       it('answers every failure as isError with the message REST gives for the same request', async () => {
         const url = meetUrl();
-        const cases: Array<[string, Record<string, unknown>, string, string, unknown]> = [
-          [
-            'get_transcript',
-            { meetingId: 'meeting_1700000000000_AbCdEf1234' },
-            'GET',
-            '/meetings/meeting_1700000000000_AbCdEf1234/transcript',
-            undefined,
-          ],
-          ['get_transcript', { meetingId: 'nonsense' }, 'GET', '/meetings/nonsense/transcript', undefined],
-          [
+        type Case = [string, Record<string, unknown>, string, string, unknown];
+        /** A tool beside REST's `method pathname`, a POST's body being the tool's arguments as they are. */
+        const viaRest = (
+          tool: string,
+          args: Record<string, unknown>,
+          method: 'GET' | 'POST',
+          pathname: string,
+        ): Case => [tool, args, method, pathname, method === 'POST' ? args : undefined];
+        const unknownId = 'meeting_1700000000000_AbCdEf1234';
+        const cases: Case[] = [
+          viaRest('get_transcript', { meetingId: unknownId }, 'GET', `/meetings/${unknownId}/transcript`),
+          viaRest('get_transcript', { meetingId: 'nonsense' }, 'GET', '/meetings/nonsense/transcript'),
+          viaRest(
             'get_transcript',
             { meetingId: 'nonsense', after: -1 },
             'GET',
             '/meetings/nonsense/transcript?after=-1',
-            undefined,
-          ],
-          [
-            'get_events',
-            { meetingId: 'meeting_1700000000000_AbCdEf1234' },
-            'GET',
-            '/meetings/meeting_1700000000000_AbCdEf1234/events',
-            undefined,
-          ],
-          [
-            'get_events',
-            { meetingId: 'nonsense', limit: 5000 },
-            'GET',
-            '/meetings/nonsense/events?limit=5000',
-            undefined,
-          ],
-          [
+          ),
+          viaRest('get_events', { meetingId: unknownId }, 'GET', `/meetings/${unknownId}/events`),
+          viaRest('get_events', { meetingId: 'nonsense', limit: 5000 }, 'GET', '/meetings/nonsense/events?limit=5000'),
+          viaRest(
             'get_events',
             { meetingId: 'nonsense', types: 'speech' },
             'GET',
             '/meetings/nonsense/events?types=speech',
-            undefined,
-          ],
-          [
-            'get_document',
-            { meetingId: 'meeting_1700000000000_AbCdEf1234' },
-            'GET',
-            '/meetings/meeting_1700000000000_AbCdEf1234/document',
-            undefined,
-          ],
-          [
-            'stop_meeting',
-            { meetingId: 'meeting_1700000000000_AbCdEf1234' },
-            'POST',
-            '/meetings/stop',
-            { meetingId: 'meeting_1700000000000_AbCdEf1234' },
-          ],
-          ['stop_meeting', {}, 'POST', '/meetings/stop', {}],
-          [
-            'start_meeting',
-            { url, callbackUrl: 'ftp://x' },
-            'POST',
-            '/meetings/start',
-            { url, callbackUrl: 'ftp://x' },
-          ],
-          [
-            'start_meeting',
-            { url, callbackUrl: CALLBACK, bot: 'x' },
-            'POST',
-            '/meetings/start',
-            { url, callbackUrl: CALLBACK, bot: 'x' },
-          ],
-          ['start_meeting', { callbackUrl: CALLBACK }, 'POST', '/meetings/start', { callbackUrl: CALLBACK }],
-          ['list_project_meetings', { projectId: 'nope' }, 'GET', '/projects/nope/meetings', undefined],
-          ['list_project_meetings', { projectId: '../etc' }, 'GET', '/projects/..%2Fetc/meetings', undefined],
-          ['search_transcripts', { q: ' ' }, 'GET', '/search?q=%20', undefined],
-          ['list_tasks', { scheduled: 'yes' }, 'GET', '/tasks?scheduled=yes', undefined],
-          ['get_task', { name: 'no-such-task' }, 'GET', '/tasks/no-such-task', undefined],
-          ['get_task', { name: 'bad name!' }, 'GET', '/tasks/bad%20name%21', undefined],
-          ['create_task', { name: 'x1', skillName: 'nope' }, 'POST', '/tasks', { name: 'x1', skillName: 'nope' }],
-          [
+          ),
+          viaRest('get_document', { meetingId: unknownId }, 'GET', `/meetings/${unknownId}/document`),
+          viaRest('stop_meeting', { meetingId: unknownId }, 'POST', '/meetings/stop'),
+          viaRest('stop_meeting', {}, 'POST', '/meetings/stop'),
+          viaRest('start_meeting', { url, callbackUrl: 'ftp://x' }, 'POST', '/meetings/start'),
+          viaRest('start_meeting', { url, callbackUrl: CALLBACK, bot: 'x' }, 'POST', '/meetings/start'),
+          viaRest('start_meeting', { callbackUrl: CALLBACK }, 'POST', '/meetings/start'),
+          viaRest('list_project_meetings', { projectId: 'nope' }, 'GET', '/projects/nope/meetings'),
+          viaRest('list_project_meetings', { projectId: '../etc' }, 'GET', '/projects/..%2Fetc/meetings'),
+          viaRest('search_transcripts', { q: ' ' }, 'GET', '/search?q=%20'),
+          viaRest('list_tasks', { scheduled: 'yes' }, 'GET', '/tasks?scheduled=yes'),
+          viaRest('get_task', { name: 'no-such-task' }, 'GET', '/tasks/no-such-task'),
+          viaRest('get_task', { name: 'bad name!' }, 'GET', '/tasks/bad%20name%21'),
+          viaRest('create_task', { name: 'x1', skillName: 'nope' }, 'POST', '/tasks'),
+          viaRest(
             'create_task',
             { name: 'x2', skillName: 'daily-meeting-digest', cronExpression: '* * *' },
             'POST',
             '/tasks',
-            { name: 'x2', skillName: 'daily-meeting-digest', cronExpression: '* * *' },
-          ],
+          ),
           [
             'update_task',
             { name: 'no-such-task', changes: { enabled: false } },
@@ -344,13 +295,7 @@ describe('MCP tools (/mcp) on the whole stack', function () {
             '/tasks/no-such-task',
             { enabled: false },
           ],
-          [
-            'get_task_history',
-            { name: 'no-such-task', limit: 0 },
-            'GET',
-            '/tasks/no-such-task/history?limit=0',
-            undefined,
-          ],
+          viaRest('get_task_history', { name: 'no-such-task', limit: 0 }, 'GET', '/tasks/no-such-task/history?limit=0'),
         ];
         for (const [tool, args, method, pathname, json] of cases) {
           const expected = await rest(method, pathname, json);

@@ -57,3 +57,17 @@ export async function startStackWithReceiver(env: Record<string, string> = {}): 
     },
   };
 }
+
+/**
+ * The stack with its receiver for one mocha suite: started by a before() hook registered here (so
+ * it runs ahead of the suite's own), stopped by after(). The object returned is filled in once
+ * that hook has run; read its fields inside hooks and tests.
+ */
+export function stackWithReceiverPerSuite(env: Record<string, string> = {}): StackWithReceiver {
+  const stack = {} as StackWithReceiver;
+  before(async () => {
+    Object.assign(stack, await startStackWithReceiver(env));
+  });
+  after(() => stack.stop?.());
+  return stack;
+}
