@@ -29,16 +29,10 @@ import path from 'node:path';
 import { call, connectBus, MemoryBroker, MemoryBus, type Bus } from '@notetaker/bus';
 import { findNatsServerBinary, startNatsServer } from '@notetaker/bus/test-support';
 import { routes, type EventEnvelope } from '@notetaker/contracts';
-import {
-  createMetricsRegistry,
-  loadBaseConfig,
-  silentLogger,
-  type RunningService,
-  type ServiceDefinition,
-} from '@notetaker/kit';
+import { loadBaseConfig, type ServiceDefinition } from '@notetaker/kit';
 import { meetingSessionService } from '@notetaker/meeting-session';
-import { openStore, type Store } from '@notetaker/store';
 import { transcriptStoreService } from '@notetaker/transcript-store';
+import { startInProcess, type InProcessService } from '../../services/meeting-session/test/support/in-process.js';
 import { scriptedDriverFactory, type ScriptedMeeting } from '../support/scripted-driver.js';
 import { cpuTimes, formatRow, stealShare, summarize, type LatencySummary } from './stats.js';
 import { profiled } from './profile.js';
@@ -113,20 +107,10 @@ async function setUp(natsUrl?: string, split = false): Promise<Setup> {
     if (at !== undefined) latencies.push(performance.now() - at);
   };
   const driver = scriptedDriverFactory();
-  const started: Array<{ running: RunningService; store: Store }> = [];
+  const started: InProcessService[] = [];
   const here = [transcriptStoreService(), meetingSessionService({ driverFactory: driver, onPublished })];
   for (const definition of (split ? here.slice(1) : here) as ServiceDefinition[]) {
-    const store = await openStore({ service: definition.name, dataDir });
-    started.push({
-      running: await definition.start({
-        bus,
-        store,
-        config,
-        logger: silentLogger(),
-        metrics: createMetricsRegistry(definition.name),
-      }),
-      store,
-    });
+    started.push(await startInProcess(definition, bus, config));
   }
   const bots: ScriptedMeeting[] = [];
   for (let i = 0; i < MEETINGS; i++) {
@@ -150,10 +134,7 @@ async function setUp(natsUrl?: string, split = false): Promise<Setup> {
     latencies,
     published: () => published,
     async stop() {
-      for (const s of started.reverse()) {
-        await s.running.stop();
-        await s.store.close();
-      }
+      for (const s of started.reverse()) await s.stop();
       await bus.close();
       await registryProcess?.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });

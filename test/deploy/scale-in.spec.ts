@@ -14,15 +14,14 @@
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { generate } from 'selfsigned';
 import { ServiceError, type EventEnvelope } from '@notetaker/contracts';
-import { natsForSuite, type NatsServerHandle } from '@notetaker/bus/test-support';
 import { silentLogger } from '@notetaker/kit';
 import { spawnChild, type Child } from '../../services/meeting-session/test/support/child.js';
-import { startHarness, TOKEN_CALLER, type Harness } from '../../services/meeting-session/test/support/harness.js';
+import { TOKEN_CALLER } from '../../services/meeting-session/test/support/harness.js';
+import { registryOnNats } from '../../services/meeting-session/test/support/registry-on-nats.js';
 import {
   DELETION_COST_ANNOTATION,
   podDeletionCost,
@@ -83,36 +82,16 @@ const steps = (values: Array<string | undefined>) => values.filter((v, i) => i =
 
 describe('bot workers on Kubernetes: deletion cost and drain (a worker process, NATS, a fake API server)', function () {
   this.timeout(60_000);
-  let server: NatsServerHandle | null = null;
-  let natsUrl = '';
-  let h: Harness | undefined;
-  const dirs: string[] = [];
-  const tmp = (prefix: string) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-    dirs.push(dir);
-    return dir;
-  };
-
-  before(async function () {
-    const nats = await natsForSuite(this);
-    server = nats.server;
-    natsUrl = nats.url;
-    h = await startHarness({ MEETING_SESSION_ROLE: 'registry', WORKER_LEASE_MS: '3000' }, { natsUrl });
-  });
-
-  after(async () => {
-    await h?.stop();
-    await server?.stop();
-    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const suite = registryOnNats({ leaseMs: 3000 });
+  const { h } = suite;
 
   async function startWorker(graceMs: number) {
-    const accountDir = tmp('k8s-account-');
+    const accountDir = suite.tempDir('k8s-account-');
     const api = await fakeApiServer(accountDir);
     const worker = spawnChild(WORKER, {
       env: {
-        NATS_URL: natsUrl,
-        DATA_DIR: tmp('meeting-worker-'),
+        NATS_URL: suite.url,
+        DATA_DIR: suite.tempDir('meeting-worker-'),
         PORT: '0',
         LOG_LEVEL: 'info',
         MEETING_SESSION_ROLE: 'worker',
@@ -137,15 +116,15 @@ describe('bot workers on Kubernetes: deletion cost and drain (a worker process, 
 
   /** Starts a meeting, waits for it to be live and for the pod's cost to count it. */
   async function startMeeting(api: { cost(): string | undefined }, live: number) {
-    const { meetingId } = await h!.start();
-    await h!.waitForEvent(meetingId, (e) => e.payload.status === 'live');
+    const { meetingId } = await h.start();
+    await h.waitForEvent(meetingId, (e) => e.payload.status === 'live');
     await eventually(() => api.cost() === String(live), `the deletion cost ${live}`);
     return meetingId;
   }
 
-  const stop = (meetingId: string) => h!.request('stop', { caller: TOKEN_CALLER, meetingId });
+  const stop = (meetingId: string) => h.request('stop', { caller: TOKEN_CALLER, meetingId });
   const lastStatus = (meetingId: string) =>
-    h!
+    h
       .events(meetingId)
       .filter((e: EventEnvelope) => e.type === 'meeting_status')
       .at(-1)?.payload;
@@ -168,7 +147,7 @@ describe('bot workers on Kubernetes: deletion cost and drain (a worker process, 
       const sigterm = await terminate(worker);
       await worker.waitFor((f) => f.msg === 'stopping: waiting for meetings to end', 5000, 'the drain');
       // Out of the placement queue group: a start now finds no seat and is answered 503, retryable.
-      const refused = await h!.start().then(
+      const refused = await h.start().then(
         () => null,
         (err: unknown) => err,
       );
@@ -176,7 +155,7 @@ describe('bot workers on Kubernetes: deletion cost and drain (a worker process, 
       expect([(refused as ServiceError).status, (refused as ServiceError).retryable]).to.deep.equal([503, true]);
       // A meeting stopped during the grace ends as any stop does.
       await stop(meetings[1]);
-      await h!.waitForEvent(meetings[1], (e) => e.payload.status === 'ended');
+      await h.waitForEvent(meetings[1], (e) => e.payload.status === 'ended');
       await eventually(() => api.cost() === '2', 'the deletion cost 2 during the drain');
 
       await worker.exited;
@@ -185,7 +164,7 @@ describe('bot workers on Kubernetes: deletion cost and drain (a worker process, 
       // The grace was waited out, then the two still live were left within the drain bound.
       expect(exitMs).to.be.within(GRACE_MS, GRACE_MS + 10_000);
       for (const meetingId of meetings.slice(2)) {
-        const tail = h!.events(meetingId).slice(-3);
+        const tail = h.events(meetingId).slice(-3);
         expect(tail.map((e) => e.type)).to.deep.equal(['meeting_status', 'document_saved', 'meeting_status']);
         expect(tail[0].payload).to.include({ status: 'leaving', reason: 'worker_shutdown' });
         expect(tail[2].payload).to.include({ status: 'ended', reason: 'worker_shutdown' });
@@ -246,7 +225,7 @@ describe('bot workers on Kubernetes: deletion cost and drain (a worker process, 
     expect(podDeletionCost({}, logger)).to.equal(null);
     // The downward API's names alone are not a cluster: no API server, no token.
     expect(podDeletionCost({ POD_NAME: 'x', POD_NAMESPACE: 'y' }, logger)).to.equal(null);
-    const empty = tmp('k8s-no-token-');
+    const empty = suite.tempDir('k8s-no-token-');
     expect(
       podDeletionCost(
         {

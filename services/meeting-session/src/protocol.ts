@@ -26,11 +26,10 @@ export const subjects = {
   actorStop: (meetingId: string) => actorMeeting(meetingId, 'stop'),
 };
 
-export const warningsRequest = z.object({
-  meetingId: z.string(),
-  workerId: z.string(),
-  warnings: z.array(captionWarning),
-});
+/** worker -> registry, about one of its meetings: the meeting, and the worker that hosts it. */
+const workersMeeting = z.object({ meetingId: z.string(), workerId: z.string() });
+
+export const warningsRequest = workersMeeting.extend({ warnings: z.array(captionWarning) });
 /** The registry stores the warnings (or ignores them: not that worker's meeting any more) and says nothing. */
 export const warningsReply = z.object({});
 
@@ -42,11 +41,7 @@ export const grantedAccount = z.object({ id: z.string(), name: z.string(), sessi
  * to its sign-in page (`signedOut`: that account). The reply is the next account to join with, or
  * none and the reason the meeting then fails.
  */
-export const accountRequest = z.object({
-  meetingId: z.string(),
-  workerId: z.string(),
-  signedOut: z.string().nullable(),
-});
+export const accountRequest = workersMeeting.extend({ signedOut: z.string().nullable() });
 export const accountReply = z.object({
   account: grantedAccount.nullable(),
   reason: signInFailure.nullable(),

@@ -55,6 +55,19 @@ describe('the bots browser check', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+  /** A check that finds no browser and installs one at `browser` (or fails to), logging to `lines`. */
+  function installingCheck(outcome: 'installs' | 'fails') {
+    const browser = path.join(dir, 'chromium');
+    const { logger, lines } = capturingLogger();
+    const check = new BotBrowser({
+      chromePath: null,
+      candidates: [browser],
+      installer: fakeInstaller(browser, outcome),
+      logger,
+    });
+    return { browser, lines, check };
+  }
+
   it('finds a browser: available, naming it, and says nothing', () => {
     const browser = path.join(dir, 'chromium');
     putExecutable(browser);
@@ -89,14 +102,7 @@ describe('the bots browser check', () => {
   });
 
   it('installs one at start: "installing" meanwhile, then available, one line before and one after', async () => {
-    const browser = path.join(dir, 'chromium');
-    const { logger, lines } = capturingLogger();
-    const check = new BotBrowser({
-      chromePath: null,
-      candidates: [browser],
-      installer: fakeInstaller(browser),
-      logger,
-    });
+    const { browser, lines, check } = installingCheck('installs');
     let changes = 0;
     check.onChange(() => changes++);
     check.start();
@@ -115,14 +121,7 @@ describe('the bots browser check', () => {
   });
 
   it('a failed install: unavailable, saying why and what to run', async () => {
-    const browser = path.join(dir, 'chromium');
-    const { logger, lines } = capturingLogger();
-    const check = new BotBrowser({
-      chromePath: null,
-      candidates: [browser],
-      installer: fakeInstaller(browser, 'fails'),
-      logger,
-    });
+    const { lines, check } = installingCheck('fails');
     check.start();
     await eventually(() => lines.length === 2, 'the install to end');
     expect(check.status()).to.deep.equal({

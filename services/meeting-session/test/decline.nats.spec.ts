@@ -5,58 +5,24 @@
  * worker is paused with SIGSTOP while NATS hands it both placements): it takes one, answers
  * `{accepted: false}` to the other, and the registry asks again, so another worker takes it.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
-import { natsForSuite, type NatsServerHandle } from '@notetaker/bus/test-support';
 import { protocol } from '../src/protocol.js';
-import { spawnSession, type Child } from './support/child.js';
-import { eventually, freshMeetUrl, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
+import type { Child } from './support/child.js';
+import { eventually, freshMeetUrl, TOKEN_CALLER } from './support/harness.js';
+import { registryOnNats } from './support/registry-on-nats.js';
 
 // Long enough that the paused worker keeps its lease (and its meeting) while it is stopped.
 const LEASE_MS = 30_000;
 
 describe('placement declined by a full worker over NATS (separate processes)', function () {
   this.timeout(90_000);
-  let server: NatsServerHandle | null = null;
-  let natsUrl = '';
-  let h: Harness | undefined;
-  const workers: Child[] = [];
-  const dirs: string[] = [];
-
-  const spawnWorker = (maxMeetings: number): Child => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meeting-worker-'));
-    dirs.push(dataDir);
-    const worker = spawnSession('worker', {
-      NATS_URL: natsUrl,
-      DATA_DIR: dataDir,
-      MEETING_SESSION_ROLE: 'worker',
-      MAX_MEETINGS_PER_WORKER: String(maxMeetings),
-      WORKER_LEASE_MS: String(LEASE_MS),
-      ALONE_TIMEOUT_MS: '600000',
-    });
-    workers.push(worker);
-    return worker;
-  };
-
-  before(async function () {
-    const nats = await natsForSuite(this);
-    server = nats.server;
-    natsUrl = nats.url;
-    h = await startHarness({ MEETING_SESSION_ROLE: 'registry', WORKER_LEASE_MS: String(LEASE_MS) }, { natsUrl });
-  });
-
-  after(async () => {
-    // A test that failed mid-way may have left its worker paused; SIGKILL ends it all the same.
-    for (const w of workers) await w.kill();
-    await h?.stop();
-    await server?.stop();
-    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  // Workers are killed after the suite: SIGKILL ends one a failed test left paused all the same.
+  const suite = registryOnNats({ leaseMs: LEASE_MS });
+  const spawnWorker = (maxMeetings: number): Child =>
+    suite.spawnWorker({ MAX_MEETINGS_PER_WORKER: String(maxMeetings) });
 
   it('a worker with one seat takes one of two simultaneous starts and declines the other, which another worker takes', async () => {
-    const harness = h!;
+    const harness = suite.h;
     // Every placement the registry asks (a plain subscriber sees each ask of the queue group)...
     const asks: string[] = [];
     const askSub = harness.bus.subscribe(protocol.place.subject, (data) => {

@@ -20,14 +20,8 @@ describe('meeting events (bus contract)', () => {
   });
   after(() => h.stop());
 
-  async function liveMeeting(overrides: Record<string, unknown> = {}) {
-    const started = await h.start(overrides);
-    await h.waitForEvent(started.meetingId, (e) => e.payload.status === 'live');
-    return { ...started, bot: await h.driver.meeting(started.meetingId) };
-  }
-
   it('numbers every event of a meeting 1, 2, 3... across all seven types, and the log holds the same', async () => {
-    const { meetingId, bot } = await liveMeeting();
+    const { meetingId, bot } = await h.startLive();
     const base = Date.now();
     bot.participants(['Ada', 'Grace']);
     bot.caption({ captionId: 'c1', speaker: 'Ada', text: 'Does' });
@@ -64,7 +58,7 @@ describe('meeting events (bus contract)', () => {
       };
     };
     const before = await read();
-    const { meetingId, bot } = await liveMeeting();
+    const { meetingId, bot } = await h.startLive();
     for (const text of ['one', 'one two', 'one two three']) bot.caption({ captionId: 'm1', speaker: 'Ada', text });
     await h.waitForEvent(meetingId, (e) => e.payload.text === 'one two three');
     const after = await read();
@@ -75,7 +69,7 @@ describe('meeting events (bus contract)', () => {
   });
 
   it('refuses a record request whose event range is not 1 to 1000 events, and stores nothing of it', async () => {
-    const { meetingId } = await liveMeeting();
+    const { meetingId } = await h.startLive();
     const stored = (await h.request<{ events: EventEnvelope[] }>('events', { meetingId, afterSequence: 0 })).events;
     for (const [first, last] of [
       [9, 8],
@@ -98,7 +92,7 @@ describe('meeting events (bus contract)', () => {
   });
 
   it('carries the documented payloads', async () => {
-    const { meetingId, bot } = await liveMeeting();
+    const { meetingId, bot } = await h.startLive();
     bot.participants(['Ada', 'Ada', 'Grace']);
     bot.caption({ captionId: 'cap-7', speaker: 'Grace', text: 'Hi', timestamp: '2025-01-02T03:04:05.678Z' });
     bot.segment({ speaker: 'Grace', text: 'Hi there.', timestamp: '2025-01-02T03:04:05.000Z' });
@@ -144,7 +138,7 @@ describe('meeting events (bus contract)', () => {
     });
     try {
       await h.bus.flush();
-      const { meetingId, bot } = await liveMeeting();
+      const { meetingId, bot } = await h.startLive();
       bot.participants(['Ada', 'Grace']);
       for (let i = 0; i < 10; i++) {
         bot.caption({ captionId: `c${i}`, speaker: 'Ada', text: `Partial ${i}` });
@@ -175,7 +169,7 @@ describe('meeting events (bus contract)', () => {
   });
 
   it('stores each finalized segment in transcript-store before its event is published', async () => {
-    const { meetingId, bot } = await liveMeeting();
+    const { meetingId, bot } = await h.startLive();
     const checks: Array<Promise<boolean>> = [];
     // A consumer reacting to segment_finalized must already find the segment stored.
     const sub = h.bus.subscribe(`evt.meeting.${meetingId}.segment_finalized`, (data) => {
@@ -193,7 +187,7 @@ describe('meeting events (bus contract)', () => {
   });
 
   it('flushes while there are new segments and once at the end, and keeps the last words', async () => {
-    const { meetingId, bot } = await liveMeeting();
+    const { meetingId, bot } = await h.startLive();
     bot.segment({ speaker: 'Ada', text: 'One.' });
     const first = await h.waitForEvent(meetingId, (e) => e.type === 'document_saved');
     expect(first.payload).to.deep.include({ totalSegments: 1 });
@@ -216,7 +210,7 @@ describe('meeting events (bus contract)', () => {
   });
 
   it('keeps a sentence continued in a new caption block as two segments and two events, one paragraph', async () => {
-    const { meetingId, bot } = await liveMeeting();
+    const { meetingId, bot } = await h.startLive();
     const said = ['We should hold the launch since it blocks the', 'release and the finance team needs a week.'];
     for (const text of said) bot.segment({ speaker: 'Ada', text });
     await h.waitForEvent(meetingId, (e) => e.type === 'document_saved' && e.payload.totalSegments === 2);
@@ -233,7 +227,7 @@ describe('meeting events (bus contract)', () => {
   });
 
   it('never flushes or saves a document when saveTranscript is false, and still streams every event', async () => {
-    const { meetingId, bot, documentPath } = await liveMeeting({ saveTranscript: false });
+    const { meetingId, bot, documentPath } = await h.startLive({ saveTranscript: false });
     expect(documentPath).to.equal(null);
     bot.segment({ speaker: 'Ada', text: 'Off the record.' });
     await h.waitForEvent(meetingId, (e) => e.type === 'segment_finalized');
@@ -245,7 +239,7 @@ describe('meeting events (bus contract)', () => {
   });
 
   it('raises coaching insights from finalized segments', async () => {
-    const { meetingId, bot } = await liveMeeting();
+    const { meetingId, bot } = await h.startLive();
     const base = Date.now() - 10 * 60_000;
     const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
     // Ada talks for two minutes straight, fast; Grace says a little.

@@ -4,23 +4,27 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { routes } from '@notetaker/contracts';
-import { natsForSuite, type NatsServerHandle } from '@notetaker/bus/test-support';
 import type { DriverFactory } from '../src/drivers/driver.js';
 import { scriptedDriverFactory } from '../../../test/support/scripted-driver.js';
-import { spawnSession, type Child } from './support/child.js';
-import { freshMeetUrl, rejection, startHarness, statuses, TOKEN_CALLER, type Harness } from './support/harness.js';
+import type { Child } from './support/child.js';
+import {
+  harnessForSuite,
+  liveAfterSaying,
+  rejection,
+  startHarness,
+  statuses,
+  TOKEN_CALLER,
+  type Harness,
+} from './support/harness.js';
+import { registryOnNats } from './support/registry-on-nats.js';
 import { sleep } from '../../../test/support/wait.js';
+
+/** Bots that wait to be admitted (or sent to the lobby) by the test. */
+const UNADMITTED = { driver: scriptedDriverFactory({ autoAdmit: false }) };
 
 describe('meeting lifecycle (bus contract)', () => {
   describe('auto-leave', () => {
-    let h: Harness;
-    before(async () => {
-      h = await startHarness(
-        { ALONE_TIMEOUT_MS: '300', LOBBY_TIMEOUT_MS: '300' },
-        { driver: scriptedDriverFactory({ autoAdmit: false }) },
-      );
-    });
-    after(() => h.stop());
+    const h = harnessForSuite({ ALONE_TIMEOUT_MS: '300', LOBBY_TIMEOUT_MS: '300' }, UNADMITTED);
 
     it('leaves a meeting where the bot has been alone too long', async () => {
       const { meetingId } = await h.start();
@@ -60,15 +64,8 @@ describe('meeting lifecycle (bus contract)', () => {
   });
 
   describe('the join timeout', () => {
-    let h: Harness;
-    before(async () => {
-      // A lobby wait far longer than the test: only the join limit can end these meetings.
-      h = await startHarness(
-        { JOIN_TIMEOUT_MS: '300', LOBBY_TIMEOUT_MS: '60000' },
-        { driver: scriptedDriverFactory({ autoAdmit: false }) },
-      );
-    });
-    after(() => h.stop());
+    // A lobby wait far longer than the test: only the join limit can end these meetings.
+    const h = harnessForSuite({ JOIN_TIMEOUT_MS: '300', LOBBY_TIMEOUT_MS: '60000' }, UNADMITTED);
 
     it('gives up a join that never reaches the lobby or the call: error join_failed', async () => {
       const { meetingId } = await h.start();
@@ -100,14 +97,7 @@ describe('meeting lifecycle (bus contract)', () => {
     const LOBBY_MS = 1500;
     /** Less than the join limit, but enough that a wait counted from the start would end early. */
     const SLOW_JOIN_MS = 500;
-    let h: Harness;
-    before(async () => {
-      h = await startHarness(
-        { JOIN_TIMEOUT_MS: String(JOIN_MS), LOBBY_TIMEOUT_MS: String(LOBBY_MS) },
-        { driver: scriptedDriverFactory({ autoAdmit: false }) },
-      );
-    });
-    after(() => h.stop());
+    const h = harnessForSuite({ JOIN_TIMEOUT_MS: String(JOIN_MS), LOBBY_TIMEOUT_MS: String(LOBBY_MS) }, UNADMITTED);
 
     it('counts from entering the lobby: a bot that spent time joining still gets the whole wait', async () => {
       const { meetingId } = await h.start();
@@ -190,37 +180,17 @@ describe('meeting lifecycle (bus contract)', () => {
 
   describe('a stop that no actor answers (its worker died)', function () {
     this.timeout(60_000);
-    let server: NatsServerHandle | null = null;
-    let h: Harness | undefined;
+    // A lease far longer than the test: the stop, not the lease sweep, finds the worker gone.
+    const suite = registryOnNats({ leaseMs: 60_000 });
     let worker: Child | undefined;
-    let dataDir = '';
 
-    before(async function () {
-      const nats = await natsForSuite(this);
-      server = nats.server;
-      // A lease far longer than the test: the stop, not the lease sweep, finds the worker gone.
-      const lease = { WORKER_LEASE_MS: '60000' };
-      h = await startHarness({ MEETING_SESSION_ROLE: 'registry', ...lease }, { natsUrl: nats.url });
-      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meeting-worker-'));
-      worker = spawnSession('worker', {
-        NATS_URL: nats.url,
-        DATA_DIR: dataDir,
-        MEETING_SESSION_ROLE: 'worker',
-        ALONE_TIMEOUT_MS: '600000',
-        ...lease,
-      });
+    before(async () => {
+      worker = suite.spawnWorker();
       await worker.waitFor((f) => 'ready' in f);
     });
 
-    after(async () => {
-      await worker?.kill();
-      await h?.stop();
-      await server?.stop();
-      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-    });
-
     it('answers stopping and ends the meeting at once in error worker_lost, keeping the transcript', async () => {
-      const harness = h!;
+      const harness = suite.h;
       const { meetingId } = await harness.start();
       await harness.waitForEvent(meetingId, (e) => e.payload.status === 'live');
       await worker!.kill();
@@ -250,11 +220,7 @@ describe('meeting lifecycle (bus contract)', () => {
   });
 
   describe('maximum duration', () => {
-    let h: Harness;
-    before(async () => {
-      h = await startHarness({ MAX_MEETING_DURATION_MS: '500' });
-    });
-    after(() => h.stop());
+    const h = harnessForSuite({ MAX_MEETING_DURATION_MS: '500' });
 
     it('leaves when the meeting runs past the maximum duration', async () => {
       const { meetingId } = await h.start();
@@ -272,11 +238,7 @@ describe('meeting lifecycle (bus contract)', () => {
   });
 
   describe('the platform and the browser', () => {
-    let h: Harness;
-    before(async () => {
-      h = await startHarness();
-    });
-    after(() => h.stop());
+    const h = harnessForSuite();
 
     for (const reason of ['removed', 'meeting_ended'] as const) {
       it(`ends with reason ${reason} when the platform ends the bot's meeting`, async () => {
@@ -298,12 +260,7 @@ describe('meeting lifecycle (bus contract)', () => {
     }
 
     it('ends in error when the browser crashes, keeping the transcript and releasing the bot', async () => {
-      const url = freshMeetUrl();
-      const { meetingId } = await h.start({ url });
-      await h.waitForEvent(meetingId, (e) => e.payload.status === 'live');
-      const bot = await h.driver.meeting(meetingId);
-      bot.segment({ speaker: 'Ada', text: 'Before the crash.' });
-      await h.waitForEvent(meetingId, (e) => e.type === 'segment_finalized');
+      const { url, meetingId, bot } = await liveAfterSaying(h, 'Before the crash.');
       bot.fail('browser_crashed', 'target closed');
       await h.waitForEvent(meetingId, (e) => e.payload.status === 'error');
       const tail = h.events(meetingId).slice(-2);

@@ -4,55 +4,26 @@
  * started here. A full worker declines; a killed worker's meetings end in error worker_lost within
  * its lease, and their URLs can be started again.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import { ServiceError } from '@notetaker/contracts';
-import { natsForSuite, type NatsServerHandle } from '@notetaker/bus/test-support';
-import { spawnSession, type Child } from './support/child.js';
-import { freshMeetUrl, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
+import type { Child } from './support/child.js';
+import { freshMeetUrl, TOKEN_CALLER } from './support/harness.js';
+import { registryOnNats } from './support/registry-on-nats.js';
 
 const LEASE_MS = 3000;
 
 describe('placement across workers over NATS (separate processes)', function () {
   this.timeout(90_000);
-  let server: NatsServerHandle | null = null;
-  let h: Harness | undefined;
+  const suite = registryOnNats({ leaseMs: LEASE_MS });
   const workers: Child[] = [];
-  const dirs: string[] = [];
 
-  before(async function () {
-    const nats = await natsForSuite(this);
-    server = nats.server;
-    const natsUrl = nats.url;
-    h = await startHarness({ MEETING_SESSION_ROLE: 'registry', WORKER_LEASE_MS: String(LEASE_MS) }, { natsUrl });
-    for (let i = 0; i < 2; i++) {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meeting-worker-'));
-      dirs.push(dataDir);
-      workers.push(
-        spawnSession('worker', {
-          NATS_URL: natsUrl,
-          DATA_DIR: dataDir,
-          MEETING_SESSION_ROLE: 'worker',
-          MAX_MEETINGS_PER_WORKER: '1',
-          WORKER_LEASE_MS: String(LEASE_MS),
-          ALONE_TIMEOUT_MS: '600000',
-        }),
-      );
-    }
+  before(async () => {
+    for (let i = 0; i < 2; i++) workers.push(suite.spawnWorker({ MAX_MEETINGS_PER_WORKER: '1' }));
     await Promise.all(workers.map((w) => w.waitFor((f) => 'ready' in f)));
   });
 
-  after(async () => {
-    for (const w of workers) await w.kill();
-    await h?.stop();
-    await server?.stop();
-    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
-  });
-
   it("places meetings on workers with room, declines when all are full, and recovers a dead worker's meetings", async () => {
-    const harness = h!;
+    const harness = suite.h;
     const urlA = freshMeetUrl();
     const a = await harness.start({ url: urlA });
     const b = await harness.start();

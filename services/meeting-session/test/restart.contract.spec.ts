@@ -6,7 +6,14 @@ import { expect } from 'chai';
 import type { EventEnvelope } from '@notetaker/contracts';
 import { batchOf, protocol } from '../src/protocol.js';
 import { spawnSession } from './support/child.js';
-import { eventually, freshMeetUrl, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
+import {
+  eventually,
+  freshMeetUrl,
+  liveAfterSaying,
+  startHarness,
+  TOKEN_CALLER,
+  type Harness,
+} from './support/harness.js';
 
 describe('meeting-session restarts', () => {
   it('ends the meetings of a killed process in error worker_lost on restart, and frees their URLs', async () => {
@@ -75,12 +82,7 @@ describe('meeting-session restarts', () => {
   it('finishes its meetings cleanly when the service stops: leaving, final document, then ended worker_shutdown', async () => {
     const h = await startHarness();
     try {
-      const url = freshMeetUrl();
-      const { meetingId } = await h.start({ url });
-      await h.waitForEvent(meetingId, (e) => e.payload.status === 'live');
-      const bot = await h.driver.meeting(meetingId);
-      bot.segment({ speaker: 'Ada', text: 'Still here.' });
-      await h.waitForEvent(meetingId, (e) => e.type === 'segment_finalized');
+      const { url, meetingId, bot } = await liveAfterSaying(h, 'Still here.');
       await h.stopSession();
       expect(bot.left).to.equal(true);
       const tail = h.events(meetingId).slice(-3);

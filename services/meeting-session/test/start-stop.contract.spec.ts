@@ -4,6 +4,7 @@ import { MEETING_ID, ServiceError } from '@notetaker/contracts';
 import {
   eventually,
   freshMeetUrl,
+  liveAfterSaying,
   OTHER_CALLER,
   READ_ONLY_CALLER,
   rejection,
@@ -103,12 +104,7 @@ describe('meeting-session start/stop/status (bus contract)', () => {
   });
 
   it('stops a live meeting: leaving, final document, ended; the bot leaves; the URL is free again', async () => {
-    const url = freshMeetUrl();
-    const { meetingId } = await h.start({ url });
-    await h.waitForEvent(meetingId, (e) => e.payload.status === 'live');
-    const bot = await h.driver.meeting(meetingId);
-    bot.segment({ speaker: 'Ada', text: 'Hello everyone.' });
-    await h.waitForEvent(meetingId, (e) => e.type === 'segment_finalized');
+    const { url, meetingId, bot } = await liveAfterSaying(h, 'Hello everyone.');
 
     const reply = await h.request('stop', { caller: TOKEN_CALLER, meetingId });
     expect(reply).to.deep.equal({ meetingId, status: 'stopping' });

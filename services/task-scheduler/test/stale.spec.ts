@@ -3,20 +3,17 @@
  * real NATS, embedded store on disk), is SIGKILLed in the middle of a run, and started again.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { connectNatsBus, type Bus } from '@notetaker/bus';
-import { natsForSuite, type NatsServerHandle } from '@notetaker/bus/test-support';
 import { routes, type Task, type TaskExecution } from '@notetaker/contracts';
 import { startFakeLlm, type FakeLlm } from '../../../test/support/fake-llm.js';
+import { natsServerForSuite } from '../../meeting-session/test/support/nats-suite.js';
 import { eventually } from './harness.js';
 
 describe('stale executions after the process is killed', function () {
   this.timeout(90_000);
-  let nats: NatsServerHandle | null = null;
-  let natsUrl: string;
+  const nats = natsServerForSuite();
   let llm: FakeLlm;
   let bus: Bus;
   let dataDir: string;
@@ -30,7 +27,7 @@ describe('stale executions after the process is killed', function () {
       env: {
         ...process.env,
         ...llm.env(),
-        NATS_URL: natsUrl,
+        NATS_URL: nats.url,
         DATA_DIR: dataDir,
         MONGODB_URL: '',
         PORT: '0',
@@ -60,21 +57,14 @@ describe('stale executions after the process is killed', function () {
     await done;
   }
 
-  before(async function () {
-    const suite = await natsForSuite(this);
-    nats = suite.server;
-    natsUrl = suite.url;
+  // Undone after the suite in reverse: the service, the bus, the fake LLM; then nats-server and the data.
+  before(async () => {
     llm = await startFakeLlm();
-    bus = await connectNatsBus({ servers: [natsUrl], name: 'stale-test' });
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'task-scheduler-stale-'));
-  });
-
-  after(async () => {
-    if (child) await exited(child, 'SIGTERM');
-    await bus?.close();
-    await llm?.close();
-    await nats?.stop();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    nats.release(() => llm.close());
+    bus = await connectNatsBus({ servers: [nats.url], name: 'stale-test' });
+    nats.release(() => bus.close());
+    dataDir = nats.tempDir('task-scheduler-stale-');
+    nats.release(() => child && exited(child, 'SIGTERM'));
   });
 
   it('marks the execution that was running stale, with completedAt, and keeps the schedules', async () => {

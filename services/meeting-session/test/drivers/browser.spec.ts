@@ -7,7 +7,7 @@ import {
   type DriverFactoryOptions,
   type PuppeteerDriverFactory,
 } from '../../src/drivers/index.js';
-import { expectMatchesTruth, RecordingListener } from './helpers.js';
+import { expectMatchesTruth, joinSimulated } from './helpers.js';
 import { eventually } from '../../../../test/support/wait.js';
 
 /** Browsers: launch failures, crashes, isolation between meetings, and nothing left running. */
@@ -40,14 +40,7 @@ describe('Driver browsers', function () {
 
   async function live(factory: PuppeteerDriverFactory, platform: 'google_meet' | 'teams', id: string) {
     const meeting = sim.meeting(id, { lobby: false });
-    const listener = new RecordingListener();
-    const driver = factory.create({
-      platform,
-      url: sim.url(platform, id),
-      meetingId: `meeting_${id}`,
-      displayName: 'Notetaker',
-    });
-    await driver.start(listener);
+    const { listener, driver } = await joinSimulated({ sim, factory }, platform, id);
     await meeting.waitForBot((bot) => bot.captionsOn);
     return { meeting, listener, driver };
   }
@@ -62,14 +55,9 @@ describe('Driver browsers', function () {
 
   it('fails with browser_unavailable when no browser can be launched', async () => {
     const factory = newFactory({ chromePath: '/nonexistent/chromium' });
-    const listener = new RecordingListener();
-    const driver = factory.create({
-      platform: 'google_meet',
-      url: sim.url('google_meet', 'brw-unav-ail'),
+    const { listener, driver } = await joinSimulated({ sim, factory }, 'google_meet', 'brw-unav-ail', {
       meetingId: 'meeting_u',
-      displayName: 'Notetaker',
     });
-    await driver.start(listener);
     await listener.until(() => listener.failedWith !== null, 'a failure');
     expect(listener.failedWith?.reason).to.equal('browser_unavailable');
     await driver.leave();

@@ -14,7 +14,7 @@ import {
 import { languageName, matchLanguage } from '../../src/drivers/caption-language.js';
 import { protocol } from '../../src/protocol.js';
 import { CaptionWarnings } from '../../src/worker/caption-warnings.js';
-import { driversOnSimulator, expectMatchesTruth, RecordingListener, sleep } from './helpers.js';
+import { driversOnSimulator, expectMatchesTruth, joinSimulated, RecordingListener, sleep } from './helpers.js';
 
 describe('caption language: a BCP 47 tag to the label a platform offers', () => {
   it('names tags the way the platforms English UIs do', () => {
@@ -145,18 +145,8 @@ describe('caption language in real Chromium', function () {
       : `lan-${'abcdefghijklmnopqrstuvwxyz'[n % 26]}cap-tns`;
   };
 
-  async function join(platform: SimPlatform, id: string, language: string | null) {
-    const listener = new RecordingListener();
-    const driver = suite.factory.create({
-      platform,
-      url: suite.sim.url(platform, id),
-      meetingId: `meeting_language_${meetings}`,
-      displayName: 'Notetaker',
-      language,
-    });
-    await driver.start(listener);
-    return { listener, driver };
-  }
+  const join = (platform: SimPlatform, id: string, language: string | null) =>
+    joinSimulated(suite, platform, id, { meetingId: `meeting_language_${meetings}`, language });
 
   /** A turn said after the language was dealt with is read and finalised as it was said. */
   async function captionsFlow(id: string, listener: RecordingListener) {

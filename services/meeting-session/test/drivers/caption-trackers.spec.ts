@@ -24,19 +24,30 @@ function recorder() {
   return { emitter, partials, finals, events, texts: () => finals.map((f) => `${f.speaker}: ${f.text}`) };
 }
 
+/** A tracker `make` builds, `t`, and `r`, the recorder of what it emits. */
+function recorded<T>(make: (emitter: CaptionEmitter) => T) {
+  const r = recorder();
+  return { r, t: make(r.emitter) };
+}
+
 const T0 = Date.parse('2025-01-01T10:00:00.000Z');
+
+/** Shows a tracker each screen 100 ms after the one before, the first at T0. */
+function show<S>(tracker: { update(screen: S[], now: number): void }, screens: S[][]) {
+  screens.forEach((screen, i) => tracker.update(screen, T0 + i * 100));
+}
 
 describe('Google Meet caption tracker', () => {
   const IDLE = 1500;
+  const tracker = () => recorded((emitter) => new MeetCaptionTracker(emitter, IDLE));
   const block = (key: number, speaker: string, text: string) => ({ key, speaker, text });
 
   it('reports every change and finalises after the idle time, stamped with the start of the turn', () => {
-    const r = recorder();
-    const t = new MeetCaptionTracker(r.emitter, IDLE);
-    t.update([block(1, 'Alice', 'We')], T0);
-    t.update([block(1, 'Alice', 'We should')], T0 + 100);
-    t.update([block(1, 'Alice', 'We should')], T0 + 200);
-    t.update([block(1, 'Alice', 'We should ship.')], T0 + 300);
+    const { r, t } = tracker();
+    show(
+      t,
+      ['We', 'We should', 'We should', 'We should ship.'].map((text) => [block(1, 'Alice', text)]),
+    );
     t.tick(T0 + 1700);
     expect(r.finals).to.deep.equal([]);
     t.tick(T0 + 1800);
@@ -50,28 +61,14 @@ describe('Google Meet caption tracker', () => {
     expect(r.finals).to.have.length(1);
   });
 
-  it('takes corrections and re-punctuation as the new text of the turn', () => {
-    const r = recorder();
-    const t = new MeetCaptionTracker(r.emitter, IDLE);
-    for (const [i, text] of [
-      'i think their',
-      'i think their going',
-      'I think they’re going',
-      'I think they’re going home.',
-    ].entries()) {
-      t.update([block(1, 'Alice', text)], T0 + i * 100);
-    }
-    t.flush();
-    expect(r.texts()).to.deep.equal(['Alice: I think they’re going home.']);
-  });
-
   it('keeps the words Meet drops from the start of a long turn', () => {
-    const r = recorder();
-    const t = new MeetCaptionTracker(r.emitter, IDLE);
-    t.update([block(1, 'Bo', 'one two three four five six')], T0);
-    t.update([block(1, 'Bo', 'four five six seven')], T0 + 100);
-    t.update([block(1, 'Bo', 'Six, seven eight')], T0 + 200);
-    t.update([block(1, 'Bo', 'eight nine ten.')], T0 + 300);
+    const { r, t } = tracker();
+    show(
+      t,
+      ['one two three four five six', 'four five six seven', 'Six, seven eight', 'eight nine ten.'].map((text) => [
+        block(1, 'Bo', text),
+      ]),
+    );
     t.flush();
     expect(r.partials.map((p) => p.text)).to.deep.equal([
       'one two three four five six',
@@ -82,31 +79,13 @@ describe('Google Meet caption tracker', () => {
     expect(r.texts()).to.deep.equal(['Bo: one two three four five Six, seven eight nine ten.']);
   });
 
-  it('keeps dropped words when the overlap itself was corrected', () => {
-    const r = recorder();
-    const t = new MeetCaptionTracker(r.emitter, IDLE);
-    t.update([block(1, 'Bo', 'alpha beta gamma delta epsilon zeta')], T0);
-    t.update([block(1, 'Bo', 'gamma delta epsilon zed eta')], T0 + 100);
-    t.flush();
-    expect(r.texts()).to.deep.equal(['Bo: alpha beta gamma delta epsilon zed eta']);
-  });
-
-  it('follows a shrink at the end of the text and the growth after it', () => {
-    const r = recorder();
-    const t = new MeetCaptionTracker(r.emitter, IDLE);
-    t.update([block(1, 'Al', "Let's meet on Tuesday at")], T0);
-    t.update([block(1, 'Al', "Let's meet on")], T0 + 100);
-    t.update([block(1, 'Al', "Let's meet on Thursday at noon.")], T0 + 200);
-    t.flush();
-    expect(r.texts()).to.deep.equal(["Al: Let's meet on Thursday at noon."]);
-  });
-
   it('finalises the turn in progress when someone else starts speaking, before their first partial', () => {
-    const r = recorder();
-    const t = new MeetCaptionTracker(r.emitter, IDLE);
-    t.update([block(1, 'Alice', 'Hello')], T0);
-    t.update([block(1, 'Alice', 'Hello there')], T0 + 100);
-    t.update([block(1, 'Alice', 'Hello there'), block(2, 'Bob', 'Hi')], T0 + 200);
+    const { r, t } = tracker();
+    show(t, [
+      [block(1, 'Alice', 'Hello')],
+      [block(1, 'Alice', 'Hello there')],
+      [block(1, 'Alice', 'Hello there'), block(2, 'Bob', 'Hi')],
+    ]);
     expect(r.events).to.deep.equal([
       'partial Alice: Hello',
       'partial Alice: Hello there',
@@ -116,16 +95,13 @@ describe('Google Meet caption tracker', () => {
   });
 
   it('finalises a turn whose block goes away', () => {
-    const r = recorder();
-    const t = new MeetCaptionTracker(r.emitter, IDLE);
-    t.update([block(1, 'Alice', 'First'), block(2, 'Bob', 'Second')], T0);
-    t.update([block(2, 'Bob', 'Second one')], T0 + 100);
+    const { r, t } = tracker();
+    show(t, [[block(1, 'Alice', 'First'), block(2, 'Bob', 'Second')], [block(2, 'Bob', 'Second one')]]);
     expect(r.texts()).to.deep.equal(['Alice: First']);
   });
 
   it('never finalises the same words twice when a finalised turn grows again', () => {
-    const r = recorder();
-    const t = new MeetCaptionTracker(r.emitter, IDLE);
+    const { r, t } = tracker();
     t.update([block(1, 'Alice', 'So the plan')], T0);
     t.tick(T0 + 2000);
     t.update([block(1, 'Alice', 'So the plan is')], T0 + 2100);
@@ -137,8 +113,7 @@ describe('Google Meet caption tracker', () => {
   });
 
   it('ignores re-punctuation of words that are already final', () => {
-    const r = recorder();
-    const t = new MeetCaptionTracker(r.emitter, IDLE);
+    const { r, t } = tracker();
     t.update([block(1, 'Alice', 'ok so')], T0);
     t.tick(T0 + 1600);
     t.update([block(1, 'Alice', 'OK, so.')], T0 + 1700);
@@ -147,8 +122,7 @@ describe('Google Meet caption tracker', () => {
   });
 
   it('makes a split turn two segments of the same speaker, the older one final once it stops', () => {
-    const r = recorder();
-    const t = new MeetCaptionTracker(r.emitter, IDLE);
+    const { r, t } = tracker();
     t.update([block(1, 'Alice', 'This is a long turn and then we')], T0);
     // Meet moves the tail into a new block of the same speaker.
     t.update([block(1, 'Alice', 'This is a long turn and then'), block(2, 'Alice', 'we')], T0 + 100);
@@ -163,34 +137,63 @@ describe('Google Meet caption tracker', () => {
   });
 
   it('does not report a block again when Meet re-renders the captions', () => {
-    const r = recorder();
-    const t = new MeetCaptionTracker(r.emitter, IDLE);
-    t.update([block(1, 'Alice', 'Hello everyone')], T0);
-    t.update([block(7, 'Alice', 'Hello everyone')], T0 + 100);
-    t.update([block(7, 'Alice', 'Hello everyone, welcome')], T0 + 200);
+    const { r, t } = tracker();
+    show(t, [
+      [block(1, 'Alice', 'Hello everyone')],
+      [block(7, 'Alice', 'Hello everyone')],
+      [block(7, 'Alice', 'Hello everyone, welcome')],
+    ]);
     t.flush();
     expect(r.texts()).to.deep.equal(['Alice: Hello everyone', 'Alice: welcome']);
   });
 
   it('flushes every turn in progress in screen order', () => {
-    const r = recorder();
-    const t = new MeetCaptionTracker(r.emitter, IDLE);
+    const { r, t } = tracker();
     t.update([block(1, 'Alice', 'one'), block(2, 'Alice', 'two')], T0);
     t.flush();
     t.flush();
     expect(r.texts()).to.deep.equal(['Alice: one', 'Alice: two']);
   });
+
+  /** One speaker's block showing these texts 100 ms apart, then a flush: the one segment finalised. */
+  const oneTurn: Array<{ name: string; shown: string[]; final: string }> = [
+    {
+      name: 'takes corrections and re-punctuation as the new text of the turn',
+      shown: ['i think their', 'i think their going', 'I think they’re going', 'I think they’re going home.'],
+      final: 'I think they’re going home.',
+    },
+    {
+      name: 'keeps dropped words when the overlap itself was corrected',
+      shown: ['alpha beta gamma delta epsilon zeta', 'gamma delta epsilon zed eta'],
+      final: 'alpha beta gamma delta epsilon zed eta',
+    },
+    {
+      name: 'follows a shrink at the end of the text and the growth after it',
+      shown: ["Let's meet on Tuesday at", "Let's meet on", "Let's meet on Thursday at noon."],
+      final: "Let's meet on Thursday at noon.",
+    },
+  ];
+  for (const { name, shown, final } of oneTurn) {
+    it(name, () => {
+      const { r, t } = tracker();
+      show(
+        t,
+        shown.map((text) => [block(1, 'Alice', text)]),
+      );
+      t.flush();
+      expect(r.texts()).to.deep.equal([`Alice: ${final}`]);
+    });
+  }
 });
 
 describe('Teams caption tracker', () => {
   const IDLE = 900;
+  const tracker = () => recorded((emitter) => new TeamsCaptionTracker(emitter, IDLE));
   const row = (speaker: string, text: string) => ({ speaker, text });
 
   it('finalises a row unchanged for the idle time', () => {
-    const r = recorder();
-    const t = new TeamsCaptionTracker(r.emitter, IDLE);
-    t.update([row('Ann', 'Good')], T0);
-    t.update([row('Ann', 'Good morning')], T0 + 100);
+    const { r, t } = tracker();
+    show(t, [[row('Ann', 'Good')], [row('Ann', 'Good morning')]]);
     t.tick(T0 + 999);
     expect(r.finals).to.have.length(0);
     t.tick(T0 + 1000);
@@ -199,8 +202,7 @@ describe('Teams caption tracker', () => {
   });
 
   it('finalises rows as the recycled list replaces them, each exactly once', () => {
-    const r = recorder();
-    const t = new TeamsCaptionTracker(r.emitter, IDLE);
+    const { r, t } = tracker();
     const history: Array<{ speaker: string; text: string }> = [];
     let now = T0;
     const say = (speaker: string, text: string) => {
@@ -213,34 +215,31 @@ describe('Teams caption tracker', () => {
         );
       }
     };
-    say('Ann', 'one');
-    say('Ben', 'two two');
-    say('Ann', 'three three three');
-    say('Ann', 'four');
-    say('Ben', 'five five');
+    const said = [
+      ['Ann', 'one'],
+      ['Ben', 'two two'],
+      ['Ann', 'three three three'],
+      ['Ann', 'four'],
+      ['Ben', 'five five'],
+    ];
+    for (const [speaker, text] of said) say(speaker, text);
     expect(r.texts()).to.deep.equal(['Ann: one', 'Ben: two two']);
     t.flush();
-    expect(r.texts()).to.deep.equal([
-      'Ann: one',
-      'Ben: two two',
-      'Ann: three three three',
-      'Ann: four',
-      'Ben: five five',
-    ]);
+    expect(r.texts()).to.deep.equal(said.map(([speaker, text]) => `${speaker}: ${text}`));
   });
 
   it('keeps rows apart when the row being recognised is rewritten entirely', () => {
-    const r = recorder();
-    const t = new TeamsCaptionTracker(r.emitter, IDLE);
-    t.update([row('Ann', 'Okay.'), row('Ben', 'Hello')], T0);
-    t.update([row('Ann', 'Okay.'), row('Ben', 'Hi, Lowell.')], T0 + 100);
+    const { r, t } = tracker();
+    show(t, [
+      [row('Ann', 'Okay.'), row('Ben', 'Hello')],
+      [row('Ann', 'Okay.'), row('Ben', 'Hi, Lowell.')],
+    ]);
     t.flush();
     expect(r.texts()).to.deep.equal(['Ann: Okay.', 'Ben: Hi, Lowell.']);
   });
 
   it('does not take a re-punctuated final row for new words', () => {
-    const r = recorder();
-    const t = new TeamsCaptionTracker(r.emitter, IDLE);
+    const { r, t } = tracker();
     t.update([row('Ann', 'how are you')], T0);
     t.tick(T0 + 1000);
     t.update([row('Ann', 'How are you?')], T0 + 1100);
@@ -250,11 +249,12 @@ describe('Teams caption tracker', () => {
   });
 
   it('tells apart consecutive rows of one speaker with the same start', () => {
-    const r = recorder();
-    const t = new TeamsCaptionTracker(r.emitter, IDLE);
-    t.update([row('Ann', 'Yes.')], T0);
-    t.update([row('Ann', 'Yes.'), row('Ann', 'Yes, I agree.')], T0 + 100);
-    t.update([row('Ann', 'Yes, I agree.'), row('Ben', 'Good')], T0 + 200);
+    const { r, t } = tracker();
+    show(t, [
+      [row('Ann', 'Yes.')],
+      [row('Ann', 'Yes.'), row('Ann', 'Yes, I agree.')],
+      [row('Ann', 'Yes, I agree.'), row('Ben', 'Good')],
+    ]);
     t.flush();
     expect(r.texts()).to.deep.equal(['Ann: Yes.', 'Ann: Yes, I agree.', 'Ben: Good']);
   });

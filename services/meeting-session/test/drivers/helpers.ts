@@ -1,8 +1,22 @@
 /** Shared by the driver tests: a listener that records everything, and waiting on it. */
 import { expect } from 'chai';
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
-import type { CaptionUpdate, CaptionWarningChange, DriverListener, FinalSegment } from '../../src/drivers/index.js';
-import { startSimulator, type GroundTruth, type Simulator } from '../../../../test/simulators/index.js';
+import type {
+  CaptionUpdate,
+  CaptionWarningChange,
+  DriverFactory,
+  DriverListener,
+  FinalSegment,
+  JoinTarget,
+  MeetingDriver,
+} from '../../src/drivers/index.js';
+import {
+  startSimulator,
+  type GroundTruth,
+  type SimMeeting,
+  type SimPlatform,
+  type Simulator,
+} from '../../../../test/simulators/index.js';
 import {
   createDriverFactory,
   type DriverFactoryOptions,
@@ -113,4 +127,49 @@ export function driversOnSimulator(options: DriverFactoryOptions = {}): {
     await suite.sim?.close();
   });
   return suite;
+}
+
+/**
+ * Starts a driver of `factory` on the simulated meeting `id` (as "Notetaker", meeting id
+ * `meeting_<id>` unless `target` says otherwise), recording what it reports.
+ */
+export async function joinSimulated(
+  { sim, factory }: { sim: Simulator; factory: DriverFactory },
+  platform: SimPlatform,
+  id: string,
+  target: Partial<JoinTarget> = {},
+): Promise<{ listener: RecordingListener; driver: MeetingDriver }> {
+  const listener = new RecordingListener();
+  const driver = factory.create({
+    platform,
+    url: sim.url(platform, id),
+    meetingId: `meeting_${id}`,
+    displayName: 'Notetaker',
+    ...target,
+  });
+  await driver.start(listener);
+  return { listener, driver };
+}
+
+/**
+ * People coming and going around the bot: with `first` in the call, the bot joins (`joinBot`), then
+ * `second` joins and `first` leaves. Each line-up (first; first and second; second) is awaited in
+ * the bot's roster before the next step; resolves to what `joinBot` gave.
+ */
+export async function comeAndGo<J extends { listener: RecordingListener }>(
+  meeting: SimMeeting,
+  joinBot: () => Promise<J>,
+  first: string,
+  second: string,
+): Promise<J> {
+  meeting.join(first);
+  const joined = await joinBot();
+  const roster = (names: string[], what: string) =>
+    joined.listener.until(() => joined.listener.roster?.join() === names.join(), what);
+  await roster([first], `${first} in the roster`);
+  meeting.join(second);
+  await roster([first, second], `${second} in the roster`);
+  meeting.leave(first);
+  await roster([second], `${first} gone`);
+  return joined;
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createDriverFactory } from '../../src/drivers/index.js';
-import { correctedTurn, growWords } from '../../../../test/simulators/index.js';
-import { driversOnSimulator, expectMatchesTruth, RecordingListener, sleep } from './helpers.js';
+import { correctedTurn, growWords, type SimMeeting } from '../../../../test/simulators/index.js';
+import { comeAndGo, driversOnSimulator, expectMatchesTruth, joinSimulated, sleep } from './helpers.js';
 
 /** Google Meet in real Chromium, against the simulator on meet.google.com. */
 describe('Google Meet driver', function () {
@@ -12,16 +12,17 @@ describe('Google Meet driver', function () {
   /** A fresh meeting code for each test. */
   const newCode = () => `tst-${'abcdefghijklmnopqrstuvwxyz'[codes++ % 26]}mee-tng`;
 
-  async function join(code: string, displayName = 'Notetaker') {
-    const listener = new RecordingListener();
-    const driver = suite.factory.create({
-      platform: 'google_meet',
-      url: suite.sim.url('google_meet', code),
-      meetingId: `meeting_${code}`,
-      displayName,
-    });
-    await driver.start(listener);
-    return { listener, driver };
+  const join = (code: string, displayName = 'Notetaker') => joinSimulated(suite, 'google_meet', code, { displayName });
+
+  /** Joins a fresh meeting, answers the bot in the lobby with `answer`, and waits for the driver to fail. */
+  async function failInLobby(answer: (meeting: SimMeeting) => void) {
+    const code = newCode();
+    const meeting = suite.sim.meeting(code);
+    const joined = await join(code);
+    await joined.listener.until(() => joined.listener.events.includes('lobby'), 'lobby');
+    answer(meeting);
+    await joined.listener.until(() => joined.listener.failedWith !== null, 'a failure');
+    return joined;
   }
 
   it('asks to join muted with the camera off, waits in the lobby, and is admitted', async () => {
@@ -88,13 +89,7 @@ describe('Google Meet driver', function () {
     const code = newCode();
     // No captions button in reach: captions go on with the `c` key.
     const meeting = suite.sim.meeting(code, { lobby: false, captionsButton: false });
-    meeting.join('Alice Smith');
-    const { listener, driver } = await join(code);
-    await listener.until(() => listener.roster?.join() === 'Alice Smith', 'Alice in the roster');
-    meeting.join('Bob Jones');
-    await listener.until(() => listener.roster?.join() === 'Alice Smith,Bob Jones', 'Bob in the roster');
-    meeting.leave('Alice Smith');
-    await listener.until(() => listener.roster?.join() === 'Bob Jones', 'Alice gone');
+    const { driver } = await comeAndGo(meeting, () => join(code), 'Alice Smith', 'Bob Jones');
     await meeting.waitForBot((bot) => bot.captionsOn);
     expect(meeting.truth().participants.map((p) => [p.name, p.leftAt !== null])).to.deep.equal([
       ['Alice Smith', true],
@@ -104,12 +99,7 @@ describe('Google Meet driver', function () {
   });
 
   it('fails with admission_denied when someone in the call denies the request', async () => {
-    const code = newCode();
-    const meeting = suite.sim.meeting(code);
-    const { listener, driver } = await join(code);
-    await listener.until(() => listener.events.includes('lobby'), 'lobby');
-    meeting.deny();
-    await listener.until(() => listener.failedWith !== null, 'a failure');
+    const { listener, driver } = await failInLobby((meeting) => meeting.deny());
     expect(listener.failedWith?.reason).to.equal('admission_denied');
     expect(listener.events).to.deep.equal(['lobby', 'failed:admission_denied']);
     await driver.leave();
@@ -124,26 +114,16 @@ describe('Google Meet driver', function () {
     try {
       const code = newCode();
       suite.sim.meeting(code);
-      const listener = new RecordingListener();
-      const driver = impatient.create({
-        platform: 'google_meet',
-        url: suite.sim.url('google_meet', code),
+      const { listener, driver } = await joinSimulated({ sim: suite.sim, factory: impatient }, 'google_meet', code, {
         meetingId: 'meeting_x',
-        displayName: 'Notetaker',
       });
-      await driver.start(listener);
       await listener.until(() => listener.failedWith !== null, 'a failure');
       expect(listener.events).to.deep.equal(['lobby', 'failed:lobby_timeout']);
       await driver.leave();
     } finally {
       await impatient.close();
     }
-    const code = newCode();
-    const meeting = suite.sim.meeting(code);
-    const { listener, driver } = await join(code);
-    await listener.until(() => listener.events.includes('lobby'), 'lobby');
-    meeting.noAnswer();
-    await listener.until(() => listener.failedWith !== null, 'a failure');
+    const { listener, driver } = await failInLobby((meeting) => meeting.noAnswer());
     expect(listener.failedWith?.reason).to.equal('lobby_timeout');
     await driver.leave();
   });

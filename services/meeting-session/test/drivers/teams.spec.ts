@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { growWords } from '../../../../test/simulators/index.js';
-import { driversOnSimulator, expectMatchesTruth, RecordingListener } from './helpers.js';
+import { comeAndGo, driversOnSimulator, expectMatchesTruth, joinSimulated } from './helpers.js';
 
 /** Microsoft Teams in real Chromium, against the simulator on teams.microsoft.com and teams.live.com. */
 describe('Teams driver', function () {
@@ -10,17 +10,8 @@ describe('Teams driver', function () {
 
   const newThread = () => `19:meeting_SimTest${++meetings}Zq@thread.v2`;
 
-  async function join(id: string, displayName = 'Notetaker') {
-    const listener = new RecordingListener();
-    const driver = suite.factory.create({
-      platform: 'teams',
-      url: suite.sim.url('teams', id),
-      meetingId: `meeting_t${meetings}`,
-      displayName,
-    });
-    await driver.start(listener);
-    return { listener, driver };
-  }
+  const join = (id: string, displayName = 'Notetaker') =>
+    joinSimulated(suite, 'teams', id, { meetingId: `meeting_t${meetings}`, displayName });
 
   it('continues in the browser, joins muted with the camera off, waits in the lobby, and is admitted', async () => {
     const id = newThread();
@@ -68,13 +59,7 @@ describe('Teams driver', function () {
   it('follows participants joining and leaving, without the bot itself', async () => {
     const id = '9381234567890';
     const meeting = suite.sim.meeting(id, { lobby: false });
-    meeting.join('Ann Lee');
-    const { listener, driver } = await join(id);
-    await listener.until(() => listener.roster?.join() === 'Ann Lee', 'Ann in the roster');
-    meeting.join('Ben Ode');
-    await listener.until(() => listener.roster?.join() === 'Ann Lee,Ben Ode', 'Ben in the roster');
-    meeting.leave('Ann Lee');
-    await listener.until(() => listener.roster?.join() === 'Ben Ode', 'Ann gone');
+    const { driver } = await comeAndGo(meeting, () => join(id), 'Ann Lee', 'Ben Ode');
     expect(meeting.truth().pageLoads.map((load) => load.platform)).to.deep.equal(['teams']);
     await driver.leave();
   });

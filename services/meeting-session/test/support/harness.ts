@@ -6,21 +6,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type client from 'prom-client';
 import { connectBus, MemoryBroker, MemoryBus, type Bus } from '@notetaker/bus';
 import { evtMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
-import {
-  createMetricsRegistry,
-  loadBaseConfig,
-  silentLogger,
-  type RunningService,
-  type ServiceDefinition,
-} from '@notetaker/kit';
-import { openStore, type Store } from '@notetaker/store';
+import { loadBaseConfig, type ServiceDefinition } from '@notetaker/kit';
 import { transcriptStoreService } from '@notetaker/transcript-store';
 import { webhookEmitterService } from '@notetaker/webhook-emitter';
 import { meetingSessionService, type MeetingSessionOptions, type RunningMeetingSession } from '../../src/service.js';
-import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
+import {
+  scriptedDriverFactory,
+  type ScriptedDriverFactory,
+  type ScriptedMeeting,
+} from '../../../../test/support/scripted-driver.js';
+import { startInProcess, type InProcessService } from './in-process.js';
 export { eventually } from '../../../../test/support/wait.js';
 
 export const TOKEN_CALLER = { kind: 'token' as const, tokenId: 'tok_alpha', capabilities: ['knowledge:write'] };
@@ -38,12 +35,6 @@ export const FAST_ENV = {
   MAX_MEETINGS_PER_WORKER: '100',
 };
 
-interface Started {
-  running: RunningService;
-  store: Store;
-  metrics: client.Registry;
-}
-
 export interface Harness {
   bus: Bus;
   dataDir: string;
@@ -55,6 +46,10 @@ export interface Harness {
   start(
     overrides?: Record<string, unknown>,
   ): Promise<{ meetingId: string; documentPath: string | null; platform: string }>;
+  /** Starts a meeting as `start` does and waits until it is live; `bot` is its scripted platform side. */
+  startLive(
+    overrides?: Record<string, unknown>,
+  ): Promise<{ meetingId: string; documentPath: string | null; platform: string; bot: ScriptedMeeting }>;
   /** A raw request of a public verb: `data` is sent as given (tests send bad requests on purpose). */
   request<T = unknown>(verb: keyof typeof routes.meetings, data: unknown): Promise<T>;
   /** Every event published for a meeting, as a subscriber receives them. */
@@ -100,16 +95,10 @@ export async function startHarness(
     ? await connectBus({ natsUrl: options.natsUrl, name: 'harness' })
     : new MemoryBus({ broker: new MemoryBroker() });
   const driver = options.driver ?? scriptedDriverFactory();
-  const logger = silentLogger();
-  const others: Started[] = [];
-  const launch = async (definition: ServiceDefinition): Promise<Started> => {
-    const store = await openStore({ service: definition.name, dataDir });
-    const metrics = createMetricsRegistry(definition.name);
-    const running = await definition.start({ bus, store, config, logger, metrics });
-    return { running, store, metrics };
-  };
+  const others: InProcessService[] = [];
+  const launch = (definition: ServiceDefinition) => startInProcess(definition, bus, config);
   for (const definition of [transcriptStoreService(), webhookEmitterService()]) others.push(await launch(definition));
-  let session: Started | null = await launch(
+  let session: InProcessService | null = await launch(
     meetingSessionService({ driverFactory: options.browserDrivers ? undefined : driver, ...options.session }),
   );
 
@@ -147,6 +136,11 @@ export async function startHarness(
         { timeoutMs: 20_000 },
       );
     },
+    async startLive(overrides = {}) {
+      const started = await harness.start(overrides);
+      await harness.waitForEvent(started.meetingId, (e) => e.payload.status === 'live');
+      return { ...started, bot: await driver.meeting(started.meetingId) };
+    },
     request: (verb, data) => bus.request(routes.meetings[verb].subject, data),
     events: (meetingId) => received.get(meetingId) ?? [],
     waitForEvent(meetingId, match, timeoutMs = 5000) {
@@ -171,8 +165,7 @@ export async function startHarness(
     },
     async stopSession() {
       if (!session) return;
-      await session.running.stop();
-      await session.store.close();
+      await session.stop();
       session = null;
     },
     async restartSession(extraEnv = {}) {
@@ -185,15 +178,45 @@ export async function startHarness(
     async stop() {
       await sub.unsubscribe();
       await harness.stopSession();
-      for (const s of others.reverse()) {
-        await s.running.stop();
-        await s.store.close();
-      }
+      for (const s of others.reverse()) await s.stop();
       await bus.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return harness;
+}
+
+/**
+ * A harness started before the suite's tests (in the `describe` body where this is called) and
+ * stopped after them. The handle returned forwards to it, so tests use it as they would a Harness.
+ */
+export function harnessForSuite(env?: Record<string, string>, options?: Parameters<typeof startHarness>[1]): Harness {
+  let h: Harness | undefined;
+  before(async () => {
+    h = await startHarness(env, options);
+  });
+  after(() => h?.stop());
+  return lateHarness(() => h);
+}
+
+/** A Harness that forwards to the one `current()` returns when it is used: one a hook starts later. */
+export function lateHarness(current: () => Harness | undefined): Harness {
+  return new Proxy({} as Harness, {
+    get(_, key) {
+      const h = current();
+      if (!h) throw new Error(`harness.${String(key)} used before the suite's before hook started the harness`);
+      return Reflect.get(h, key);
+    },
+  });
+}
+
+/** A live meeting on a fresh URL where Ada said `text`: its segment_finalized event is in. */
+export async function liveAfterSaying(h: Harness, text: string) {
+  const url = freshMeetUrl();
+  const { meetingId, bot } = await h.startLive({ url });
+  bot.segment({ speaker: 'Ada', text });
+  await h.waitForEvent(meetingId, (e) => e.type === 'segment_finalized');
+  return { url, meetingId, bot };
 }
 
 /** The `meeting_status` payloads of a meeting, in order. */

@@ -12,11 +12,11 @@
  */
 import { connectBus } from '@notetaker/bus';
 import { evtMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
-import { createMetricsRegistry, loadBaseConfig, silentLogger, type ServiceDefinition } from '@notetaker/kit';
-import { openStore } from '@notetaker/store';
+import { loadBaseConfig, type ServiceDefinition } from '@notetaker/kit';
 import { transcriptStoreService } from '@notetaker/transcript-store';
 import { meetingSessionService, type RunningMeetingSession } from '../../src/service.js';
 import { scriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
+import { startInProcess } from './in-process.js';
 
 const mode = process.argv[2];
 const config = loadBaseConfig();
@@ -33,9 +33,7 @@ const driverFactory = {
 };
 
 async function launch<R>(definition: ServiceDefinition): Promise<R> {
-  const store = await openStore({ service: definition.name, dataDir: config.dataDir });
-  const logger = silentLogger();
-  return (await definition.start({ bus, store, config, logger, metrics: createMetricsRegistry(definition.name) })) as R;
+  return (await startInProcess(definition, bus, config)).running as R;
 }
 
 if (mode === 'stack') {

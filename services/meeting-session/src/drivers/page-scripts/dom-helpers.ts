@@ -71,6 +71,19 @@ function signInState() {
   state.outcome = 'guest_refused';
   return state;
 }
+/*
+ * What the page shows: the sign-in page, or else what the platform's inspectScreen(state) makes of
+ * the base state. The platform's functions define inspectScreen, readCaptions and readParticipants.
+ */
+function inspect() { return signInState() || inspectScreen(baseState()); }
+/* The call: its captions and the participants of its tiles, as the platform reads them. */
+function inCall(state, captionsOn, tiles) {
+  state.screen = 'in_call';
+  state.captionsOn = captionsOn;
+  state.captions = readCaptions();
+  state.participants = readParticipants(tiles);
+  return state;
+}
 /* The signed-in identity the page shows on its account button, or null (a guest). */
 function accountIdentity() {
   var button = first(S.css.accountButton);

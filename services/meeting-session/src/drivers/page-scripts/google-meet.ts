@@ -93,22 +93,13 @@ function readParticipants(tiles) {
   return { names: names, selfFound: selfFound };
 }
 
-function inspect() {
-  var signIn = signInState();
-  if (signIn) return signIn;
-  var state = baseState();
+function inspectScreen(state) {
   var leave = leaveButton();
   var tiles = shown(S.css.tile);
   var captionsOn = first(S.css.captionsAreOn) || first(S.css.captionsRegion);
   var signs = (leave ? 1 : 0) + (tiles.length ? 1 : 0) + (captionsOn || captionsOffButton() ? 1 : 0);
   // Admitted takes several signs together: any one of them alone shows up elsewhere too.
-  if (signs >= 2) {
-    state.screen = 'in_call';
-    state.captionsOn = !!captionsOn;
-    state.captions = readCaptions();
-    state.participants = readParticipants(tiles);
-    return state;
-  }
+  if (signs >= 2) return inCall(state, !!captionsOn, tiles);
   var text = bodyText();
   state.outcome = terminalOutcome(text);
   if (state.outcome) { state.screen = 'terminal'; return state; }

@@ -70,22 +70,13 @@ function readParticipants(tiles) {
   return { names: names, selfFound: selfFound };
 }
 
-function inspect() {
-  var signIn = signInState();
-  if (signIn) return signIn;
-  var state = baseState();
+function inspectScreen(state) {
   var text = bodyText();
   var lobby = S.text.lobby.test(text);
   var hangup = first(S.css.hangup);
   var tiles = shown(S.css.tile);
   // The lobby has a hang-up button too; only with the call's other controls is it the call.
-  if (hangup && !lobby && (first(S.css.more) || tiles.length)) {
-    state.screen = 'in_call';
-    state.captionsOn = !!first(S.css.captionsWindow);
-    state.captions = readCaptions();
-    state.participants = readParticipants(tiles);
-    return state;
-  }
+  if (hangup && !lobby && (first(S.css.more) || tiles.length)) return inCall(state, !!first(S.css.captionsWindow), tiles);
   state.outcome = terminalOutcome(text);
   if (state.outcome) { state.screen = 'terminal'; return state; }
   if (lobby) { state.screen = 'lobby'; return state; }

@@ -1,0 +1,41 @@
+/**
+ * A service started in this process on a given bus, as the stack starts it: its own embedded store
+ * in the config's data folder, silent logs, its own metrics registry.
+ */
+import type client from 'prom-client';
+import type { Bus } from '@notetaker/bus';
+import {
+  createMetricsRegistry,
+  silentLogger,
+  type BaseConfig,
+  type RunningService,
+  type ServiceDefinition,
+} from '@notetaker/kit';
+import { openStore, type Store } from '@notetaker/store';
+
+export interface InProcessService {
+  running: RunningService;
+  store: Store;
+  metrics: client.Registry;
+  /** Stops the service, then closes its store. */
+  stop(): Promise<void>;
+}
+
+export async function startInProcess(
+  definition: ServiceDefinition,
+  bus: Bus,
+  config: BaseConfig,
+): Promise<InProcessService> {
+  const store = await openStore({ service: definition.name, dataDir: config.dataDir });
+  const metrics = createMetricsRegistry(definition.name);
+  const running = await definition.start({ bus, store, config, logger: silentLogger(), metrics });
+  return {
+    running,
+    store,
+    metrics,
+    async stop() {
+      await running.stop();
+      await store.close();
+    },
+  };
+}
