@@ -4,9 +4,9 @@
  * time), events are kept once per `X-Service-Event-Id` (delivery is at least once). It also serves
  * a page at `/` that shows the meeting live from those events (server-sent events at `/events`).
  */
-import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { verifySignature } from '../../test/support/callback-receiver.js';
 
 export interface DemoEvent {
   type: string;
@@ -28,13 +28,6 @@ export interface DemoReceiver {
   close(): Promise<void>;
 }
 
-export function signatureValid(secret: string, rawBody: Buffer, header: string | undefined): boolean {
-  if (!header?.startsWith('sha256=')) return false;
-  const expected = crypto.createHmac('sha256', secret).update(rawBody).digest();
-  const given = Buffer.from(header.slice('sha256='.length), 'hex');
-  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
-}
-
 export async function startReceiver(signingSecret: string): Promise<DemoReceiver> {
   const events: DemoEvent[] = [];
   const seen = new Set<string>();
@@ -52,7 +45,7 @@ export async function startReceiver(signingSecret: string): Promise<DemoReceiver
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const raw = Buffer.concat(chunks);
-        if (!signatureValid(signingSecret, raw, req.headers['x-service-signature'] as string | undefined)) {
+        if (!verifySignature(signingSecret, raw, req.headers['x-service-signature'] as string | undefined)) {
           signatures.invalid++;
           res.writeHead(401).end();
           return;

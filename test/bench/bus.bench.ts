@@ -12,7 +12,7 @@
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { connectNatsBus, MemoryBroker, MemoryBus, type Bus } from '@notetaker/bus';
 import { findNatsServerBinary, startNatsServer, type NatsServerHandle } from '@notetaker/bus/test-support';
-import { formatRow, runWindowed, summarize, type LatencySummary } from './stats.js';
+import { formatRow, runWindowed, summarize, timeWindowed, type LatencySummary } from './stats.js';
 
 const ROUNDS = 16;
 // Requests per case, split over the rounds; one in flight is latency-bound, hence fewer (< 60 s total).
@@ -65,19 +65,8 @@ interface Totals {
 
 /** One round of `count` requests with `window` in flight, added to the case's totals. */
 async function runRound(count: number, window: number, op: () => Promise<unknown>, totals: Totals): Promise<void> {
-  let issued = 0;
   const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  const worker = async () => {
-    while (issued < count) {
-      issued++;
-      const t0 = performance.now();
-      await op();
-      totals.latencies.push(performance.now() - t0);
-    }
-  };
-  await Promise.all(Array.from({ length: window }, worker));
-  totals.wallMs += performance.now() - started;
+  totals.wallMs += await timeWindowed(count, window, op, totals.latencies);
   const cpu = process.cpuUsage(cpuBefore);
   totals.cpuMicros += cpu.user + cpu.system;
 }

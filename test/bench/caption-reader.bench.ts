@@ -19,8 +19,7 @@ import {
   type SimPlatform,
   type Simulator,
 } from '../simulators/index.js';
-import { MEET_LEVELS } from '../simulators/pages/meet.js';
-import { TEAMS_LEVELS } from '../simulators/pages/teams.js';
+import { PAGES } from '../simulators/pages/platforms.js';
 import { enterCall, launchBrowser } from '../../services/meeting-session/test/drivers/call-page.js';
 import { percentile } from './stats.js';
 
@@ -31,8 +30,8 @@ const READS = 2_000;
 
 /** The caption levels of each platform's markup (the tiles and controls do not matter here). */
 const CAPTION_LEVELS: Record<SimPlatform, readonly string[]> = {
-  google_meet: MEET_LEVELS.slice(0, 7),
-  teams: TEAMS_LEVELS.slice(0, 8),
+  google_meet: PAGES.google_meet.levels.slice(0, 7),
+  teams: PAGES.teams.levels.slice(0, 8),
 };
 
 /** Times every MutationObserver callback of the page; installed before the page's own scripts. */

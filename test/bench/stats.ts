@@ -28,9 +28,16 @@ export function formatRow(label: string, s: LatencySummary, extra = ''): string 
   return `${label.padEnd(44)} ${s.perSecond.toFixed(0).padStart(8)}/s  p50 ${s.p50.toFixed(3)} ms  p99 ${s.p99.toFixed(3)} ms${extra}`;
 }
 
-/** Runs `op` `total` times with `window` in flight; returns per-op latencies in ms and wall time. */
-export async function runWindowed(total: number, window: number, op: () => Promise<unknown>): Promise<LatencySummary> {
-  const latencies: number[] = [];
+/**
+ * Runs `op` `total` times with `window` in flight, pushing each one's latency in ms onto
+ * `latencies`; returns the wall time in ms.
+ */
+export async function timeWindowed(
+  total: number,
+  window: number,
+  op: () => Promise<unknown>,
+  latencies: number[],
+): Promise<number> {
   let issued = 0;
   const started = performance.now();
   const worker = async () => {
@@ -42,7 +49,14 @@ export async function runWindowed(total: number, window: number, op: () => Promi
     }
   };
   await Promise.all(Array.from({ length: window }, worker));
-  return summarize(latencies, performance.now() - started);
+  return performance.now() - started;
+}
+
+/** Runs `op` `total` times with `window` in flight; returns per-op latencies in ms and wall time. */
+export async function runWindowed(total: number, window: number, op: () => Promise<unknown>): Promise<LatencySummary> {
+  const latencies: number[] = [];
+  const wallMs = await timeWindowed(total, window, op, latencies);
+  return summarize(latencies, wallMs);
 }
 
 /**

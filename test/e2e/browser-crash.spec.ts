@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { growWords } from '../simulators/index.js';
 import { browserGroupGone, browserPids, chromiumGone } from './support/chromium.js';
-import { expectKeptAsSaid, expectSignedInSequence, finalizedSegments, shape } from './support/stream.js';
+import { expectKeptAsSaid, finalizedSegments, finishedStream, shape } from './support/stream.js';
 import { payloadOf, PLATFORMS, useWorld } from './support/world.js';
 
 describe('whole stack in real Chromium: the browser dies mid-meeting', function () {
@@ -41,9 +41,7 @@ describe('whole stack in real Chromium: the browser dies mid-meeting', function 
       expect(browsers, 'browsers launched for the meeting').to.have.length(1);
       process.kill(browsers[0], 'SIGKILL');
 
-      await world().waitForStatus(m.meetingId, 'error');
-      const callbacks = world().callbacks(m.meetingId);
-      expectSignedInSequence(callbacks, m.token, m.meetingId);
+      const callbacks = await finishedStream(world(), m, 'error');
       expect(shape(callbacks)).to.deep.equal([
         'meeting_status:joining',
         'meeting_status:live',

@@ -11,32 +11,33 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { growWords, type MeetingOptions } from '../simulators/index.js';
 import { eventually } from '../support/wait.js';
-import { PLATFORMS, useWorld, type StartedMeeting, type World } from './support/world.js';
+import { PLATFORMS, useWorld, type StartedMeeting } from './support/world.js';
 
 const BLIND_AFTER_MS = 3000;
 const SAID = 'We should move the launch to the second week of March';
 
 describe('whole stack in real Chromium: a bot that cannot read captions says so', function () {
   this.timeout(90_000);
-  const current = useWorld({ CAPTION_BLIND_AFTER_MS: String(BLIND_AFTER_MS) });
-  let world: World;
-  beforeEach(() => {
-    world = current();
-  });
+  const world = useWorld({ CAPTION_BLIND_AFTER_MS: String(BLIND_AFTER_MS) });
 
   const warningsOf = async (m: StartedMeeting): Promise<string[] | undefined> => {
-    const { meetings } = (await (await world.get('/meetings/status', m.token)).json()) as {
+    const { meetings } = (await (await world().get('/meetings/status', m.token)).json()) as {
       meetings: Array<{ meetingId: string; warnings: string[] }>;
     };
     return meetings.find((x) => x.meetingId === m.meetingId)?.warnings;
   };
   const metricLine = async (name: string, labels: string) =>
-    (await (await fetch(`${world.t.baseUrl}/metrics`)).text())
+    (await (await fetch(`${world().t.baseUrl}/metrics`)).text())
       .split('\n')
       .find((l) => l.startsWith(`${name}{`) && l.includes(labels));
   const snapshotsOf = (meetingId: string) => {
-    const dir = path.join(world.t.dataDir, 'caption-snapshots');
-    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.includes(meetingId)).map((f) => path.join(dir, f)) : [];
+    const dir = path.join(world().t.dataDir, 'caption-snapshots');
+    return fs.existsSync(dir)
+      ? fs
+          .readdirSync(dir)
+          .filter((f) => f.includes(meetingId))
+          .map((f) => path.join(dir, f))
+      : [];
   };
 
   /** Until the meeting's status carries `warning`; how long it took from `since`. */
@@ -55,15 +56,15 @@ describe('whole stack in real Chromium: a bot that cannot read captions says so'
   }
 
   async function liveMeeting(platform: (typeof PLATFORMS)[number]['platform'], meeting: Partial<MeetingOptions>) {
-    const m = await world.start(platform, { meeting: { lobby: false, ...meeting } });
+    const m = await world().start(platform, { meeting: { lobby: false, ...meeting } });
     m.sim.join('Alice Example');
-    await world.waitForStatus(m.meetingId, 'live');
+    await world().waitForStatus(m.meetingId, 'live');
     return m;
   }
 
   async function endsNormally(m: StartedMeeting): Promise<void> {
-    expect((await world.stop(m.meetingId, m.token)).status).to.equal(200);
-    const ended = await world.waitForStatus(m.meetingId, 'ended');
+    expect((await world().stop(m.meetingId, m.token)).status).to.equal(200);
+    const ended = await world().waitForStatus(m.meetingId, 'ended');
     expect((ended.json as { payload: { reason: string } }).payload.reason).to.equal('stopped');
   }
 
@@ -80,13 +81,24 @@ describe('whole stack in real Chromium: a bot that cannot read captions says so'
       console.log(`      ${label}: blind ${tookMs} ms after going live (CAPTION_BLIND_AFTER_MS ${BLIND_AFTER_MS})`);
       await talking;
 
-      const logged = world.t.warnings().filter((l) => l.meetingId === m.meetingId && l.warning === 'captions_unreadable');
+      const logged = world()
+        .t.warnings()
+        .filter((l) => l.meetingId === m.meetingId && l.warning === 'captions_unreadable');
       expect(logged).to.have.length(1);
       expect(logged[0]).to.include({ platform });
-      expect(String(logged[0].seen)).to.match(/^the caption area changed \d+ times in \d+ s and no caption text could be read$/);
+      expect(String(logged[0].seen)).to.match(
+        /^the caption area changed \d+ times in \d+ s and no caption text could be read$/,
+      );
 
-      expect(await metricLine('meeting_captions_blind', `platform="${platform}",warning="captions_unreadable"`)).to.match(/ 1$/);
-      expect(await metricLine('meeting_caption_blind_episodes_total', `platform="${platform}",warning="captions_unreadable"`)).to.match(/ [1-9]\d*$/);
+      expect(
+        await metricLine('meeting_captions_blind', `platform="${platform}",warning="captions_unreadable"`),
+      ).to.match(/ 1$/);
+      expect(
+        await metricLine(
+          'meeting_caption_blind_episodes_total',
+          `platform="${platform}",warning="captions_unreadable"`,
+        ),
+      ).to.match(/ [1-9]\d*$/);
 
       const [file, ...more] = snapshotsOf(m.meetingId);
       expect(more, 'one snapshot per episode').to.deep.equal([]);
@@ -105,7 +117,9 @@ describe('whole stack in real Chromium: a bot that cannot read captions says so'
     const tookMs = await blindWithin(m, 'captions_unavailable', Date.now());
     console.log(`      captions_unavailable after ${tookMs} ms`);
     const [file] = snapshotsOf(m.meetingId);
-    const snapshot = JSON.parse(fs.readFileSync(file, 'utf8')) as { nodes: Array<{ tag: string; attrs: Record<string, string> }> };
+    const snapshot = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+      nodes: Array<{ tag: string; attrs: Record<string, string> }>;
+    };
     expect(snapshot.nodes.filter((n) => n.tag === 'button').length).to.be.at.least(4);
     expect(snapshot.nodes.some((n) => n.attrs['aria-label'] === 'Leave call')).to.equal(true);
     await endsNormally(m);

@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { verifySignature } from '../support/callback-receiver.js';
 import { growWords } from '../simulators/index.js';
-import { expectKeptAsSaid, expectSignedInSequence, finalizedSegments, shape } from './support/stream.js';
+import { expectKeptAsSaid, finalizedSegments, finishedStream, shape } from './support/stream.js';
 import { chromiumMissing, startWorld, type StartedMeeting, type Token, type World } from './support/world.js';
 
 describe('whole stack in real Chromium: meetings side by side', function () {
@@ -99,8 +99,7 @@ describe('whole stack in real Chromium: meetings side by side', function () {
       [meet, other],
       [teams, world.token],
     ] as const) {
-      const callbacks = world.callbacks(m.meetingId);
-      expectSignedInSequence(callbacks, m.token, m.meetingId);
+      const callbacks = await finishedStream(world, m, 'ended');
       for (const c of callbacks) {
         expect(
           verifySignature(foreign.signingSecret, c.rawBody, String(c.headers['x-service-signature'])),

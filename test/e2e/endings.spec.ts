@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { growWords, type SimPlatform } from '../simulators/index.js';
-import { expectKeptAsSaid, expectSignedInSequence, expectTranscript, shape } from './support/stream.js';
+import { expectKeptAsSaid, expectTranscript, finishedStream, shape } from './support/stream.js';
 import { payloadOf, type StartedMeeting, useWorld, type World } from './support/world.js';
 
 const PLATFORMS: Array<{ platform: SimPlatform; label: string; teamsLive?: boolean }> = [
@@ -20,16 +20,18 @@ describe('whole stack in real Chromium: meetings the platform ends', function ()
   const world = useWorld();
 
   /** The final status callback, then the whole stream checked for signatures and sequence. */
-  async function finished(m: StartedMeeting, status: 'ended' | 'error') {
-    await world().waitForStatus(m.meetingId, status);
-    const callbacks = world().callbacks(m.meetingId);
-    expectSignedInSequence(callbacks, m.token, m.meetingId);
-    return callbacks;
-  }
+  const finished = (m: StartedMeeting, status: 'ended' | 'error') => finishedStream(world(), m, status);
 
   for (const { platform, label, teamsLive } of PLATFORMS) {
     const start = (options: Parameters<World['start']>[1] = {}) =>
       world().start(platform, { nativeId: world().newNativeId(platform, teamsLive), ...options });
+    /** A meeting with no lobby, live with captions on. */
+    const startLive = async () => {
+      const m = await start({ meeting: { lobby: false } });
+      await world().waitForStatus(m.meetingId, 'live');
+      await m.sim.waitForBot((bot) => bot.captionsOn);
+      return m;
+    };
 
     it(`${label}: a denied request to join -> error admission_denied`, async () => {
       const m = await start();
@@ -54,9 +56,7 @@ describe('whole stack in real Chromium: meetings the platform ends', function ()
     });
 
     it(`${label}: removed by the host -> ended removed, the turn in progress kept`, async () => {
-      const m = await start({ meeting: { lobby: false } });
-      await world().waitForStatus(m.meetingId, 'live');
-      await m.sim.waitForBot((bot) => bot.captionsOn);
+      const m = await startLive();
       await m.sim.speak('Alice Example', growWords('before you go one more thing'));
       await world().waitForCallback(
         m.meetingId,
@@ -78,9 +78,7 @@ describe('whole stack in real Chromium: meetings the platform ends', function ()
     });
 
     it(`${label}: the host ends the meeting for everyone -> ended meeting_ended`, async () => {
-      const m = await start({ meeting: { lobby: false } });
-      await world().waitForStatus(m.meetingId, 'live');
-      await m.sim.waitForBot((bot) => bot.captionsOn);
+      const m = await startLive();
       m.sim.end();
       const callbacks = await finished(m, 'ended');
       expect(shape(callbacks)).to.deep.equal([

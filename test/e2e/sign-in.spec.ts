@@ -52,6 +52,16 @@ describe('Signed-in bots (whole stack)', function () {
   }
   afterEach(removeAll);
 
+  /** A meeting that refuses guests on the platform's screen (only a signed-in bot gets in), no lobby. */
+  const startRefusingGuests = (platform: SimPlatform) =>
+    world().start(platform, { meeting: { guests: 'refused_screen', lobby: false } });
+
+  /** Stops the meeting and waits for its `ended` status callback, which it returns. */
+  const stopUntilEnded = async (meetingId: string) => {
+    await world().stop(meetingId);
+    return world().waitForStatus(meetingId, 'ended');
+  };
+
   const live = async (meetingId: string) => {
     const res = await world().get('/meetings/status');
     const { meetings } = (await res.json()) as { meetings: Array<Record<string, unknown>> };
@@ -86,8 +96,7 @@ describe('Signed-in bots (whole stack)', function () {
       expect(listed).to.include({ meetingsInUse: 1, status: 'active' });
       expect(listed.identity).to.include(`Minutes Bot ${accounts}`);
 
-      await world().stop(m.meetingId);
-      await world().waitForStatus(m.meetingId, 'ended');
+      await stopUntilEnded(m.meetingId);
       const transcript = (await (await world().get(`/meetings/${m.meetingId}/transcript`)).json()) as Record<
         string,
         unknown
@@ -121,7 +130,11 @@ describe('Signed-in bots (whole stack)', function () {
     expect(first.started).to.deep.include({ status: 'joining' });
     // The first start was auto: a guest where guests are allowed takes no account.
     const always = (nativeId: string) =>
-      world().startRaw({ url: world().sim.url('teams', nativeId), callbackUrl: `${world().rx.url}/h`, signIn: 'always' });
+      world().startRaw({
+        url: world().sim.url('teams', nativeId),
+        callbackUrl: `${world().rx.url}/h`,
+        signIn: 'always',
+      });
     const id2 = world().newNativeId('teams');
     world().sim.meeting(id2, { lobby: false });
     const taken = await always(id2);
@@ -136,8 +149,7 @@ describe('Signed-in bots (whole stack)', function () {
     expect(((await refused.json()) as { error: string }).error).to.match(/teams bot account/);
     expect(await liveCount(), 'the refused start made no meeting').to.equal(before);
     const { meetingId: second } = (await taken.json()) as { meetingId: string };
-    await world().stop(second);
-    await world().waitForStatus(second, 'ended');
+    await stopUntilEnded(second);
     world().sim.meeting(id3, { lobby: false });
     const again = await always(id3);
     expect(again.status, 'the same URL once a seat is free').to.equal(201);
@@ -148,14 +160,13 @@ describe('Signed-in bots (whole stack)', function () {
   it('an account whose session the platform no longer takes is marked signed_out and the next one is used', async () => {
     const later = await botAccount('google_meet');
     // `later` was used a moment ago; a never-used account goes first.
-    const warmup = await world().start('google_meet', { meeting: { guests: 'refused_screen', lobby: false } });
+    const warmup = await startRefusingGuests('google_meet');
     await world().waitForStatus(warmup.meetingId, 'live');
-    await world().stop(warmup.meetingId);
-    await world().waitForStatus(warmup.meetingId, 'ended');
+    await stopUntilEnded(warmup.meetingId);
     const stale = await botAccount('google_meet');
     world().sim.signOut(stale.sim.email);
 
-    const m = await world().start('google_meet', { meeting: { guests: 'refused_screen', lobby: false } });
+    const m = await startRefusingGuests('google_meet');
     const liveStatus = await world().waitForStatus(m.meetingId, 'live');
     expect(payloadOf(liveStatus).signedInAs).to.equal(later.name);
     const listed = await listAccounts();
@@ -170,17 +181,16 @@ describe('Signed-in bots (whole stack)', function () {
     // With every account signed out, the meeting fails with bot_account_signed_out, not a loop.
     world().sim.signOut(later.sim.email);
     await world().t.stack.admin({ command: 'bot-account.remove', id: stale.id });
-    const last = await world().start('google_meet', { meeting: { guests: 'refused_screen', lobby: false } });
+    const last = await startRefusingGuests('google_meet');
     const error = await world().waitForStatus(last.meetingId, 'error');
     expect(payloadOf(error).reason).to.equal('bot_account_signed_out');
   });
 
   it('a session never shows: not in a log line, an answer, an event, or the data directory in the clear', async () => {
     const account = await botAccount('teams');
-    const m = await world().start('teams', { meeting: { guests: 'refused_screen', lobby: false } });
+    const m = await startRefusingGuests('teams');
     await world().waitForStatus(m.meetingId, 'live');
-    await world().stop(m.meetingId);
-    await world().waitForStatus(m.meetingId, 'ended');
+    await stopUntilEnded(m.meetingId);
     const secrets = secretValues(account.sim);
     const answers = await Promise.all(
       ['/meetings/status', `/meetings/${m.meetingId}/transcript`, `/meetings/${m.meetingId}/deliveries`].map(
@@ -188,7 +198,11 @@ describe('Signed-in bots (whole stack)', function () {
       ),
     );
     const listed = JSON.stringify(await listAccounts());
-    const events = JSON.stringify(world().callbacks(m.meetingId).map((c) => c.json));
+    const events = JSON.stringify(
+      world()
+        .callbacks(m.meetingId)
+        .map((c) => c.json),
+    );
     const files = filesUnder(world().t.dataDir).map((file) => fs.readFileSync(file).toString('latin1'));
     for (const secret of secrets) {
       expect(world().t.logText(), 'logs').not.to.include(secret);
@@ -212,12 +226,15 @@ describe('Signed-in bots (whole stack)', function () {
       expect(((await res.json()) as { error: string }).error).to.include(field);
     }
     const nativeId = world().newNativeId('google_meet');
-    const ok = await world().startRaw({ url: world().sim.url('google_meet', nativeId), callbackUrl, language: 'de-DE' });
+    const ok = await world().startRaw({
+      url: world().sim.url('google_meet', nativeId),
+      callbackUrl,
+      language: 'de-DE',
+    });
     expect(ok.status).to.equal(201);
     const { meetingId } = (await ok.json()) as { meetingId: string };
     expect(await live(meetingId)).to.include({ language: 'de-DE', signedInAs: null });
-    await world().stop(meetingId);
-    expect(statusOf(await world().waitForStatus(meetingId, 'ended'))).to.equal('ended');
+    expect(statusOf(await stopUntilEnded(meetingId))).to.equal('ended');
   });
 });
 

@@ -6,7 +6,7 @@
  * shows in the project's meeting history and in search.
  */
 import { expect } from 'chai';
-import { expectKeptAsSaid, expectSignedInSequence, finalizedSegments, shape } from './support/stream.js';
+import { expectKeptAsSaid, finalizedSegments, finishedStream, shape } from './support/stream.js';
 import { aliceThenBob } from './support/conversation.js';
 import { payloadOf, PLATFORMS, useWorld } from './support/world.js';
 import { eventuallyPasses } from '../support/wait.js';
@@ -47,10 +47,8 @@ describe('whole stack in real Chromium: a transcribed meeting, start to stop', f
       const stop = await world().stop(m.meetingId);
       expect(stop.status).to.equal(200);
       expect(await stop.json()).to.deep.equal({ meetingId: m.meetingId, status: 'stopping' });
-      await world().waitForStatus(m.meetingId, 'ended');
 
-      const callbacks = world().callbacks(m.meetingId);
-      expectSignedInSequence(callbacks, m.token, m.meetingId);
+      const callbacks = await finishedStream(world(), m, 'ended');
       expect(shape(callbacks)).to.deep.equal([
         'meeting_status:joining',
         'meeting_status:lobby',

@@ -46,15 +46,16 @@ import { SIMULATED_HOSTS } from './certificate.js';
 import type { SimMeeting } from './meeting.js';
 import type { MeetingOptions, SimPlatform } from './types.js';
 import { drawMarkup } from './markup.js';
-import { MEET_CHOICES, MEET_LEVELS, meetChoices } from './pages/meet.js';
-import { TEAMS_CHOICES, TEAMS_LEVELS, teamsChoices } from './pages/teams.js';
+import { PAGES } from './pages/platforms.js';
 import { MeetingRegistry } from './registry.js';
 import { startServer } from './server.js';
 
 export { correctedTurn, growWords } from './captions.js';
 export { MAX_WRAPPERS, seedFromEnv, variantSeeds } from './markup.js';
-export { MEET_CHOICES } from './pages/meet.js';
-export { TEAMS_CHOICES } from './pages/teams.js';
+/** The ways a Meet page load may mark the bot's own tile (one is drawn per seed). */
+export const MEET_CHOICES = PAGES.google_meet.choices;
+/** The ways a Teams page load may label the bot's own tile (one is drawn per seed). */
+export const TEAMS_CHOICES = PAGES.teams.choices;
 export { MEET_CAPTION_LANGUAGES, TEAMS_CAPTION_LANGUAGES } from './types.js';
 export type { TruthSegment } from './captions.js';
 export type { CaptionTurn } from './turn.js';
@@ -109,17 +110,18 @@ export async function startSimulator(): Promise<Simulator> {
 
 /** The wrapper elements a seed draws at each level of a platform's pages. */
 export function wrappersOf(platform: SimPlatform, seed: number): Record<string, number> {
-  return drawMarkup(seed, [], platform === 'teams' ? TEAMS_LEVELS : MEET_LEVELS).wrappers;
+  const levels: readonly string[] = PAGES[platform].levels;
+  return drawMarkup(seed, [], levels).wrappers;
 }
 
 /** How a seed's page loads mark the bot's own tile (see MEET_CHOICES, TEAMS_CHOICES). */
 export function selfTileOf(platform: SimPlatform, seed: number): string {
-  return (platform === 'teams' ? teamsChoices(seed) : meetChoices(seed)).selfTile;
+  return PAGES[platform].choicesOf(seed).selfTile;
 }
 
 /** The first seed from `from` on whose page loads mark the bot's own tile as `selfTile`. */
 export function seedWithSelfTile(platform: SimPlatform, selfTile: string, from: number): number {
-  const ways: readonly string[] = (platform === 'teams' ? TEAMS_CHOICES : MEET_CHOICES).selfTile;
+  const ways: readonly string[] = PAGES[platform].choices.selfTile;
   if (!ways.includes(selfTile)) throw new Error(`${platform} pages never mark the bot's tile as ${selfTile}`);
   for (let seed = from >>> 0; ; seed = (seed + 1) >>> 0) if (selfTileOf(platform, seed) === selfTile) return seed;
 }

@@ -7,8 +7,7 @@ import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { CaptionBoard } from './captions.js';
 import { CaptionTurn } from './turn.js';
-import { meetChoices } from './pages/meet.js';
-import { teamsChoices } from './pages/teams.js';
+import { PAGES } from './pages/platforms.js';
 import {
   defaultMeetingOptions,
   type BotRecord,
@@ -169,7 +168,7 @@ export class SimMeeting {
 
   /** Notes a page load, with how its seed has the bot's own tile marked (a failure can name it). */
   recordPageLoad(load: Omit<PageLoad, 'selfTile'>): void {
-    const { selfTile } = load.platform === 'teams' ? teamsChoices(load.markupSeed) : meetChoices(load.markupSeed);
+    const { selfTile } = PAGES[load.platform].choicesOf(load.markupSeed);
     this.pageLoads.push({ ...load, selfTile });
   }
 

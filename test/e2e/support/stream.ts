@@ -62,6 +62,21 @@ export function shape(callbacks: ReceivedCallback[]): string[] {
   return out;
 }
 
+/**
+ * Waits for the meeting's final status callback, then checks that every callback it got is signed
+ * and in sequence; returns them.
+ */
+export async function finishedStream(
+  world: World,
+  m: StartedMeeting,
+  status: 'ended' | 'error',
+): Promise<ReceivedCallback[]> {
+  await world.waitForStatus(m.meetingId, status);
+  const callbacks = world.callbacks(m.meetingId);
+  expectSignedInSequence(callbacks, m.token, m.meetingId);
+  return callbacks;
+}
+
 export function finalizedSegments(callbacks: ReceivedCallback[]): Segment[] {
   return callbacks.filter((c) => c.eventType === 'segment_finalized').map((c) => payloadOf(c) as unknown as Segment);
 }
@@ -112,6 +127,13 @@ export function expectMatchesTruth(callbacks: ReceivedCallback[], truth: GroundT
   });
 }
 
+/** GET /meetings/{id}/{resource} as the token's owner; it must answer 200. */
+async function getMeetingResource(world: World, meetingId: string, token: Token, resource: 'transcript' | 'document') {
+  const res = await world.get(`/meetings/${meetingId}/${resource}`, token);
+  expect(res.status, `GET /meetings/{id}/${resource}`).to.equal(200);
+  return res;
+}
+
 /** GET /meetings/{id}/transcript: status and the segments exactly as they were sent. */
 export async function expectTranscript(
   world: World,
@@ -120,8 +142,7 @@ export async function expectTranscript(
   status: string,
   segments: Segment[],
 ) {
-  const res = await world.get(`/meetings/${meetingId}/transcript`, token);
-  expect(res.status).to.equal(200);
+  const res = await getMeetingResource(world, meetingId, token, 'transcript');
   const body = (await res.json()) as Record<string, unknown>;
   expect(body).to.include({ meetingId, status });
   expect(body.segments).to.deep.equal(segments);
@@ -129,17 +150,11 @@ export async function expectTranscript(
 }
 
 /** GET /meetings/{id}/document: the markdown download, completed, holding the segments in order. */
-export async function expectDocument(
-  world: World,
-  meetingId: string,
-  token: Token,
-  documentPath: string,
-  segments: Segment[],
-) {
-  const res = await world.get(`/meetings/${meetingId}/document`, token);
-  expect(res.status).to.equal(200);
+export async function expectDocument(world: World, m: StartedMeeting, segments: Segment[]) {
+  const { meetingId } = m;
+  const res = await getMeetingResource(world, meetingId, m.token, 'document');
   expect(res.headers.get('content-type')).to.match(/^text\/markdown/);
-  const filename = documentPath.split('/').at(-1)!;
+  const filename = String(m.started.documentPath).split('/').at(-1)!;
   expect(res.headers.get('content-disposition')).to.equal(`attachment; filename="${filename}"`);
   const markdown = await res.text();
   expect(markdown).to.match(/^---\n/);
@@ -175,6 +190,6 @@ export async function expectKeptAsSaid(
   expectMatchesTruth(callbacks, m.sim.truth());
   const segments = finalizedSegments(callbacks);
   await expectTranscript(world, m.meetingId, m.token, status, segments);
-  if (options.document) await expectDocument(world, m.meetingId, m.token, String(m.started.documentPath), segments);
+  if (options.document) await expectDocument(world, m, segments);
   return segments;
 }

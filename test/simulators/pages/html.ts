@@ -1,6 +1,6 @@
 /** The HTML shell shared by the simulated pages: drawn markup, inlined CSS and client code. */
 import { readFileSync } from 'node:fs';
-import { drawMarkup } from '../markup.js';
+import { drawChoices, drawMarkup } from '../markup.js';
 
 const clients = new Map<string, string>();
 
@@ -41,4 +41,41 @@ export function renderPage<K extends string, L extends string>(page: {
     ...page.clients.map((file) => `<script>${clientSource(file)}</script>`),
     '</body></html>',
   ].join('\n');
+}
+
+/**
+ * One platform's pages: the class roles its markup names (drawn afresh per seed), the levels that
+ * get wrapper elements, the choices a seed draws besides (see markup.ts), its CSS over the drawn
+ * class names, and its browser-side client (after common.js) mounted at `rootId`.
+ */
+export function definePages<
+  const K extends string,
+  const L extends string,
+  const C extends Record<string, readonly string[]>,
+>(pages: {
+  classKeys: readonly K[];
+  levels: readonly L[];
+  choices: C;
+  css: (c: Record<K, string>) => string;
+  client: string;
+  rootId: string;
+}) {
+  const choicesOf = (seed: number) => drawChoices(seed, pages.choices);
+  return {
+    levels: pages.levels,
+    choices: pages.choices,
+    choicesOf,
+    /** A page load: `config` goes to the client with the seed's choices added. */
+    render: (title: string, config: Record<string, unknown> & { seed: number }): string =>
+      renderPage({
+        title,
+        seed: config.seed,
+        classKeys: pages.classKeys,
+        levels: pages.levels,
+        css: pages.css,
+        config: { ...config, ...choicesOf(config.seed) },
+        clients: ['common.js', pages.client],
+        rootId: pages.rootId,
+      }),
+  };
 }

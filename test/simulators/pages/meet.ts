@@ -1,82 +1,63 @@
 /** The Google Meet pages of the simulator (meet.google.com/<code>). */
 import type { MeetingOptions } from '../types.js';
-import { drawChoices } from '../markup.js';
-import { renderPage } from './html.js';
+import { definePages } from './html.js';
 
-const CLASSES = [
-  'icon',
-  'btn',
-  'btnLabel',
-  'primary',
-  'danger',
-  'round',
-  'input',
-  'video',
-  'videoOff',
-  'prejoin',
-  'preview',
-  'previewBar',
-  'side',
-  'title',
-  'subtitle',
-  'actions',
-  'scrim',
-  'dialog',
-  'dialogTitle',
-  'dialogText',
-  'end',
-  'call',
-  'grid',
-  'tile',
-  'tileMedia',
-  'tileAvatar',
-  'tileBar',
-  'tileName',
-  'captionsHost',
-  'capRegion',
-  'capList',
-  'capBlock',
-  'capHead',
-  'capAvatar',
-  'capName',
-  'capText',
-  'bar',
-  'clock',
-  'ctl',
-  'badge',
-] as const;
-
-type C = Record<(typeof CLASSES)[number], string>;
-
-/**
- * Where wrapper elements may appear (see markup.ts): around the captions region, the list of
- * blocks, each block, its header, avatar, name and text; around tiles, a tile's avatar and name;
- * around the controls of every screen.
- */
-export const MEET_LEVELS = [
-  'region',
-  'list',
-  'block',
-  'head',
-  'avatar',
-  'name',
-  'text',
-  'tile',
-  'tileAvatar',
-  'tileName',
-  'control',
-] as const;
-
-/**
- * How this page load marks the bot's own tile, as Meet builds do: `data-self-name` on an element
- * inside the tile, the same marker on the tile element itself, the name shown as "You", or as
- * "<bot name> (You)" without a marker.
- */
-export const MEET_CHOICES = { selfTile: ['inner', 'tile', 'you', 'nameYou'] } as const;
-
-export const meetChoices = (seed: number) => drawChoices(seed, MEET_CHOICES);
-
-const css = (c: C) => `
+export const meetPages = definePages({
+  classKeys: [
+    'icon',
+    'btn',
+    'btnLabel',
+    'primary',
+    'danger',
+    'round',
+    'input',
+    'video',
+    'videoOff',
+    'prejoin',
+    'preview',
+    'previewBar',
+    'side',
+    'title',
+    'subtitle',
+    'actions',
+    'scrim',
+    'dialog',
+    'dialogTitle',
+    'dialogText',
+    'end',
+    'call',
+    'grid',
+    'tile',
+    'tileMedia',
+    'tileAvatar',
+    'tileBar',
+    'tileName',
+    'captionsHost',
+    'capRegion',
+    'capList',
+    'capBlock',
+    'capHead',
+    'capAvatar',
+    'capName',
+    'capText',
+    'bar',
+    'clock',
+    'ctl',
+    'badge',
+  ],
+  /**
+   * Where wrapper elements may appear (see markup.ts): around the captions region, the list of
+   * blocks, each block, its header, avatar, name and text; around tiles, a tile's avatar and name;
+   * around the controls of every screen.
+   */
+  levels: ['region', 'list', 'block', 'head', 'avatar', 'name', 'text', 'tile', 'tileAvatar', 'tileName', 'control'],
+  /**
+   * How this page load marks the bot's own tile, as Meet builds do: `data-self-name` on an element
+   * inside the tile, the same marker on the tile element itself, the name shown as "You", or as
+   * "<bot name> (You)" without a marker.
+   */
+  choices: { selfTile: ['inner', 'tile', 'you', 'nameYou'] },
+  css: (c) => `
   body { margin: 0; font: 14px/1.4 'Google Sans', Roboto, Arial, sans-serif; background: #202124; color: #e8eaed; }
   .${c.icon} { font-style: normal; font-size: 12px; }
   .${c.btn} { border: 0; border-radius: 20px; padding: 8px 20px; background: #3c4043; color: #e8eaed; cursor: pointer; }
@@ -108,7 +89,10 @@ const css = (c: C) => `
   .${c.bar} { display: flex; gap: 8px; align-items: center; padding: 12px; }
   .${c.ctl} { min-width: 40px; height: 40px; border-radius: 20px; border: 0; background: #3c4043; color: #fff; }
   .${c.danger} { background: #ea4335; }
-`;
+`,
+  client: 'meet-client.js',
+  rootId: 'yDmH0d',
+});
 
 export function meetPage(config: {
   seed: number;
@@ -122,14 +106,5 @@ export function meetPage(config: {
   /** The signed-in account the pre-join screen shows (no name field), or null for a guest. */
   account: { name: string; email: string } | null;
 }): string {
-  return renderPage({
-    title: config.screen === 'sign_in' ? 'Sign in - Google Accounts' : 'Meet',
-    seed: config.seed,
-    classKeys: CLASSES,
-    levels: MEET_LEVELS,
-    css,
-    config: { ...config, ...meetChoices(config.seed) },
-    clients: ['common.js', 'meet-client.js'],
-    rootId: 'yDmH0d',
-  });
+  return meetPages.render(config.screen === 'sign_in' ? 'Sign in - Google Accounts' : 'Meet', config);
 }

@@ -3,75 +3,56 @@
  * (teams.microsoft.com/l/meetup-join/..., teams.live.com/meet/...), the light-meetings app under
  * /v2/, and the Microsoft sign-in page a tenant that refuses guests redirects to.
  */
-import { drawChoices } from '../markup.js';
-import { renderPage } from './html.js';
+import { definePages } from './html.js';
 
-const CLASSES = [
-  'btn',
-  'primary',
-  'danger',
-  'input',
-  'video',
-  'launcher',
-  'title',
-  'prejoin',
-  'preview',
-  'row2',
-  'switch',
-  'scrim',
-  'dialog',
-  'lobby',
-  'bar',
-  'end',
-  'call',
-  'badge',
-  'stage',
-  'ccHost',
-  'menuHost',
-  'menu',
-  'menuItem',
-  'vlist',
-  'ccWindow',
-  'ccRenderer',
-  'author',
-  'ccText',
-  'row',
-  'rowHead',
-  'rowBody',
-  'tile',
-  'tileName',
-] as const;
-
-type C = Record<(typeof CLASSES)[number], string>;
-
-/**
- * Where wrapper elements may appear (see markup.ts): around the captions window, its renderer, the
- * list, each row, a row's header, author, body and text; around tiles and their names; around the
- * controls of every screen.
- */
-export const TEAMS_LEVELS = [
-  'window',
-  'renderer',
-  'list',
-  'row',
-  'head',
-  'author',
-  'body',
-  'text',
-  'tile',
-  'tileName',
-  'control',
-] as const;
-
-/**
- * How this page load labels the bot's own tile: "<name> (You)", "<name> (Guest) (You)" (a guest's
- * own label), "You" alone, or just the bot's display name with no mark at all.
- */
-export const TEAMS_CHOICES = { selfTile: ['nameYou', 'guestYou', 'you', 'name'] } as const;
-
-export const teamsChoices = (seed: number) => drawChoices(seed, TEAMS_CHOICES);
-
-const css = (c: C) => `
+export const teamsPages = definePages({
+  classKeys: [
+    'btn',
+    'primary',
+    'danger',
+    'input',
+    'video',
+    'launcher',
+    'title',
+    'prejoin',
+    'preview',
+    'row2',
+    'switch',
+    'scrim',
+    'dialog',
+    'lobby',
+    'bar',
+    'end',
+    'call',
+    'badge',
+    'stage',
+    'ccHost',
+    'menuHost',
+    'menu',
+    'menuItem',
+    'vlist',
+    'ccWindow',
+    'ccRenderer',
+    'author',
+    'ccText',
+    'row',
+    'rowHead',
+    'rowBody',
+    'tile',
+    'tileName',
+  ],
+  /**
+   * Where wrapper elements may appear (see markup.ts): around the captions window, its renderer, the
+   * list, each row, a row's header, author, body and text; around tiles and their names; around the
+   * controls of every screen.
+   */
+  levels: ['window', 'renderer', 'list', 'row', 'head', 'author', 'body', 'text', 'tile', 'tileName', 'control'],
+  /**
+   * How this page load labels the bot's own tile: "<name> (You)", "<name> (Guest) (You)" (a guest's
+   * own label), "You" alone, or just the bot's display name with no mark at all.
+   */
+  choices: { selfTile: ['nameYou', 'guestYou', 'you', 'name'] },
+  css: (c) => `
   body { margin: 0; font: 14px/1.4 'Segoe UI', system-ui, sans-serif; background: #f5f5f5; color: #242424; }
   .${c.btn} { border: 1px solid #d1d1d1; border-radius: 4px; padding: 6px 14px; background: #fff; cursor: pointer; }
   .${c.btn}:disabled { opacity: .5; }
@@ -95,21 +76,15 @@ const css = (c: C) => `
   .${c.row} { position: absolute; top: 0; left: 0; right: 0; height: 52px; padding: 2px 8px; }
   .${c.author} { font-weight: 600; font-size: 12px; }
   .${c.ccText} { font-size: 16px; }
-`;
+`,
+  client: 'teams-client.js',
+  rootId: 'app',
+});
 
 export function teamsPage(config: {
   page: 'launcher' | 'app' | 'login';
   /** The launcher hands its seed on to the app it opens, so one join is one drawn markup. */
   seed: number;
 }): string {
-  return renderPage({
-    title: config.page === 'login' ? 'Sign in to your account' : 'Microsoft Teams',
-    seed: config.seed,
-    classKeys: CLASSES,
-    levels: TEAMS_LEVELS,
-    css,
-    config: { ...config, ...teamsChoices(config.seed) },
-    clients: ['common.js', 'teams-client.js'],
-    rootId: 'app',
-  });
+  return teamsPages.render(config.page === 'login' ? 'Sign in to your account' : 'Microsoft Teams', config);
 }
