@@ -5,7 +5,7 @@
  * is reduced to a safe file-name part, and every resolved path is checked to stay inside the root.
  */
 import path from 'node:path';
-import { PROJECT_ID, errors, type Platform } from '@notetaker/contracts';
+import { PLATFORM_NAMES, PROJECT_ID, errors, type Platform } from '@notetaker/contracts';
 
 export const DOCS_DIR = 'deployed-md-files/docs';
 export const MEETINGS_DIR = 'meetings';
@@ -40,11 +40,9 @@ export function datePart(startedAt: string): string {
   return `${MONTHS[date.getUTCMonth()]} ${ordinal(date.getUTCDate())}`;
 }
 
-const PLATFORM_LABELS: Record<Platform, string> = { google_meet: 'Google Meet', teams: 'Microsoft Teams' };
-
 /** The title of a meeting started without one: names the platform, e.g. `Google Meet meeting`. */
 export function defaultTitle(platform: Platform): string {
-  return `${PLATFORM_LABELS[platform]} meeting`;
+  return `${PLATFORM_NAMES[platform]} meeting`;
 }
 
 /** Longest title part of a file name: by characters for readers, by bytes for file systems (255). */
@@ -100,7 +98,8 @@ export function documentFileName(startedAt: string, titlePart: string, copy = 1)
 }
 
 export function assertProjectId(project: string): void {
-  if (!PROJECT_ID.test(project)) throw errors.badRequest('project must match ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$', 'project');
+  if (!PROJECT_ID.test(project))
+    throw errors.badRequest('project must match ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$', 'project');
 }
 
 /** The documentPath (relative, forward slashes, as SPEC shows it) of a file in a project. */

@@ -69,7 +69,7 @@ export const NO_DOCUMENT = 'No saved document for this meeting';
 
 export class Documents {
   readonly metas: Collection<DocumentMeta>;
-  private readonly rendered = new Map<string, RenderedBody & { lastIndex: number }>();
+  private readonly rendered = new Map<string, RenderedBody>();
   private readonly locks = new Map<string, Promise<unknown>>();
 
   constructor(
@@ -204,7 +204,7 @@ export class Documents {
       };
       await this.metas.updateOne({ _id: meta.meetingId }, { $set: update });
       if (status === 'completed') this.rendered.delete(meta.meetingId);
-      else this.rendered.set(meta.meetingId, { lastIndex, written, body, last });
+      else this.rendered.set(meta.meetingId, { written, body, last });
       return {
         result: { documentPath: meta.documentPath, segmentsWritten: fresh.length, totalSegments: written },
         fresh: { meta: { ...meta, ...update }, segments: fresh },
@@ -220,7 +220,7 @@ export class Documents {
    */
   private async renderedBody(meta: DocumentMeta): Promise<RenderedBody> {
     const cached = this.rendered.get(meta.meetingId);
-    if (cached && cached.lastIndex === meta.lastIndex && cached.written === meta.written) return cached;
+    if (cached && (cached.last?.index ?? -1) === meta.lastIndex && cached.written === meta.written) return cached;
     const startMs = Date.parse(meta.startedAt);
     const fromFile = await this.bodyInFile(meta, startMs);
     if (fromFile !== null) return fromFile;
@@ -246,8 +246,7 @@ export class Documents {
     if (end < 0 || !content.startsWith(heading, end + 5)) return null;
     const body = content.slice(end + 5 + heading.length);
     // The last segment, and the one before it: whether the last began its own paragraph.
-    const ids = [meta.lastIndex - 1, meta.lastIndex].map((index) => `${meta.meetingId}:${index}`);
-    const found = await this.segments.collection.find({ _id: { $in: ids } });
+    const found = await this.segments.at(meta.meetingId, [meta.lastIndex - 1, meta.lastIndex]);
     const last = found.find((s) => s.index === meta.lastIndex);
     const previous = found.find((s) => s.index === meta.lastIndex - 1) ?? null;
     return last && body.endsWith(renderSegment(last, startMs, previous)) ? { body, written: meta.written, last } : null;

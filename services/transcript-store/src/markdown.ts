@@ -89,8 +89,13 @@ export function renderSegment(
   startMs: number,
   previous?: TranscriptSegment | null,
 ): string {
+  return paragraph(segment, startMs, continues(previous, segment));
+}
+
+/** renderSegment, once whether `segment` continues the paragraph before is known (`joined`). */
+function paragraph(segment: TranscriptSegment, startMs: number, joined: boolean): string {
   const text = escapeInline(oneLine(segment.text));
-  if (continues(previous, segment)) return ` ${text}${PARAGRAPH_END}`;
+  if (joined) return ` ${text}${PARAGRAPH_END}`;
   const speaker = escapeInline(oneLine(segment.speaker)) || 'Unknown speaker';
   return `**${speaker}** (${offset(Date.parse(segment.timestamp) - startMs)}): ${text}${PARAGRAPH_END}`;
 }
@@ -108,9 +113,10 @@ export function appendSegments(
   const parts = [body];
   let before = previous;
   for (const segment of segments) {
+    const joined = continues(before, segment);
     // The paragraph before stays open: its break gives way to this segment's words.
-    if (continues(before, segment)) parts.push(parts.pop()!.slice(0, -PARAGRAPH_END.length));
-    parts.push(renderSegment(segment, startMs, before));
+    if (joined) parts.push(parts.pop()!.slice(0, -PARAGRAPH_END.length));
+    parts.push(paragraph(segment, startMs, joined));
     before = segment;
   }
   return parts.join('');

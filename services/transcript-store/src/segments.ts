@@ -41,7 +41,7 @@ export class Segments {
 
   /** True when stored now, false when this (meetingId, index) was stored before. */
   async append(meetingId: string, index: number, segment: TranscriptSegment): Promise<boolean> {
-    const _id = `${meetingId}:${index}`;
+    const _id = segmentId(meetingId, index);
     const storedBefore = await this.writer.add({
       _id,
       meetingId,
@@ -93,11 +93,19 @@ export class Segments {
   async after(meetingId: string, afterIndex: number): Promise<StoredSegment[]> {
     const found: StoredSegment[] = [];
     for (let from = afterIndex + 1; ; from += ID_BATCH) {
-      const ids = Array.from({ length: ID_BATCH }, (_, i) => `${meetingId}:${from + i}`);
-      const batch = await this.collection.find({ _id: { $in: ids } }, { sort: { index: 1 } });
+      const batch = await this.at(
+        meetingId,
+        Array.from({ length: ID_BATCH }, (_, i) => from + i),
+      );
       found.push(...batch);
       if (batch.length === 0 || batch[batch.length - 1].index !== from + ID_BATCH - 1) return found;
     }
+  }
+
+  /** The segments stored at these indexes, in order, looked up by `_id` (no walk over the meeting). */
+  at(meetingId: string, indexes: readonly number[]): Promise<StoredSegment[]> {
+    const ids = indexes.map((index) => segmentId(meetingId, index));
+    return this.collection.find({ _id: { $in: ids } }, { sort: { index: 1 } });
   }
 
   /** Segments with index > afterIndex (and <= upTo when given), in order. */
@@ -125,4 +133,9 @@ export class Segments {
     }
     return { segments, nextIndex };
   }
+}
+
+/** A segment's `_id`: one per (meeting, index), so a retried append is found stored. */
+function segmentId(meetingId: string, index: number): string {
+  return `${meetingId}:${index}`;
 }
