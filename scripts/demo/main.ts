@@ -16,6 +16,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isTerminalStatus } from '@notetaker/contracts';
 import { createLogger, loadBaseConfig, type BaseConfig } from '@notetaker/kit';
 import { startStack, type Stack } from '@notetaker/stack';
 import { startSimulator, type Simulator } from '../../test/simulators/index.js';
@@ -89,7 +90,7 @@ async function main(): Promise<number> {
   meeting.end();
   const end = await waitForEvent(
     rx.events,
-    (e) => e.type === 'meeting_status' && (e.payload.status === 'ended' || e.payload.status === 'error'),
+    (e) => e.type === 'meeting_status' && isTerminalStatus(e.payload.status),
     'the end of the meeting',
   );
   if (end.payload.status !== 'ended') return failed(end);

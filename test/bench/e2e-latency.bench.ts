@@ -64,14 +64,13 @@ interface Pending {
 interface Run {
   /** `${meetingId} ${text}` -> when the simulator showed it (and when the driver and the bus had it). */
   pending: Map<string, Pending>;
-  toReceiver: number[];
   toDriver: number[];
   toBus: number[];
   /** The stages apart, per caption: driver -> bus (the actor, its event-log write), bus -> receiver (the emitter). */
   inActor: number[];
   inEmitter: number[];
   badSignatures: number;
-  /** Change -> receiver, per meeting (the coach comparison groups them). */
+  /** Change -> receiver, per meeting (all of them together: the figure; grouped: the coach comparison). */
   byMeeting: Map<string, number[]>;
 }
 
@@ -89,7 +88,6 @@ function onCallback(c: ReceivedCallback): void {
   const entry = run.pending.get(key);
   if (!entry) return;
   run.pending.delete(key);
-  run.toReceiver.push(c.receivedAt - entry.shownAt);
   const mine = run.byMeeting.get(String(c.meetingId)) ?? [];
   mine.push(c.receivedAt - entry.shownAt);
   run.byMeeting.set(String(c.meetingId), mine);
@@ -157,27 +155,14 @@ function pssPerMeetingMb(meetings: number): number {
 /** Coach comparison: meetings 0, 3, 4, 7, 8 coached by the model (Meet and Teams in each half). */
 const coachOf = (i: number): 'ai' | 'off' => ([0, 3].includes(i % 4) ? 'ai' : 'off');
 
-/** world.start with `coach` in the start request. */
-async function startCoached(world: World, platform: SimPlatform, coach: 'ai' | 'off'): Promise<StartedMeeting> {
-  const nativeId = world.newNativeId(platform);
-  const sim = world.sim.meeting(nativeId, { lobby: false });
-  const url = world.sim.url(platform, nativeId);
-  const res = await world.startRaw({
-    url,
-    callbackUrl: `${world.rx.url}/hooks/notetaker`,
-    title: `coach ${coach}`,
-    coach,
-  });
-  const started = (await res.json()) as Record<string, unknown>;
-  if (res.status !== 201) throw new Error(`start answered ${res.status} ${JSON.stringify(started)}`);
-  return { meetingId: String(started.meetingId), platform, sim, url, token: world.token, started };
-}
-
 async function measure(world: World, count: number, fake: FakeLlm | null = null): Promise<void> {
   const platforms: SimPlatform[] = Array.from({ length: count }, (_, i) => (i % 2 === 0 ? 'google_meet' : 'teams'));
   const meetings = await Promise.all(
     platforms.map((platform, i) =>
-      fake ? startCoached(world, platform, coachOf(i)) : world.start(platform, { meeting: { lobby: false } }),
+      world.start(platform, {
+        meeting: { lobby: false },
+        ...(fake && { title: `coach ${coachOf(i)}`, request: { coach: coachOf(i) } }),
+      }),
     ),
   );
   for (const m of meetings) m.sim.join('Alice Example');
@@ -187,7 +172,6 @@ async function measure(world: World, count: number, fake: FakeLlm | null = null)
 
   run = {
     pending: new Map(),
-    toReceiver: [],
     toDriver: [],
     toBus: [],
     inActor: [],
@@ -209,7 +193,12 @@ async function measure(world: World, count: number, fake: FakeLlm | null = null)
 
   const shown = count * CHANGES;
   const sort = (values: number[]) => [...values].sort((a, b) => a - b);
-  const [sorted, driver, bus, memSorted] = [sort(done.toReceiver), sort(done.toDriver), sort(done.toBus), sort(memory)];
+  const [sorted, driver, bus, memSorted] = [
+    sort([...done.byMeeting.values()].flat()),
+    sort(done.toDriver),
+    sort(done.toBus),
+    sort(memory),
+  ];
   console.log(
     `${String(count).padStart(2)} meeting(s)  ${sorted.length}/${shown} partials timed (${done.pending.size} coalesced or lost, ` +
       `${done.badSignatures} bad signatures) in ${(wall / 1000).toFixed(1)} s, load average ${load.toFixed(2)} -> ${os.loadavg()[0].toFixed(2)}`,

@@ -64,7 +64,10 @@ export class AccountBook {
     } else {
       const oid = `${randomBytes(4).toString('hex')}-0000-4000-8000-${randomBytes(6).toString('hex')}`;
       storageState = {
-        cookies: [cookie('authtoken', 'teams.microsoft.com'), cookie('ESTSAUTHPERSISTENT', '.login.microsoftonline.com')],
+        cookies: [
+          cookie('authtoken', 'teams.microsoft.com'),
+          cookie('ESTSAUTHPERSISTENT', '.login.microsoftonline.com'),
+        ],
         origins: [
           {
             origin: 'https://teams.microsoft.com',
@@ -100,7 +103,9 @@ export class AccountBook {
     const account = mine[0];
     const required =
       platform === 'google_meet'
-        ? account.storageState.cookies.filter((c) => c.name === 'SID' || c.name === '__Secure-1PSID').map((c) => c.value)
+        ? account.storageState.cookies
+            .filter((c) => c.name === 'SID' || c.name === '__Secure-1PSID')
+            .map((c) => c.value)
         : [
             account.storageState.cookies.find((c) => c.name === 'authtoken')!.value,
             account.storageState.origins[0].localStorage[0].value,

@@ -16,7 +16,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJson, sendJson } from './http.js';
 import type { MeetingRegistry } from './registry.js';
-import type { MeetingOptions, NameSuffix } from './types.js';
+import { NAME_SUFFIXES, type MeetingOptions, type NameSuffix } from './types.js';
 import type { CaptionTurn } from './turn.js';
 
 export async function handleControlApi(
@@ -87,6 +87,6 @@ function changeTurn(turn: CaptionTurn, body: Record<string, unknown>): number {
 
 function suffixOf(value: unknown): NameSuffix | null {
   if (value === undefined || value === null) return null;
-  if (value === 'Guest' || value === 'External' || value === 'Unverified') return value;
+  if ((NAME_SUFFIXES as readonly unknown[]).includes(value)) return value as NameSuffix;
   throw new Error(`suffix must be Guest, External or Unverified, not ${JSON.stringify(value)}`);
 }

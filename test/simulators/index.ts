@@ -46,12 +46,13 @@ import { SIMULATED_HOSTS } from './certificate.js';
 import type { SimMeeting } from './meeting.js';
 import type { MeetingOptions, SimPlatform } from './types.js';
 import { drawMarkup } from './markup.js';
-import { PAGES } from './pages/platforms.js';
+import { PAGES, selfTileOf } from './pages/platforms.js';
 import { MeetingRegistry } from './registry.js';
 import { startServer } from './server.js';
 
 export { correctedTurn, growWords } from './captions.js';
 export { MAX_WRAPPERS, seedFromEnv, variantSeeds } from './markup.js';
+export { selfTileOf } from './pages/platforms.js';
 /** The ways a Meet page load may mark the bot's own tile (one is drawn per seed). */
 export const MEET_CHOICES = PAGES.google_meet.choices;
 /** The ways a Teams page load may label the bot's own tile (one is drawn per seed). */
@@ -112,11 +113,6 @@ export async function startSimulator(): Promise<Simulator> {
 export function wrappersOf(platform: SimPlatform, seed: number): Record<string, number> {
   const levels: readonly string[] = PAGES[platform].levels;
   return drawMarkup(seed, [], levels).wrappers;
-}
-
-/** How a seed's page loads mark the bot's own tile (see MEET_CHOICES, TEAMS_CHOICES). */
-export function selfTileOf(platform: SimPlatform, seed: number): string {
-  return PAGES[platform].choicesOf(seed).selfTile;
 }
 
 /** The first seed from `from` on whose page loads mark the bot's own tile as `selfTile`. */

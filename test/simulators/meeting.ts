@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { CaptionBoard } from './captions.js';
 import { CaptionTurn } from './turn.js';
-import { PAGES } from './pages/platforms.js';
+import { selfTileOf } from './pages/platforms.js';
 import {
   defaultMeetingOptions,
   type BotRecord,
@@ -168,8 +168,7 @@ export class SimMeeting {
 
   /** Notes a page load, with how its seed has the bot's own tile marked (a failure can name it). */
   recordPageLoad(load: Omit<PageLoad, 'selfTile'>): void {
-    const { selfTile } = PAGES[load.platform].choicesOf(load.markupSeed);
-    this.pageLoads.push({ ...load, selfTile });
+    this.pageLoads.push({ ...load, selfTile: selfTileOf(load.platform, load.markupSeed) });
   }
 
   addBot(bot: Pick<BotRecord, 'name' | 'platform' | 'micOn' | 'camOn' | 'hl' | 'account'>): BotRecord {

@@ -174,7 +174,8 @@ export interface BotRecord {
 }
 
 /** What Teams writes after a person's name on their tile and caption rows (Meet shows none). */
-export type NameSuffix = 'Guest' | 'External' | 'Unverified';
+export const NAME_SUFFIXES = ['Guest', 'External', 'Unverified'] as const;
+export type NameSuffix = (typeof NAME_SUFFIXES)[number];
 
 export interface ParticipantRecord {
   id: string;

@@ -15,7 +15,7 @@ import {
 const SETTLE_MS = 3_000;
 
 /** A listener that says nothing but a failure. */
-export const quiet: DriverListener = {
+const quiet: DriverListener = {
   lobby() {},
   admitted() {},
   caption() {},

@@ -150,7 +150,7 @@ export async function expectTranscript(
 }
 
 /** GET /meetings/{id}/document: the markdown download, completed, holding the segments in order. */
-export async function expectDocument(world: World, m: StartedMeeting, segments: Segment[]) {
+async function expectDocument(world: World, m: StartedMeeting, segments: Segment[]) {
   const { meetingId } = m;
   const res = await getMeetingResource(world, meetingId, m.token, 'document');
   expect(res.headers.get('content-type')).to.match(/^text\/markdown/);

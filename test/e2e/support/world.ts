@@ -55,10 +55,19 @@ export interface World {
   token: Token;
   /** A fresh native meeting id: a Meet code, a Teams thread id, or (teamsLive) a teams.live.com number. */
   newNativeId(platform: SimPlatform, teamsLive?: boolean): string;
-  /** Creates the simulated meeting, then starts the bot over REST; expects 201. */
+  /**
+   * Creates the simulated meeting, then starts the bot over REST; expects 201. `request` holds more
+   * fields of the start request (signIn, coach, language).
+   */
   start(
     platform: SimPlatform,
-    options?: { nativeId?: string; title?: string; token?: Token; meeting?: Partial<MeetingOptions> },
+    options?: {
+      nativeId?: string;
+      title?: string;
+      token?: Token;
+      meeting?: Partial<MeetingOptions>;
+      request?: Record<string, unknown>;
+    },
   ): Promise<StartedMeeting>;
   /** POST /meetings/start with a body as given, the raw response. */
   startRaw(json: Record<string, unknown>, token?: Token): Promise<Response>;
@@ -152,7 +161,7 @@ export async function startWorld(env: Record<string, string> = {}, options: Worl
       const url = sim.url(platform, nativeId);
       const owner = options.token ?? token;
       const res = await world.startRaw(
-        { url, callbackUrl: `${rx.url}/hooks/notetaker`, title: options.title ?? 'E2E check' },
+        { url, callbackUrl: `${rx.url}/hooks/notetaker`, title: options.title ?? 'E2E check', ...options.request },
         owner,
       );
       const started = (await res.json()) as Record<string, unknown>;
