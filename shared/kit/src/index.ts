@@ -1,6 +1,7 @@
 export * from './config.js';
 export * from './env-fields.js';
 export * from './fast-histogram.js';
+export * from './find-chrome.js';
 export * from './group-commit.js';
 export * from './iso-time.js';
 export * from './logger.js';

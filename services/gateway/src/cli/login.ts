@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Platform } from '@notetaker/contracts';
+import { CHROME_CANDIDATES, findChrome } from '@notetaker/kit';
 import { isPlatformHost } from '../identity/session-file.js';
 
-export const NO_DISPLAY =
-  'bot-account login needs a display: run it on a desktop, then import the file with bot-account add';
+const NO_DISPLAY = 'bot-account login needs a display: run it on a desktop, then import the file with bot-account add';
 
 const START_URL: Record<Platform, string> = {
   google_meet: 'https://accounts.google.com/ServiceLogin?continue=https://meet.google.com/',
@@ -20,28 +20,11 @@ const START_URL: Record<Platform, string> = {
 /** Teams keeps part of its session in its own origin's localStorage: visit it once signed in. */
 const TEAMS_URL = 'https://teams.microsoft.com/';
 
-const CHROME_CANDIDATES = [
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome',
-  '/usr/bin/google-chrome-stable',
+/** Besides the Linux packages' places: a desktop's may be a Mac. */
+const MAC_CHROME_PATHS = [
   '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
   '/Applications/Chromium.app/Contents/MacOS/Chromium',
 ];
-
-function findChrome(): string | null {
-  const candidates = process.env.CHROME_PATH ? [process.env.CHROME_PATH] : CHROME_CANDIDATES;
-  return (
-    candidates.find((file) => {
-      try {
-        fs.accessSync(file, fs.constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
-    }) ?? null
-  );
-}
 
 interface StorageState {
   cookies: unknown[];
@@ -54,7 +37,7 @@ export async function loginSession(platform: Platform, say: (line: string) => vo
   if (process.platform !== 'darwin' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
     throw new Error(NO_DISPLAY);
   }
-  const executablePath = findChrome();
+  const executablePath = findChrome(process.env.CHROME_PATH, [...CHROME_CANDIDATES, ...MAC_CHROME_PATHS]);
   if (!executablePath) throw new Error('no Chromium or Chrome found: install one or set CHROME_PATH');
   const { default: puppeteer } = await import('puppeteer-core');
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bot-account-login-'));

@@ -22,14 +22,6 @@ export function pathParameters(path: string): string[] {
  * route without input always did). OpenAPI documents the same split.
  */
 export function restInput(op: Operation): RestInput | null {
-  if (!located.has(op)) located.set(op, locate(op));
-  return located.get(op)!;
-}
-
-type RestInput = { in: 'query' | 'body'; schema: Operation['input'] };
-const located = new WeakMap<Operation, RestInput | null>();
-
-function locate(op: Operation): RestInput | null {
   if (op.rest.body) return { in: 'body', schema: op.rest.body.schema };
   const shape = (op.input as unknown as { shape?: Record<string, unknown> }).shape ?? {};
   const path = pathParameters(op.rest.path);
@@ -38,25 +30,29 @@ function locate(op: Operation): RestInput | null {
   return { in: op.rest.method === 'get' || op.rest.method === 'delete' ? 'query' : 'body', schema: rest };
 }
 
+type RestInput = { in: 'query' | 'body'; schema: Operation['input'] };
 type ObjectSchema = { omit(mask: Record<string, true>): Operation['input'] };
 const mask = (fields: string[]) => Object.fromEntries(fields.map((f) => [f, true as const]));
 
-/** The operation's raw input from a request: the query or body, with the path parameters over it. */
-function gather(op: Operation, ctx: Context): unknown {
+/**
+ * The operation's raw input from a request: the query or body, with the path parameters over it;
+ * `from` is the operation's `restInput`, worked out once when its route is built.
+ */
+function gather(op: Operation, from: RestInput | null, ctx: Context): unknown {
   const { body } = op.rest;
   // The body alone is checked first, so a path parameter's name in it is an unknown field.
   if (body) return { ...ctx.params, [body.field]: parseInput(body.schema, ctx.request.body) };
-  const from = restInput(op);
   const raw = from === null ? {} : from.in === 'query' ? ctx.query : ctx.request.body;
   return Object.keys(ctx.params).length === 0 ? raw : { ...(raw as object), ...ctx.params };
 }
 
 export function restRoutes(router: Router, bus: Bus, operations: readonly Operation[]): void {
   for (const op of operations) {
+    const from = restInput(op);
     router[op.rest.method](op.rest.path, async (ctx) => {
       // Set by the API-key middleware on every /api/v1 request.
       const caller = ctx.state.caller as Caller;
-      const output = (await perform(op, bus, caller, gather(op, ctx))) as Record<string, unknown>;
+      const output = (await perform(op, bus, caller, gather(op, from, ctx))) as Record<string, unknown>;
       if (op.rest.markdown) {
         const doc = output as { filename: string; content: string };
         ctx.set('Content-Disposition', contentDisposition(doc.filename));

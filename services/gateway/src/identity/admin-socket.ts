@@ -11,7 +11,7 @@ import { errors, toWireError } from '@notetaker/contracts';
  * A request is a few short fields, except `bot-account add`: a session file of up to 1 MB sent as a
  * JSON string, whose escapes (every quote of the file) can nearly double it.
  */
-export const MAX_ADMIN_REQUEST_CHARS = 2.5 * 1024 * 1024;
+const MAX_ADMIN_REQUEST_CHARS = 2.5 * 1024 * 1024;
 
 export function adminSocketPath(dataDir: string): string {
   return path.join(dataDir, 'gateway', 'admin.sock');

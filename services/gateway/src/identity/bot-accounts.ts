@@ -12,6 +12,7 @@ import {
   browserSession,
   errors,
   platform as platformSchema,
+  PLATFORM_NAMES,
   routes,
   ServiceError,
   type BotAccountInfo,
@@ -26,8 +27,6 @@ import { parseSessionFile } from './session-file.js';
 import { shownFields } from './shown-fields.js';
 
 export const MAX_MEETINGS_PER_ACCOUNT = 50;
-
-export const PLATFORM_LABELS: Record<Platform, string> = { google_meet: 'Google Meet', teams: 'Microsoft Teams' };
 
 export interface BotAccountRecord {
   _id: string;
@@ -89,7 +88,7 @@ export class BotAccountService {
     }
     const session = parseSessionFile(input.sessionText, platform.data);
     const duplicate = () =>
-      errors.conflict(`A ${PLATFORM_LABELS[platform.data]} bot account named "${name}" already exists`);
+      errors.conflict(`A ${PLATFORM_NAMES[platform.data]} bot account named "${name}" already exists`);
     if (await this.accounts.findOne({ platform: platform.data, name }, WITHOUT_SESSION)) throw duplicate();
     const record: BotAccountRecord = {
       _id: `bot_${crypto.randomBytes(9).toString('base64url')}`,

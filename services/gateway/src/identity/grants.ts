@@ -14,8 +14,6 @@ import { broadcasts, type Grant } from '@notetaker/contracts';
 import { envMs, parseEnv, type Logger } from '@notetaker/kit';
 import { z } from 'zod';
 
-export type { Grant } from '@notetaker/contracts';
-
 export const grantEnvSchema = z.object({
   /** How often the grants of open streams are checked again, for a revocation whose broadcast was missed. */
   STREAM_GRANT_CHECK_MS: envMs(15_000),

@@ -23,7 +23,7 @@ export const MAX_SESSION_BYTES = 1024 * 1024;
  * The registrable domains a platform signs its users in on. Teams also reads its session from its
  * own origin's localStorage; its newest web client lives on teams.cloud.microsoft.
  */
-export const PLATFORM_DOMAINS: Record<Platform, readonly string[]> = {
+const PLATFORM_DOMAINS: Record<Platform, readonly string[]> = {
   google_meet: ['google.com'],
   teams: ['microsoft.com', 'microsoftonline.com', 'live.com', 'office.com', 'skype.com', 'cloud.microsoft'],
 };

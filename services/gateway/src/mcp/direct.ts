@@ -27,7 +27,9 @@ import { SERVER_INFO } from './server.js';
 /** The one revision served here; a newer one the SDK may learn goes to the SDK. */
 const REVISION = '2026-07-28';
 const TOOLS = new Map<string, Operation>(OPERATIONS.map((op) => [op.name, op]));
+/** The keys a plain tools/call's params may have: 2026-07-28 allows an envelope `_meta`, 2025 none. */
 const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
+const SESSION_PARAM_KEYS = new Set(['name', 'arguments']);
 const ENVELOPE_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
 
 /** Switched off by a test to get the SDK's answer to the same request (the paths must not differ). */
@@ -49,15 +51,29 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return typeof value === 'string' ? value.replace(/^[ \t]+|[ \t]+$/g, '') : undefined;
 }
 
+/**
+ * The operation and params of a plain tools/call in either era: params an object of `allowedKeys`
+ * only, naming an operation's tool, with object arguments; undefined for anything else.
+ */
+function plainToolParams(
+  body: Json,
+  allowedKeys: ReadonlySet<string>,
+): { op: Operation; params: Json & { name: string; arguments: Json } } | undefined {
+  const params = body.params;
+  if (!isObject(params) || typeof params.name !== 'string' || !isObject(params.arguments)) return undefined;
+  for (const key of Object.keys(params)) if (!allowedKeys.has(key)) return undefined;
+  const op = TOOLS.get(params.name);
+  if (!op) return undefined;
+  return { op, params: params as Json & { name: string; arguments: Json } };
+}
+
 /** The call when this POST (body parsed, Content-Type checked) is one we answer directly. */
 export function directToolCall(headers: IncomingHttpHeaders, body: unknown): DirectCall | undefined {
   if (!directToolCalls.enabled || !isObject(body) || body.method !== 'tools/call') return undefined;
   if (!isJsonContentType(headers['content-type'])) return undefined;
-  const params = body.params;
-  if (!isObject(params) || typeof params.name !== 'string' || !isObject(params.arguments)) return undefined;
-  const op = TOOLS.get(params.name);
-  if (!op) return undefined;
-  for (const key of Object.keys(params)) if (!PARAM_KEYS.has(key)) return undefined;
+  const plain = plainToolParams(body, PARAM_KEYS);
+  if (!plain) return undefined;
+  const { op, params } = plain;
   if (params._meta !== undefined) {
     if (!isObject(params._meta)) return undefined;
     for (const key of Object.keys(params._meta)) if (!ENVELOPE_KEYS.has(key)) return undefined;
@@ -123,14 +139,13 @@ export function directSessionToolCall(headers: IncomingHttpHeaders, body: unknow
   if (!isJsonContentType(headers['content-type'])) return undefined;
   const version = headers['mcp-protocol-version'];
   if (typeof version !== 'string' || !SESSION_REVISIONS.has(version)) return undefined;
-  const params = body.params;
-  if (!isObject(params) || typeof params.name !== 'string' || !isObject(params.arguments)) return undefined;
-  for (const key of Object.keys(params)) if (key !== 'name' && key !== 'arguments') return undefined;
+  const plain = plainToolParams(body, SESSION_PARAM_KEYS);
+  if (!plain) return undefined;
+  const { op, params } = plain;
   for (const key of Object.keys(body))
     if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return undefined;
-  const op = TOOLS.get(params.name);
   const id = body.id;
-  if (!op || (typeof id !== 'string' && !Number.isSafeInteger(id))) return undefined;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
   // The era as the SDK decides it (no envelope claim, a 2025 header: the session's, not modern).
   const route = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: version, body });
   if (route.kind !== 'legacy') return undefined;

@@ -80,11 +80,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
     const direct = parsedBody === undefined ? undefined : directToolCall(ctx.req.headers, parsedBody);
     if (direct) {
       const result = await callTool(direct.op, bus, logger, caller, direct.args);
-      ctx.respond = false;
-      ctx.res.statusCode = 200;
-      ctx.res.setHeader('content-type', 'application/json');
-      ctx.res.end(toolCallResponse(direct.id, result));
-      return;
+      return sendJson(ctx, toolCallResponse(direct.id, result));
     }
     // The plain tools/call on an open 2025-era session of this key: answered as its transport would.
     const sessionId = ctx.get('mcp-session-id');
@@ -93,12 +89,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
     if (call && claimed) {
       try {
         const result = await callTool(call.op, bus, logger, caller, call.args);
-        ctx.respond = false;
-        ctx.res.statusCode = 200;
-        ctx.res.setHeader('content-type', 'application/json');
-        ctx.res.setHeader('mcp-session-id', claimed.id);
-        ctx.res.end(sessionToolCallResponse(call.id, result));
-        return;
+        return sendJson(ctx, sessionToolCallResponse(call.id, result), { 'mcp-session-id': claimed.id });
       } finally {
         claimed.release();
       }
@@ -205,6 +196,15 @@ function headersOf(ctx: Context): Headers {
 
 const isEventStream = (response: Response) =>
   response.headers.get('content-type')?.startsWith('text/event-stream') === true;
+
+/** Answers 200 with a JSON text already made (the direct tools/call answers), then `headers`. */
+function sendJson(ctx: Context, text: string, headers: Record<string, string> = {}): void {
+  ctx.respond = false;
+  ctx.res.statusCode = 200;
+  ctx.res.setHeader('content-type', 'application/json');
+  for (const [name, value] of Object.entries(headers)) ctx.res.setHeader(name, value);
+  ctx.res.end(text);
+}
 
 /** Writes a web Response to Node's response: an event stream as it comes (it stays open), the rest whole. */
 async function send(ctx: Context, response: Response): Promise<void> {

@@ -78,8 +78,8 @@ export class LegacySessions {
   ): Promise<SessionResponse> {
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId) {
-      const session = this.sessions.get(sessionId);
-      if (!session || session.tokenId !== caller.tokenId) {
+      const session = this.owned(sessionId, caller.tokenId);
+      if (!session) {
         return { response: jsonRpcError(404, -32001, 'Session not found'), release: NOTHING_TO_RELEASE };
       }
       return this.serve(session, request, authInfo, parsedBody);
@@ -101,23 +101,34 @@ export class LegacySessions {
    * direct tools/call path answers on it without its transport); undefined for any other.
    */
   claim(sessionId: string, tokenId: string): { id: string; release(): void } | undefined {
-    const session = this.sessions.get(sessionId);
-    if (!session || session.tokenId !== tokenId) return undefined;
-    session.active++;
-    let released = false;
-    return {
-      id: session.id,
-      release: () => {
-        if (released) return;
-        released = true;
-        session.active--;
-        this.armIdleTimer(session);
-      },
-    };
+    const session = this.owned(sessionId, tokenId);
+    if (!session) return undefined;
+    return { id: session.id, release: this.busy(session) };
   }
 
   async closeAll(): Promise<void> {
     await Promise.all([...this.sessions.values()].map((session) => this.end(session)));
+  }
+
+  /** The open session `sessionId` names when the key `tokenId` opened it; undefined for any other. */
+  private owned(sessionId: string, tokenId: string): Session | undefined {
+    const session = this.sessions.get(sessionId);
+    return session?.tokenId === tokenId ? session : undefined;
+  }
+
+  /**
+   * Counts `session` busy (its idle timer does not end it) until the returned release is called;
+   * releasing more than once counts once, and re-arms the idle timer.
+   */
+  private busy(session: Session): () => void {
+    session.active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      session.active--;
+      this.armIdleTimer(session);
+    };
   }
 
   private openCount(tokenId: string): number {
@@ -180,14 +191,7 @@ export class LegacySessions {
     authInfo: AuthInfo,
     parsedBody: unknown,
   ): Promise<SessionResponse> {
-    session.active++;
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      session.active--;
-      this.armIdleTimer(session);
-    };
+    const release = this.busy(session);
     try {
       return { response: await session.transport.handleRequest(request, { authInfo, parsedBody }), release };
     } catch (err) {

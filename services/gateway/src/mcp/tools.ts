@@ -15,29 +15,20 @@ import { OPERATIONS } from '../operations/index.js';
 import { perform, type Operation } from '../operations/operation.js';
 import { callerOf } from './caller.js';
 
-/**
- * The tool's JSON Schema is the REST schema's own, and arguments are handed to the operation as
- * they came: `perform` validates them with that schema, so a bad field gets REST's message word for
- * word (the SDK's validation would reword it).
- */
-export function validatedByOperation(schema: z.ZodType): StandardSchemaWithJSON {
-  return withJsonSchemaOnce(schema, (value) => ({ value }));
-}
-
-/**
- * The output schema as it is, its JSON Schema converted once (servers are built per session and
- * pooled per key). Not validated again: the handler built the body from bus replies its routes'
- * schemas checked, and re-checking a long transcript cost MCP a tenth of its time against REST.
- */
-export function outputSchemaOf(schema: z.ZodType): StandardSchemaWithJSON {
-  return withJsonSchemaOnce(schema, (value) => ({ value }));
-}
-
 type Props = StandardSchemaWithJSON['~standard'];
 type JsonOptions = Parameters<Props['jsonSchema']['input']>[0];
 const converted = new WeakMap<z.ZodType, Map<string, Record<string, unknown>>>();
+const notValidated: Props['validate'] = (value) => ({ value });
 
-function withJsonSchemaOnce(schema: z.ZodType, validate: Props['validate']): StandardSchemaWithJSON {
+/**
+ * A tool's input or output schema as the operation's own, its JSON Schema converted once (servers
+ * are built per session and pooled per key), and nothing validated here:
+ * - input: arguments are handed to the operation as they came; `perform` validates them with the
+ *   REST schema, so a bad field gets REST's message word for word (the SDK's would reword it);
+ * - output: the handler built the body from bus replies its routes' schemas checked, and
+ *   re-checking a long transcript cost MCP a tenth of its time against REST.
+ */
+function withJsonSchemaOnce(schema: z.ZodType): StandardSchemaWithJSON {
   const standard = schema['~standard'] as unknown as Props;
   const once = (io: 'input' | 'output') => (options: JsonOptions) => {
     const key = `${io}:${options.target}`;
@@ -51,7 +42,7 @@ function withJsonSchemaOnce(schema: z.ZodType, validate: Props['validate']): Sta
     '~standard': {
       version: 1,
       vendor: 'notetaker',
-      validate,
+      validate: notValidated,
       jsonSchema: { input: once('input'), output: once('output') },
     },
   };
@@ -65,8 +56,8 @@ export function registerTools(server: McpServer, bus: Bus, logger: Logger): void
       {
         title,
         description,
-        inputSchema: validatedByOperation(op.input),
-        outputSchema: outputSchemaOf(op.output),
+        inputSchema: withJsonSchemaOnce(op.input),
+        outputSchema: withJsonSchemaOnce(op.output),
         annotations: { title, ...annotations },
       },
       (args: unknown, ctx) => callTool(op, bus, logger, callerOf(ctx), args),

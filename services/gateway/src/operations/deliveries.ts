@@ -12,7 +12,6 @@ export const getDeliveries = defineOperation({
   name: 'get_deliveries',
   input: deliveriesRequest,
   output: webhookDeliveriesReply,
-  needs: null,
   rest: {
     method: 'get',
     path: '/meetings/:meetingId/deliveries',
@@ -30,7 +29,9 @@ export const getDeliveries = defineOperation({
     annotations: READ,
     text: (b) =>
       `Meeting ${b.meetingId}, callback ${b.callbackState}: ${count(b.deliveries.length, 'event')}` +
-      b.deliveries.map((d) => `\n#${d.sequence} ${d.type} ${d.outcome} (${count(d.attempts.length, 'attempt')})`).join(''),
+      b.deliveries
+        .map((d) => `\n#${d.sequence} ${d.type} ${d.outcome} (${count(d.attempts.length, 'attempt')})`)
+        .join(''),
   },
   async handler(bus, caller, { meetingId, afterSequence, limit }) {
     await ownedMeeting(bus, caller, meetingId);

@@ -18,7 +18,6 @@ export const getEvents = defineOperation({
   name: 'get_events',
   input: eventsRequest,
   output: eventsResponse,
-  needs: null,
   rest: {
     method: 'get',
     path: '/meetings/:meetingId/events',

@@ -13,7 +13,7 @@ import {
 import { count, defineOperation, NOT_OWNED, READ } from './operation.js';
 
 /** A start reserves a document, registers the callback and launches a bot: allow it time. */
-export const START_TIMEOUT_MS = 30_000;
+const START_TIMEOUT_MS = 30_000;
 
 /** Operations that take no arguments: anything else is an unknown field. */
 export const noInput = z.strictObject({});
@@ -75,7 +75,6 @@ export const stopMeeting = defineOperation({
   name: 'stop_meeting',
   input: stopMeetingRequest,
   output: stopMeetingResponse,
-  needs: null,
   rest: {
     method: 'post',
     path: '/meetings/stop',
@@ -98,7 +97,6 @@ export const listMeetings = defineOperation({
   name: 'list_meetings',
   input: noInput,
   output: meetingStatusResponse,
-  needs: null,
   rest: {
     method: 'get',
     path: '/meetings/status',

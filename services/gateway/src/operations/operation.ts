@@ -1,7 +1,8 @@
 /**
  * One capability of the API, declared once (in the manner of Moleculer's actions): its name, the
- * schema its input is validated with, the schema of what it answers, the token capability it needs,
- * how REST serves it, how MCP offers it as a tool, and the handler that answers it over the bus.
+ * schema its input is validated with, the schema of what it answers, the token capability it needs
+ * (if any), how REST serves it, how MCP offers it as a tool, and the handler that answers it over
+ * the bus.
  * The list of them (index.ts) is the only place an interface changes: the Koa routes
  * (http/rest-routes.ts), the OpenAPI paths (openapi/document.ts) and the MCP tools (mcp/tools.ts)
  * are generated from it, so the three cannot drift apart.
@@ -54,10 +55,11 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   /** The REST response body; an MCP tool's structuredContent. */
   output: O;
   /**
-   * The token capability it needs, or null. The check is made where the data lives (meeting-session
+   * The token capability its handler's bus call requires, when it requires one: informational (the
+   * OpenAPI test expects its 403 documented). The check is made where the data lives (meeting-session
    * refuses saveTranscript without knowledge:write), so the web and every interface share it.
    */
-  needs: Capability | null;
+  needs?: Capability;
   rest: RestBinding;
   tool: ToolBinding<O>;
   // Method syntax on purpose: the list holds operations of different types, and a method's

@@ -8,7 +8,6 @@ export const listProjects = defineOperation({
   name: 'list_projects',
   input: noInput,
   output: projectsResponse,
-  needs: null,
   rest: {
     method: 'get',
     path: '/projects',
@@ -35,7 +34,6 @@ export const listProjectMeetings = defineOperation({
   name: 'list_project_meetings',
   input: projectMeetingsParams,
   output: projectMeetingsResponse,
-  needs: null,
   rest: {
     method: 'get',
     path: '/projects/:projectId/meetings',

@@ -41,14 +41,13 @@ const onTask =
   (bus: Bus, _caller: unknown, { name }: { name: string }) =>
     call(bus, route, { name: taskName(name) });
 
-const ranAt = (b: { task: { name: string; nextRunAt: string | null } }, done: string, none = 'on demand') =>
-  `${done} task ${b.task.name}; next run ${b.task.nextRunAt ?? none}.`;
+const ranAt = (b: { task: { name: string; nextRunAt: string | null } }, done: string) =>
+  `${done} task ${b.task.name}; next run ${b.task.nextRunAt ?? 'on demand'}.`;
 
 export const listTasks = defineOperation({
   name: 'list_tasks',
   input: tasksQuery,
   output: tasksResponse,
-  needs: null,
   rest: {
     method: 'get',
     path: '/tasks',
@@ -77,7 +76,6 @@ export const createTask = defineOperation({
   name: 'create_task',
   input: createTaskRequest,
   output: taskResponse,
-  needs: null,
   rest: {
     method: 'post',
     path: '/tasks',
@@ -100,7 +98,6 @@ export const getTask = defineOperation({
   name: 'get_task',
   input: taskNameRequest,
   output: taskDetailsResponse,
-  needs: null,
   rest: {
     method: 'get',
     path: '/tasks/:name',
@@ -123,7 +120,6 @@ export const updateTask = defineOperation({
   name: 'update_task',
   input: updateTaskByName,
   output: taskResponse,
-  needs: null,
   rest: {
     method: 'put',
     path: '/tasks/:name',
@@ -147,7 +143,6 @@ export const deleteTask = defineOperation({
   name: 'delete_task',
   input: taskNameRequest,
   output: successResponse,
-  needs: null,
   rest: {
     method: 'delete',
     path: '/tasks/:name',
@@ -170,7 +165,6 @@ export const runTask = defineOperation({
   name: 'run_task',
   input: taskNameRequest,
   output: runTaskResponse,
-  needs: null,
   rest: {
     method: 'post',
     path: '/tasks/:name/run',
@@ -208,7 +202,6 @@ function scheduleSwitch(
     name: `${action}_task`,
     input: taskNameRequest,
     output: taskResponse,
-    needs: null,
     rest: {
       method: 'post',
       path: `/tasks/:name/${action}`,
@@ -246,7 +239,6 @@ export const getTaskHistory = defineOperation({
   name: 'get_task_history',
   input: taskHistoryRequest,
   output: historyResponse,
-  needs: null,
   rest: {
     method: 'get',
     path: '/tasks/:name/history',

@@ -31,7 +31,6 @@ export const getTranscript = defineOperation({
   name: 'get_transcript',
   input: transcriptRequest,
   output: transcriptResponse,
-  needs: null,
   rest: {
     method: 'get',
     path: '/meetings/:meetingId/transcript',
@@ -77,7 +76,6 @@ export const getDocument = defineOperation({
   name: 'get_document',
   input: meetingRefRequest,
   output: documentBody,
-  needs: null,
   rest: {
     method: 'get',
     path: '/meetings/:meetingId/document',
@@ -105,7 +103,6 @@ export const searchTranscripts = defineOperation({
   name: 'search_transcripts',
   input: searchQuery,
   output: searchResponse,
-  needs: null,
   rest: {
     method: 'get',
     path: '/search',

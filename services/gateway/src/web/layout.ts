@@ -194,10 +194,12 @@ export function selectField(o: {
   choices: ReadonlyArray<readonly [string, string]>;
   value: string;
   error?: string | null;
+  required?: boolean;
 }): Html {
   const id = fieldId(o.name);
+  const invalid = o.error && html`aria-invalid="true" aria-describedby="${id}-error"`;
   return html`<label for="${id}">${o.label}</label>
-    <select id="${id}" name="${o.name}" ${o.error && html`aria-invalid="true" aria-describedby="${id}-error"`}>
+    <select id="${id}" name="${o.name}" ${o.required && html`required`} ${invalid}>
       ${o.choices.map(([value, label]) => html`<option value="${value}" ${o.value === value && html`selected`}>${label}</option>`)}
     </select>
     ${fieldMessages(id, o.error, null)}`;

@@ -1,27 +1,6 @@
 /**
- * Where the bots' browser is. Kept apart from browser.ts so the worker can look for it at start
- * and on every heartbeat without loading puppeteer.
+ * Where the bots' browser is: shared with the gateway's `bot-account login` (@notetaker/kit), and
+ * kept apart from browser.ts so the worker can look for it at start and on every heartbeat without
+ * loading puppeteer.
  */
-import { accessSync, constants } from 'node:fs';
-
-/** Where Debian, Ubuntu and Google's packages put it, in order of preference. */
-export const CHROME_CANDIDATES = [
-  '/usr/bin/chromium',
-  '/usr/bin/chromium-browser',
-  '/usr/bin/google-chrome',
-  '/usr/bin/google-chrome-stable',
-];
-
-/** `chromePath` if given (and executable), else the first Chromium or Chrome found among `candidates`. */
-export function findChrome(chromePath?: string, candidates: readonly string[] = CHROME_CANDIDATES): string | null {
-  return (
-    (chromePath ? [chromePath] : candidates).find((path) => {
-      try {
-        accessSync(path, constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
-    }) ?? null
-  );
-}
+export { CHROME_CANDIDATES, findChrome } from '@notetaker/kit';

@@ -28,6 +28,8 @@ export const isFinalStatusEvent = (event: Pick<EventEnvelope, 'type' | 'payload'
   event.type === 'meeting_status' && isTerminalStatus(event.payload.status);
 export const platform = z.enum(['google_meet', 'teams']);
 export type Platform = z.infer<typeof platform>;
+/** Each platform's name as people read it: `Google Meet`, `Microsoft Teams` (pages, messages, titles). */
+export const PLATFORM_NAMES: Record<Platform, string> = { google_meet: 'Google Meet', teams: 'Microsoft Teams' };
 
 /** The rules of a start's fields, one definition for REST, MCP, the web form and the bus request. */
 export const meetingUrl = z.string({ error: 'url is required and must be a string' }).min(1, 'url is required');

@@ -9,11 +9,12 @@ import type { Context, Middleware } from 'koa';
 import {
   errors,
   platform as platformSchema,
+  PLATFORM_NAMES,
   ServiceError,
   type BotAccountInfo,
   type Platform,
 } from '@notetaker/contracts';
-import { MAX_MEETINGS_PER_ACCOUNT, meetingsInUse, PLATFORM_LABELS } from '../../identity/bot-accounts.js';
+import { MAX_MEETINGS_PER_ACCOUNT, meetingsInUse } from '../../identity/bot-accounts.js';
 import { MAX_SESSION_BYTES } from '../../identity/session-file.js';
 import { PAGE_REQUEST_TIMEOUT_MS } from '../backend.js';
 import { chrome, formOf, isOwner, signedIn, type WebDeps } from '../context.js';
@@ -26,6 +27,7 @@ import {
   fieldMessages,
   formError,
   inputField,
+  selectField,
   sendPage,
   stackedTable,
   time,
@@ -44,6 +46,9 @@ interface AddValues {
   maxMeetings: string;
   errors: Partial<Record<FieldName | 'form', string>>;
 }
+
+/** The platform select's [value, label]s, in the schema's order. */
+const PLATFORM_CHOICES = platformSchema.options.map((p) => [p, PLATFORM_NAMES[p]] as const);
 
 const EMPTY: AddValues = { platform: 'google_meet', name: '', maxMeetings: '1', errors: {} };
 
@@ -81,15 +86,7 @@ export function botAccountPages(router: Router, deps: WebDeps): void {
           <h2 id="add-heading">Add a bot account</h2>
           <form method="post" action="/settings/bot-accounts" novalidate>
             ${csrfInput(csrf)} ${formError(values.errors.form)}
-            <label for="f-platform">Platform</label>
-            <select
-              id="f-platform"
-              name="platform"
-              required${values.errors.platform ? html` aria-invalid="true" aria-describedby="f-platform-error"` : ''}
-            >
-              ${platformSchema.options.map((p) => html`<option value="${p}" ${p === values.platform ? html` selected` : ''}>${PLATFORM_LABELS[p]}</option>`)}
-            </select>
-            ${fieldMessages('f-platform', values.errors.platform, null)}
+            ${selectField({ name: 'platform', label: 'Platform', choices: PLATFORM_CHOICES, value: values.platform, error: values.errors.platform, required: true })}
             ${inputField({ name: 'name', label: 'Name', value: values.name, error: values.errors.name, required: true, maxlength: 100, hint: 'A label for the account, e.g. “Notetaker bot 1”.', attrs: html` autocomplete="off"` })}
             ${inputField({ name: 'maxMeetings', label: 'Meetings at once', type: 'number', value: values.maxMeetings, error: values.errors.maxMeetings, required: true, inputmode: 'numeric', hint: `How many meetings one account may be in at the same time (1 to ${MAX_MEETINGS_PER_ACCOUNT}).`, attrs: html` min="1" max="${MAX_MEETINGS_PER_ACCOUNT}"` })}
             <label for="f-session-file">Session file</label>
@@ -178,7 +175,7 @@ function accountTable(accounts: BotAccountInfo[], inUse: Record<string, number>,
       (a) =>
         html`<tr data-bot-account-id="${a.id}">
           <th scope="row">${a.name}</th>
-          <td data-label="Platform">${PLATFORM_LABELS[a.platform as Platform]}</td>
+          <td data-label="Platform">${PLATFORM_NAMES[a.platform as Platform]}</td>
           <td data-label="Status">
             ${
               a.status === 'active'

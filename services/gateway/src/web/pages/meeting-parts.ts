@@ -1,4 +1,4 @@
-import type { MeetingStatus, Platform } from '@notetaker/contracts';
+import type { MeetingStatus } from '@notetaker/contracts';
 import { html, type Html } from '../html.js';
 
 /** Also handed to the live page's script (meeting-view.ts), so both say the same. */
@@ -18,8 +18,4 @@ export function isActive(status: MeetingStatus): boolean {
 
 export function statusBadge(status: MeetingStatus): Html {
   return html`<span class="badge status-${status}" data-status="${status}">${STATUS_LABELS[status] ?? status}</span>`;
-}
-
-export function platformName(platform: Platform): string {
-  return platform === 'google_meet' ? 'Google Meet' : 'Microsoft Teams';
 }

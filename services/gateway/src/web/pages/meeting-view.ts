@@ -3,7 +3,7 @@
  * live-events.ts into the page by app.js) and, once it ended, its transcript and document link.
  */
 import type Router from '@koa/router';
-import { routes, type ReplyOf, type TranscriptSegment } from '@notetaker/contracts';
+import { PLATFORM_NAMES, routes, type ReplyOf, type TranscriptSegment } from '@notetaker/contracts';
 import { ask, settle, type Outcome } from '../backend.js';
 import { chrome, signedIn, uiCaller, type WebDeps } from '../context.js';
 import { requireSession, signedInForm } from '../guards.js';
@@ -12,7 +12,7 @@ import { csrfInput, sendPage, time, unavailable } from '../layout.js';
 import { redirect } from '../notices.js';
 import { meetingIdParam } from '../params.js';
 import { liveEvents } from './live-events.js';
-import { isActive, platformName, STATUS_LABELS, statusBadge } from './meeting-parts.js';
+import { isActive, STATUS_LABELS, statusBadge } from './meeting-parts.js';
 
 export function meetingView(router: Router, deps: WebDeps): void {
   const auth = requireSession(deps);
@@ -33,7 +33,7 @@ export function meetingView(router: Router, deps: WebDeps): void {
       html`<hgroup>
           <h1>${meeting.title || 'Untitled meeting'}</h1>
           <p>
-            ${platformName(meeting.platform)} · project <a href="/projects/${meeting.project}">${meeting.project}</a>
+            ${PLATFORM_NAMES[meeting.platform]} · project <a href="/projects/${meeting.project}">${meeting.project}</a>
           </p>
         </hgroup>
         <section
@@ -62,7 +62,12 @@ export function meetingView(router: Router, deps: WebDeps): void {
               <dd>${meeting.saveTranscript ? 'saved to the project' : 'not saved (live only)'}</dd>
             </div>
           </dl>
-          <p id="caption-warnings" class="notice warning" role="alert" ${meeting.warnings.length > 0 && active ? '' : html` hidden`}>
+          <p
+            id="caption-warnings"
+            class="notice warning"
+            role="alert"
+            ${meeting.warnings.length > 0 && active ? '' : html` hidden`}
+          >
             ${captionWarningText(meeting.warnings)}
           </p>
           ${active && html`<form id="stop-form" method="post" action="/meetings/${meetingId}/stop" data-confirm="Stop transcribing? The bot leaves the meeting.">${csrfInput(signedIn(ctx).session.csrfToken)}<button type="submit" class="contrast">Stop</button></form>`}
@@ -130,7 +135,7 @@ async function storedTranscript(deps: WebDeps, meetingId: string) {
 }
 
 /** The names of the coach's categories (rules and model), for the live view. */
-export const COACH_CATEGORY_LABELS: Record<string, string> = {
+const COACH_CATEGORY_LABELS: Record<string, string> = {
   decision: 'Decision',
   action_item: 'Action item',
   open_question: 'Open question',

@@ -5,7 +5,7 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { PROJECT_ID, routes, type CoachMode, type SignInMode } from '@notetaker/contracts';
+import { PLATFORM_NAMES, PROJECT_ID, routes, type CoachMode, type SignInMode } from '@notetaker/contracts';
 import { start } from '../../operations/meetings.js';
 import { ask, settle } from '../backend.js';
 import { chrome, formOf, signedIn, uiCaller, type WebDeps } from '../context.js';
@@ -15,7 +15,7 @@ import { html, type Html } from '../html.js';
 import { csrfInput, formError, inputField, selectField, sendFragment, sendPage, time, unavailable } from '../layout.js';
 import { redirect } from '../notices.js';
 import { formFieldOf } from '../params.js';
-import { isActive, platformName, statusBadge } from './meeting-parts.js';
+import { isActive, statusBadge } from './meeting-parts.js';
 import { meetingView } from './meeting-view.js';
 
 export const DEFAULT_UI_PROJECT = 'general';
@@ -63,7 +63,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
                 <a href="/meetings/${m.meetingId}">${m.title || 'Untitled meeting'}</a> ${statusBadge(m.status)}
               </h3>
               <p>
-                <small>${platformName(m.platform)} · ${m.project} · started ${time(m.startedAt)}</small><br />
+                <small>${PLATFORM_NAMES[m.platform]} · ${m.project} · started ${time(m.startedAt)}</small><br />
                 <small
                   >${m.participantCount} participant${m.participantCount === 1 ? '' : 's'} · ${m.segmentCount}
                   segment${m.segmentCount === 1 ? '' : 's'}</small
