@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { baseEnvSchema, envBool, envInt, envMs, parseEnv } from '@notetaker/kit';
+import type { LlmSettings } from '@notetaker/kit/llm';
 import { DRIVER_DEFAULTS, driverEnv } from './drivers/options.js';
 import { JOIN_TIMEOUT_DEFAULT_MS, LOBBY_TIMEOUT_DEFAULT_MS } from './limits.js';
 
@@ -69,7 +70,7 @@ export interface MeetingSessionConfig {
 
 export interface CoachConfig {
   /** The endpoint (LLM_BASE_URL, LLM_API_KEY) and the model: COACH_MODEL, else LLM_MODEL. */
-  llm: { baseUrl?: string; apiKey?: string; model?: string };
+  llm: LlmSettings;
   intervalMs: number;
   timeoutMs: number;
   maxTokensPerMeeting: number;

@@ -1,8 +1,9 @@
 /** meeting-session's Prometheus metrics (on /metrics of the process that runs it). */
 import client from 'prom-client';
-import type { EventEnvelope } from '@notetaker/contracts';
+import type { CaptionWarning, EventEnvelope } from '@notetaker/contracts';
 import { FastHistogram } from '@notetaker/kit';
 import type { CoachingMetrics } from './actor/coaching.js';
+import { isBlindness } from './worker/caption-warnings.js';
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 
@@ -90,10 +91,8 @@ export function createSessionMetrics(registry: client.Registry, gauges: SessionG
   });
   return {
     coach: coachMetrics(registers),
-    onCaptionEpisode: (platform: string, warning: string) =>
-      warning === 'caption_language_unavailable'
-        ? languageUnavailable.inc({ platform })
-        : blindEpisodes.inc({ platform, warning }),
+    onCaptionEpisode: (platform: string, warning: CaptionWarning) =>
+      isBlindness(warning) ? blindEpisodes.inc({ platform, warning }) : languageUnavailable.inc({ platform }),
     onRefusedForCapacity: () => refused.inc(),
     onPublished(event: EventEnvelope, emittedAt: number) {
       publishedSinceRead[event.type] = (publishedSinceRead[event.type] ?? 0) + 1;

@@ -389,7 +389,6 @@ describe('model coach prompt over a long meeting (fake clock, real HTTP)', () =>
         { maxRetries: 0, timeoutMs: 5_000 },
       )!,
       model: fake.model,
-      timeoutMs: 5_000,
       metrics: { onCall: (outcome) => outcomes.push(outcome), onBudgetExhausted() {} },
       ...options,
     });

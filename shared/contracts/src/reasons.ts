@@ -30,9 +30,9 @@ export const signInFailure = z.enum(SIGN_IN_FAILURES);
 export type SignInFailure = z.infer<typeof signInFailure>;
 
 /** A meeting in `ended`: nothing failed. */
-export const END_REASONS = ['stopped', ...DRIVER_ENDS, 'alone', 'max_duration', 'worker_shutdown'] as const;
+const END_REASONS = ['stopped', ...DRIVER_ENDS, 'alone', 'max_duration', 'worker_shutdown'] as const;
 export type EndReason = (typeof END_REASONS)[number];
 
 /** A meeting in `error`. */
-export const ERROR_REASONS = [...DRIVER_FAILURES, 'worker_lost', ...SIGN_IN_FAILURES] as const;
+const ERROR_REASONS = [...DRIVER_FAILURES, 'worker_lost', ...SIGN_IN_FAILURES] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];

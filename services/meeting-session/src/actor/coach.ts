@@ -19,7 +19,9 @@
  */
 import type { FinalSegment } from '../drivers/driver.js';
 
-export type CoachCategory = 'talk_balance' | 'monologue' | 'pace' | 'questions';
+/** The rule coach's categories (the model coach may raise them too). */
+export const RULE_CATEGORIES = ['talk_balance', 'monologue', 'pace', 'questions'] as const;
+export type CoachCategory = (typeof RULE_CATEGORIES)[number];
 
 export interface CoachInsight {
   category: CoachCategory;
@@ -159,6 +161,7 @@ function countWords(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
 }
 
-function truncate(text: string, max: number): string {
+/** `text`, cut to at most `max` characters (an ellipsis last when cut). */
+export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

@@ -36,7 +36,6 @@ export interface CoachingOptions {
 
 /** One meeting's coaches. */
 export interface MeetingCoach {
-  readonly mode: CoachMode;
   /** The rule insights of this segment, now; the model coach only files it. */
   observe(index: number, segment: FinalSegment): InsightPayload[];
   stop(): void;
@@ -47,7 +46,7 @@ export class Coaching {
 
   constructor(private readonly options: CoachingOptions) {
     const { config } = options;
-    // Retries are the model coach's own business (it has none): the client must not add any.
+    // The model coach's call policy: its timeout, and no retries (the next call, an interval later, is one).
     this.client =
       config.maxTokensPerMeeting > 0
         ? createLlmClient(config.llm, { maxRetries: 0, timeoutMs: config.timeoutMs })
@@ -78,7 +77,6 @@ export class Coaching {
             client: this.client,
             model: config.llm.model as string,
             intervalMs: config.intervalMs,
-            timeoutMs: config.timeoutMs,
             maxTokens: config.maxTokensPerMeeting,
             logger,
             metrics,
@@ -90,7 +88,6 @@ export class Coaching {
           })
         : null;
     return {
-      mode,
       observe(index, segment) {
         model?.observe(index, segment);
         const insights = rules?.observe(segment) ?? [];

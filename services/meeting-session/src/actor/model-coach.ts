@@ -18,7 +18,7 @@ import { z } from 'zod';
 import type { Logger } from '@notetaker/kit';
 import { describeLlmError, OpenAI, zodResponseFormat } from '@notetaker/kit/llm';
 import type { FinalSegment } from '../drivers/driver.js';
-import type { CoachCategory } from './coach.js';
+import { RULE_CATEGORIES, truncate } from './coach.js';
 
 export const MODEL_CATEGORIES = [
   'decision',
@@ -27,11 +27,8 @@ export const MODEL_CATEGORIES = [
   'objection',
   'risk',
   'follow_up',
-  'talk_balance',
-  'monologue',
-  'pace',
-  'questions',
-] as const satisfies ReadonlyArray<string | CoachCategory>;
+  ...RULE_CATEGORIES,
+] as const;
 export type ModelCategory = (typeof MODEL_CATEGORIES)[number];
 
 const MAX_INSIGHTS = 3;
@@ -127,7 +124,6 @@ export interface ModelCoachOptions {
   client: OpenAI;
   model: string;
   intervalMs: number;
-  timeoutMs: number;
   /** Tokens (prompt and answer) the meeting may spend in all. */
   maxTokens: number;
   logger: Logger;
@@ -278,8 +274,9 @@ export class ModelCoach {
     try {
       completion = await client.chat.completions.create(
         { model, messages, response_format: RESPONSE_FORMAT, max_tokens: MAX_ANSWER_TOKENS, temperature: 0.2 },
-        // No retries: the next call, an interval later, is the retry (with newer words).
-        { signal, timeout: this.options.timeoutMs, maxRetries: 0 },
+        // The timeout, and no retries, are the client's (coaching.ts): the next call, an interval
+        // later, is the retry (with newer words).
+        { signal },
       );
     } catch (err) {
       if (this.stopped) return;
@@ -390,8 +387,4 @@ function similarity(a: Set<string>, b: Set<string>): number {
   let shared = 0;
   for (const w of a) if (b.has(w)) shared++;
   return shared / (a.size + b.size - shared);
-}
-
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

@@ -16,10 +16,8 @@
  * another, and a crash ends exactly the meetings whose contexts lived in the browser that died.
  */
 import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
-import { findChrome } from './find-chrome.js';
+import { findChrome } from '@notetaker/kit';
 import { killBrowserProcesses } from './process-tree.js';
-
-export { findChrome };
 
 export class BrowserUnavailableError extends Error {}
 

@@ -34,10 +34,8 @@ export const googleMeet: PlatformAdapter<MeetCaptionBlock> = {
     });
   },
 
-  async tendCall({ page, state, memo, now, language }: StepContext<MeetCaptionBlock>) {
+  async tendCall({ page, state, memo, now }: StepContext<MeetCaptionBlock>) {
     if (state.dialog && memo.due('dialog', now, 1000)) await this.run(page, actions.confirmDialog);
-    // The caption language is chosen among the languages captions can be in: with captions on.
-    if (state.captionsOn && !state.dialog && language?.pending) await language.step({ page, adapter: this }, memo, now);
     if (state.captionsOn || !memo.due('captions', now, 1500)) return;
     if (await this.run(page, actions.captionsButton)) return;
     // No captions button in reach (narrow layouts hide it): Meet's shortcut does the same.

@@ -17,7 +17,6 @@ import { teams } from './teams.js';
 
 export type * from './driver.js';
 export { driverOptionsFromEnv, DRIVER_DEFAULTS, type DriverFactoryOptions } from './options.js';
-export { findChrome } from './browser.js';
 export { chromiumDescendants, browserProcesses, totalPssBytes } from './process-tree.js';
 
 export interface PuppeteerDriverFactory extends DriverFactory {

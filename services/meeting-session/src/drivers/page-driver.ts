@@ -14,7 +14,7 @@ import { CaptionLanguage } from './caption-language.js';
 import type { CaptionTracker } from './caption-tracker.js';
 import type { DriverListener, JoinTarget, MeetingDriver, SnapshotNode } from './driver.js';
 import { GuardedListener } from './listener-guard.js';
-import { actions } from './page-actions.js';
+import { actions, type SnapshotArea } from './page-actions.js';
 import { signIn } from './session.js';
 import { peopleOf, TileReadings, type TileReading } from './tile-readings.js';
 import { ActionMemo, type PageState, type PlatformAdapter, type TimingSettings } from './platform.js';
@@ -167,8 +167,7 @@ export class PageDriver<Item> implements MeetingDriver {
       this.accountName = state.prejoin.identity.replace(/\s*\([^()]*@[^()]*\)$/, '');
       this.listener?.signedIn(state.prejoin.identity);
     }
-    const language = this.language?.pending ? this.language : null;
-    const context = { page, state, displayName: this.displayName, memo: this.memo, now, language };
+    const context = { page, state, displayName: this.displayName, memo: this.memo, now };
     if (this.phase === 'live') {
       if (!state.observing) await this.adapter.run(page, actions.observe);
       this.applyCaptions(state.seq, state.captions, now);
@@ -176,6 +175,10 @@ export class PageDriver<Item> implements MeetingDriver {
       if (state.participants) this.reportParticipants(state.participants);
       if (state.screen === 'in_call') {
         await this.adapter.tendCall(context);
+        // The caption language is chosen among the languages captions can be in: with captions on.
+        if (state.captionsOn && !state.dialog && this.language?.pending) {
+          await this.language.step({ page, adapter: this.adapter }, this.memo, now);
+        }
         await this.checkLanguage(page);
         await this.checkHealth(page, state, now);
       }
@@ -243,9 +246,7 @@ export class PageDriver<Item> implements MeetingDriver {
         continue;
       }
       const where = warning === 'captions_unavailable' ? 'toolbar' : 'captions';
-      const snapshot = await this.adapter.run(page, actions.snapshot, where).catch(() => []);
-      const names = [this.displayName, ...(this.tiles.names ?? [])];
-      this.listener?.warning({ warning, raised, seen, snapshot: withoutNames(snapshot, names) });
+      this.listener?.warning({ warning, raised, seen, snapshot: await this.snapshotOf(page, where) });
     }
   }
 
@@ -256,16 +257,18 @@ export class PageDriver<Item> implements MeetingDriver {
   private async checkLanguage(page: Page): Promise<void> {
     const problem = this.language?.takeProblem();
     if (!problem) return;
-    const snapshot = problem.snapshot
-      ? await this.adapter.run(page, actions.snapshot, problem.snapshot).catch(() => [])
-      : [];
-    const names = [this.displayName, ...(this.tiles.names ?? [])];
     this.listener?.warning({
       warning: 'caption_language_unavailable',
       raised: true,
       seen: problem.seen,
-      snapshot: withoutNames(snapshot, names),
+      snapshot: problem.snapshot ? await this.snapshotOf(page, problem.snapshot) : [],
     });
+  }
+
+  /** The page's structure in `area` for a warning, without the names of the bot and the people in the call. */
+  private async snapshotOf(page: Page, area: SnapshotArea): Promise<SnapshotNode[]> {
+    const snapshot = await this.adapter.run(page, actions.snapshot, area).catch(() => []);
+    return withoutNames(snapshot, [this.displayName, ...(this.tiles.names ?? [])]);
   }
 
   /** The people in the call, never the bot (see peopleOf), when they changed. */
@@ -311,9 +314,7 @@ export class PageDriver<Item> implements MeetingDriver {
     if (!(await withTimeout(this.adapter.run(page, actions.leave), LEAVE_CONFIRM_MS))) return;
     const until = this.clock() + LEAVE_CONFIRM_MS;
     while (this.clock() < until) {
-      const state = await withTimeout(this.adapter.run(page, actions.inspect), LEAVE_CONFIRM_MS).catch(
-        () => null,
-      );
+      const state = await withTimeout(this.adapter.run(page, actions.inspect), LEAVE_CONFIRM_MS).catch(() => null);
       if (!state || state.screen !== 'in_call') return;
       await sleep(100);
     }

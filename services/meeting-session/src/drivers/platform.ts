@@ -1,7 +1,6 @@
 /** What a platform (Google Meet, Teams) plugs into the shared page driver. */
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
 import type { Page } from 'puppeteer-core';
-import type { CaptionLanguage } from './caption-language.js';
 import type { CaptionEmitter } from './caption-source.js';
 import type { CaptionTracker } from './caption-tracker.js';
 import { actions, type ArgsOf, type PageAction, type ResultOf } from './page-actions.js';
@@ -40,8 +39,6 @@ export interface StepContext<Item> {
   displayName: string;
   memo: ActionMemo;
   now: number;
-  /** The caption language still to select once captions are on, or null (none asked for, or done). */
-  language: CaptionLanguage | null;
 }
 
 export interface TimingSettings {
@@ -56,7 +53,7 @@ export interface PlatformAdapter<Item> {
   run<Arg, Result>(page: Page, action: PageAction<Arg, Result>, ...arg: ArgsOf<Arg>): Promise<ResultOf<Result, Item>>;
   /** One step towards asking to join; true if it did something. */
   advanceJoin(step: StepContext<Item>): Promise<boolean>;
-  /** Keeps the call usable: pop-ups dismissed, captions turned on, then their language selected. */
+  /** Keeps the call usable: pop-ups dismissed, captions turned on (the driver then selects their language). */
   tendCall(step: StepContext<Item>): Promise<void>;
   createTracker(emitter: CaptionEmitter, timing: TimingSettings): CaptionTracker<Item>;
 }

@@ -31,12 +31,10 @@ export const teams: PlatformAdapter<TeamsCaptionRow> = {
     return prejoinStep(this, step, () => this.run(page, actions.muteMedia));
   },
 
-  async tendCall({ page, state, memo, now, language }: StepContext<TeamsCaptionRow>) {
+  async tendCall({ page, state, memo, now }: StepContext<TeamsCaptionRow>) {
     if (state.dialog && memo.due('dialog', now, 1000)) await this.run(page, actions.confirmDialog);
     // One menu step per reading: each click opens what the next one needs.
     if (!state.captionsOn && memo.due('captions', now, 400)) await this.run(page, actions.captionsStep);
-    // The spoken language is set once captions are on (its settings hang off the captions).
-    if (state.captionsOn && !state.dialog && language?.pending) await language.step({ page, adapter: this }, memo, now);
   },
 
   createTracker(emitter, timing) {

@@ -10,10 +10,8 @@
  * the background of its start, unless BOT_INSTALL_BROWSER=false; bots are available once it ends.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '@notetaker/kit';
-import { CHROME_CANDIDATES, findChrome } from '../drivers/find-chrome.js';
+import { CHROME_CANDIDATES, findChrome, firstExecutable, type Logger } from '@notetaker/kit';
 
 /** What /readyz says about the bots (a field: readiness never fails for it). */
 export interface BotsStatus {
@@ -169,12 +167,5 @@ function run(file: string, args: string[]): Promise<void> {
 }
 
 function onPath(command: string): boolean {
-  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => {
-    try {
-      accessSync(path.join(dir, command), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return firstExecutable((process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, command))) !== null;
 }

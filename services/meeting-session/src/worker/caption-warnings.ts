@@ -25,6 +25,11 @@ const MAX_SNAPSHOTS = 50;
 /** Not blindness: the captions are read, in a language other than the one asked for. */
 const NOT_BLIND: ReadonlySet<CaptionWarning> = new Set(['caption_language_unavailable']);
 
+/** Whether `warning` means the bot reads no captions (caption_language_unavailable does not: see NOT_BLIND). */
+export function isBlindness(warning: CaptionWarning): boolean {
+  return !NOT_BLIND.has(warning);
+}
+
 export interface CaptionWarningsOptions {
   bus: Bus;
   logger: Logger;
@@ -45,7 +50,7 @@ export class CaptionWarnings {
     const counted = new Map<string, { platform: Platform; warning: CaptionWarning; meetings: number }>();
     for (const { platform, warnings } of this.active.values()) {
       for (const warning of warnings) {
-        if (NOT_BLIND.has(warning)) continue;
+        if (!isBlindness(warning)) continue;
         const key = `${platform}|${warning}`;
         const entry = counted.get(key) ?? { platform, warning, meetings: 0 };
         entry.meetings++;
@@ -66,10 +71,9 @@ export class CaptionWarnings {
         logger.error({ err, meetingId }, 'could not write the caption snapshot');
         return null;
       });
-      const said =
-        change.warning === 'caption_language_unavailable'
-          ? `the captions are not in the language asked for: ${change.seen}`
-          : `the bot is transcribing nothing: ${change.seen}`;
+      const said = isBlindness(change.warning)
+        ? `the bot is transcribing nothing: ${change.seen}`
+        : `the captions are not in the language asked for: ${change.seen}`;
       logger.warn({ meetingId, platform, warning: change.warning, seen: change.seen, snapshot }, said);
     } else {
       entry.warnings.delete(change.warning);
@@ -97,7 +101,7 @@ export class CaptionWarnings {
     change: Extract<CaptionWarningChange, { raised: true }>,
   ): Promise<string | null> {
     const dir = this.options.snapshotDir;
-    if (!dir || (NOT_BLIND.has(change.warning) && change.snapshot.length === 0)) return null;
+    if (!dir || (!isBlindness(change.warning) && change.snapshot.length === 0)) return null;
     await fs.mkdir(dir, { recursive: true });
     const at = new Date().toISOString();
     const file = path.join(dir, `${at.replace(/[:.]/g, '-')}_${meetingId}_${change.warning}.json`);

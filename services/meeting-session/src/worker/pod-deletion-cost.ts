@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseEnv, type Logger } from '@notetaker/kit';
+import { envString, parseEnv, type Logger } from '@notetaker/kit';
 
 export const DELETION_COST_ANNOTATION = 'controller.kubernetes.io/pod-deletion-cost';
 const IN_CLUSTER_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
@@ -23,16 +23,11 @@ const IN_CLUSTER_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 const RETRY_MS = 5_000;
 const REQUEST_TIMEOUT_MS = 5_000;
 
-const blankIsUnset = z
-  .string()
-  .optional()
-  .transform((v) => (v ? v : undefined));
-
 /** The variables this module reads: Kubernetes sets the service's, the manifests the pod's. */
 export const podEnv = z.object({
-  POD_NAME: blankIsUnset,
-  POD_NAMESPACE: blankIsUnset,
-  KUBERNETES_SERVICE_HOST: blankIsUnset,
+  POD_NAME: envString,
+  POD_NAMESPACE: envString,
+  KUBERNETES_SERVICE_HOST: envString,
   KUBERNETES_SERVICE_PORT: z.string().default('443'),
   /** Where the token and ca.crt are; the tests point it at their own fake API server's. */
   KUBERNETES_SERVICEACCOUNT_DIR: z.string().default(IN_CLUSTER_ACCOUNT_DIR),

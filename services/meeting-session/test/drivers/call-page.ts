@@ -7,7 +7,8 @@
  */
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import type { SimMeeting, SimPlatform, Simulator } from '../../../../test/simulators/index.js';
-import { chromeArgs, findChrome } from '../../src/drivers/browser.js';
+import { findChrome } from '@notetaker/kit';
+import { chromeArgs } from '../../src/drivers/browser.js';
 import { googleMeet } from '../../src/drivers/google-meet.js';
 import type { MeetCaptionBlock } from '../../src/drivers/meet-captions.js';
 import { actions } from '../../src/drivers/page-actions.js';
@@ -73,7 +74,7 @@ export async function enterCall(
     state = await inspect().catch(() => null);
     if (!state) continue;
     if (screens.at(-1) !== state.screen) screens.push(state.screen);
-    const context = { page, state, displayName: DISPLAY_NAME, memo, now: Date.now() + ahead, language: null };
+    const context = { page, state, displayName: DISPLAY_NAME, memo, now: Date.now() + ahead };
     if (state.screen === 'in_call' && state.captionsOn) {
       await adapter.run(page, actions.observe);
       return { page, adapter, reports, inspect };

@@ -73,7 +73,8 @@ function signInState() {
 }
 /*
  * What the page shows: the sign-in page, or else what the platform's inspectScreen(state) makes of
- * the base state. The platform's functions define inspectScreen, readCaptions and readParticipants.
+ * the base state. The platform's functions define inspectScreen, readCaptions and readParticipants
+ * (and joinButton, for clickJoin).
  */
 function inspect() { return signInState() || inspectScreen(baseState()); }
 /* The call: its captions and the participants of its tiles, as the platform reads them. */
@@ -90,6 +91,8 @@ function accountIdentity() {
   var label = button && norm(button.getAttribute('aria-label')).replace(S.text.accountLabel, '');
   return label || null;
 }
+/* The platform's join button (its joinButton()) pressed, if it is enabled. */
+function clickJoin() { var join = joinButton(); return enabled(join) && press(join); }
 function focusInput(input) {
   if (!input) return false;
   input.focus();

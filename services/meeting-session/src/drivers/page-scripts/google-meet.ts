@@ -129,7 +129,6 @@ function finishLanguage() {
   return press(dialog && named(S.css.buttons, S.text.closeDialog, dialog)) || press(document.body);
 }
 
-function clickJoin() { var join = joinButton(); return enabled(join) && press(join); }
 function blurFocus() { if (document.activeElement && document.activeElement.blur) document.activeElement.blur(); return true; }
 `;
 

@@ -121,8 +121,6 @@ function finishLanguage(apply) {
   var dialog = languageDialog();
   return press(dialog && named(S.css.buttons, apply ? S.text.applyLanguage : S.text.cancelLanguage, dialog)) || press(document.body);
 }
-
-function clickJoin() { var join = joinButton(); return enabled(join) && press(join); }
 `;
 
 export const teamsScript = pageProgram(DOM_HELPERS, TEAMS_FUNCTIONS, teamsSelectors, {
