@@ -4,24 +4,20 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-
-const optionalString = z
-  .string()
-  .optional()
-  .transform((v) => (v === '' ? undefined : v));
+import { envString } from './env-fields.js';
 
 export const baseEnvSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
-  CONTENT_ROOT: optionalString,
+  CONTENT_ROOT: envString,
   SKILLS_DIR: z.string().default('./skills'),
-  NATS_URL: optionalString,
-  MONGODB_URL: optionalString,
-  LLM_BASE_URL: optionalString,
-  LLM_API_KEY: optionalString,
-  LLM_MODEL: optionalString,
-  SECRETS_KEY: optionalString,
+  NATS_URL: envString,
+  MONGODB_URL: envString,
+  LLM_BASE_URL: envString,
+  LLM_API_KEY: envString,
+  LLM_MODEL: envString,
+  SECRETS_KEY: envString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

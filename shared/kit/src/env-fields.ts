@@ -4,6 +4,12 @@
  */
 import { z } from 'zod';
 
+/** A string, unset when empty (`FOO=` in a compose file or manifest means no value). */
+export const envString = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+
 /** An integer within [min, max], `fallback` when unset. */
 export const envInt = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce

@@ -14,8 +14,13 @@ export const CHROME_CANDIDATES = [
 
 /** `chromePath` if given (and executable), else the first Chromium or Chrome found among `candidates`. */
 export function findChrome(chromePath?: string, candidates: readonly string[] = CHROME_CANDIDATES): string | null {
+  return firstExecutable(chromePath ? [chromePath] : candidates);
+}
+
+/** The first of `paths` this process may execute, or null. */
+export function firstExecutable(paths: readonly string[]): string | null {
   return (
-    (chromePath ? [chromePath] : candidates).find((path) => {
+    paths.find((path) => {
       try {
         accessSync(path, constants.X_OK);
         return true;

@@ -9,10 +9,10 @@
  * meeting length so nothing a failed case leaves behind can run long.
  */
 import { randomBytes } from 'node:crypto';
+import { findChrome } from '@notetaker/kit';
 import {
   createDriverFactory,
   driverOptionsFromEnv,
-  findChrome,
   type DriverFactory,
 } from '../../../services/meeting-session/src/drivers/index.js';
 import {
