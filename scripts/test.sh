@@ -14,6 +14,9 @@ fi
 if ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev/null 2>&1; then
   need_apt+=(docker-compose)
 fi
+# Recordings are decoded by ffmpeg in the tests; the simulators speak with espeak-ng.
+command -v ffmpeg >/dev/null 2>&1 || need_apt+=(ffmpeg)
+command -v espeak-ng >/dev/null 2>&1 || need_apt+=(espeak-ng)
 # The Kubernetes manifests are rendered by kubectl's built-in kustomize (test/deploy/kubernetes.spec.ts
 # needs kustomize 5: kubectl 1.27 or later).
 command -v kubectl >/dev/null 2>&1 || need_apt+=(kubernetes-client)

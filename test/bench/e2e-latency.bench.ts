@@ -108,6 +108,8 @@ function timedDrivers(real: DriverFactory): DriverFactory {
             lobby: () => l.lobby(),
             admitted: () => l.admitted(),
             signedIn: (identity) => l.signedIn(identity),
+            audio: (batch) => l.audio(batch),
+            audioFailed: (detail) => l.audioFailed(detail),
             caption: (update) => {
               const entry = run?.pending.get(`${target.meetingId} ${update.text}`);
               if (entry) entry.driverAt ??= performance.now();

@@ -12,6 +12,8 @@ import type {
   JoinTarget,
   MeetingDriver,
 } from '../../services/meeting-session/src/drivers/driver.js';
+import { SILENT_PACKET } from '../../services/meeting-session/src/recording/ogg.js';
+import type { AudioBatch } from '../../services/meeting-session/src/recording/page-capture.js';
 
 export interface ScriptedMeeting {
   target: JoinTarget;
@@ -24,6 +26,8 @@ export interface ScriptedMeeting {
   participants(names: string[]): void;
   end(reason: DriverEnd): void;
   fail(reason: DriverFailure, detail?: string): void;
+  /** The last `ms` of the meeting's audio, as the page hands it over: real Opus frames of silence. */
+  audio(ms?: number): void;
 }
 
 export interface ScriptedDriverFactory extends DriverFactory {
@@ -39,6 +43,19 @@ export interface ScriptOptions {
   failOnStart?: DriverFailure;
   /** Runs inside leave(), before the bot is gone: a platform finalising the turn in progress. */
   beforeLeave?: (meeting: ScriptedMeeting) => void | Promise<void>;
+}
+
+/** A batch as page-capture.ts sends it: `ms` of 20 ms Opus frames that ended just now. */
+function silence(ms: number): AudioBatch {
+  const frames = Math.max(1, Math.round(ms / 20));
+  return {
+    epochMs: Date.now() - frames * 20,
+    timestampUs: 0,
+    data: Buffer.concat(Array.from({ length: frames }, () => SILENT_PACKET)).toString('base64'),
+    sizes: Array.from({ length: frames }, () => SILENT_PACKET.length),
+    durationsUs: Array.from({ length: frames }, () => 20_000),
+    tracks: 1,
+  };
 }
 
 export function scriptedDriverFactory(options: ScriptOptions = {}): ScriptedDriverFactory {
@@ -63,6 +80,7 @@ export function scriptedDriverFactory(options: ScriptOptions = {}): ScriptedDriv
         participants: (names) => on((l) => l.participants(names)),
         end: (reason) => on((l) => l.ended(reason)),
         fail: (reason, detail) => on((l) => l.failed(reason, detail)),
+        audio: (ms = 1000) => on((l) => l.audio(silence(ms))),
       };
       return {
         async start(l) {

@@ -3,6 +3,7 @@
  * Durations are milliseconds so tests can shrink them; defaults are the product's rules.
  */
 import { z } from 'zod';
+import { recordingMode, type RecordingMode } from '@notetaker/contracts';
 import { baseEnvSchema, envBool, envInt, envMs, parseEnv } from '@notetaker/kit';
 import type { LlmSettings } from '@notetaker/kit/llm';
 import { DRIVER_DEFAULTS, driverEnv } from './drivers/options.js';
@@ -43,6 +44,8 @@ export const meetingSessionEnv = driverEnv.extend({
   COACH_TIMEOUT_MS: envMs(30_000),
   /** Prompt and answer tokens one meeting may spend on the model coach; 0 turns the model coach off. */
   COACH_MAX_TOKENS_PER_MEETING: envInt(250_000, 0),
+  /** A start's `recording` when it names none: none (the default) or audio for every meeting. */
+  RECORDING_DEFAULT: recordingMode.default('none'),
 });
 
 export interface MeetingSessionConfig {
@@ -66,6 +69,7 @@ export interface MeetingSessionConfig {
   /** Renewal and sweep period: a third of the lease, so one lost heartbeat is not a death. */
   heartbeatMs: number;
   coach: CoachConfig;
+  recordingDefault: RecordingMode;
 }
 
 export interface CoachConfig {
@@ -101,5 +105,6 @@ export function loadMeetingSessionConfig(env: NodeJS.ProcessEnv): MeetingSession
       timeoutMs: e.COACH_TIMEOUT_MS,
       maxTokensPerMeeting: e.COACH_MAX_TOKENS_PER_MEETING,
     },
+    recordingDefault: e.RECORDING_DEFAULT,
   };
 }

@@ -1,6 +1,6 @@
 /** meeting-session's Prometheus metrics (on /metrics of the process that runs it). */
 import client from 'prom-client';
-import type { CaptionWarning, EventEnvelope } from '@notetaker/contracts';
+import type { MeetingWarning, EventEnvelope } from '@notetaker/contracts';
 import { FastHistogram } from '@notetaker/kit';
 import type { CoachingMetrics } from './actor/coaching.js';
 import { isBlindness } from './worker/caption-warnings.js';
@@ -89,10 +89,19 @@ export function createSessionMetrics(registry: client.Registry, gauges: SessionG
     labelNames: ['platform'],
     registers,
   });
+  const recordingUnavailable = new client.Counter({
+    name: 'meeting_recording_unavailable_total',
+    help: 'Times a recorded meeting could not store (or capture) its audio: a full disk, an unreachable bucket; the transcript went on',
+    labelNames: ['platform'],
+    registers,
+  });
   return {
     coach: coachMetrics(registers),
-    onCaptionEpisode: (platform: string, warning: CaptionWarning) =>
-      isBlindness(warning) ? blindEpisodes.inc({ platform, warning }) : languageUnavailable.inc({ platform }),
+    onCaptionEpisode: (platform: string, warning: MeetingWarning) => {
+      if (isBlindness(warning)) blindEpisodes.inc({ platform, warning });
+      else if (warning === 'recording_unavailable') recordingUnavailable.inc({ platform });
+      else languageUnavailable.inc({ platform });
+    },
     onRefusedForCapacity: () => refused.inc(),
     onPublished(event: EventEnvelope, emittedAt: number) {
       publishedSinceRead[event.type] = (publishedSinceRead[event.type] ?? 0) + 1;

@@ -8,7 +8,9 @@ import {
   actorMeeting,
   browserSession,
   captionLanguage,
-  captionWarning,
+  meetingWarning,
+  recordingInfo,
+  recordingMode,
   coachMode,
   meetingStatus,
   platform,
@@ -29,7 +31,7 @@ export const subjects = {
 /** worker -> registry, about one of its meetings: the meeting, and the worker that hosts it. */
 const workersMeeting = z.object({ meetingId: z.string(), workerId: z.string() });
 
-export const warningsRequest = workersMeeting.extend({ warnings: z.array(captionWarning) });
+export const warningsRequest = workersMeeting.extend({ warnings: z.array(meetingWarning) });
 /** The registry stores the warnings (or ignores them: not that worker's meeting any more) and says nothing. */
 export const warningsReply = z.object({});
 
@@ -60,6 +62,7 @@ export const placeRequest = z.object({
   account: grantedAccount.nullable().default(null),
   /** Null: the worker resolves it (it holds the model configuration). */
   coach: coachMode.nullable().default(null),
+  recording: recordingMode.default('none'),
 });
 export type PlaceRequest = z.infer<typeof placeRequest>;
 /** A worker at capacity answers `accepted: false` and the registry asks again (another worker). */
@@ -73,6 +76,8 @@ export const actorState = z.object({
   segmentCount: z.number().int().min(0),
   /** Every name seen in the meeting so far (for the document's front matter). */
   participants: z.array(z.string()),
+  /** The recording so far (null: not recorded, or not started yet). */
+  recording: recordingInfo.nullable().default(null),
 });
 export type ActorState = z.infer<typeof actorState>;
 

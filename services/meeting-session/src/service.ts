@@ -57,6 +57,7 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
               // Without NATS nothing outside this process can reach the registry.
               alone: !ctx.config.natsUrl,
               onRefusedForCapacity: metrics.onRefusedForCapacity,
+              recordingDefault: config.recordingDefault,
             });
       const drivers = lazyDriverFactory(options.driverFactory, ctx.config.env, config);
       // A given check (tests) installs only with the installer it gives: never apt-get by accident.

@@ -92,7 +92,13 @@ describe('event outbox and the record verb', () => {
   function stream(doc: MeetingDoc, state: ActorState, onFenced = () => {}): EventStream {
     return new EventStream({ meetingId: doc._id, outbox, state: () => state, onFenced });
   }
-  const live: ActorState = { status: 'live', participantCount: 2, segmentCount: 0, participants: ['Ada', 'Linus'] };
+  const live: ActorState = {
+    status: 'live',
+    participantCount: 2,
+    segmentCount: 0,
+    participants: ['Ada', 'Linus'],
+    recording: null,
+  };
 
   it('stores the events of several meetings in one request, then publishes each, in order', async () => {
     const a = await meeting('worker_a');

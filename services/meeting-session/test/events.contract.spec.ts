@@ -20,9 +20,10 @@ describe('meeting events (bus contract)', () => {
   });
   after(() => h.stop());
 
-  it('numbers every event of a meeting 1, 2, 3... across all seven types, and the log holds the same', async () => {
-    const { meetingId, bot } = await h.startLive();
+  it('numbers every event of a meeting 1, 2, 3... across all eight types, and the log holds the same', async () => {
+    const { meetingId, bot } = await h.startLive({ recording: 'audio' });
     const base = Date.now();
+    bot.audio(1000);
     bot.participants(['Ada', 'Grace']);
     bot.caption({ captionId: 'c1', speaker: 'Ada', text: 'Does' });
     bot.caption({ captionId: 'c1', speaker: 'Ada', text: 'Does anyone' });

@@ -1,6 +1,6 @@
 /** The task-scheduler's own environment variables (LLM_*, SKILLS_DIR, CONTENT_ROOT are in the base config). */
 import { z } from 'zod';
-import { envInt } from '@notetaker/kit';
+import { envInt, envMs } from '@notetaker/kit';
 
 export const schedulerEnvSchema = z.object({
   /** Executions kept per task; older ones are pruned as new ones finish. */
@@ -13,6 +13,13 @@ export const schedulerEnvSchema = z.object({
   TASKS_LEASE_TTL_MS: envInt(20_000, 1000, 600_000),
   /** Retries of a failed model request (connection errors, 408/409/429/5xx), by the openai client. */
   TASKS_LLM_MAX_RETRIES: envInt(2, 0, 10),
+  /** Days a meeting's recording is kept before the scheduler deletes it; unset or empty: kept. */
+  RECORDING_RETENTION_DAYS: z
+    .literal('')
+    .transform(() => undefined)
+    .or(z.coerce.number({ error: 'must be a number of days' }).int().min(1, 'must be at least 1').optional()),
+  /** How often expired recordings are looked for. */
+  RECORDING_RETENTION_SWEEP_MS: envMs(60 * 60_000),
   /** A stable identity for this instance (distributed mode); default: host, pid and a random part. */
   TASKS_INSTANCE_ID: z
     .string()

@@ -9,6 +9,7 @@ import { broadcasts, queueGroup, routes } from '@notetaker/contracts';
 import { parseEnv, type RunningService, type ServiceContext, type ServiceDefinition } from '@notetaker/kit';
 import { CronTimers } from './cron-timers.js';
 import { schedulerEnvSchema } from './env.js';
+import { startRecordingRetention } from './recording-retention.js';
 import { ExecutionLog } from './execution-log.js';
 import { Executor, type DueTick, type TickReport } from './executor.js';
 import { SchedulerLease } from './lease.js';
@@ -181,12 +182,20 @@ export function taskSchedulerService(options: TaskSchedulerOptions = {}): Servic
       ];
 
       await lease.start();
+      const retention = startRecordingRetention({
+        bus,
+        logger,
+        days: env.RECORDING_RETENTION_DAYS ?? null,
+        sweepMs: env.RECORDING_RETENTION_SWEEP_MS,
+        leader: () => lease.held(),
+      });
       logger.info({ instanceId, scheduled: timers.size, leader: lease.held() }, 'task scheduler started');
 
       return {
         ready: () => true,
         async stop() {
           timers.stop();
+          retention.stop();
           await Promise.all(subscriptions.map((s) => s.unsubscribe()));
           await executor.stop();
           await lease.stop();

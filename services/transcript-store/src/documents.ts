@@ -37,6 +37,8 @@ export interface DocumentMeta {
   language?: string | null;
   /** The bot account named by the latest flush that named one (front matter). */
   signedInAs?: string | null;
+  /** The recording's status when the file was last written (absent: none). */
+  recordingStatus?: string | null;
   /** Segments with index <= lastIndex are in the file; `written` of them. */
   lastIndex: number;
   written: number;
@@ -76,7 +78,11 @@ export class Documents {
     store: Store,
     private readonly segments: Segments,
     private readonly contentRoot: string,
-    private readonly options: { fsync: boolean },
+    private readonly options: {
+      fsync: boolean;
+      /** The meeting's recording, for the front matter's link (null: none). */
+      recordingOf?: (meetingId: string) => Promise<{ url: string; status: string } | null>;
+    },
   ) {
     this.metas = store.collection<DocumentMeta>('documents');
   }
@@ -153,12 +159,15 @@ export class Documents {
       const participants = [...new Set([...meta.participants, ...req.participants])];
       // A flush that names no account (an older sender) does not take back the one named before.
       const signedInAs = req.signedInAs ?? meta.signedInAs ?? null;
+      const recording = (await this.options.recordingOf?.(meta.meetingId)) ?? null;
+      const recordingStatus = recording?.status ?? null;
       const unchanged =
         fresh.length === 0 &&
         meta.fileWritten &&
         status === meta.status &&
         participants.length === meta.participants.length &&
-        signedInAs === (meta.signedInAs ?? null);
+        signedInAs === (meta.signedInAs ?? null) &&
+        recordingStatus === (meta.recordingStatus ?? null);
       if (unchanged) {
         return {
           result: { documentPath: meta.documentPath, segmentsWritten: 0, totalSegments: meta.written },
@@ -180,6 +189,7 @@ export class Documents {
           project: meta.project,
           language: meta.language,
           signedInAs,
+          recording,
         }) +
         renderHeading(meta.displayTitle) +
         body;
@@ -197,6 +207,7 @@ export class Documents {
         status,
         participants,
         signedInAs,
+        recordingStatus,
         lastIndex,
         written,
         fileWritten: true,

@@ -26,6 +26,11 @@ export interface FrontMatter {
   language?: string | null;
   /** The bot account the bot joined with; left out when null (a guest). */
   signedInAs?: string | null;
+  /**
+   * The meeting's audio: its download path, and `unavailable` when storage refused part of it
+   * (the file misses audio; the transcript does not). Left out when not recorded.
+   */
+  recording?: { url: string; status: string } | null;
 }
 
 export function renderFrontMatter(meta: FrontMatter): string {
@@ -44,6 +49,7 @@ export function renderFrontMatter(meta: FrontMatter): string {
       // Written only when known, so a document without them reads as before.
       ...(meta.language != null ? { language: meta.language } : {}),
       ...(meta.signedInAs != null ? { signedInAs: meta.signedInAs } : {}),
+      ...(meta.recording ? { recording: meta.recording.url, recordingStatus: meta.recording.status } : {}),
     },
     {
       defaultStringType: 'QUOTE_DOUBLE',

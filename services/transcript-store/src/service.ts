@@ -12,6 +12,8 @@ import { z } from 'zod';
 import { Documents } from './documents.js';
 import { Indexer } from './indexer.js';
 import { Segments } from './segments.js';
+import { RecordingLibrary } from './recordings/library.js';
+import { recordingStorageFromEnv } from './recordings/index.js';
 
 /** transcript-store's own variables (the shared ones are in the kit's base config). */
 export const transcriptStoreEnv = z.object({
@@ -35,10 +37,22 @@ export function transcriptStoreService(): ServiceDefinition<RunningTranscriptSto
       const env = parseEnv(transcriptStoreEnv, ctx.config.env);
       const origin = crypto.randomUUID();
       const segments = new Segments(ctx.store);
-      const documents = new Documents(ctx.store, segments, ctx.config.contentRoot, { fsync: env.TRANSCRIPT_FSYNC });
+      const storage = recordingStorageFromEnv({
+        env: ctx.config.env,
+        dataDir: ctx.config.dataDir,
+        fsync: env.TRANSCRIPT_FSYNC,
+        logger: ctx.logger,
+      });
+      const recordings = new RecordingLibrary(ctx.store, storage, ctx.logger);
+      const documents = new Documents(ctx.store, segments, ctx.config.contentRoot, {
+        fsync: env.TRANSCRIPT_FSYNC,
+        recordingOf: (meetingId) => recordings.get(meetingId),
+      });
       await segments.init();
       await documents.init();
+      await recordings.init();
       const indexer = new Indexer(documents, segments, ctx.logger);
+      ctx.logger.info({ storage: storage.description }, 'recordings are kept in ' + storage.description);
 
       const queue = { queue: queueGroup('transcripts') };
       const { transcripts } = routes;
@@ -77,6 +91,17 @@ export function transcriptStoreService(): ServiceDefinition<RunningTranscriptSto
           },
           queue,
         ),
+        answer(ctx.bus, routes.recordings.append, (req) => recordings.append(req), queue),
+        answer(ctx.bus, routes.recordings.finish, (req) => recordings.finish(req), queue),
+        answer(ctx.bus, routes.recordings.get, (req) => recordings.get(req.meetingId), queue),
+        answer(
+          ctx.bus,
+          routes.recordings.read,
+          async (req) => ({ data: (await recordings.read(req.meetingId, req.start, req.end)).toString('base64') }),
+          queue,
+        ),
+        answer(ctx.bus, routes.recordings.delete, (req) => recordings.delete(req.meetingId), queue),
+        answer(ctx.bus, routes.recordings.expire, (req) => recordings.expire(req.before), queue),
         answer(ctx.bus, transcripts.segments, (req) => segments.page(req.meetingId, req.fromIndex), queue),
         answer(ctx.bus, transcripts.document, (req) => documents.read(req.meetingId, req.offset, req.version), queue),
         answer(
@@ -95,6 +120,7 @@ export function transcriptStoreService(): ServiceDefinition<RunningTranscriptSto
           await Promise.all(subs.map((s) => s.unsubscribe()));
           await segments.flush();
           await rebuilt;
+          await storage.close();
         },
       };
     },

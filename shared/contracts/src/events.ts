@@ -1,4 +1,4 @@
-/** Meeting events (SPEC 6): one envelope, seven types, one sequence per meeting. */
+/** Meeting events (SPEC 6): one envelope, eight types, one sequence per meeting. */
 import { z } from 'zod';
 
 /** An instant in UTC with milliseconds, as every event and REST body writes it. */
@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'participant_joined',
   'participant_left',
   'document_saved',
+  'recording_saved',
 ] as const;
 export const eventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof eventType>;

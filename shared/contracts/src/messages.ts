@@ -14,6 +14,9 @@ import {
   meetingUrl,
   platform,
   projectId,
+  recordingInfo,
+  recordingMode,
+  recordingState,
   signInMode,
   transcriptSegment,
 } from './rest.js';
@@ -46,6 +49,8 @@ export const meetingsStart = z.object({
   language: captionLanguage.nullable().default(null),
   /** Null: the worker's default (`ai` when it has a model configured, else `rules`). */
   coach: coachMode.nullable().default(null),
+  /** Null: the installation's default (RECORDING_DEFAULT, else none). */
+  recording: recordingMode.nullable().default(null),
 });
 /** svc.meetings.stop -> {meetingId, status: 'stopping'}; svc.meetings.get -> meetingRecord. */
 export const meetingRef = z.object({ caller, meetingId: z.string() });
@@ -298,3 +303,40 @@ export const webhookDeliveriesReply = z.object({
   nextAfterSequence: z.number().int().nullable(),
 });
 export type WebhookDeliveriesReply = z.infer<typeof webhookDeliveriesReply>;
+
+// ---- recordings (transcript-store)
+
+/** The most bytes one recording chunk or read carries on the bus (NATS carries 1 MB; base64 grows 4/3). */
+export const RECORDING_MAX_CHUNK_BYTES = 512 * 1024;
+const base64Bytes = z
+  .string()
+  .max(Math.ceil(RECORDING_MAX_CHUNK_BYTES / 3) * 4)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'data must be base64');
+
+/**
+ * svc.transcripts.recording-append: bytes of a meeting's Ogg file at `offset`, durable when answered.
+ * Idempotent by offset (a retried chunk is stored once); a gap is refused. `durationMs`: the
+ * timeline's length once these bytes are in.
+ */
+export const recordingAppend = z.object({
+  meetingId: z.string(),
+  startedAt: z.string(),
+  offset: z.number().int().min(0),
+  data: base64Bytes,
+  durationMs: z.number().int().min(0),
+});
+export const recordingAppendReply = z.object({ bytes: z.number().int().min(0) });
+/** svc.transcripts.recording-finish: the file is complete (idempotent). Null: no recording. */
+export const recordingFinish = z.object({ meetingId: z.string(), status: recordingState.optional() });
+/** svc.transcripts.recording: what is stored of a meeting's recording, or null. */
+export const recordingRef = z.object({ meetingId: z.string() });
+export const recordingReply = recordingInfo.nullable();
+/** svc.transcripts.recording-read: bytes [start, end] (inclusive) of what is stored now. */
+export const recordingRead = z
+  .object({ meetingId: z.string(), start: z.number().int().min(0), end: z.number().int().min(0) })
+  .refine((r) => r.end >= r.start && r.end - r.start < RECORDING_MAX_CHUNK_BYTES, 'a read spans at most 512 KiB');
+export const recordingReadReply = z.object({ data: base64Bytes });
+export const recordingDeleteReply = z.object({ deleted: z.boolean() });
+/** svc.transcripts.recording-expire: recordings that started before `before` are deleted. */
+export const recordingExpire = z.object({ before: z.string() });
+export const recordingExpireReply = z.object({ deleted: z.array(z.string()) });

@@ -23,6 +23,8 @@ const quiet: DriverListener = {
   participants() {},
   warning() {},
   signedIn() {},
+  audio() {},
+  audioFailed() {},
   ended() {},
   failed(reason, detail) {
     console.error(`  a meeting failed: ${reason} ${detail ?? ''}`);

@@ -59,6 +59,8 @@ export const getTranscript = defineOperation({
       documentPath: meeting.documentPath,
       signedInAs: meeting.signedInAs,
       language: meeting.language,
+      // transcript-store's word, not the record's: it knows a recording deleted since.
+      recording: await call(bus, routes.recordings.get, { meetingId: meeting.meetingId }),
       segments: await segmentsFrom(bus, meeting.meetingId, after === undefined ? 0 : after + 1),
     };
   },

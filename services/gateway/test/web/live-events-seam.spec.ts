@@ -91,6 +91,7 @@ class MeetingSessionStandIn {
       warnings: [],
       signedInAs: null,
       language: null,
+      recording: null,
     };
   }
 }

@@ -25,6 +25,7 @@ import { Roster } from './participants.js';
 import { AutoLeave } from './auto-leave.js';
 import { driverFailureOf, leaveWithin, storeSegment } from './side-effects.js';
 import type { CaptionWarnings } from '../worker/caption-warnings.js';
+import { Recorder } from '../recording/recorder.js';
 
 export interface ActorDeps {
   bus: Bus;
@@ -61,7 +62,11 @@ export class MeetingActor {
   private readonly coach: MeetingCoach;
   private readonly timers: AutoLeave;
   private readonly flusher: DocumentFlusher;
+  /** The meeting's audio, when the start asked for it. */
+  private readonly recorder: Recorder | null;
   private segmentCount = 0;
+  /** When the bot set off to leave: the recording's timeline ends there. */
+  private leftAt = 0;
   /** The bot account the bot joins with now (null: a guest). */
   private account: PlaceRequest['account'];
   private stopSub: Subscription | null = null;
@@ -95,6 +100,15 @@ export class MeetingActor {
       signedInAs: () => this.account?.name ?? null,
       onSaved: (saved) => this.stream.emit('document_saved', saved),
     });
+    this.recorder =
+      spec.recording === 'audio'
+        ? new Recorder({
+            bus: deps.bus,
+            logger: log,
+            meetingId: spec.meetingId,
+            onWarning: (raised, detail) => this.mailbox.post(() => this.onRecordingWarning(raised, detail)),
+          })
+        : null;
   }
 
   /** Subscribes the actor's command subject, emits `joining` and sets the bot off. */
@@ -136,6 +150,7 @@ export class MeetingActor {
       participantCount: this.roster.count,
       segmentCount: this.segmentCount,
       participants: [...this.roster.everSeen],
+      recording: this.recorder?.info() ?? null,
     };
   }
 
@@ -165,6 +180,7 @@ export class MeetingActor {
         displayName: this.deps.displayName,
         language: this.spec.language,
         account: this.account && { name: this.account.name, session: this.account.session },
+        recordAudio: this.recorder !== null,
       });
       await this.driver.start(this.listener());
     } catch (err) {
@@ -188,6 +204,11 @@ export class MeetingActor {
       ended: (reason) => post(() => this.finish('ended', reason)),
       warning: (change) => post(() => this.deps.captionWarnings.changed(this.meetingId, this.spec.platform, change)),
       signedIn: (identity) => post(() => this.onSignedIn(identity)),
+      // Audio skips the mailbox: a batch changes no state the mailbox guards, and must not wait behind a flush.
+      audio: (batch) => {
+        if (this.phase !== 'closed') this.recorder?.add(batch);
+      },
+      audioFailed: (detail) => post(() => this.onRecordingWarning(true, `the page cannot capture audio: ${detail}`)),
       failed: (reason, detail) => post(() => this.onFailed(reason, detail)),
     };
   }
@@ -234,6 +255,7 @@ export class MeetingActor {
 
   private onAdmitted(): void {
     if (this.phase !== 'running' || (this.status !== 'joining' && this.status !== 'lobby')) return;
+    this.recorder?.start();
     this.transition('live', null);
     this.timers.admitted(this.roster.count);
     this.flusher.startPeriodic(this.deps.config.flushIntervalMs);
@@ -271,6 +293,27 @@ export class MeetingActor {
     this.emitInsights(this.coach.observe(index, segment));
   }
 
+  /**
+   * The recording cannot be stored (or captured): the meeting goes on. The record and the log say
+   * so (caption-warnings.ts), and the stream: a meeting_status event with the same status and a
+   * `warning` (docs/services/meeting-session.md).
+   */
+  private async onRecordingWarning(raised: boolean, detail: string): Promise<void> {
+    if (this.phase === 'closed') return;
+    const change = raised
+      ? { warning: 'recording_unavailable' as const, raised, seen: detail, snapshot: [] }
+      : { warning: 'recording_unavailable' as const, raised };
+    if (raised) {
+      this.stream.emit('meeting_status', {
+        status: this.status,
+        previousStatus: this.status,
+        reason: null,
+        warning: 'recording_unavailable',
+      });
+    }
+    await this.deps.captionWarnings.changed(this.meetingId, this.spec.platform, change);
+  }
+
   private emitInsights(insights: InsightPayload[]): void {
     if (this.phase === 'closed') return;
     for (const insight of insights) this.stream.emit('coach_insight', { ...insight });
@@ -305,6 +348,7 @@ export class MeetingActor {
   private async finish(kind: 'ended' | 'error', reason: EndReason | ErrorReason): Promise<void> {
     if (this.phase !== 'running') return;
     this.phase = 'leaving';
+    this.leftAt = Date.now();
     this.deps.seat.leaving();
     this.timers.clear();
     if (kind === 'ended') this.transition('leaving', reason);
@@ -315,6 +359,17 @@ export class MeetingActor {
   private async complete(kind: 'ended' | 'error', reason: string): Promise<void> {
     if (this.phase === 'closed') return;
     this.phase = 'closed';
+    // The file is complete before the document is, so the document links the finished recording.
+    const saved = await this.recorder?.finish(this.leftAt);
+    if (saved) {
+      this.stream.emit('recording_saved', {
+        bytes: saved.bytes,
+        durationMs: saved.durationMs,
+        format: saved.format,
+        status: saved.status,
+        url: saved.url,
+      });
+    }
     await this.flusher.finalFlush();
     this.transition(kind, reason);
     await this.stream.drained();

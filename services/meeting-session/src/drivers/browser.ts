@@ -34,6 +34,8 @@ export function chromeArgs(extraArgs: string[]): string[] {
     '--use-fake-device-for-media-stream',
     '--lang=en-US',
     '--mute-audio',
+    // A recording's AudioContext runs without a click (--mute-audio keeps it silent all the same).
+    '--autoplay-policy=no-user-gesture-required',
     // navigator.webdriver=true gets automated guests turned away by the platforms.
     '--disable-blink-features=AutomationControlled',
     // The omnibox pop-up is a preloaded WebUI renderer per context: ~30 MB a meeting for nothing.

@@ -6,7 +6,8 @@
  * A driver reports through its listener; it never decides the meeting's status itself. Caption
  * finalisation (when a turn is complete) is the driver's job because its timing is per platform.
  */
-import type { BrowserSession, CaptionWarning, DriverEnd, DriverFailure, Platform } from '@notetaker/contracts';
+import type { BrowserSession, DriverEnd, DriverFailure, MeetingWarning, Platform } from '@notetaker/contracts';
+import type { AudioBatch } from '../recording/page-capture.js';
 
 export interface CaptionUpdate {
   /** Stable per caption turn, so a receiver can replace the partial it showed. */
@@ -43,18 +44,22 @@ export interface DriverListener {
   warning(change: CaptionWarningChange): void;
   /** Signed in: the identity (name or address) the platform shows for the bot's account. */
   signedIn(identity: string): void;
+  /** Recording: about a second of the meeting's audio, encoded in the page. */
+  audio(batch: AudioBatch): void;
+  /** Recording: the page cannot capture audio (why, for the operator). */
+  audioFailed(detail: string): void;
 }
 
 export type CaptionWarningChange =
   | {
-      warning: CaptionWarning;
+      warning: MeetingWarning;
       raised: true;
       /** What was seen, for the operator's log line. */
       seen: string;
       /** The caption area's (or the toolbar's) structure: no text, no people's names. */
       snapshot: SnapshotNode[];
     }
-  | { warning: CaptionWarning; raised: false };
+  | { warning: MeetingWarning; raised: false };
 
 export interface SnapshotNode {
   depth: number;
@@ -72,6 +77,8 @@ export interface JoinTarget {
   language?: string | null;
   /** Join signed in with this bot account's session (its own browser context), or null as a guest. */
   account?: { name: string; session: BrowserSession } | null;
+  /** Capture the meeting's remote audio for a recording (recording/page-capture.ts). */
+  recordAudio?: boolean;
 }
 
 export interface MeetingDriver {

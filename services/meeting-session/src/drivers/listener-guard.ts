@@ -4,6 +4,7 @@
  * that throws never breaks the browser side.
  */
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
+import type { AudioBatch } from '../recording/page-capture.js';
 import type { CaptionUpdate, CaptionWarningChange, DriverListener, FinalSegment } from './driver.js';
 
 export class GuardedListener implements DriverListener {
@@ -42,6 +43,14 @@ export class GuardedListener implements DriverListener {
 
   signedIn(identity: string): void {
     this.deliver((l) => l.signedIn(identity));
+  }
+
+  audio(batch: AudioBatch): void {
+    this.deliver((l) => l.audio(batch));
+  }
+
+  audioFailed(detail: string): void {
+    this.deliver((l) => l.audioFailed(detail));
   }
 
   ended(reason: DriverEnd): void {

@@ -16,6 +16,7 @@ import type { DriverListener, JoinTarget, MeetingDriver, SnapshotNode } from './
 import { GuardedListener } from './listener-guard.js';
 import { actions, type SnapshotArea } from './page-actions.js';
 import { signIn } from './session.js';
+import { AUDIO_BINDING, captureScript, type AudioBatch } from '../recording/page-capture.js';
 import { peopleOf, TileReadings, type TileReading } from './tile-readings.js';
 import { ActionMemo, type PageState, type PlatformAdapter, type TimingSettings } from './platform.js';
 
@@ -36,6 +37,8 @@ const MAX_FAILED_READINGS = 40;
 /** After an action, the page is read again sooner to see its effect. */
 const AFTER_ACTION_MS = 60;
 const LEAVE_CONFIRM_MS = 2_000;
+/** Opus at 32 kbit/s (about 14 MB an hour), handed over about once a second. */
+const CAPTURE = { bitrate: 32_000, batchMs: 1_000 };
 
 export class PageDriver<Item> implements MeetingDriver {
   private listener: GuardedListener | null = null;
@@ -58,6 +61,7 @@ export class PageDriver<Item> implements MeetingDriver {
   private deadline = 0;
   /** Signed in: the name the platform shows for the bot's account (its tile carries it, not displayName). */
   private accountName: string | null = null;
+  private captureFailed = false;
 
   constructor(
     private readonly target: JoinTarget,
@@ -120,6 +124,15 @@ export class PageDriver<Item> implements MeetingDriver {
     if (this.target.account) await signIn(lease, page, this.target.account.session);
     await page.setExtraHTTPHeaders({ 'Accept-Language': 'en-US,en;q=0.9' });
     await page.exposeFunction('__ntCaptions', (json: string) => this.observed(json));
+    if (this.target.recordAudio) {
+      await page.exposeFunction(AUDIO_BINDING, (json: string) => this.heard(json));
+      // Before the platform's scripts: its peer connections are made with the hooked prototype.
+      await page.evaluateOnNewDocument(captureScript(CAPTURE));
+      // A page reloaded in the call starts a capture of its own (the recorder fills the gap).
+      page.on('load', () => {
+        if (this.phase === 'live') void this.startCapture(page);
+      });
+    }
     return page;
   }
 
@@ -187,6 +200,7 @@ export class PageDriver<Item> implements MeetingDriver {
     if (state.screen === 'in_call') {
       this.phase = 'live';
       this.listener?.admitted();
+      if (this.target.recordAudio) await this.startCapture(page);
       return true;
     }
     if (state.screen === 'lobby' && this.phase === 'joining') {
@@ -221,6 +235,28 @@ export class PageDriver<Item> implements MeetingDriver {
     if (this.stopping || this.phase !== 'live') return;
     const report = JSON.parse(json) as { seq: number; items: Item[] };
     this.applyCaptions(report.seq, report.items, this.clock());
+  }
+
+  /** Starts the page's audio capture (page-capture.ts); a page that cannot is reported, once. */
+  private async startCapture(page: Page): Promise<void> {
+    const failure = await page
+      .evaluate('window.__ntCapture ? window.__ntCapture.start() : "the capture script is not in the page"')
+      .catch((error: unknown) => `the page did not answer: ${message(error)}`);
+    if (typeof failure === 'string' && !this.captureFailed) {
+      this.captureFailed = true;
+      this.listener?.audioFailed(failure);
+    }
+  }
+
+  private heard(json: string): void {
+    if (this.stopping || this.phase !== 'live') return;
+    const batch = JSON.parse(json) as AudioBatch | { error: string };
+    if ('error' in batch) {
+      if (!this.captureFailed) this.listener?.audioFailed(`the audio encoder failed: ${batch.error}`);
+      this.captureFailed = true;
+      return;
+    }
+    this.listener?.audio(batch);
   }
 
   private applyCaptions(seq: number, items: Item[] | null, now: number): void {
@@ -297,6 +333,10 @@ export class PageDriver<Item> implements MeetingDriver {
 
   private async stop(): Promise<void> {
     if (!this.stopping) {
+      // The audio up to the leaving is the recording's end: take the page's last batch first.
+      if (this.phase === 'live' && this.target.recordAudio && this.page) {
+        await withTimeout(this.page.evaluate('window.__ntCapture && window.__ntCapture.stop()'), 1_000).catch(() => {});
+      }
       this.stopping = true;
       const wasLive = this.phase === 'live';
       this.phase = 'over';

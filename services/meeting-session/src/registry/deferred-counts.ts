@@ -16,7 +16,7 @@ import type { Collection, Filter } from '@notetaker/store';
 import type { Logger } from '@notetaker/kit';
 import type { MeetingDoc } from './records.js';
 
-export type Counts = Pick<MeetingDoc, 'participantCount' | 'segmentCount' | 'participants'>;
+export type Counts = Pick<MeetingDoc, 'participantCount' | 'segmentCount' | 'participants' | 'recording'>;
 
 /**
  * The meeting's record if its projection is older than sequence `through`. An ended one too: a

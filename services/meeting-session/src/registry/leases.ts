@@ -98,6 +98,8 @@ export async function endLostMeeting(deps: LeaseDeps, meetingId: string): Promis
   if (!before) return false;
   deps.logger.warn({ meetingId, workerId: before.workerId }, 'meeting lost its worker');
   const events: EventEnvelope[] = [];
+  const recording = await finishRecording(deps, meetingId);
+  if (recording) events.push(await deps.log.appendNext(meetingId, 'recording_saved', recording));
   if (before.saveTranscript) {
     const saved = await finalFlush(deps, before);
     if (saved) events.push(await deps.log.appendNext(meetingId, 'document_saved', saved));
@@ -111,6 +113,17 @@ export async function endLostMeeting(deps: LeaseDeps, meetingId: string): Promis
   );
   for (const event of events) deps.bus.publish(evtMeeting(meetingId, event.type), event);
   return true;
+}
+
+/** The file of a meeting whose worker vanished: complete with what reached storage (null: none). */
+async function finishRecording(deps: LeaseDeps, meetingId: string): Promise<Record<string, unknown> | null> {
+  try {
+    const saved = await call(deps.bus, routes.recordings.finish, { meetingId });
+    return saved && { bytes: saved.bytes, durationMs: saved.durationMs, format: saved.format, status: saved.status, url: saved.url };
+  } catch (err) {
+    deps.logger.warn({ err, meetingId }, 'could not finish the recording of a lost meeting');
+    return null;
+  }
 }
 
 async function finalFlush(deps: LeaseDeps, doc: MeetingDoc): Promise<Record<string, unknown> | null> {

@@ -56,9 +56,9 @@ async function applyToRecord(
   const last = isTerminalStatus(state.status) ? lastStatusEvent(batch) : null;
   const ending = last !== null;
   if (!ending && !changed(doc, workerId, state)) return;
-  const { participantCount, segmentCount, participants } = state;
+  const { participantCount, segmentCount, participants, recording } = state;
   if (!ending && doc.status === state.status && doc.workerId === workerId) {
-    counts.defer(doc._id, batch.last, { participantCount, segmentCount, participants });
+    counts.defer(doc._id, batch.last, { participantCount, segmentCount, participants, recording });
     return;
   }
   counts.drop(doc._id);
@@ -67,6 +67,7 @@ async function applyToRecord(
     participantCount,
     segmentCount,
     participants,
+    recording,
     workerId,
     projectedThrough: batch.last,
   };
@@ -93,6 +94,7 @@ function changed(doc: MeetingDoc, workerId: string, state: ActorState): boolean 
     doc.status !== state.status ||
     doc.participantCount !== state.participantCount ||
     doc.segmentCount !== state.segmentCount ||
-    doc.participants.length !== state.participants.length
+    doc.participants.length !== state.participants.length ||
+    (doc.recording?.status ?? null) !== (state.recording?.status ?? null)
   );
 }

@@ -9,7 +9,8 @@ import {
   meetingStatus,
   ServiceError,
   type caller,
-  type CaptionWarning,
+  type MeetingWarning,
+  type RecordingInfo,
   type MeetingRecord,
   type MeetingStatus,
   type MeetingSummary,
@@ -55,7 +56,9 @@ export type MeetingDoc = {
   /** Set once its events were dropped from the event log after the retention period. */
   eventsPruned?: boolean;
   /** Caption warnings its worker reports (absent: none). */
-  warnings?: CaptionWarning[];
+  warnings?: MeetingWarning[];
+  /** The recording as its worker last reported it (absent: not recorded). */
+  recording?: RecordingInfo | null;
   /** The caption language asked for (absent on records from before it was kept: null). */
   language?: string | null;
   /** The bot account the bot is signed in with: its id (seats) and name (shown). */
@@ -193,6 +196,7 @@ export function toSummary(doc: MeetingDoc): MeetingSummary {
     warnings: doc.warnings ?? [],
     signedInAs: doc.signedInAs ?? null,
     language: doc.language ?? null,
+    recording: doc.recording ?? null,
   };
 }
 

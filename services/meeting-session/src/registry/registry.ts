@@ -3,7 +3,7 @@
  * and serves the public verbs in the service's queue group, so any number of registries can run
  * against one database. It never runs a browser.
  */
-import { errors, noticeMeeting, queueGroup, routes, ServiceError } from '@notetaker/contracts';
+import { errors, noticeMeeting, queueGroup, routes, ServiceError, type RecordingMode } from '@notetaker/contracts';
 import { answer, type Bus, type Subscription } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type { Store } from '@notetaker/store';
@@ -26,6 +26,8 @@ export interface RegistryOptions {
   /** True when no other process can reach this registry (in-process bus): every older worker is dead. */
   alone: boolean;
   onRefusedForCapacity?: () => void;
+  /** A start's `recording` when it names none (RECORDING_DEFAULT). */
+  recordingDefault?: RecordingMode;
 }
 
 export interface RunningRegistry {
@@ -63,7 +65,17 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
       bus,
       meetings.start,
       (request) =>
-        startMeeting({ bus, records, seats, logger, onRefusedForCapacity: options.onRefusedForCapacity }, request),
+        startMeeting(
+          {
+            bus,
+            records,
+            seats,
+            logger,
+            onRefusedForCapacity: options.onRefusedForCapacity,
+            recordingDefault: options.recordingDefault ?? 'none',
+          },
+          request,
+        ),
       queue,
     ),
     answer(

@@ -3,7 +3,7 @@
  * register the callback, and place the actor on a worker with room. Any step failing undoes the
  * earlier ones: the caller gets no meetingId and the URL stays free.
  */
-import { errors, routes, ServiceError, type ParsedRequestOf, type Platform } from '@notetaker/contracts';
+import { errors, routes, ServiceError, type ParsedRequestOf, type Platform, type RecordingMode } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import { newMeetingId } from '../ids.js';
@@ -19,6 +19,8 @@ export interface StartDeps {
   logger: Logger;
   /** A start refused because every seat of every worker was taken (a metric). */
   onRefusedForCapacity?: () => void;
+  /** A start's `recording` when it names none. */
+  recordingDefault: RecordingMode;
 }
 
 export interface StartReply {
@@ -106,6 +108,7 @@ export async function startMeeting(
       language: input.language,
       account,
       coach: input.coach,
+      recording: input.recording ?? deps.recordingDefault,
     });
     // The actor may already have written: only fill what is still unset.
     await records.meetings.updateOne({ _id: doc._id }, { $set: { documentPath: doc.documentPath, workerId } });

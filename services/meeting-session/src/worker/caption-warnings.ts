@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { CaptionWarning, Platform } from '@notetaker/contracts';
+import type { MeetingWarning, Platform } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type { CaptionWarningChange } from '../drivers/driver.js';
@@ -23,12 +23,26 @@ import { protocol } from '../protocol.js';
 const MAX_SNAPSHOTS = 50;
 
 /** Not blindness: the captions are read, in a language other than the one asked for. */
-const NOT_BLIND: ReadonlySet<CaptionWarning> = new Set(['caption_language_unavailable']);
+const NOT_BLIND: ReadonlySet<MeetingWarning> = new Set(['caption_language_unavailable', 'recording_unavailable']);
 
 /** Whether `warning` means the bot reads no captions (caption_language_unavailable does not: see NOT_BLIND). */
-export function isBlindness(warning: CaptionWarning): boolean {
+export function isBlindness(warning: MeetingWarning): boolean {
   return !NOT_BLIND.has(warning);
 }
+
+/** The log line of a warning raised, and of one cleared. */
+const RAISED: Record<MeetingWarning, string> = {
+  captions_unreadable: 'the bot is transcribing nothing',
+  captions_unavailable: 'the bot is transcribing nothing',
+  caption_language_unavailable: 'the captions are not in the language asked for',
+  recording_unavailable: 'the recording is not stored',
+};
+const CLEARED: Record<MeetingWarning, string> = {
+  captions_unreadable: 'captions are read again',
+  captions_unavailable: 'captions are read again',
+  caption_language_unavailable: 'captions are in the language asked for',
+  recording_unavailable: 'the recording is stored again',
+};
 
 export interface CaptionWarningsOptions {
   bus: Bus;
@@ -37,17 +51,17 @@ export interface CaptionWarningsOptions {
   /** Where snapshots go; null writes none. */
   snapshotDir: string | null;
   /** A warning was raised (a metric's episode counter). */
-  onEpisode?: (platform: Platform, warning: CaptionWarning) => void;
+  onEpisode?: (platform: Platform, warning: MeetingWarning) => void;
 }
 
 export class CaptionWarnings {
-  private readonly active = new Map<string, { platform: Platform; warnings: Set<CaptionWarning> }>();
+  private readonly active = new Map<string, { platform: Platform; warnings: Set<MeetingWarning> }>();
 
   constructor(private readonly options: CaptionWarningsOptions) {}
 
   /** Blind meetings now, by platform and warning (a caption language not selected is not blindness). */
-  counts(): Array<{ platform: Platform; warning: CaptionWarning; meetings: number }> {
-    const counted = new Map<string, { platform: Platform; warning: CaptionWarning; meetings: number }>();
+  counts(): Array<{ platform: Platform; warning: MeetingWarning; meetings: number }> {
+    const counted = new Map<string, { platform: Platform; warning: MeetingWarning; meetings: number }>();
     for (const { platform, warnings } of this.active.values()) {
       for (const warning of warnings) {
         if (!isBlindness(warning)) continue;
@@ -61,7 +75,7 @@ export class CaptionWarnings {
   }
 
   async changed(meetingId: string, platform: Platform, change: CaptionWarningChange): Promise<void> {
-    const entry = this.active.get(meetingId) ?? { platform, warnings: new Set<CaptionWarning>() };
+    const entry = this.active.get(meetingId) ?? { platform, warnings: new Set<MeetingWarning>() };
     this.active.set(meetingId, entry);
     const { logger } = this.options;
     if (change.raised) {
@@ -71,13 +85,11 @@ export class CaptionWarnings {
         logger.error({ err, meetingId }, 'could not write the caption snapshot');
         return null;
       });
-      const said = isBlindness(change.warning)
-        ? `the bot is transcribing nothing: ${change.seen}`
-        : `the captions are not in the language asked for: ${change.seen}`;
+      const said = `${RAISED[change.warning]}: ${change.seen}`;
       logger.warn({ meetingId, platform, warning: change.warning, seen: change.seen, snapshot }, said);
     } else {
       entry.warnings.delete(change.warning);
-      logger.info({ meetingId, platform, warning: change.warning }, 'captions are read again');
+      logger.info({ meetingId, platform, warning: change.warning }, CLEARED[change.warning]);
     }
     await this.report(meetingId, [...entry.warnings]);
   }
@@ -87,7 +99,7 @@ export class CaptionWarnings {
     this.active.delete(meetingId);
   }
 
-  private async report(meetingId: string, warnings: CaptionWarning[]): Promise<void> {
+  private async report(meetingId: string, warnings: MeetingWarning[]): Promise<void> {
     try {
       await call(this.options.bus, protocol.warnings, { meetingId, workerId: this.options.workerId, warnings });
     } catch (err) {

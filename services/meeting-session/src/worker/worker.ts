@@ -5,7 +5,7 @@
  * its lease with the registry alive. It holds no store: a worker can die with nothing lost but
  * its live bots, whose meetings the registry then ends as `worker_lost`.
  */
-import { type CaptionWarning, type EventEnvelope, type Platform, queueGroup } from '@notetaker/contracts';
+import { type MeetingWarning, type EventEnvelope, type Platform, queueGroup } from '@notetaker/contracts';
 import { answer, call, type Bus, type Subscription } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type { DriverFactory } from '../drivers/driver.js';
@@ -36,7 +36,7 @@ export interface WorkerOptions {
   /** Where structural snapshots of unreadable caption areas go (null: none). */
   snapshotDir: string | null;
   /** A caption warning was raised (the episodes metric). */
-  onCaptionEpisode?: (platform: Platform, warning: CaptionWarning) => void;
+  onCaptionEpisode?: (platform: Platform, warning: MeetingWarning) => void;
   /** The bots' browser, looked for again on each heartbeat and placement; absent: none needed (a scripted platform). */
   browser?: BotBrowser | null;
   /** On Kubernetes, the pod's deletion cost, kept equal to the live meetings (null: not in a cluster). */

@@ -1,6 +1,7 @@
 /** Shared by the driver tests: a listener that records everything, and waiting on it. */
 import { expect } from 'chai';
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
+import type { AudioBatch } from '../../src/recording/page-capture.js';
 import type {
   CaptionUpdate,
   CaptionWarningChange,
@@ -65,6 +66,14 @@ export class RecordingListener implements DriverListener {
   failed(reason: DriverFailure, detail?: string): void {
     this.failedWith = { reason, detail };
     this.events.push(`failed:${reason}`);
+  }
+
+  readonly audioBatches: AudioBatch[] = [];
+  audio(batch: AudioBatch): void {
+    this.audioBatches.push(batch);
+  }
+  audioFailed(detail: string): void {
+    this.events.push(`audio_failed:${detail}`);
   }
 
   warning(change: CaptionWarningChange): void {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { isoTimestamp, type EventEnvelope } from '../events.js';
 import { projectId } from './projects.js';
+import { recordingInfo, recordingMode } from './recordings.js';
 
 export const MEETING_ID = /^meeting_\d{13}_[A-Za-z0-9]{10,}$/;
 
@@ -17,6 +18,9 @@ const httpUrl = (field: string) =>
 
 export const captionWarning = z.enum(['captions_unreadable', 'captions_unavailable', 'caption_language_unavailable']);
 export type CaptionWarning = z.infer<typeof captionWarning>;
+/** What a live meeting's record may warn of: its captions, or its recording's storage. */
+export const meetingWarning = z.enum([...captionWarning.options, 'recording_unavailable']);
+export type MeetingWarning = z.infer<typeof meetingWarning>;
 export const meetingStatus = z.enum(['joining', 'lobby', 'live', 'leaving', 'ended', 'error']);
 export type MeetingStatus = z.infer<typeof meetingStatus>;
 /** A meeting in one of these is over: its document is final and its event stream has ended. */
@@ -87,6 +91,11 @@ export const startMeetingRequest = z.strictObject({
     .describe(
       'coach_insight events: "rules" (talk balance, monologue, pace, unanswered questions), "ai" (the rules and a language model: decisions, action items, objections, risks...), "off" (none). Default "ai" when the service has a model configured, else "rules".',
     ),
+  recording: recordingMode
+    .optional()
+    .describe(
+      'Record the meeting\'s audio ("audio", an Ogg Opus file to play back or download) or not ("none"). Default "none" unless the installation sets RECORDING_DEFAULT.',
+    ),
 });
 
 export const startMeetingResponse = z.object({
@@ -122,11 +131,13 @@ export const meetingSummary = z.object({
    * (the captions change but no text can be read: the platform changed its page) and
    * `captions_unavailable` (captions cannot be turned on). Empty when all is well.
    */
-  warnings: z.array(captionWarning),
+  warnings: z.array(meetingWarning),
   /** The bot account the bot joined with (its name), or null for a guest. */
   signedInAs: z.string().nullable(),
   /** The caption language asked for, or null for the platform's default. */
   language: z.string().nullable(),
+  /** The audio recording so far, or null when the meeting is not recorded. */
+  recording: recordingInfo.nullable(),
 });
 export type MeetingSummary = z.infer<typeof meetingSummary>;
 export const meetingStatusResponse = z.object({ meetings: z.array(meetingSummary) });

@@ -1,5 +1,6 @@
 /** Transcripts (SPEC 2.2): a meeting's segments, read incrementally. */
 import { z } from 'zod';
+import { recordingInfo } from './recordings.js';
 import { isoTimestamp } from '../events.js';
 import { meetingRefRequest, meetingStatus } from './meetings.js';
 import { queryCount } from './query.js';
@@ -28,5 +29,7 @@ export const transcriptResponse = z.object({
   documentPath: z.string().nullable(),
   signedInAs: z.string().nullable(),
   language: z.string().nullable(),
+  /** The meeting's audio recording, or null when it has none (never recorded, or deleted). */
+  recording: recordingInfo.nullable(),
   segments: z.array(transcriptSegment),
 });

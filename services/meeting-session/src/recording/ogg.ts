@@ -1,0 +1,112 @@
+/**
+ * Opus in Ogg (RFC 3533, RFC 7845), written a page at a time. Ogg suits a recording that must
+ * survive its writer: every page stands alone (capture pattern, granule position, checksum), so a
+ * file cut after any page plays up to there, and a player seeks in it by bisection over HTTP
+ * Range requests without an index at the end.
+ */
+
+export const OPUS_RATE = 48_000;
+/** Samples the decoder drops at the start: libopus's encoder delay at 48 kHz (what Chromium's encoder uses). */
+const PRE_SKIP = 312;
+/** A 20 ms mono CELT frame that decodes to silence: fills a gap in the timeline. */
+export const SILENT_PACKET = Buffer.from([0xf8, 0xff, 0xfe]);
+export const SILENT_PACKET_SAMPLES = 960;
+
+export interface OpusPacket {
+  bytes: Buffer;
+  /** Its length in 48 kHz samples. */
+  samples: number;
+}
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let i = 0; i < 256; i++) {
+    let r = i << 24;
+    for (let j = 0; j < 8; j++) r = r & 0x80000000 ? (r << 1) ^ 0x04c11db7 : r << 1;
+    table[i] = r >>> 0;
+  }
+  return table;
+})();
+
+function crc32(bytes: Buffer): number {
+  let crc = 0;
+  for (const byte of bytes) crc = ((crc << 8) ^ CRC_TABLE[((crc >>> 24) ^ byte) & 0xff]) >>> 0;
+  return crc;
+}
+
+const BOS = 0x02;
+
+export class OggOpusWriter {
+  private sequence = 0;
+  /** Samples written so far, pre-skip included: the granule position of the last page. */
+  private granule = 0;
+
+  constructor(private readonly serial: number) {}
+
+  /** Samples of audio written, after the decoder's pre-skip. */
+  get samples(): number {
+    return Math.max(0, this.granule - PRE_SKIP);
+  }
+
+  /** The two header pages: identification (mono, 48 kHz) and comments. */
+  headers(vendor = 'notetaker'): Buffer {
+    const head = Buffer.alloc(19);
+    head.write('OpusHead', 0, 'latin1');
+    head.writeUInt8(1, 8); // version
+    head.writeUInt8(1, 9); // channels
+    head.writeUInt16LE(PRE_SKIP, 10);
+    head.writeUInt32LE(OPUS_RATE, 12);
+    head.writeInt16LE(0, 16); // output gain
+    head.writeUInt8(0, 18); // mapping family: mono/stereo
+    const vendorBytes = Buffer.from(vendor, 'utf8');
+    const tags = Buffer.alloc(8 + 4 + vendorBytes.length + 4);
+    tags.write('OpusTags', 0, 'latin1');
+    tags.writeUInt32LE(vendorBytes.length, 8);
+    vendorBytes.copy(tags, 12);
+    tags.writeUInt32LE(0, 12 + vendorBytes.length);
+    return Buffer.concat([this.page([head], 0, BOS), this.page([tags], 0, 0)]);
+  }
+
+  /** Pages holding these packets, in order (a page holds whole packets, at most 255 lacing values). */
+  pages(packets: OpusPacket[]): Buffer {
+    const out: Buffer[] = [];
+    let batch: Buffer[] = [];
+    let lacing = 0;
+    for (const packet of packets) {
+      const needs = Math.floor(packet.bytes.length / 255) + 1;
+      if (lacing + needs > 255 && batch.length > 0) {
+        out.push(this.page(batch, this.granule, 0));
+        batch = [];
+        lacing = 0;
+      }
+      batch.push(packet.bytes);
+      lacing += needs;
+      this.granule += packet.samples;
+    }
+    if (batch.length > 0) out.push(this.page(batch, this.granule, 0));
+    return Buffer.concat(out);
+  }
+
+  private page(packets: Buffer[], granule: number, flags: number): Buffer {
+    const segments: number[] = [];
+    for (const p of packets) {
+      for (let left = p.length; ; left -= 255) {
+        segments.push(Math.min(left, 255));
+        if (left < 255) break;
+      }
+    }
+    const header = Buffer.alloc(27 + segments.length);
+    header.write('OggS', 0, 'latin1');
+    header.writeUInt8(0, 4);
+    header.writeUInt8(flags, 5);
+    header.writeBigUInt64LE(BigInt(granule), 6);
+    header.writeUInt32LE(this.serial, 14);
+    header.writeUInt32LE(this.sequence++, 18);
+    header.writeUInt32LE(0, 22);
+    header.writeUInt8(segments.length, 26);
+    Buffer.from(segments).copy(header, 27);
+    const page = Buffer.concat([header, ...packets]);
+    page.writeUInt32LE(crc32(page), 22);
+    return page;
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * One meeting's recording on the worker: the page's Opus batches (page-capture.ts) become Ogg
+ * pages, appended in order to transcript-store, which holds them durably before it answers. The
+ * worker keeps nothing but the bytes in flight, so a worker killed mid-meeting loses at most the
+ * batch it was sending (about a second) and leaves a playable file.
+ *
+ * The file's timeline is the meeting's from admission: a gap in the page's audio clock (a page
+ * reloaded, a renderer stalled) is filled with silence, so an utterance sits in the file at the
+ * time it was spoken. Storage that refuses the audio (a full disk, an unreachable bucket) never
+ * stops the meeting: the recorder raises `recording_unavailable`, keeps capturing, and clears the
+ * warning once an append succeeds again.
+ */
+import { randomInt } from 'node:crypto';
+import { RECORDING_FORMAT, recordingPath, routes, ServiceError, type RecordingInfo } from '@notetaker/contracts';
+import { call, type Bus } from '@notetaker/bus';
+import type { Logger } from '@notetaker/kit';
+import { OggOpusWriter, OPUS_RATE, SILENT_PACKET, SILENT_PACKET_SAMPLES, type OpusPacket } from './ogg.js';
+import type { AudioBatch } from './page-capture.js';
+
+/** Gaps shorter than this are the clocks' drift, not missing audio. */
+const GAP_FILL_MS = 200;
+/** An append is retried this often (bus timeouts, a restarting transcript-store) before the warning. */
+const APPEND_ATTEMPTS = 3;
+const RETRY_MS = 300;
+
+export interface RecorderOptions {
+  bus: Bus;
+  logger: Logger;
+  meetingId: string;
+  /** Storage refused the audio (raised) or takes it again (cleared). */
+  onWarning: (raised: boolean, detail: string) => void;
+  /** Bytes stored after each append (metrics). */
+  onStored?: (bytes: number) => void;
+}
+
+export class Recorder {
+  private writer: OggOpusWriter | null = null;
+  /** The file's first bytes: sent again in front of the audio if storage lost them. */
+  private headers: Buffer = Buffer.alloc(0);
+  private startedAt = 0;
+  private stored = 0;
+  private failing = false;
+  /** After a failed append the store's size is read again before the next one. */
+  private resync = false;
+  private everFailed = false;
+  private finished: Promise<RecordingInfo | null> | null = null;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: RecorderOptions) {}
+
+  /** The recording's timeline starts now (the bot was admitted). */
+  start(at = Date.now()): void {
+    if (this.writer) return;
+    this.startedAt = at;
+    this.writer = new OggOpusWriter(randomInt(2 ** 31));
+    this.headers = this.writer.headers();
+    this.enqueue(this.headers);
+  }
+
+  get started(): boolean {
+    return this.writer !== null;
+  }
+
+  /** One batch from the page: its packets placed on the meeting's timeline, then stored. */
+  add(batch: AudioBatch): void {
+    const writer = this.writer;
+    if (!writer || this.finished) return;
+    const data = Buffer.from(batch.data, 'base64');
+    // Where the batch belongs on the timeline (in samples), against where the file is now.
+    const packets = this.silenceUpTo(batch.epochMs + batch.timestampUs / 1000);
+    let offset = 0;
+    batch.sizes.forEach((size, i) => {
+      packets.push({
+        bytes: data.subarray(offset, offset + size),
+        samples: Math.round((batch.durationsUs[i] * OPUS_RATE) / 1_000_000),
+      });
+      offset += size;
+    });
+    this.enqueue(writer.pages(packets));
+  }
+
+  /** What the status shows: null when the meeting is not recording (yet). */
+  info(): RecordingInfo | null {
+    if (!this.writer) return null;
+    return {
+      status: this.failing ? 'unavailable' : 'recording',
+      format: RECORDING_FORMAT,
+      bytes: this.stored,
+      durationMs: this.durationMs,
+      startedAt: new Date(this.startedAt).toISOString(),
+      url: recordingPath(this.options.meetingId),
+    };
+  }
+
+  /**
+   * Stores what is queued and marks the file complete; the saved recording, or null. `until`: when
+   * the bot left the call; the file's timeline reaches it, the last moments the page did not hand
+   * over being silence.
+   */
+  finish(until?: number): Promise<RecordingInfo | null> {
+    this.finished ??= (async () => {
+      const writer = this.writer;
+      if (!writer) return null;
+      if (until !== undefined) this.enqueue(writer.pages(this.silenceUpTo(until)));
+      await this.queue;
+      try {
+        return await call(this.options.bus, routes.recordings.finish, {
+          meetingId: this.options.meetingId,
+          status: this.everFailed ? 'unavailable' : 'saved',
+        });
+      } catch (err) {
+        this.options.logger.warn({ err, meetingId: this.options.meetingId }, 'could not finish the recording');
+        return null;
+      }
+    })();
+    return this.finished;
+  }
+
+  /** Silence from the end of the file to `at` (epoch ms), when that gap is longer than clocks drift. */
+  private silenceUpTo(at: number): OpusPacket[] {
+    const missing = ((at - this.startedAt) * OPUS_RATE) / 1000 - (this.writer?.samples ?? 0);
+    if (missing <= (GAP_FILL_MS * OPUS_RATE) / 1000) return [];
+    return Array.from({ length: Math.floor(missing / SILENT_PACKET_SAMPLES) }, () => ({
+      bytes: SILENT_PACKET,
+      samples: SILENT_PACKET_SAMPLES,
+    }));
+  }
+
+  private get durationMs(): number {
+    return Math.round(((this.writer?.samples ?? 0) * 1000) / OPUS_RATE);
+  }
+
+  private enqueue(bytes: Buffer): void {
+    const durationMs = this.durationMs;
+    this.queue = this.queue.then(() => this.append(bytes, durationMs));
+  }
+
+  private async append(bytes: Buffer, durationMs: number): Promise<void> {
+    const { bus, meetingId } = this.options;
+    let lastError: unknown = null;
+    for (let attempt = 1; attempt <= APPEND_ATTEMPTS; attempt++) {
+      try {
+        if (this.resync) {
+          this.stored = (await call(bus, routes.recordings.get, { meetingId }))?.bytes ?? 0;
+          this.resync = false;
+        }
+        // A file that lost its headers would not play: they go first whatever comes.
+        if (this.stored === 0 && bytes !== this.headers) bytes = Buffer.concat([this.headers, bytes]);
+        const reply = await call(bus, routes.recordings.append, {
+          meetingId,
+          startedAt: new Date(this.startedAt).toISOString(),
+          offset: this.stored,
+          data: bytes.toString('base64'),
+          durationMs,
+        });
+        this.stored = reply.bytes;
+        this.options.onStored?.(bytes.length);
+        if (this.failing) {
+          this.failing = false;
+          this.options.onWarning(false, '');
+        }
+        return;
+      } catch (err) {
+        lastError = err;
+        this.resync = true;
+        // Storage said no (full, refused): retrying the same bytes now would only say it again.
+        if (err instanceof ServiceError && !err.retryable) break;
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS * attempt));
+      }
+    }
+    this.everFailed = true;
+    if (this.failing) return;
+    this.failing = true;
+    this.options.onWarning(true, lastError instanceof Error ? lastError.message : String(lastError));
+  }
+}
