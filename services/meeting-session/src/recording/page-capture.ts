@@ -112,7 +112,8 @@ const INSTALL_CAPTURE = String.raw`function (binding, bitrate, batchMs) {
     if (typeof AudioEncoder !== 'function' || typeof MediaStreamTrackProcessor !== 'function') {
       return 'this browser has no AudioEncoder or MediaStreamTrackProcessor';
     }
-    var ctx = new AudioContext({ sampleRate: 48000, latencyHint: 'playback' });
+    // sinkId none: the graph renders on its own clock without an output stream in the browser's audio service.
+    var ctx = new AudioContext({ sampleRate: 48000, latencyHint: 'playback', sinkId: { type: 'none' } });
     var dest = ctx.createMediaStreamDestination();
     dest.channelCount = 1;
     dest.channelCountMode = 'explicit';

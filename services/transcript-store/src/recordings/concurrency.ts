@@ -1,7 +1,10 @@
 /**
- * How the adapters pace their work.
- *
- * KeyedSerial runs the jobs given for one key one after another, in the order given, while jobs for other
+ * How the adapters pace their work: one job at a time per recording (KeyedSerial), a bounded
+ * number of requests at once (mapLimit), results in order with some fetched ahead (inOrder).
+ */
+
+/**
+ * Runs the jobs given for one key one after another, in the order given, while jobs for other
  * keys run alongside. An append must see the size the previous append left, and complete must
  * not run in the middle of an append; requests for one recording may nonetheless arrive together
  * (a retry beside the original, the bus delivering two chunks at once).
