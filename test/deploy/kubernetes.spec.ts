@@ -13,6 +13,9 @@
  * - probes, ports and the autoscalers' metric names are the ones the code serves;
  * - the rules the issue sets: non-root, no capability, read-only root, PDBs, Services, the shared
  *   content volume, the workers' shared memory and grace, the network boundaries;
+ * - the recordings: transcript-store's bucket settings from the ConfigMap and credentials from the
+ *   Secret, parsed by the service's own schema; egress to the bucket; files only on a volume of
+ *   one replica's (the recordings-volume component);
  * - the admission policy's CEL, evaluated by a CEL implementation (@marcbachmann/cel-js) on the
  *   requests it must allow and refuse (not by an API server: its compilation is not checked here).
  */
@@ -31,6 +34,7 @@ import { grantEnvSchema } from '../../services/gateway/src/identity/grants.js';
 import { meetingSessionEnv } from '../../services/meeting-session/src/config.js';
 import { podEnv } from '../../services/meeting-session/src/worker/pod-deletion-cost.js';
 import { transcriptStoreEnv } from '../../services/transcript-store/src/service.js';
+import { recordingsEnv } from '../../services/transcript-store/src/recordings/index.js';
 import { schedulerEnvSchema } from '../../services/task-scheduler/src/env.js';
 import { emitterEnvSchema } from '../../services/webhook-emitter/src/config.js';
 
@@ -41,21 +45,28 @@ const k8s = path.join(root, 'deploy/kubernetes');
 type Obj = Record<string, any>;
 
 const ROOTS = ['base', 'with-dependencies'];
-const COMPONENTS = ['keda', 'prometheus-adapter', 'content-rwo'];
+const COMPONENTS = ['keda', 'prometheus-adapter', 'content-rwo', 'recordings-volume'];
 
 /** Each container's service, and the schemas its configuration is parsed with. */
 const keys = (...schemas: Array<z.ZodObject>) => schemas.flatMap((s) => Object.keys(s.shape));
 const SERVICE_ENV: Record<string, string[]> = {
   gateway: keys(baseEnvSchema, webEnvSchema, mcpEnvSchema, grantEnvSchema),
   'meeting-session': keys(baseEnvSchema, meetingSessionEnv, podEnv),
-  'transcript-store': keys(baseEnvSchema, transcriptStoreEnv),
+  'transcript-store': keys(baseEnvSchema, transcriptStoreEnv, recordingsEnv),
   'project-catalog': keys(baseEnvSchema),
   'task-scheduler': keys(baseEnvSchema, schedulerEnvSchema),
   'webhook-emitter': keys(baseEnvSchema, emitterEnvSchema),
 };
 /** Read by node or Chromium, not by a schema: allowed where they say. */
 const RUNTIME_ENV: Record<string, string[]> = { NODE_OPTIONS: Object.keys(SERVICE_ENV), HOME: ['meeting-session'] };
-const SECRET_NAMES = ['SECRETS_KEY', 'NATS_URL', 'MONGODB_URL', 'LLM_API_KEY'];
+const SECRET_NAMES = [
+  'SECRETS_KEY',
+  'NATS_URL',
+  'MONGODB_URL',
+  'LLM_API_KEY',
+  'RECORDINGS_S3_ACCESS_KEY_ID',
+  'RECORDINGS_S3_SECRET_ACCESS_KEY',
+];
 const APP = [
   'gateway',
   'meeting-registry',
@@ -476,5 +487,137 @@ describe('Kubernetes manifests (deploy/kubernetes, kubectl kustomize, offline sc
       expect(dns(rule) || internet(rule) || byPortOnly(rule, [4222, 27017]), JSON.stringify(rule)).to.equal(true);
     }
     expect(ofKind(objects, 'ConfigMap')[0].data.CALLBACK_ALLOW_PRIVATE).to.equal('false');
+  });
+
+  it('gives transcript-store its recordings bucket: settings from the ConfigMap, credentials from the Secret', () => {
+    const objects = rendered.get('with-dependencies')!;
+    const config = ofKind(objects, 'ConfigMap')[0].data as Record<string, string>;
+    const envOf = (name: string): Obj[] => podSpec(named(objects, 'Deployment', name)).containers[0].env ?? [];
+    // The settings an operator changes are in the ConfigMap; unset, the service keeps files.
+    expect(config).to.include.keys(
+      'RECORDINGS_S3_URL',
+      'RECORDINGS_S3_BUCKET',
+      'RECORDINGS_S3_REGION',
+      'RECORDINGS_S3_FORCE_PATH_STYLE',
+      'RECORDINGS_S3_PREFIX',
+    );
+    expect(config).to.include({ RECORDINGS_S3_URL: '', RECORDING_DEFAULT: 'none', RECORDING_RETENTION_DAYS: '' });
+    // Each service parses the ConfigMap as it stands (no empty value its schema refuses).
+    expect(recordingsEnv.safeParse(config).data).to.include({
+      RECORDINGS_S3_URL: undefined,
+      RECORDINGS_S3_REGION: 'us-east-1',
+    });
+    expect(meetingSessionEnv.safeParse(config).data?.RECORDING_DEFAULT).to.equal('none');
+    const scheduler = schedulerEnvSchema.safeParse(config);
+    expect(scheduler.success, JSON.stringify(scheduler.error?.issues)).to.equal(true);
+    expect(scheduler.data!.RECORDING_RETENTION_DAYS).to.equal(undefined);
+    // The credentials: from the Secret, optional (no bucket, or the SDK's own chain), to transcript-store alone.
+    for (const key of ['RECORDINGS_S3_ACCESS_KEY_ID', 'RECORDINGS_S3_SECRET_ACCESS_KEY']) {
+      expect(
+        envOf('transcript-store').find((e) => e.name === key),
+        key,
+      ).to.deep.equal({
+        name: key,
+        valueFrom: { secretKeyRef: { name: ofKind(objects, 'Secret')[0].metadata.name, key, optional: true } },
+      });
+      for (const w of workloads(objects).filter((o) => o.metadata.name !== 'transcript-store')) {
+        expect(
+          (podSpec(w).containers[0].env ?? []).map((e: Obj) => e.name),
+          w.metadata.name,
+        ).to.not.include(key);
+      }
+    }
+
+    // An operator's overlay, as docs/deploy/kubernetes.md shows: the bucket in the ConfigMap, its
+    // keys in the Secret; what transcript-store then gets parses to an S3 bucket with credentials.
+    const { dir, objects: withBucket } = composed(
+      ['with-dependencies'],
+      [],
+      [
+        'configMapGenerator:',
+        '  - name: notetaker-config',
+        '    behavior: merge',
+        '    literals:',
+        '      - RECORDINGS_S3_URL=https://s3.eu-west-1.amazonaws.com',
+        '      - RECORDINGS_S3_BUCKET=acme-notetaker-recordings',
+        '      - RECORDINGS_S3_REGION=eu-west-1',
+        '      - RECORDINGS_S3_FORCE_PATH_STYLE=false',
+        '      - RECORDING_RETENTION_DAYS=90',
+        'secretGenerator:',
+        '  - name: notetaker-secrets',
+        '    behavior: merge',
+        '    envs: [secrets.env]',
+        '',
+      ].join('\n'),
+      {
+        'secrets.env':
+          'SECRETS_KEY=not-a-real-key\nRECORDINGS_S3_ACCESS_KEY_ID=AKIAEXAMPLE\nRECORDINGS_S3_SECRET_ACCESS_KEY=not-a-real-secret\n',
+      },
+    );
+    dirs.push(dir);
+    const cm = ofKind(withBucket, 'ConfigMap')[0];
+    const secret = ofKind(withBucket, 'Secret')[0];
+    const store = podSpec(named(withBucket, 'Deployment', 'transcript-store')).containers[0];
+    expect(store.envFrom).to.deep.include({ configMapRef: { name: cm.metadata.name } });
+    const env: Record<string, string> = { ...cm.data };
+    for (const e of store.env as Obj[]) {
+      if (e.value !== undefined) env[e.name] = e.value;
+      const ref = e.valueFrom?.secretKeyRef;
+      if (ref && secret.data[ref.key] !== undefined) {
+        expect(ref.name).to.equal(secret.metadata.name);
+        env[e.name] = Buffer.from(String(secret.data[ref.key]).replace(/\s+/g, ''), 'base64').toString('utf8');
+      }
+    }
+    const parsed = recordingsEnv.safeParse(env);
+    expect(parsed.success, JSON.stringify(parsed.error?.issues)).to.equal(true);
+    expect(parsed.data).to.deep.include({
+      RECORDINGS_S3_URL: 'https://s3.eu-west-1.amazonaws.com',
+      RECORDINGS_S3_BUCKET: 'acme-notetaker-recordings',
+      RECORDINGS_S3_REGION: 'eu-west-1',
+      RECORDINGS_S3_FORCE_PATH_STYLE: false,
+      RECORDINGS_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+      RECORDINGS_S3_SECRET_ACCESS_KEY: 'not-a-real-secret',
+    });
+    expect(schedulerEnvSchema.parse(cm.data).RECORDING_RETENTION_DAYS).to.equal(90);
+  });
+
+  it('lets transcript-store reach its bucket (443, and 9000 for an in-cluster MinIO), and no other pod by that rule', () => {
+    const objects = rendered.get('with-dependencies')!;
+    const policies = ofKind(objects, 'NetworkPolicy');
+    const labelsOf = (name: string) => named(objects, 'Deployment', name).spec.template.metadata.labels;
+    const egressPorts = (name: string) =>
+      policies
+        .filter((p) => matchesSelector(p.spec.podSelector, labelsOf(name)))
+        .flatMap((p) => p.spec.egress ?? [])
+        .filter((rule: Obj) => !rule.to)
+        .flatMap((rule: Obj) => rule.ports.map((port: Obj) => `${port.protocol}/${port.port}`));
+    expect(egressPorts('transcript-store')).to.include.members(['TCP/443', 'TCP/9000']);
+    const bucket = named(objects, 'NetworkPolicy', 'recordings-bucket');
+    expect(bucket.spec.policyTypes).to.deep.equal(['Egress']);
+    for (const name of APP.filter((n) => n !== 'transcript-store')) {
+      expect(matchesSelector(bucket.spec.podSelector, labelsOf(name)), name).to.equal(false);
+      expect(egressPorts(name), name).to.not.include('TCP/9000');
+    }
+  });
+
+  it('keeps recordings without a bucket only on a ReadWriteOnce volume of a single transcript-store', () => {
+    const data = (objects: Obj[]) =>
+      (podSpec(named(objects, 'Deployment', 'transcript-store')).volumes as Obj[]).find((v) => v.name === 'data');
+    const base = rendered.get('base')!;
+    const dataDir = ofKind(base, 'ConfigMap')[0].data.DATA_DIR;
+    // The base: DATA_DIR is each pod's emptyDir (what the docs and config.env warn of), two replicas.
+    expect(data(base)).to.have.property('emptyDir');
+    expect(named(base, 'Deployment', 'transcript-store').spec.replicas).to.be.greaterThan(1);
+    for (const name of ['base + recordings-volume', 'with-dependencies + recordings-volume']) {
+      const objects = rendered.get(name)!;
+      const store = named(objects, 'Deployment', 'transcript-store');
+      expect(data(objects), name).to.deep.equal({ name: 'data', persistentVolumeClaim: { claimName: 'recordings' } });
+      expect(podSpec(store).containers[0].volumeMounts).to.deep.include({ name: 'data', mountPath: dataDir });
+      expect(named(objects, 'PersistentVolumeClaim', 'recordings').spec.accessModes).to.deep.equal(['ReadWriteOnce']);
+      expect(store.spec.replicas, name).to.equal(1);
+      // The old pod lets the volume go before the new one mounts it.
+      expect(store.spec.strategy, name).to.deep.equal({ type: 'Recreate' });
+      expect(named(objects, 'PersistentVolumeClaim', 'recordings').metadata.namespace).to.equal('notetaker');
+    }
   });
 });
