@@ -21,6 +21,7 @@ import { runIdentityCommand } from './identity/commands.js';
 import { GrantWatch } from './identity/grants.js';
 import { SecretBox } from './identity/secrets.js';
 import { TokenService } from './identity/tokens.js';
+import { loadPublicUrl } from './http/public-url.js';
 import { loadMcpConfig } from './mcp/config.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
 import { closeLiveStreams, createWeb } from './web/index.js';
@@ -54,6 +55,7 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
     name: 'gateway',
     servesHttp: true,
     async start(ctx: ServiceContext): Promise<RunningGateway> {
+      const publicUrl = loadPublicUrl(ctx.config.env); // a bad value stops the start before anything opens
       const identity = await startIdentity(ctx);
       const secretSub = answer(
         ctx.bus,
@@ -128,6 +130,7 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
         readinessDetails: options.readinessDetails,
         web,
         mcp,
+        publicUrl,
       });
       const http = await listen(app, ctx.config.port, ctx.config.host);
       ctx.logger.info({ url: `http://${ctx.config.host}:${http.port}` }, 'gateway listening');

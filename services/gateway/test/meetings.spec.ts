@@ -335,6 +335,7 @@ describe('meetings REST (SPEC 4.1)', () => {
         'warnings', // an addition to the SPEC fields: why a live bot may be transcribing nothing
         'signedInAs', // additions: the bot account the bot joined with (null: a guest)
         'language', // and the caption language asked for (null: the platform's)
+        'recording', // and the audio recording so far (null: not recorded)
       ].sort(),
     );
     expect(meetings[0]).to.include({

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { silentLogger } from '@notetaker/kit';
 import { apiRouter } from '../src/app.js';
+import { RECORDING_DOWNLOAD } from '../src/http/recording-download.js';
 import { openApiPath } from '../src/openapi/document.js';
 import { OPERATIONS } from '../src/operations/index.js';
 import { connectMcp } from './mcp/clients.js';
@@ -14,7 +15,10 @@ import { startTestStack, type TestStack } from '../../../test/support/stack.js';
 
 type Doc = {
   openapi: string;
-  paths: Record<string, Record<string, { requestBody?: unknown; security?: unknown[]; responses: Record<string, unknown> }>>;
+  paths: Record<
+    string,
+    Record<string, { requestBody?: unknown; security?: unknown[]; responses: Record<string, unknown> }>
+  >;
   webhooks: Record<string, unknown>;
 };
 
@@ -48,8 +52,9 @@ describe('OpenAPI document', () => {
     const documented = new Set(
       Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method} ${path}`)),
     );
-    // Beside the list, only the document itself (public, no bus call).
-    const expected = [...fromList, 'get /api/v1/openapi.json'].sort();
+    // Beside the list, only the recording download (bytes, not JSON) and the document itself (public, no bus call).
+    const beside = [`${RECORDING_DOWNLOAD.method} ${openApiPath(RECORDING_DOWNLOAD.path)}`, 'get /api/v1/openapi.json'];
+    const expected = [...fromList, ...beside].sort();
     expect([...served].sort()).to.deep.equal(expected);
     expect([...documented].sort()).to.deep.equal(expected);
 
@@ -74,7 +79,9 @@ describe('OpenAPI document', () => {
 
   it('describes bodies, errors, keys and callbacks from the contract schemas', () => {
     const start = doc.paths['/api/v1/meetings/start'].post as unknown as {
-      requestBody: { content: { 'application/json': { schema: { required: string[]; additionalProperties: boolean } } } };
+      requestBody: {
+        content: { 'application/json': { schema: { required: string[]; additionalProperties: boolean } } };
+      };
       responses: Record<string, unknown>;
     };
     const body = start.requestBody.content['application/json'].schema;
@@ -104,6 +111,47 @@ describe('OpenAPI document', () => {
       'events',
       'nextAfter',
       'ended',
+    ]);
+  });
+
+  it('describes the recording: the download with its ranges, its metadata with the download URL, its deletion', () => {
+    type Described = {
+      parameters: Array<{ name: string; in: string; required: boolean }>;
+      responses: Record<
+        string,
+        { headers?: Record<string, unknown>; content?: Record<string, { schema: Record<string, unknown> }> }
+      >;
+    };
+    const item = doc.paths['/api/v1/meetings/{meetingId}/recording'] as unknown as Record<string, Described>;
+    expect(Object.keys(item).sort()).to.deep.equal(['delete', 'get']);
+    const download = item.get;
+    expect(download.parameters.map((p) => `${p.in}:${p.name}:${p.required}`)).to.deep.equal([
+      'path:meetingId:true',
+      'header:Range:false',
+    ]);
+    expect(Object.keys(download.responses).sort()).to.deep.equal(['200', '206', '401', '404', '416']);
+    for (const status of ['200', '206']) {
+      expect(Object.keys(download.responses[status].content!)).to.deep.equal(['audio/ogg']);
+      expect(download.responses[status].headers).to.include.keys(
+        'Content-Length',
+        'Accept-Ranges',
+        'X-Recording-Status',
+      );
+    }
+    expect(download.responses['206'].headers).to.include.keys('Content-Range');
+    expect(Object.keys(download.responses['416'].content!)).to.deep.equal(['application/json']);
+    expect(Object.keys(item.delete.responses).sort()).to.deep.equal(['200', '401', '404', '409']);
+
+    const info = doc.paths['/api/v1/meetings/{meetingId}/recording/info'].get as unknown as Described;
+    expect(Object.keys(info.responses).sort()).to.deep.equal(['200', '401', '404']);
+    const body = info.responses['200'].content!['application/json'].schema as { properties: Record<string, unknown> };
+    expect(Object.keys(body.properties)).to.include.members([
+      'status',
+      'bytes',
+      'durationMs',
+      'startedAt',
+      'url',
+      'downloadUrl',
     ]);
   });
 });

@@ -9,6 +9,7 @@ import type { Bus } from '@notetaker/bus';
 import type { Caller } from '@notetaker/contracts';
 import { contentDisposition } from '../operations/transcripts.js';
 import { perform, type Operation } from '../operations/operation.js';
+import { baseUrlOf } from './public-url.js';
 import { parseInput } from './validate.js';
 
 /** The `:name`s of a Koa path, in order. */
@@ -52,7 +53,8 @@ export function restRoutes(router: Router, bus: Bus, operations: readonly Operat
     router[op.rest.method](op.rest.path, async (ctx) => {
       // Set by the API-key middleware on every /api/v1 request.
       const caller = ctx.state.caller as Caller;
-      const output = (await perform(op, bus, caller, gather(op, from, ctx))) as Record<string, unknown>;
+      const input = gather(op, from, ctx);
+      const output = (await perform(op, bus, caller, input, { baseUrl: baseUrlOf(ctx) })) as Record<string, unknown>;
       if (op.rest.markdown) {
         const doc = output as { filename: string; content: string };
         ctx.set('Content-Disposition', contentDisposition(doc.filename));

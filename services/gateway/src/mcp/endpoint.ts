@@ -14,6 +14,7 @@ import type { Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import { apiKeyAuth } from '../http/auth.js';
 import { MAX_BODY_BYTES, readLimited } from '../http/body.js';
+import { baseUrlOf } from '../http/public-url.js';
 import type { GrantWatch } from '../identity/grants.js';
 import type { TokenService } from '../identity/tokens.js';
 import { authInfoOf, callerOf } from './caller.js';
@@ -71,7 +72,8 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
 
   async function serve(ctx: Context): Promise<void> {
     const caller = ctx.state.caller as TokenCaller;
-    const authInfo = authInfoOf(caller);
+    const request = { baseUrl: baseUrlOf(ctx) };
+    const authInfo = authInfoOf(caller, request);
     if (Number(ctx.get('content-length') || 0) > MAX_BODY_BYTES) throw errors.payloadTooLarge();
     const raw = ctx.method === 'POST' ? await readLimited(ctx.req, MAX_BODY_BYTES) : undefined;
     const parsedBody = raw && raw.length > 0 && ctx.is('application/json') ? parseJson(raw) : undefined;
@@ -79,7 +81,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
     // The plain 2026-07-28 tools/call: answered here, byte for byte as the SDK would (direct.ts).
     const direct = parsedBody === undefined ? undefined : directToolCall(ctx.req.headers, parsedBody);
     if (direct) {
-      const result = await callTool(direct.op, bus, logger, caller, direct.args);
+      const result = await callTool(direct.op, bus, logger, caller, direct.args, request);
       return sendJson(ctx, toolCallResponse(direct.id, result));
     }
     // The plain tools/call on an open 2025-era session of this key: answered as its transport would.
@@ -88,7 +90,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
     const claimed = call && sessions.claim(sessionId, caller.tokenId);
     if (call && claimed) {
       try {
-        const result = await callTool(call.op, bus, logger, caller, call.args);
+        const result = await callTool(call.op, bus, logger, caller, call.args, request);
         return sendJson(ctx, sessionToolCallResponse(call.id, result), { 'mcp-session-id': claimed.id });
       } finally {
         claimed.release();
@@ -98,7 +100,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
     // Tells the SDK the client went away (a listen stream ends with it); not after a full answer.
     const abort = new AbortController();
     ctx.res.once('close', () => ctx.res.writableFinished || abort.abort());
-    const request = new Request(new URL(ctx.originalUrl, 'http://gateway.invalid'), {
+    const webRequest = new Request(new URL(ctx.originalUrl, 'http://gateway.invalid'), {
       method: ctx.method,
       headers: headersOf(ctx),
       // Parsed already, the SDK reads `parsedBody`; otherwise it answers the bytes itself (415, parse error).
@@ -106,8 +108,8 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
       signal: abort.signal,
     });
 
-    if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES })) {
-      const answered: SessionResponse = await sessions.handle(request, caller, authInfo, parsedBody);
+    if (await isLegacyRequest(webRequest, parsedBody, { maxRequestBodySize: MAX_BODY_BYTES })) {
+      const answered: SessionResponse = await sessions.handle(webRequest, caller, authInfo, parsedBody);
       try {
         return await send(ctx, answered.response);
       } finally {
@@ -115,7 +117,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
       }
     }
     const refused = await refusedListen(parsedBody, caller);
-    const response = refused ?? (await modern.fetch(request, { authInfo, parsedBody }));
+    const response = refused ?? (await modern.fetch(webRequest, { authInfo, parsedBody }));
     if (!isEventStream(response)) return send(ctx, response);
     // A listen stream was let in by this key once: it ends (the SDK closes it on abort) when the key is revoked.
     const unwatch = deps.grants.watch({ kind: 'token', tokenId: caller.tokenId }, () => abort.abort());

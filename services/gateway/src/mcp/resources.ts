@@ -22,9 +22,9 @@ import { routes, ServiceError, type Caller, type ProjectMeeting } from '@notetak
 import type { Logger } from '@notetaker/kit';
 import { publicError } from '../http/errors.js';
 import { listMeetings } from '../operations/meetings.js';
-import { perform } from '../operations/operation.js';
+import { perform, type RequestContext } from '../operations/operation.js';
 import { getDocument, getTranscript, ownedMeeting } from '../operations/transcripts.js';
-import { callerOf } from './caller.js';
+import { callerOf, requestOf } from './caller.js';
 
 export const DOCUMENT_TEMPLATE = new UriTemplate('notetaker://projects/{project}/meetings/{filename}');
 export const TRANSCRIPT_TEMPLATE = new UriTemplate('notetaker://meetings/{meetingId}/transcript');
@@ -52,7 +52,13 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
     },
     (uri, variables, ctx) =>
       readAs(deps, uri, async () => {
-        const body = await perform(getTranscript, deps.bus, callerOf(ctx), { meetingId: one(variables.meetingId) });
+        const body = await perform(
+          getTranscript,
+          deps.bus,
+          callerOf(ctx),
+          { meetingId: one(variables.meetingId) },
+          requestOf(ctx),
+        );
         return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body) }] };
       }),
   );
@@ -68,13 +74,13 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
       readAs(deps, uri, async () => {
         const project = one(variables.project);
         const entry = await documentEntry(deps.bus, project, one(variables.filename));
-        const doc = await perform(getDocument, deps.bus, callerOf(ctx), { meetingId: entry.meetingId });
+        const doc = await perform(getDocument, deps.bus, callerOf(ctx), { meetingId: entry.meetingId }, requestOf(ctx));
         return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: doc.content }] };
       }),
   );
   // Replaces the SDK's unpaged list: one page of the caller's documents at a time.
   server.server.setRequestHandler('resources/list', (request, ctx) =>
-    listResources(deps.bus, callerOf(ctx), request.params?.cursor),
+    listResources(deps.bus, callerOf(ctx), requestOf(ctx), request.params?.cursor),
   );
 }
 
@@ -135,9 +141,14 @@ function decodeCursor(cursor: string): Cursor {
  * Each page looks at DOCUMENTS_PER_PAGE documents at most, so a page is bounded work even when the
  * caller owns few of them (it may then hold fewer; nextCursor goes on).
  */
-async function listResources(bus: Bus, caller: Caller, rawCursor: string | undefined): Promise<ListResourcesResult> {
+async function listResources(
+  bus: Bus,
+  caller: Caller,
+  context: RequestContext,
+  rawCursor: string | undefined,
+): Promise<ListResourcesResult> {
   const cursor = rawCursor === undefined ? undefined : decodeCursor(rawCursor);
-  const resources: Resource[] = cursor ? [] : await liveTranscripts(bus, caller);
+  const resources: Resource[] = cursor ? [] : await liveTranscripts(bus, caller, context);
   const { projects } = await call(bus, routes.projects.list, {});
   const withMeetings = projects
     .filter((p) => p.hasMeetings && (!cursor || p.id >= cursor.project))
@@ -175,8 +186,8 @@ async function listResources(bus: Bus, caller: Caller, rawCursor: string | undef
   return next ? { resources, nextCursor: encodeCursor(next) } : { resources };
 }
 
-async function liveTranscripts(bus: Bus, caller: Caller): Promise<Resource[]> {
-  const { meetings } = await listMeetings.handler(bus, caller, {});
+async function liveTranscripts(bus: Bus, caller: Caller, context: RequestContext): Promise<Resource[]> {
+  const { meetings } = await listMeetings.handler(bus, caller, {}, context);
   return meetings.map((m) => ({
     uri: transcriptUri(m.meetingId),
     name: `${m.meetingId} transcript`,

@@ -35,7 +35,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
 }
 
 /**
- * Idle servers for the 2026-07-28 per-request path, kept per API key: building one (18 tools, 2
+ * Idle servers for the 2026-07-28 per-request path, kept per API key: building one (20 tools, 2
  * resources) cost more than the tool call it served. The SDK serves one exchange at a time on an
  * instance and closes its per-request transport after; then it comes back here. Each exchange
  * carries its own caller (AuthInfo), and a server is only ever reused for the key it served, so

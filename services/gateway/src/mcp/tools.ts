@@ -12,8 +12,8 @@ import type { Caller } from '@notetaker/contracts';
 import type { Logger } from '@notetaker/kit';
 import { publicError } from '../http/errors.js';
 import { OPERATIONS } from '../operations/index.js';
-import { perform, type Operation } from '../operations/operation.js';
-import { callerOf } from './caller.js';
+import { perform, type Operation, type RequestContext } from '../operations/operation.js';
+import { callerOf, requestOf } from './caller.js';
 
 type Props = StandardSchemaWithJSON['~standard'];
 type JsonOptions = Parameters<Props['jsonSchema']['input']>[0];
@@ -60,7 +60,7 @@ export function registerTools(server: McpServer, bus: Bus, logger: Logger): void
         outputSchema: withJsonSchemaOnce(op.output),
         annotations: { title, ...annotations },
       },
-      (args: unknown, ctx) => callTool(op, bus, logger, callerOf(ctx), args),
+      (args: unknown, ctx) => callTool(op, bus, logger, callerOf(ctx), args, requestOf(ctx)),
     );
   }
 }
@@ -72,9 +72,10 @@ export async function callTool(
   logger: Logger,
   caller: Caller,
   args: unknown,
+  request: RequestContext,
 ): Promise<CallToolResult> {
   try {
-    const body = (await perform(op, bus, caller, args)) as Record<string, unknown>;
+    const body = (await perform(op, bus, caller, args, request)) as Record<string, unknown>;
     return { content: [{ type: 'text', text: op.tool.text(body) }], structuredContent: body };
   } catch (err) {
     return toolFailure(err, logger, op.name);

@@ -14,9 +14,11 @@ import {
   projectMeetingsParams,
   TASK_NAME,
 } from '@notetaker/contracts';
+import { RECORDING_DOWNLOAD } from '../http/recording-download.js';
 import { restInput, pathParameters } from '../http/rest-routes.js';
+import { NO_AUDIO_YET, NO_RECORDING } from '../operations/recordings.js';
 import { OPERATIONS } from '../operations/index.js';
-import type { Method, Operation, Tag } from '../operations/operation.js';
+import { NOT_OWNED, type Method, type Operation, type Tag } from '../operations/operation.js';
 
 type Json = Record<string, unknown>;
 
@@ -51,7 +53,7 @@ interface PathEntry {
   summary: string;
   query?: z.ZodType;
   body?: z.ZodType;
-  success: { status: number; description: string; schema?: z.ZodType; markdown?: true };
+  success: { status: number; description: string; schema?: z.ZodType; markdown?: true; audio?: true };
   errors?: Record<string, string>;
   public?: true;
 }
@@ -84,6 +86,63 @@ const DOCUMENT_ENTRY: PathEntry = {
   public: true,
 };
 
+/**
+ * The recording download (http/recording-download.ts): bytes, not JSON, so not an operation of the
+ * list; served beside its routes and described here with its ranges.
+ */
+const RECORDING_ENTRY: PathEntry = {
+  method: RECORDING_DOWNLOAD.method,
+  path: RECORDING_DOWNLOAD.path,
+  tag: 'meetings',
+  summary:
+    "The meeting's audio recording (Ogg Opus), streamed, with HTTP ranges; while the meeting is live, what is stored so far",
+  success: {
+    status: 200,
+    description:
+      'The whole file (also the answer to several ranges, or a Range with If-Range); while the meeting is live, ' +
+      'what was stored when the request came, with X-Recording-Status: recording',
+    audio: true,
+  },
+  errors: {
+    404: `${NOT_OWNED}; or ${NO_RECORDING}; or ${NO_AUDIO_YET}`,
+    416: 'The range starts past the end of the file (Content-Range: bytes */size)',
+  },
+};
+
+const AUDIO_HEADERS: Json = {
+  'Content-Length': { schema: { type: 'integer' }, description: 'The bytes in this answer' },
+  'Accept-Ranges': { schema: { const: 'bytes' } },
+  'X-Recording-Status': {
+    schema: { enum: ['recording', 'saved', 'unavailable'] },
+    description: 'recording: the meeting is live and the file still grows',
+  },
+  'Content-Disposition': { schema: { type: 'string' }, description: 'inline; filename="<meetingId>.ogg"' },
+};
+const audioContent = { 'audio/ogg': { schema: { type: 'string', contentMediaType: 'audio/ogg' } } };
+
+/** The 200 and 206 of a download of the recording, and its Range header. */
+function audioResponses(description: string): Json {
+  return {
+    200: { description, headers: AUDIO_HEADERS, content: audioContent },
+    206: {
+      description: 'The one range asked for (bytes=a-b, bytes=a-, bytes=-n)',
+      headers: {
+        ...AUDIO_HEADERS,
+        'Content-Range': { schema: { type: 'string' }, description: 'bytes first-last/size' },
+      },
+      content: audioContent,
+    },
+  };
+}
+
+const RANGE_PARAMETER: Json = {
+  name: 'Range',
+  in: 'header',
+  required: false,
+  description: 'One byte range: bytes=0-1023, bytes=1024- or bytes=-4096 (several ranges answer the whole file)',
+  schema: { type: 'string' },
+};
+
 function operationObject(op: PathEntry): Json {
   const parameters: Json[] = pathParameters(op.path).map((name) => ({
     name,
@@ -99,19 +158,24 @@ function operationObject(op: PathEntry): Json {
     }
   }
   const { success } = op;
-  const responses: Json = {
-    [success.status]: {
-      description: success.description,
-      ...(success.markdown
-        ? {
-            headers: { 'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename=…' } },
-            content: { 'text/markdown': { schema: { type: 'string' } } },
-          }
-        : success.schema
-          ? { content: json(schemaOf(success.schema, 'output')) }
-          : {}),
-    },
-  };
+  if (success.audio) parameters.push(RANGE_PARAMETER);
+  const responses: Json = success.audio
+    ? audioResponses(success.description)
+    : {
+        [success.status]: {
+          description: success.description,
+          ...(success.markdown
+            ? {
+                headers: {
+                  'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename=…' },
+                },
+                content: { 'text/markdown': { schema: { type: 'string' } } },
+              }
+            : success.schema
+              ? { content: json(schemaOf(success.schema, 'output')) }
+              : {}),
+        },
+      };
   if (op.body || op.query) responses[400] = errorResponse(ERROR_TEXT[400]);
   if (!op.public) responses[401] = errorResponse(ERROR_TEXT[401]);
   for (const [status, description] of Object.entries(op.errors ?? {})) responses[status] = errorResponse(description);
@@ -138,7 +202,10 @@ export function openApiPath(koaPath: string): string {
 
 function callbackWebhooks(): Json {
   const headers = [
-    { name: CALLBACK_HEADERS.signature, description: 'sha256=<hex HMAC-SHA256 of the raw body under the signing secret>' },
+    {
+      name: CALLBACK_HEADERS.signature,
+      description: 'sha256=<hex HMAC-SHA256 of the raw body under the signing secret>',
+    },
     { name: CALLBACK_HEADERS.event, description: 'The event type' },
     { name: CALLBACK_HEADERS.meetingId, description: 'The meeting' },
     { name: CALLBACK_HEADERS.eventId, description: 'Stable per event: deduplicate retries with it' },
@@ -169,7 +236,7 @@ let built: Json | null = null;
 export function openApiDocument(): Json {
   if (built) return built;
   const paths: Record<string, Json> = {};
-  for (const op of [...OPERATIONS.map(entryOf), DOCUMENT_ENTRY])
+  for (const op of [...OPERATIONS.map(entryOf), RECORDING_ENTRY, DOCUMENT_ENTRY])
     (paths[openApiPath(op.path)] ??= {})[op.method] = operationObject(op);
   built = {
     openapi: '3.1.0',
@@ -181,13 +248,7 @@ export function openApiDocument(): Json {
     },
     servers: [{ url: '/' }],
     security: [{ apiKey: [] }, { bearer: [] }],
-    tags: [
-      { name: 'meetings' },
-      { name: 'projects' },
-      { name: 'search' },
-      { name: 'tasks' },
-      { name: 'meta' },
-    ],
+    tags: [{ name: 'meetings' }, { name: 'projects' }, { name: 'search' }, { name: 'tasks' }, { name: 'meta' }],
     paths,
     webhooks: callbackWebhooks(),
     components: {

@@ -8,6 +8,7 @@ import { getEvents } from './events.js';
 import { listMeetings, startMeeting, stopMeeting } from './meetings.js';
 import type { Operation } from './operation.js';
 import { listProjectMeetings, listProjects } from './projects.js';
+import { deleteRecording, getRecording } from './recordings.js';
 import * as tasks from './tasks.js';
 import { getDocument, getTranscript, searchTranscripts } from './transcripts.js';
 
@@ -17,6 +18,8 @@ export const OPERATIONS: readonly Operation[] = [
   listMeetings,
   getTranscript,
   getDocument,
+  getRecording,
+  deleteRecording,
   getEvents,
   getDeliveries,
   listProjects,

@@ -36,6 +36,8 @@ export function start(bus: Bus, caller: Caller, body: StartArguments) {
       signIn: body.signIn ?? 'auto',
       language: body.language ?? null,
       coach: body.coach ?? null,
+      // Null: the installation's default (RECORDING_DEFAULT).
+      recording: body.recording ?? null,
     },
     { timeoutMs: START_TIMEOUT_MS },
   );

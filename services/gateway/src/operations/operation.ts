@@ -64,7 +64,13 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   tool: ToolBinding<O>;
   // Method syntax on purpose: the list holds operations of different types, and a method's
   // parameter is checked bivariantly, so `Operation<Specific>` is an `Operation` without a cast.
-  handler(bus: Bus, caller: Caller, input: z.infer<I>): Promise<z.infer<O>>;
+  handler(bus: Bus, caller: Caller, input: z.infer<I>, request: RequestContext): Promise<z.infer<O>>;
+}
+
+/** What a handler may need of the request beyond its caller and input (REST's and MCP's alike). */
+export interface RequestContext {
+  /** What an absolute link in the answer starts with: PUBLIC_URL, else the request's origin (http/public-url.ts). */
+  baseUrl: string;
 }
 
 /**
@@ -81,8 +87,9 @@ export function perform<I extends z.ZodType, O extends z.ZodType>(
   bus: Bus,
   caller: Caller,
   raw: unknown,
+  request: RequestContext,
 ): Promise<z.infer<O>> {
-  return op.handler(bus, caller, parseInput(op.input, raw));
+  return op.handler(bus, caller, parseInput(op.input, raw), request);
 }
 
 /** Tool annotations most entries share. */

@@ -4,6 +4,7 @@
  * behind a TLS-terminating proxy unless the whole app trusts proxy headers).
  */
 import type { Context } from 'koa';
+import { isHttps } from '../http/public-url.js';
 import type { WebConfig } from './config.js';
 
 export const SESSION_COOKIE = 'nt_session';
@@ -17,12 +18,6 @@ export function readCookie(ctx: Context, name: string): string | null {
   return value && COOKIE_VALUE.test(value) ? value : null;
 }
 
-export function isHttps(ctx: Context): boolean {
-  if (ctx.secure) return true;
-  // Only used to decide the Secure attribute: a forged header can only make the cookie stricter.
-  return ctx.get('x-forwarded-proto').split(',')[0].trim().toLowerCase() === 'https';
-}
-
 export function writeCookie(
   ctx: Context,
   config: WebConfig,
@@ -30,6 +25,7 @@ export function writeCookie(
   value: string,
   maxAgeSeconds?: number,
 ): void {
+  // A forged X-Forwarded-Proto can only make the cookie stricter.
   const secure = config.cookieSecure === 'always' || (config.cookieSecure === 'auto' && isHttps(ctx));
   const parts = [`${name}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax'];
   if (secure) parts.push('Secure');

@@ -1,5 +1,6 @@
 // The web application's only script (the CSP allows no inline script). Every page works without
-// it; it adds copy buttons, confirmations, local times and the live transcript of a meeting.
+// it; it adds copy buttons, confirmations, local times, the live transcript of a meeting and
+// seeking its recording from the transcript.
 // Text from the server is always put in with textContent, never parsed as HTML.
 'use strict';
 
@@ -181,6 +182,7 @@
       const text = document.createElement('p');
       text.textContent = p.text || '';
       item.append(speaker, document.createTextNode(' '), at, text);
+      if (segments.classList.contains('seekable')) makeSeekable(item);
       segments.append(item);
       // The speaker's turn is final: its caption in progress is done.
       for (const [key, line] of partialById) {
@@ -239,8 +241,55 @@
     });
   }
 
+  // ---- Recording player: <figure data-started-at> with <audio id="recording-player">, and the
+  // transcript's <ol class="segments seekable">. A segment plays from its offset in the file: its
+  // timestamp minus the instant the recording's timeline starts.
+  function makeSeekable(item) {
+    item.tabIndex = 0;
+    item.title = 'Play the recording from here';
+  }
+
+  function offsetOf(item) {
+    const figure = document.getElementById('recording');
+    const at = item.querySelector('time[datetime]');
+    if (!figure || !at) return null;
+    const offset = (Date.parse(at.getAttribute('datetime')) - Date.parse(figure.dataset.startedAt)) / 1000;
+    return Number.isFinite(offset) ? Math.max(0, offset) : null;
+  }
+
+  function seekTo(item) {
+    const player = document.getElementById('recording-player');
+    const offset = offsetOf(item);
+    if (!player || offset === null) return;
+    // Past the end of what the player has (a live recording loaded earlier): its end.
+    player.currentTime = Number.isFinite(player.duration) ? Math.min(offset, player.duration) : offset;
+    for (const playing of document.querySelectorAll('ol.segments li.playing')) playing.classList.remove('playing');
+    item.classList.add('playing');
+    const started = player.play();
+    if (started && typeof started.catch === 'function') started.catch(() => {});
+  }
+
+  function seekableItem(target) {
+    if (!(target instanceof Element) || target.closest('a, button')) return null;
+    return target.closest('ol.segments.seekable > li');
+  }
+
+  document.addEventListener('click', (event) => {
+    const item = seekableItem(event.target);
+    // A click that ends a text selection is for copying, not playing.
+    if (item && String(window.getSelection() || '') === '') seekTo(item);
+  });
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    const item = seekableItem(event.target);
+    if (!item || event.target !== item) return;
+    event.preventDefault();
+    seekTo(item);
+  });
+
   function init() {
     localizeTimes(document);
+    for (const item of document.querySelectorAll('ol.segments.seekable > li')) makeSeekable(item);
     const live = document.querySelector('section[data-events]');
     if (live) startLive(live);
     document.body.addEventListener('htmx:afterSwap', (event) => localizeTimes(event.target));

@@ -3,7 +3,8 @@
  * live-events.ts into the page by app.js) and, once it ended, its transcript and document link.
  */
 import type Router from '@koa/router';
-import { PLATFORM_NAMES, routes, type ReplyOf, type TranscriptSegment } from '@notetaker/contracts';
+import { PLATFORM_NAMES, routes, type RecordingInfo, type ReplyOf, type TranscriptSegment } from '@notetaker/contracts';
+import { sendRecording } from '../../http/recording-download.js';
 import { ask, settle, type Outcome } from '../backend.js';
 import { chrome, signedIn, uiCaller, type WebDeps } from '../context.js';
 import { requireSession, signedInForm } from '../guards.js';
@@ -26,7 +27,12 @@ export function meetingView(router: Router, deps: WebDeps): void {
     }
     const meeting = found.value;
     const active = isActive(meeting.status);
-    const transcript = active ? null : await storedTranscript(deps, meetingId);
+    const [transcript, recording] = await Promise.all([
+      active ? null : storedTranscript(deps, meetingId),
+      // transcript-store's word (it knows a recording deleted since); not answering: no player.
+      settle(ask(deps.bus, routes.recordings.get, { meetingId })),
+    ]);
+    const audio = recording.ok && recording.value && recording.value.bytes > 0 ? recording.value : null;
     sendPage(
       ctx,
       chrome(ctx, meeting.title || 'Meeting', 'meetings'),
@@ -77,8 +83,14 @@ export function meetingView(router: Router, deps: WebDeps): void {
           <div class="live-columns">
             <section aria-labelledby="transcript-heading">
               <h2 id="transcript-heading">Transcript</h2>
+              ${audio && recordingPlayer(meetingId, audio)}
               ${active && html`<p id="live-state" class="muted" role="status">Connecting to the live transcript…</p>`}
-              <ol id="segments" class="segments" aria-live="polite" aria-relevant="additions">
+              <ol
+                id="segments"
+                class="segments${audio ? ' seekable' : ''}"
+                aria-live="polite"
+                aria-relevant="additions"
+              >
                 ${transcript?.segments.map(segmentItem)}
               </ol>
               ${transcript?.unavailable && unavailable('transcript')}
@@ -109,7 +121,46 @@ export function meetingView(router: Router, deps: WebDeps): void {
   });
 
   router.get('/meetings/:meetingId/events', auth, liveEvents(deps));
+
+  // The player's source: the REST download's code, under this session's ownership (ranges, HEAD).
+  router.get('/meetings/:meetingId/recording', auth, (ctx) =>
+    sendRecording(ctx, { bus: deps.bus, logger: deps.logger, caller: uiCaller(ctx), meetingId: meetingIdParam(ctx) }),
+  );
 }
+
+/**
+ * The recording's player, beside the transcript: app.js seeks it to a segment clicked (its
+ * timestamp minus `data-started-at`). While the meeting is live the file still grows: the player
+ * has what was stored when it loaded.
+ */
+function recordingPlayer(meetingId: string, recording: RecordingInfo): Html {
+  const src = `/meetings/${meetingId}/recording`;
+  return html`<figure id="recording" class="recording" data-started-at="${recording.startedAt}">
+    <audio id="recording-player" controls preload="metadata" src="${src}"></audio>
+    <figcaption>
+      <small class="muted"
+        >${
+          recording.status === 'recording'
+            ? 'Recording in progress: the player holds what was recorded when the page loaded.'
+            : `Recording, ${duration(recording.durationMs)}.`
+        }
+        Click a segment to play from there. <a href="${src}" download="${meetingId}.ogg">Download</a></small
+      >
+      ${recording.status === 'unavailable' && html`<br /><small class="muted">${RECORDING_UNAVAILABLE}</small>`}
+    </figcaption>
+  </figure>`;
+}
+
+/** `1:02:03` or `2:03`. */
+function duration(ms: number): string {
+  const total = Math.round(ms / 1000);
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  const two = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+}
+
+const RECORDING_UNAVAILABLE =
+  'Part of the audio could not be stored (the recording storage refused it): the file holds what was stored before.';
 
 function segmentItem(segment: TranscriptSegment): Html {
   return html`<li>
@@ -168,6 +219,8 @@ export const CAPTION_WARNING_TEXT: Record<string, string> = {
   captions_unavailable: 'The bot could not turn captions on in this meeting. Nothing is being transcribed.',
   caption_language_unavailable:
     "The bot could not set the captions to the language asked for: they are in the platform's default language.",
+  recording_unavailable:
+    'The recording cannot be stored right now (the recording storage refuses it). The transcript goes on.',
 };
 
 function captionWarningText(warnings: string[]): string {

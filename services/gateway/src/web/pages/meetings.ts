@@ -5,7 +5,14 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { PLATFORM_NAMES, PROJECT_ID, routes, type CoachMode, type SignInMode } from '@notetaker/contracts';
+import {
+  PLATFORM_NAMES,
+  PROJECT_ID,
+  routes,
+  type CoachMode,
+  type RecordingMode,
+  type SignInMode,
+} from '@notetaker/contracts';
 import { start } from '../../operations/meetings.js';
 import { ask, settle } from '../backend.js';
 import { chrome, formOf, signedIn, uiCaller, type WebDeps } from '../context.js';
@@ -19,7 +26,7 @@ import { isActive, statusBadge } from './meeting-parts.js';
 import { meetingView } from './meeting-view.js';
 
 export const DEFAULT_UI_PROJECT = 'general';
-const START_FIELDS = ['url', 'title', 'project', 'signIn', 'language', 'coach'] as const;
+const START_FIELDS = ['url', 'title', 'project', 'signIn', 'language', 'coach', 'recording'] as const;
 type StartField = (typeof START_FIELDS)[number];
 
 interface StartValues {
@@ -31,6 +38,8 @@ interface StartValues {
   language: string;
   /** '' for the service's default. */
   coach: string;
+  /** '' for the installation's default (RECORDING_DEFAULT). */
+  recording: string;
   errors: Partial<Record<StartField | 'form', string>>;
 }
 
@@ -45,6 +54,12 @@ const COACH_CHOICES: Array<[string, string]> = [
   ['ai', 'Rules and AI (decisions, action items, objections, risks)'],
   ['rules', 'Rules only (talk balance, monologue, pace, unanswered questions)'],
   ['off', 'Off'],
+];
+
+const RECORDING_CHOICES: Array<[string, string]> = [
+  ['', 'Default: as this installation is set up (not recorded unless the operator chose otherwise)'],
+  ['audio', 'Record the audio (a player beside the transcript)'],
+  ['none', 'Do not record'],
 ];
 
 export function meetingPages(router: Router, deps: WebDeps): void {
@@ -104,6 +119,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
               </datalist>
               ${selectField({ name: 'signIn', label: 'How the bot joins', choices: SIGN_IN_CHOICES, value: values.signIn, error: values.errors.signIn })}
               ${selectField({ name: 'coach', label: 'Coaching', choices: COACH_CHOICES, value: values.coach, error: values.errors.coach })}
+              ${selectField({ name: 'recording', label: 'Audio recording', choices: RECORDING_CHOICES, value: values.recording, error: values.errors.recording })}
               ${inputField({ name: 'language', label: 'Spoken language', value: values.language, error: values.errors.language, maxlength: 35, placeholder: 'de-DE', hint: 'A language tag such as de-DE, es or ja-JP, for the captions. Empty: the platform default.' })}
               <label
                 ><input
@@ -137,6 +153,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
       signIn: 'auto',
       language: '',
       coach: '',
+      recording: '',
       errors: {},
     }),
   );
@@ -153,6 +170,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
       signIn: field(form, 'signIn', 20) || 'auto',
       language: field(form, 'language', 64),
       coach: field(form, 'coach', 20),
+      recording: field(form, 'recording', 20),
       errors: {},
     };
     // The link and the title are checked by the service, by the same schema as REST's; the project
@@ -173,6 +191,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
         signIn: values.signIn as SignInMode,
         language: values.language || undefined,
         coach: (values.coach || undefined) as CoachMode | undefined,
+        recording: (values.recording || undefined) as RecordingMode | undefined,
       }),
     );
     if (!started.ok) {

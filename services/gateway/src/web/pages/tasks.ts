@@ -12,6 +12,7 @@ import { html } from '../html.js';
 import { csrfInput, sendPage, stackedTable, time, unavailable } from '../layout.js';
 import { redirect } from '../notices.js';
 import { taskNameParam } from '../params.js';
+import { baseUrlOf } from '../../http/public-url.js';
 import { listAllTasks } from '../../operations/task-list.js';
 import { disableTask, enableTask, runTask } from '../../operations/tasks.js';
 import { taskForm } from './task-form.js';
@@ -130,7 +131,7 @@ export function taskPages(router: Router, deps: WebDeps): void {
       const name = taskNameParam(ctx);
       try {
         // The operations' own handlers, as REST and MCP call them (a run from here is triggered `ui`).
-        await VERBS[verb].handler(deps.bus, uiCaller(ctx), { name });
+        await VERBS[verb].handler(deps.bus, uiCaller(ctx), { name }, { baseUrl: baseUrlOf(ctx) });
       } catch (err) {
         // 409: a run is in progress, or an on-demand task has no schedule to switch.
         if (!(err instanceof ServiceError && err.status === 409)) throw err;
