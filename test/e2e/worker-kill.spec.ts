@@ -24,7 +24,8 @@ import { spawnChild, type Child } from '../../services/meeting-session/test/supp
 import { growWords } from '../simulators/index.js';
 import { browserGroupGone, chromiumOf, newMarker, processesGone } from './support/chromium.js';
 import { expectSignedInSequence, expectTranscript, finalizedSegments, shape } from './support/stream.js';
-import { chromiumMissing, E2E_ENV, payloadOf, startWorld, type World } from './support/world.js';
+import { eventTime, expectWhereSaid, savedRecording } from './support/recording.js';
+import { chromiumMissing, E2E_ENV, payloadOf, sleep, startWorld, type World } from './support/world.js';
 
 /** Short, so the loss is noticed within a few seconds; long enough that a busy worker keeps it. */
 const LEASE_MS = 2000;
@@ -188,5 +189,29 @@ describe('whole stack over NATS in real Chromium: the worker process is killed m
     await w.waitForStatus(next.meetingId, 'ended');
     const leftAfterStop = await processesGone(nextChromium, 10_000);
     expect(describeProcesses(leftAfterStop), 'Chromium left after the next meeting ended').to.deep.equal([]);
+  });
+
+  it('a recorded meeting: the file the dead worker was writing plays, misses at most 2 s, and is completed', async () => {
+    const w = world!;
+    const worker = await startWorkerProcess(workerEnv);
+    workers.push(worker);
+    const m = await w.start('google_meet', { meeting: { lobby: false }, request: { recording: 'audio' } });
+    await worker.placed(m.meetingId);
+    m.sim.join('Alice Example');
+    const live = eventTime(await w.waitForStatus(m.meetingId, 'live'));
+    const bot = await m.sim.waitForBot((b) => b.captionsOn);
+    const said = await m.sim.say('Alice Example', 'Everything said before the crash is in the file.');
+    await sleep(2000);
+    recorded.push(...worker.chromium());
+
+    const killedAt = Date.now();
+    await worker.kill();
+    await w.waitForStatus(m.meetingId, 'error', 15_000);
+    // The registry completed the file with what reached storage, and said so.
+    const saved = await savedRecording(w, m);
+    expect(saved.status).to.equal('saved');
+    const before = killedAt - live;
+    expect(saved.audio.seconds * 1000, 'the recording up to the kill').to.be.within(before - 2000, before + 500);
+    expectWhereSaid(saved, [said], bot.guestId);
   });
 });

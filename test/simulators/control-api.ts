@@ -11,6 +11,7 @@
  *   POST   meetings/:id/turns               {speaker}       -> {turn}
  *   POST   meetings/:id/turns/:turn         {show?, dropHead?, split?: moveLastWords, remove?} -> {turn}
  *   POST   meetings/:id/speak               {speaker, steps, stepMs?} -> {turn} once played
+ *   POST   meetings/:id/say                 {speaker, text, captions?} -> {utterance} once spoken
  *   GET    meetings/:id/truth                               ground truth
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -65,6 +66,11 @@ export async function handleControlApi(
         const steps = (body.steps as string[]) ?? [];
         const turn = await meeting.speak(String(body.speaker), steps, Number(body.stepMs ?? 60));
         return sendJson(res, 200, { turn: turn.blockId });
+      }
+      case 'POST say': {
+        const captions = typeof body.captions === 'boolean' ? body.captions : undefined;
+        const utterance = await meeting.say(String(body.speaker), String(body.text ?? ''), { captions });
+        return sendJson(res, 200, { utterance });
       }
       case 'GET truth':
         return sendJson(res, 200, meeting.truth());

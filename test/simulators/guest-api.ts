@@ -1,12 +1,13 @@
 /**
  * The API the simulated pages call on their own origin: ask to join, the event stream (server-sent
- * events carrying the whole view on every change), captions on/off, and the leave button.
+ * events carrying the whole view on every change), captions on/off, the leave button, and what the
+ * page's call audio did (an utterance played, a track added, replaced or renegotiated...).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { cookieValues } from './accounts.js';
 import { readJson, sendJson } from './http.js';
 import type { MeetingRegistry } from './registry.js';
-import { pageOptions, type SimPlatform } from './types.js';
+import { pageOptions, type AudioEvent, type SimPlatform } from './types.js';
 
 export async function handleGuestApi(
   registry: MeetingRegistry,
@@ -80,6 +81,24 @@ export async function handleGuestApi(
     case 'POST caption-language': {
       const body = await readJson(req);
       registry.meetingOfGuest(String(body.guest))?.setCaptionLanguage(String(body.guest), String(body.language));
+      return sendJson(res, 200, {});
+    }
+    case 'POST played': {
+      // The page started an utterance: when (how late, if it was), on which slot.
+      const body = await readJson(req);
+      registry.meetingOfGuest(String(body.guest))?.recordPlay(String(body.guest), String(body.id), {
+        startedAt: Number(body.startedAt),
+        lateMs: Number(body.lateMs ?? 0),
+        slot: Number(body.slot ?? 0),
+        mid: typeof body.mid === 'string' ? body.mid : null,
+      });
+      return sendJson(res, 200, {});
+    }
+    case 'POST audio-event': {
+      const body = await readJson(req);
+      const event = String(body.event) as AudioEvent['event'];
+      const detail = typeof body.detail === 'string' ? body.detail : undefined;
+      registry.meetingOfGuest(String(body.guest))?.recordAudioEvent(String(body.guest), event, Number(body.at), detail);
       return sendJson(res, 200, {});
     }
     case 'POST leave': {

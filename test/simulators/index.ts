@@ -22,6 +22,7 @@
  * such as "(Guest)" after the name); present(name, on) (Meet adds a "<name> (Presentation)" tile);
  * caption(speaker) for a turn to
  * drive step by step (show, dropHead, split, remove) or speak(speaker, steps) to play one;
+ * say(speaker, text) to say it aloud (below);
  * removeBot(); end(). Options (sim.meeting(id, options)) add pop-ups, hide the captions button,
  * choose the Teams captions menu, trim long Meet turns (headDropWords), fix the markup's seed
  * (markupSeed), etc.
@@ -39,20 +40,38 @@
  * Ground truth has one segment per caption block (a Meet block, a Teams row) with its full final
  * text, so a turn Meet splits into two blocks is two segments of the same speaker.
  *
+ * Speech: `await meeting.say('Alice', 'We should ship on Friday.')` speaks the text with espeak-ng
+ * in Alice's own voice (speech.ts) and plays it, SPEECH_LEAD_MS from now, in every bot page in the
+ * call: over a real WebRTC path inside the page (a sending and a receiving RTCPeerConnection, the
+ * remote tracks rendered in <audio> elements; Meet: three tracks, a speaker on the least recently
+ * used one; Teams: one mixed track), and by default as a caption turn growing word by word over
+ * the speech. It resolves once spoken with the utterance, also in the truth's `utterances`:
+ * speaker, text, voice, startedAt (epoch ms) and durationMs (the sound's window), the audience
+ * (bots in the call then; nobody else ever hears it) and each page's report of playing it.
+ * `captionsFromSpeech: false` (or say's `captions: false`) gives speech alone. Between utterances
+ * the tracks carry silence. How a page load receives the audio (tracks at join or late, a replaced
+ * track, a renegotiation, re-created <audio> elements, where they sit) is drawn from its seed too
+ * (AudioVariation, the page load's `audio`; seedWithAudio() finds a seed that draws a given way),
+ * and what the page's audio did is in the truth's `audioEvents`.
+ *
  * The same controls are served over HTTP (see control-api.ts) at sim.controlUrl.
  */
 import type { SimAccount } from './accounts.js';
 import { SIMULATED_HOSTS } from './certificate.js';
 import type { SimMeeting } from './meeting.js';
-import type { MeetingOptions, SimPlatform } from './types.js';
+import type { AudioVariation, MeetingOptions, SimPlatform } from './types.js';
 import { drawMarkup } from './markup.js';
-import { PAGES, selfTileOf } from './pages/platforms.js';
+import { PAGES, audioOf, selfTileOf } from './pages/platforms.js';
 import { MeetingRegistry } from './registry.js';
 import { startServer } from './server.js';
 
 export { correctedTurn, growWords } from './captions.js';
 export { MAX_WRAPPERS, seedFromEnv, variantSeeds } from './markup.js';
-export { selfTileOf } from './pages/platforms.js';
+export { audioOf, selfTileOf } from './pages/platforms.js';
+export { SPEECH_LEAD_MS, type SayOptions } from './meeting.js';
+export { VOICES, type Voice } from './speech.js';
+/** The ways a page load may deliver the call's audio (one of each is drawn per seed, both platforms). */
+export { AUDIO_CHOICES } from './pages/html.js';
 /** The ways a Meet page load may mark the bot's own tile (one is drawn per seed). */
 export const MEET_CHOICES = PAGES.google_meet.choices;
 /** The ways a Teams page load may label the bot's own tile (one is drawn per seed). */
@@ -64,12 +83,16 @@ export type { SimMeeting } from './meeting.js';
 export type { SimAccount, StorageState } from './accounts.js';
 export {
   defaultMeetingOptions,
+  type AudioEvent,
+  type AudioVariation,
   type BotRecord,
   type GroundTruth,
   type MeetingOptions,
   type NameSuffix,
   type ParticipantRecord,
   type SimPlatform,
+  type Utterance,
+  type UtterancePlay,
 } from './types.js';
 
 export interface Simulator {
@@ -122,13 +145,30 @@ export function seedWithSelfTile(platform: SimPlatform, selfTile: string, from: 
   for (let seed = from >>> 0; ; seed = (seed + 1) >>> 0) if (selfTileOf(platform, seed) === selfTile) return seed;
 }
 
+/** The first seed from `from` on whose page loads deliver the call's audio as `audio` says. */
+export function seedWithAudio(platform: SimPlatform, audio: Partial<AudioVariation>, from: number): number {
+  const wanted = Object.entries(audio) as Array<[keyof AudioVariation, string]>;
+  for (let seed = from >>> 0, tries = 0; tries < 100_000; seed = (seed + 1) >>> 0, tries++) {
+    const drawn = audioOf(platform, seed);
+    if (wanted.every(([key, value]) => drawn[key] === value)) return seed;
+  }
+  throw new Error(`${platform} pages never deliver audio as ${JSON.stringify(audio)}`);
+}
+
+/** "tracks late, change renegotiate, elements body": how a seed's page loads deliver the audio. */
+export function describeAudio(platform: SimPlatform, seed: number): string {
+  const { tracks, change, elements } = audioOf(platform, seed);
+  return `tracks ${tracks}, change ${change}, elements ${elements}`;
+}
+
 /**
- * "seed 7 (SIM_SEED=7; self tile: you; wrappers: region 2, list 0, ...)": a variant as a failure
- * message names it.
+ * "seed 7 (SIM_SEED=7; self tile: you; audio: tracks late, change none, elements body; wrappers:
+ * region 2, list 0, ...)": a variant as a failure message names it.
  */
 export function describeMarkup(platform: SimPlatform, seed: number): string {
   const wrappers = Object.entries(wrappersOf(platform, seed)).map(([level, n]) => `${level} ${n}`);
-  return `seed ${seed} (SIM_SEED=${seed}; self tile: ${selfTileOf(platform, seed)}; wrappers: ${wrappers.join(', ')})`;
+  const audio = describeAudio(platform, seed);
+  return `seed ${seed} (SIM_SEED=${seed}; self tile: ${selfTileOf(platform, seed)}; audio: ${audio}; wrappers: ${wrappers.join(', ')})`;
 }
 
 function joinUrl(platform: SimPlatform, id: string): string {

@@ -5,11 +5,13 @@
  */
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { CaptionBoard } from './captions.js';
+import { CaptionBoard, growWords } from './captions.js';
 import { CaptionTurn } from './turn.js';
-import { selfTileOf } from './pages/platforms.js';
+import { audioOf, selfTileOf } from './pages/platforms.js';
+import { audioUrl, synthesize, VOICES, voiceLabel, type Voice } from './speech.js';
 import {
   defaultMeetingOptions,
+  type AudioEvent,
   type BotRecord,
   type BotScreen,
   type GroundTruth,
@@ -20,11 +22,26 @@ import {
   type ParticipantRecord,
   type SimPlatform,
   type TerminalScreen,
+  type Utterance,
+  type UtterancePlay,
 } from './types.js';
 
 type ViewSink = (view: GuestView) => void;
 
 const now = () => new Date().toISOString();
+
+/** How far ahead say() schedules the sound: pages fetch and decode it, and may add a track, first. */
+export const SPEECH_LEAD_MS = 500;
+
+export interface SayOptions {
+  /**
+   * Show the words as captions too, growing in step with the audio (default: the meeting's
+   * captionsFromSpeech, and never when captionsAvailable is false).
+   */
+  captions?: boolean;
+  /** An espeak-ng voice for this speaker from now on (default: the next of VOICES for a new speaker). */
+  voice?: Voice;
+}
 
 export class SimMeeting {
   options: MeetingOptions;
@@ -36,6 +53,9 @@ export class SimMeeting {
   private readonly events = new EventEmitter();
   private readonly board: CaptionBoard;
   private endedAt: string | null = null;
+  private readonly utterances: Utterance[] = [];
+  private readonly audioEvents: AudioEvent[] = [];
+  private readonly voices = new Map<string, Voice>();
 
   constructor(
     readonly id: string,
@@ -120,6 +140,43 @@ export class SimMeeting {
     return new CaptionTurn(this.board, blockId);
   }
 
+  /**
+   * `speaker` says `text` aloud: espeak-ng speaks it in the speaker's own voice, and every bot page
+   * in the call now plays it into the call's WebRTC audio (see common.js), starting SPEECH_LEAD_MS
+   * from now; by default the words also appear as a caption turn, word by word over the speech.
+   * Bots not in the call now never hear it (the truth records it all the same). Resolves with the
+   * utterance once it has been spoken (its window: startedAt to startedAt + durationMs, epoch ms);
+   * without awaiting, speakers overlap.
+   */
+  async say(speaker: string, text: string, options: SayOptions = {}): Promise<Utterance> {
+    const voice = options.voice ?? this.voices.get(speaker) ?? VOICES[this.voices.size % VOICES.length];
+    this.voices.set(speaker, voice);
+    const speech = await synthesize(voice, text);
+    const captions = (options.captions ?? this.options.captionsFromSpeech) && this.options.captionsAvailable;
+    const turn = captions ? this.caption(speaker) : null;
+    const utterance: Utterance = {
+      id: `${this.utterances.length + 1}-${speech.id}`,
+      speaker,
+      text,
+      voice: voiceLabel(voice),
+      startedAt: Date.now() + SPEECH_LEAD_MS,
+      durationMs: speech.durationMs,
+      audience: [...this.bots.values()].filter((b) => b.screen === 'in_call').map((b) => b.guestId),
+      plays: [],
+      captionBlockId: turn?.blockId ?? null,
+      audioUrl: audioUrl(speech.id),
+    };
+    this.utterances.push(utterance);
+    this.broadcast();
+    const steps = turn ? growWords(text) : [];
+    // Each word appears as it ends: the words spread evenly over the speech.
+    const timers = steps.map((step, i) =>
+      delayUntil(utterance.startedAt + (utterance.durationMs * (i + 1)) / steps.length).then(() => turn!.show(step)),
+    );
+    await Promise.all([...timers, delayUntil(utterance.startedAt + utterance.durationMs)]);
+    return copyUtterance(utterance);
+  }
+
   // ---- observation
 
   /**
@@ -135,6 +192,8 @@ export class SimMeeting {
     return {
       meetingId: this.id,
       segments: this.board.truth(),
+      utterances: this.utterances.map(copyUtterance),
+      audioEvents: this.audioEvents.map((e) => ({ ...e })),
       participants: this.people.map((p) => ({ ...p })),
       bots: [...this.bots.values()].map((b) => ({ ...b })),
       pageLoads: [...this.pageLoads],
@@ -167,8 +226,23 @@ export class SimMeeting {
   // ---- the bot pages' side (guest API)
 
   /** Notes a page load, with how its seed has the bot's own tile marked (a failure can name it). */
-  recordPageLoad(load: Omit<PageLoad, 'selfTile'>): void {
-    this.pageLoads.push({ ...load, selfTile: selfTileOf(load.platform, load.markupSeed) });
+  recordPageLoad(load: Omit<PageLoad, 'selfTile' | 'audio'>): void {
+    this.pageLoads.push({
+      ...load,
+      selfTile: selfTileOf(load.platform, load.markupSeed),
+      audio: audioOf(load.platform, load.markupSeed),
+    });
+  }
+
+  /** A page reports having started an utterance it was sent. */
+  recordPlay(guestId: string, utteranceId: string, play: Omit<UtterancePlay, 'guestId'>): void {
+    const utterance = this.utterances.find((u) => u.id === utteranceId);
+    if (!utterance || !utterance.audience.includes(guestId)) return;
+    utterance.plays.push({ guestId, ...play });
+  }
+
+  recordAudioEvent(guestId: string, event: AudioEvent['event'], at: number, detail?: string): void {
+    this.audioEvents.push({ guestId, event, at, ...(detail ? { detail } : {}) });
   }
 
   addBot(bot: Pick<BotRecord, 'name' | 'platform' | 'micOn' | 'camOn' | 'hl' | 'account'>): BotRecord {
@@ -274,6 +348,17 @@ export class SimMeeting {
           ]
         : [],
       captions: inCall ? this.board.visible() : [],
+      speech: inCall
+        ? this.utterances
+            .filter((u) => u.audience.includes(bot.guestId) && Date.now() < u.startedAt + u.durationMs)
+            .map((u) => ({
+              id: u.id,
+              speaker: u.speaker,
+              url: u.audioUrl,
+              startAt: u.startedAt,
+              durationMs: u.durationMs,
+            }))
+        : [],
     };
   }
 
@@ -285,3 +370,11 @@ export class SimMeeting {
     this.events.emit('change');
   }
 }
+
+const delayUntil = (at: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
+
+const copyUtterance = (u: Utterance): Utterance => ({
+  ...u,
+  audience: [...u.audience],
+  plays: u.plays.map((p) => ({ ...p })),
+});

@@ -13,6 +13,7 @@ import { pageSeed } from './markup.js';
 import { meetPage } from './pages/meet.js';
 import { teamsPage } from './pages/teams.js';
 import type { MeetingRegistry } from './registry.js';
+import { serveAudio } from './speech.js';
 import { pageOptions } from './types.js';
 
 const MEET_CODE = /^[a-z]{3}-[a-z]{4}-[a-z]{3}$/;
@@ -41,6 +42,8 @@ async function route(registry: MeetingRegistry, req: IncomingMessage, res: Serve
   const url = new URL(req.url ?? '/', `https://${host || 'localhost'}`);
   if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
   if (url.pathname.startsWith('/_sim/api/')) return handleGuestApi(registry, req, res, url);
+  // Speech the pages play into their call (speech.ts), on whichever platform's origin asks.
+  if (url.pathname.startsWith('/_sim/audio/') && (await serveAudio(url.pathname, res))) return;
   switch (host) {
     case 'meet.google.com':
       return meetRoute(registry, req, res, url);

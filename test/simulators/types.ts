@@ -27,6 +27,11 @@ export interface MeetingOptions {
   /** false: this build offers no way to turn captions on (no button, no key, no menu item). */
   captionsAvailable: boolean;
   /**
+   * Whether say() also shows its words as captions, growing in step with the audio (default true;
+   * never when captionsAvailable is false). false: speech only, for tests of the audio alone.
+   */
+  captionsFromSpeech: boolean;
+  /**
    * 'unreadable': captions are shown in a structure no reader knows (Meet: blocks without avatars;
    * Teams: rows without their data-tid attributes), as after a platform change.
    */
@@ -65,6 +70,7 @@ export const defaultMeetingOptions: MeetingOptions = {
   gotItPopup: false,
   captionsButton: true,
   captionsAvailable: true,
+  captionsFromSpeech: true,
   captionMarkup: 'standard',
   teamsCaptionsMenu: 'guest',
   captionLanguages: null,
@@ -198,15 +204,96 @@ export interface PageLoad {
   markupSeed: number;
   /** How the page marks the bot's own tile, drawn from the seed (MEET_CHOICES, TEAMS_CHOICES). */
   selfTile: string;
+  /** How the page delivers the call's audio over WebRTC, drawn from the seed (see AudioVariation). */
+  audio: AudioVariation;
   /** The account the page was signed in as (email), or null. */
   account?: string | null;
   /** Every simulated account whose session tokens the page carried (isolation checks). */
   sessionsSeen?: string[];
 }
 
+/**
+ * How a page load delivers the call's audio (drawn from its seed, see the pages' `choices`):
+ * - tracks: 'atJoin', every receive track negotiated on entering the call; 'late', each track
+ *   only once it is first needed (the first utterance; on Meet, each slot's first speaker).
+ * - change, once, just after the first utterance the page played: 'replaceTrack' (each sender
+ *   gets a new track, RTCRtpSender.replaceTrack; the receiver's track stays), 'renegotiate' (a new
+ *   transceiver per track in a new offer/answer; the audio moves to the new tracks, the old ones
+ *   stay and carry silence), 'recreateElement' (every <audio> element removed and a new one made
+ *   for the same stream), or 'none'.
+ * - elements: where the <audio> elements go: the end of <body>, inside the call screen, or a
+ *   hidden container at the start of <body>.
+ */
+export interface AudioVariation {
+  tracks: 'atJoin' | 'late';
+  change: 'none' | 'replaceTrack' | 'renegotiate' | 'recreateElement';
+  elements: 'body' | 'call' | 'hidden';
+}
+
+/** A page's report of playing an utterance. */
+export interface UtterancePlay {
+  guestId: string;
+  /**
+   * Epoch ms the page started the sound: the scheduled time, or later (lateMs) when the page was
+   * too busy to be ready in time; it then plays the whole utterance from there.
+   */
+  startedAt: number;
+  /** How much after the scheduled time the page started (0: on time). */
+  lateMs: number;
+  /** The receive slot it went on (Meet 0-2, least recently used; Teams always 0). */
+  slot: number;
+  /** The mid of the transceiver that carried it. */
+  mid: string | null;
+}
+
+/** One thing said aloud in the meeting (say()). */
+export interface Utterance {
+  id: string;
+  speaker: string;
+  text: string;
+  /** The espeak-ng voice, as its options: "en-us+f2 -p 70 -s 175". */
+  voice: string;
+  /**
+   * Epoch ms the playback was scheduled to begin in every page in the call; a page too busy to
+   * start on time starts later (its play's startedAt, below).
+   */
+  startedAt: number;
+  /** The speech's length: there is sound from startedAt to startedAt + durationMs. */
+  durationMs: number;
+  /** The bots (guest ids) in the call when it was said: the pages that play it, and no others. */
+  audience: string[];
+  /** What each page reported playing. */
+  plays: UtterancePlay[];
+  /** The caption block that shows it (truth's segments), or null when said without captions. */
+  captionBlockId: number | null;
+  /** The audio file the pages fetch. */
+  audioUrl: string;
+}
+
+/** Something a page's audio did (see AudioVariation), at epoch ms `at`. */
+export interface AudioEvent {
+  guestId: string;
+  event:
+    | 'tracks_added'
+    | 'track_replaced'
+    | 'renegotiated'
+    | 'element_recreated'
+    | 'ice_connected'
+    | 'audio_blocked'
+    | 'audio_resumed'
+    | 'missed'
+    | 'failed';
+  at: number;
+  detail?: string;
+}
+
 export interface GroundTruth {
   meetingId: string;
   segments: TruthSegment[];
+  /** Everything said aloud, in order. */
+  utterances: Utterance[];
+  /** What the pages' audio did (tracks added, replaced, renegotiated...), in order. */
+  audioEvents: AudioEvent[];
   participants: ParticipantRecord[];
   bots: BotRecord[];
   pageLoads: PageLoad[];
@@ -218,4 +305,15 @@ export interface GuestView {
   terminal: TerminalScreen | null;
   participants: Array<{ id: string; name: string; self: boolean; suffix: NameSuffix | null; presenting: boolean }>;
   captions: CaptionBlockView[];
+  /** Utterances this bot's page is to play (those said while it was in the call, until they end). */
+  speech: SpeechView[];
+}
+
+export interface SpeechView {
+  id: string;
+  speaker: string;
+  url: string;
+  /** Epoch ms to start at. */
+  startAt: number;
+  durationMs: number;
 }

@@ -50,7 +50,7 @@ function silence(ms: number): AudioBatch {
   const frames = Math.max(1, Math.round(ms / 20));
   return {
     epochMs: Date.now() - frames * 20,
-    timestampUs: 0,
+    timestampsUs: Array.from({ length: frames }, (_, i) => i * 20_000),
     data: Buffer.concat(Array.from({ length: frames }, () => SILENT_PACKET)).toString('base64'),
     sizes: Array.from({ length: frames }, () => SILENT_PACKET.length),
     durationsUs: Array.from({ length: frames }, () => 20_000),

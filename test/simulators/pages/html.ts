@@ -4,6 +4,17 @@ import { drawChoices, drawMarkup } from '../markup.js';
 
 const clients = new Map<string, string>();
 
+/**
+ * How a page load delivers the call's audio, drawn per seed like the rest (see AudioVariation in
+ * types.ts): both platforms' pages draw these after their own choices, so adding them changed no
+ * earlier draw.
+ */
+export const AUDIO_CHOICES = {
+  audioTracks: ['atJoin', 'late'],
+  audioChange: ['none', 'replaceTrack', 'renegotiate', 'recreateElement'],
+  audioElements: ['body', 'call', 'hidden'],
+} as const;
+
 /** The browser-side code of a page, kept as plain .js next to this file (it runs in Chromium as is). */
 function clientSource(file: string): string {
   let source = clients.get(file);

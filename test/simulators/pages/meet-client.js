@@ -126,13 +126,14 @@
 
   // ---- screens driven by the simulator
 
+  // Meet receives up to three audio tracks, one per recent speaker; audio elements placed in the call go in its screen.
   var render = L.screens(local, media, {
     reset: function () { local.blocks.clear(); local.tiles.clear(); closePopups(); },
     lobby: function () { renderLobby(); },
     call: function () { renderCall(); },
     end: function (terminal) { renderEnd(terminal); },
     paint: function (view) { paintTiles(view.participants); paintCaptions(view.captions); },
-  });
+  }, { slots: 3, host: function () { return root.firstElementChild; } });
 
   function renderLobby() {
     root.replaceChildren(h('div', { class: C.prejoin }, [

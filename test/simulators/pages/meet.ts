@@ -1,6 +1,6 @@
 /** The Google Meet pages of the simulator (meet.google.com/<code>). */
 import type { MeetingOptions } from '../types.js';
-import { definePages } from './html.js';
+import { AUDIO_CHOICES, definePages } from './html.js';
 
 export const meetPages = definePages({
   classKeys: [
@@ -54,9 +54,9 @@ export const meetPages = definePages({
   /**
    * How this page load marks the bot's own tile, as Meet builds do: `data-self-name` on an element
    * inside the tile, the same marker on the tile element itself, the name shown as "You", or as
-   * "<bot name> (You)" without a marker.
+   * "<bot name> (You)" without a marker. Then how it delivers the call's audio (AUDIO_CHOICES).
    */
-  choices: { selfTile: ['inner', 'tile', 'you', 'nameYou'] },
+  choices: { selfTile: ['inner', 'tile', 'you', 'nameYou'], ...AUDIO_CHOICES },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Google Sans', Roboto, Arial, sans-serif; background: #202124; color: #e8eaed; }
   .${c.icon} { font-style: normal; font-size: 12px; }

@@ -149,13 +149,14 @@
       'aria-label': 'Account manager for ' + account.name }, [h('span', {}, account.name.charAt(0))]))]);
   }
 
+  // Teams receives one audio track mixing everybody; audio elements placed in the call go in its screen.
   var render = L.screens(local, media, {
     reset: function () { local.tiles.clear(); closeLanguageSettings(); },
     lobby: function () { renderLobby(); },
     call: function () { renderCall(); },
     end: function (terminal) { renderEnd(terminal); },
     paint: function (view) { paintTiles(view.participants); paintRows(view.captions); },
-  });
+  }, { slots: 1, host: function () { return root.firstElementChild; } });
 
   function hangup() {
     return h('button', { id: 'hangup-button', 'data-tid': 'hangup-main-btn', class: C.btn + ' ' + C.danger, type: 'button', 'aria-label': 'Leave',

@@ -3,7 +3,7 @@
  * (teams.microsoft.com/l/meetup-join/..., teams.live.com/meet/...), the light-meetings app under
  * /v2/, and the Microsoft sign-in page a tenant that refuses guests redirects to.
  */
-import { definePages } from './html.js';
+import { AUDIO_CHOICES, definePages } from './html.js';
 
 export const teamsPages = definePages({
   classKeys: [
@@ -49,9 +49,10 @@ export const teamsPages = definePages({
   levels: ['window', 'renderer', 'list', 'row', 'head', 'author', 'body', 'text', 'tile', 'tileName', 'control'],
   /**
    * How this page load labels the bot's own tile: "<name> (You)", "<name> (Guest) (You)" (a guest's
-   * own label), "You" alone, or just the bot's display name with no mark at all.
+   * own label), "You" alone, or just the bot's display name with no mark at all. Then how it
+   * delivers the call's audio (AUDIO_CHOICES).
    */
-  choices: { selfTile: ['nameYou', 'guestYou', 'you', 'name'] },
+  choices: { selfTile: ['nameYou', 'guestYou', 'you', 'name'], ...AUDIO_CHOICES },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Segoe UI', system-ui, sans-serif; background: #f5f5f5; color: #242424; }
   .${c.btn} { border: 1px solid #d1d1d1; border-radius: 4px; padding: 6px 14px; background: #fff; cursor: pointer; }

@@ -24,8 +24,8 @@
 export interface AudioBatch {
   /** Epoch ms at which the encoder's timeline (timestamp 0) is, as measured over this batch's frames. */
   epochMs: number;
-  /** The first packet's timestamp on that timeline, µs. */
-  timestampUs: number;
+  /** Each packet's timestamp on that timeline, µs. */
+  timestampsUs: number[];
   /** Base64 of the packets, back to back. */
   data: string;
   sizes: number[];
@@ -127,10 +127,12 @@ const INSTALL_CAPTURE = String.raw`function (binding, bitrate, batchMs) {
     mix = { ctx: ctx, dest: dest };
     tracks.forEach(attach);
 
-    // Where the audio clock's zero is on the wall clock: the least delayed reading of the frames
-    // read since the last batch (a renderer that stalls moves it, and the worker fills the gap).
+    // Where the audio clock's zero is on the wall clock, measured again for every batch: the least
+    // delayed reading of its frames. The frames' timestamps count samples, and a renderer short of
+    // CPU makes fewer samples than time passes: the worker fills what the wall clock says is
+    // missing with silence, so the file keeps the meeting's timeline.
     var epochMs = Infinity;
-    var lastEpochMs = Date.now() - performance.now();
+    var lastEpochMs = Infinity;
     var packets = [];
     var encoder = new AudioEncoder({
       output: function (chunk) {
@@ -151,7 +153,7 @@ const INSTALL_CAPTURE = String.raw`function (binding, bitrate, batchMs) {
       batch.forEach(function (p) { for (var i = 0; i < p.bytes.length; i++) binary += String.fromCharCode(p.bytes[i]); });
       send({
         epochMs: lastEpochMs,
-        timestampUs: batch[0].timestamp,
+        timestampsUs: batch.map(function (p) { return p.timestamp; }),
         data: btoa(binary),
         sizes: batch.map(function (p) { return p.bytes.length; }),
         durationsUs: batch.map(function (p) { return p.duration; }),

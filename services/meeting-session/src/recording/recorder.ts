@@ -18,7 +18,7 @@ import { OggOpusWriter, OPUS_RATE, SILENT_PACKET, SILENT_PACKET_SAMPLES, type Op
 import type { AudioBatch } from './page-capture.js';
 
 /** Gaps shorter than this are the clocks' drift, not missing audio. */
-const GAP_FILL_MS = 200;
+const GAP_FILL_MS = 100;
 /** An append is retried this often (bus timeouts, a restarting transcript-store) before the warning. */
 const APPEND_ATTEMPTS = 3;
 const RETRY_MS = 300;
@@ -61,19 +61,20 @@ export class Recorder {
     return this.writer !== null;
   }
 
-  /** One batch from the page: its packets placed on the meeting's timeline, then stored. */
+  /** One batch from the page: each packet placed on the meeting's timeline, then stored. */
   add(batch: AudioBatch): void {
     const writer = this.writer;
     if (!writer || this.finished) return;
     const data = Buffer.from(batch.data, 'base64');
-    // Where the batch belongs on the timeline (in samples), against where the file is now.
-    const packets = this.silenceUpTo(batch.epochMs + batch.timestampUs / 1000);
+    const packets: OpusPacket[] = [];
+    // Where the file will be once the packets so far are in, in samples.
+    let position = writer.samples;
     let offset = 0;
     batch.sizes.forEach((size, i) => {
-      packets.push({
-        bytes: data.subarray(offset, offset + size),
-        samples: Math.round((batch.durationsUs[i] * OPUS_RATE) / 1_000_000),
-      });
+      const gap = this.silenceBetween(position, batch.epochMs + batch.timestampsUs[i] / 1000);
+      const samples = Math.round((batch.durationsUs[i] * OPUS_RATE) / 1_000_000);
+      packets.push(...gap, { bytes: data.subarray(offset, offset + size), samples });
+      position += gap.length * SILENT_PACKET_SAMPLES + samples;
       offset += size;
     });
     this.enqueue(writer.pages(packets));
@@ -101,7 +102,7 @@ export class Recorder {
     this.finished ??= (async () => {
       const writer = this.writer;
       if (!writer) return null;
-      if (until !== undefined) this.enqueue(writer.pages(this.silenceUpTo(until)));
+      if (until !== undefined) this.enqueue(writer.pages(this.silenceBetween(writer.samples, until)));
       await this.queue;
       try {
         return await call(this.options.bus, routes.recordings.finish, {
@@ -116,9 +117,9 @@ export class Recorder {
     return this.finished;
   }
 
-  /** Silence from the end of the file to `at` (epoch ms), when that gap is longer than clocks drift. */
-  private silenceUpTo(at: number): OpusPacket[] {
-    const missing = ((at - this.startedAt) * OPUS_RATE) / 1000 - (this.writer?.samples ?? 0);
+  /** Silence from `position` (samples into the file) to `at` (epoch ms), when that gap is longer than clocks drift. */
+  private silenceBetween(position: number, at: number): OpusPacket[] {
+    const missing = ((at - this.startedAt) * OPUS_RATE) / 1000 - position;
     if (missing <= (GAP_FILL_MS * OPUS_RATE) / 1000) return [];
     return Array.from({ length: Math.floor(missing / SILENT_PACKET_SAMPLES) }, () => ({
       bytes: SILENT_PACKET,

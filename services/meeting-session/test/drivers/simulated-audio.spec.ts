@@ -219,9 +219,11 @@ describe('simulated meetings: speech over WebRTC in the page', function () {
         // the last one out (a page on a busy machine may start late).
         await Promise.all(
           calls.map(async (c) => {
-            for (const [speaker, text] of SCRIPT) {
+            for (const [i, [speaker, text]] of SCRIPT.entries()) {
               const said = await c.meeting.say(speaker, text);
-              await playedOut(c.meeting, said.id);
+              await playedOut(c, said.id);
+              // The page's change (after its first utterance) done before the next, which it must carry.
+              if (i === 0) await changed(c);
               await sleep(GAP_MS);
             }
           }),
@@ -306,12 +308,7 @@ describe('simulated meetings: speech over WebRTC in the page', function () {
     const added = audioEvents.filter((e) => e.event === 'tracks_added');
     if (variation.tracks === 'atJoin') expect(added.length, where('tracks at join')).to.equal(1);
     else expect(added[0]?.at, where('first track late')).to.be.greaterThan(said[0].startedAt - 1000);
-    const change = {
-      none: null,
-      replaceTrack: 'track_replaced',
-      renegotiate: 'renegotiated',
-      recreateElement: 'element_recreated',
-    }[variation.change];
+    const change = CHANGE_EVENTS[variation.change];
     if (change) {
       const at = audioEvents.find((e) => e.event === change)?.at ?? 0;
       expect(at, where(`${change} after the first utterance`)).to.be.within(windows[0].end, windows[1].start);
@@ -340,17 +337,35 @@ describe('simulated meetings: speech over WebRTC in the page', function () {
  * Resolves once every page the utterance was for has played it to its end; fails on a page that
  * could not. Polls gently: the simulator serving the pages shares this process.
  */
-async function playedOut(meeting: SimMeeting, id: string, timeoutMs = 30_000): Promise<void> {
+async function playedOut(c: Listener, id: string, timeoutMs = 30_000): Promise<void> {
   for (const deadline = Date.now() + timeoutMs; ; await sleep(50)) {
-    const truth = meeting.truth();
+    const truth = c.meeting.truth();
     const u = truth.utterances.find((x) => x.id === id)!;
+    const audio = truth.bots.map((bot) => `${bot.screen}; events ${events(truth, bot.guestId)}`).join(' | ');
     const trouble = truth.audioEvents.filter((e) => ['missed', 'failed'].includes(e.event));
-    if (trouble.length > 0)
-      throw new Error(`${meeting.id}: page audio ${trouble.map((e) => `${e.event} ${e.detail}`).join('; ')}`);
+    if (trouble.length > 0) throw new Error(`${c.label}: "${u.text}" not played; ${audio}`);
     if (u.plays.length >= u.audience.length)
       return sleep(Math.max(0, ...u.plays.map((p) => p.startedAt + u.durationMs - Date.now())));
-    if (Date.now() > deadline) throw new Error(`${meeting.id}: "${u.text}" not played in ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw new Error(`${c.label}: "${u.text}" not played in ${timeoutMs} ms; ${audio}`);
   }
+}
+
+const CHANGE_EVENTS = {
+  none: null,
+  replaceTrack: 'track_replaced',
+  renegotiate: 'renegotiated',
+  recreateElement: 'element_recreated',
+} as const;
+
+/** Resolves once the page made the change its load drew (a renegotiation may take a while on a busy machine). */
+async function changed(c: Listener, timeoutMs = 30_000): Promise<void> {
+  const event = CHANGE_EVENTS[audioOf(c.platform, c.seed).change];
+  if (!event) return;
+  await eventually(
+    () => c.meeting.truth().audioEvents.some((e) => e.event === event),
+    `${c.label}: the page's ${event}`,
+    timeoutMs,
+  );
 }
 
 function count(levels: Array<[number, number]>, from: number, to: number, test: (rms: number) => boolean): number {
