@@ -8,7 +8,8 @@ import { ServiceError } from '@notetaker/contracts';
 import { PART_SIZE } from '../src/recordings/s3.js';
 import type { RecordingStorage } from '../src/recordings/port.js';
 import { rejection } from '../../../test/support/rejection.js';
-import { startChild } from './support/child-process.js';
+import { fileURLToPath } from 'node:url';
+import { startChild } from '@notetaker/store/test-support';
 import { chunkSizes, readAll, recordingBytes } from './support/recording-bytes.js';
 
 /** One empty storage for one test. */
@@ -217,7 +218,11 @@ export function recordingStorageContract(factory: RecordingStorageFactory): void
     this.timeout(60_000);
     const key = 'killed.ogg';
     const { env, dataDir } = place.env();
-    const child = startChild('./recording-append-child.ts', [key, dataDir], env);
+    const child = startChild(
+      [key, dataDir],
+      fileURLToPath(new URL('./support/recording-append-child.ts', import.meta.url)),
+      env,
+    );
     try {
       await child.waitFor((line) => Number(line.split(' ')[1]) >= 150 * KiB);
     } finally {

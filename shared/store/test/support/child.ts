@@ -1,10 +1,13 @@
-/** Starts test/support/store-child.ts in its own Node process (through tsx) and reads its lines. */
+/**
+ * Starts a test script in its own Node process (through tsx) and reads its lines: store-child.ts
+ * here, and other packages' children through `@notetaker/store/test-support`.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const packageDir = fileURLToPath(new URL('../..', import.meta.url));
-const script = fileURLToPath(new URL('./store-child.ts', import.meta.url));
+const storeChild = fileURLToPath(new URL('./store-child.ts', import.meta.url));
 
 export interface Child {
   process: ChildProcess;
@@ -14,10 +17,12 @@ export interface Child {
   exited: Promise<number | null>;
 }
 
-export function startChild(args: string[]): Child {
+/** `script`: an absolute path (store-child.ts when left out); `env` is added to this process's. */
+export function startChild(args: string[], script = storeChild, env: NodeJS.ProcessEnv = {}): Child {
   // cwd: the package folder, from which `--import tsx` resolves (the root test run starts elsewhere).
   const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: packageDir,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines: string[] = [];
@@ -46,7 +51,7 @@ export function startChild(args: string[]): Child {
         if (seen !== undefined) return resolve(seen);
         waiters.push({ match, resolve });
         void exited.then((code) =>
-          reject(new Error(`child exited (${code}) before the expected line; got: ${lines.join(' | ')}`)),
+          reject(new Error(`child exited (${code}) before the expected line; got: ${lines.slice(-5).join(' | ')}`)),
         );
       }),
   };
