@@ -7,24 +7,90 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { routes, type RecordingInfo } from '@notetaker/contracts';
-import { call } from '@notetaker/bus';
-import { harnessForSuite, TOKEN_CALLER } from './support/harness.js';
+import { RECORDING_MAX_CHUNK_BYTES, routes, type RecordingInfo } from '@notetaker/contracts';
+import { call, type Bus } from '@notetaker/bus';
+import { startS3Endpoint, type S3Endpoint } from '../../transcript-store/test/support/s3-server.js';
+import { harnessForSuite, TOKEN_CALLER, type Harness } from './support/harness.js';
 import { eventually, eventuallyPasses, sleep } from '../../../test/support/wait.js';
 import { decodeAudio } from '../../../test/support/audio.js';
 
-const decodedSeconds = (file: string) => decodeAudio(file).seconds;
+/** The recording's bytes as stored now, read over the bus as the gateway reads them. */
+async function storedBytes(bus: Bus, meetingId: string): Promise<Buffer> {
+  const info = await call(bus, routes.recordings.get, { meetingId });
+  const parts: Buffer[] = [];
+  for (let start = 0; start < (info?.bytes ?? 0); start += RECORDING_MAX_CHUNK_BYTES - 1) {
+    const end = Math.min(info!.bytes, start + RECORDING_MAX_CHUNK_BYTES - 1) - 1;
+    parts.push(Buffer.from((await call(bus, routes.recordings.read, { meetingId, start, end })).data, 'base64'));
+  }
+  return Buffer.concat(parts);
+}
 
-describe('recording (bus contract)', function () {
-  this.timeout(30_000);
-  const h = harnessForSuite();
-  /** Where the filesystem storage keeps the file: beside the others once complete, apart while it grows. */
-  const fileOf = (meetingId: string) => {
-    const complete = path.join(h.dataDir, 'recordings', `${meetingId}.ogg`);
-    const growing = path.join(h.dataDir, 'recordings', '.incomplete', `${meetingId}.ogg`);
-    return fs.existsSync(growing) ? growing : complete;
+const storedSeconds = async (bus: Bus, meetingId: string) => {
+  const bytes = await storedBytes(bus, meetingId);
+  return bytes.length === 0 ? 0 : decodeAudio(bytes).seconds;
+};
+
+interface Storage {
+  label: string;
+  /** The stack's variables that choose this storage (filled before the harness starts). */
+  env: Record<string, string>;
+  start?: () => Promise<void>;
+  stop?: () => Promise<void>;
+  /** Makes the storage refuse the next appends of this meeting's file. */
+  refuse(h: Harness, meetingId: string): Promise<void>;
+}
+
+function filesystem(): Storage {
+  return {
+    label: 'files under DATA_DIR',
+    env: {},
+    async refuse(h, meetingId) {
+      // The disk under the growing file is full.
+      const file = path.join(h.dataDir, 'recordings', '.incomplete', `${meetingId}.ogg`);
+      fs.rmSync(file);
+      fs.symlinkSync('/dev/full', file);
+    },
   };
+}
 
+function bucket(): Storage {
+  let endpoint: S3Endpoint | null = null;
+  const env: Record<string, string> = {};
+  const stopOnce = async () => {
+    await endpoint?.stop();
+    endpoint = null;
+  };
+  return {
+    label: 'an S3 bucket (a local S3-compatible server)',
+    env,
+    async start() {
+      endpoint = await startS3Endpoint();
+      const c = endpoint.connection;
+      Object.assign(env, {
+        RECORDINGS_S3_URL: c.endpoint,
+        RECORDINGS_S3_BUCKET: c.bucket,
+        RECORDINGS_S3_REGION: c.region,
+        RECORDINGS_S3_ACCESS_KEY_ID: c.accessKeyId ?? '',
+        RECORDINGS_S3_SECRET_ACCESS_KEY: c.secretAccessKey ?? '',
+      });
+    },
+    stop: () => stopOnce(),
+    // The bucket goes away: every request is refused.
+    refuse: () => stopOnce(),
+  };
+}
+
+for (const storage of [filesystem(), bucket()]) {
+  describe(`recording (bus contract) on ${storage.label}`, function () {
+    this.timeout(60_000);
+    if (storage.start) before(storage.start);
+    const h = harnessForSuite(storage.env);
+    if (storage.stop) after(storage.stop);
+    suite(h, storage);
+  });
+}
+
+function suite(h: Harness, storage: Storage): void {
   it('stores the audio as it comes, says so in the status, and completes the file at the end', async () => {
     const { meetingId, bot } = await h.startLive({ recording: 'audio' });
     const live = Date.parse((await h.waitForEvent(meetingId, (e) => e.payload.status === 'live')).timestamp);
@@ -34,10 +100,7 @@ describe('recording (bus contract)', function () {
     bot.segment({ speaker: 'Ada', text: 'We ship on Friday.' });
 
     // Durable while live: the file holds what arrived, and plays.
-    await eventually(
-      () => fs.existsSync(fileOf(meetingId)) && decodedSeconds(fileOf(meetingId)) > 2.5,
-      'three seconds stored',
-    );
+    await eventually(async () => (await storedSeconds(h.bus, meetingId)) > 2.5, 'three seconds stored');
     const growing = await call(h.bus, routes.recordings.get, { meetingId });
     expect(growing).to.include({ status: 'recording', format: 'audio/ogg' });
     await eventuallyPasses(async () => {
@@ -55,11 +118,11 @@ describe('recording (bus contract)', function () {
     await h.request('stop', { caller: TOKEN_CALLER, meetingId });
     const saved = await h.waitForEvent(meetingId, (e) => e.type === 'recording_saved');
     await h.waitForEvent(meetingId, (e) => e.payload.status === 'ended');
-    const size = fs.statSync(fileOf(meetingId)).size;
-    expect(saved.payload).to.deep.include({ status: 'saved', format: 'audio/ogg', bytes: size });
+    const file = await storedBytes(h.bus, meetingId);
+    expect(saved.payload).to.deep.include({ status: 'saved', format: 'audio/ogg', bytes: file.length });
     // Three seconds of audio, and the timeline runs on to the stop.
     expect(saved.payload.durationMs).to.be.within(Math.max(2900, stoppedAt - 300), Math.max(3100, stoppedAt + 300));
-    expect(decodedSeconds(fileOf(meetingId)) * 1000).to.be.within(
+    expect(decodeAudio(file).seconds * 1000).to.be.within(
       Math.max(2800, stoppedAt - 300),
       Math.max(3100, stoppedAt + 300),
     );
@@ -84,8 +147,7 @@ describe('recording (bus contract)', function () {
     const saved = await h.waitForEvent(meetingId, (e) => e.type === 'recording_saved');
     // About 3.3 s on the meeting's clock, of which 1 s of audio came: the timeline is the meeting's.
     expect(saved.payload.durationMs).to.be.within(stoppedAt - 300, stoppedAt + 300);
-    const audio = decodeAudio(fileOf(meetingId));
-    expect(audio.seconds).to.be.within((stoppedAt - 300) / 1000, (stoppedAt + 300) / 1000);
+    expect(await storedSeconds(h.bus, meetingId)).to.be.within((stoppedAt - 300) / 1000, (stoppedAt + 300) / 1000);
   });
 
   it('records nothing when the start does not ask for it', async () => {
@@ -96,17 +158,13 @@ describe('recording (bus contract)', function () {
     await h.waitForEvent(meetingId, (e) => e.payload.status === 'ended');
     expect(h.events(meetingId).some((e) => e.type === 'recording_saved')).to.equal(false);
     expect(await call(h.bus, routes.recordings.get, { meetingId })).to.equal(null);
-    expect(fs.existsSync(fileOf(meetingId))).to.equal(false);
   });
 
   it('warns recording_unavailable when storage refuses the audio, and the transcript goes on whole', async () => {
     const { meetingId, bot } = await h.startLive({ recording: 'audio' });
     bot.audio(1000);
-    await eventually(() => fs.existsSync(fileOf(meetingId)), 'the file');
-    // The storage breaks under the file: the next appends are refused.
-    const file = fileOf(meetingId);
-    fs.rmSync(file);
-    fs.symlinkSync('/dev/full', file);
+    await eventually(async () => (await storedSeconds(h.bus, meetingId)) > 0.5, 'the first second');
+    await storage.refuse(h, meetingId);
     bot.audio(1000);
     const warned = await h.waitForEvent(meetingId, (e) => e.payload.warning === 'recording_unavailable', 10_000);
     expect(warned.payload).to.include({ status: 'live', previousStatus: 'live' });
@@ -124,4 +182,4 @@ describe('recording (bus contract)', function () {
     expect(document.content).to.include('Still transcribed.');
     expect(document.content).to.include('recordingStatus: "unavailable"');
   });
-});
+}

@@ -29,8 +29,6 @@ export interface RecorderOptions {
   meetingId: string;
   /** Storage refused the audio (raised) or takes it again (cleared). */
   onWarning: (raised: boolean, detail: string) => void;
-  /** Bytes stored after each append (metrics). */
-  onStored?: (bytes: number) => void;
 }
 
 export class Recorder {
@@ -55,10 +53,6 @@ export class Recorder {
     this.writer = new OggOpusWriter(randomInt(2 ** 31));
     this.headers = this.writer.headers();
     this.enqueue(this.headers);
-  }
-
-  get started(): boolean {
-    return this.writer !== null;
   }
 
   /** One batch from the page: each packet placed on the meeting's timeline, then stored. */
@@ -155,7 +149,6 @@ export class Recorder {
           durationMs,
         });
         this.stored = reply.bytes;
-        this.options.onStored?.(bytes.length);
         if (this.failing) {
           this.failing = false;
           this.options.onWarning(false, '');

@@ -57,12 +57,26 @@ export class RecordingLibrary {
 
   async init(): Promise<void> {
     await this.docs.createIndex({ status: 1 });
-    // Files left open by a process that died with its meetings: complete them now ("at the next start").
+    // Files left open by a process that died with its meetings, or that storage could not complete
+    // when they ended: complete them now ("at the next start").
     const cutoff = new Date(Date.now() - ABANDONED_AFTER_MS).toISOString();
-    for (const doc of await this.docs.find({ status: 'recording', updatedAt: { $lt: cutoff } })) {
-      await this.finish({ meetingId: doc._id }).catch((err: unknown) =>
-        this.logger.warn({ err, meetingId: doc._id }, 'could not complete an abandoned recording'),
-      );
+    const open = [
+      ...(await this.docs.find({ status: 'recording', updatedAt: { $lt: cutoff } })),
+      ...(await this.docs.find({ status: 'unavailable' })),
+    ];
+    for (const doc of open) {
+      if ((await this.storage.stat(keyOf(doc._id)))?.complete !== false) continue;
+      await this.storage
+        .complete(keyOf(doc._id))
+        .then(() =>
+          this.docs.updateOne(
+            { _id: doc._id },
+            { $set: { status: doc.status === 'recording' ? 'saved' : doc.status } },
+          ),
+        )
+        .catch((err: unknown) =>
+          this.logger.warn({ err, meetingId: doc._id }, 'could not complete a recording left open'),
+        );
     }
   }
 
@@ -113,7 +127,12 @@ export class RecordingLibrary {
         if ((await this.storage.size(keyOf(doc._id))) !== null)
           bytes = (await this.storage.complete(keyOf(doc._id))).size;
       } catch (err) {
+        // The file stays as far as it got; the next start completes it (init), and meanwhile it says why.
         this.logger.warn({ err, meetingId: doc._id }, 'recording storage could not complete the file');
+        await this.docs.updateOne(
+          { _id: doc._id },
+          { $set: { status: 'unavailable', updatedAt: new Date().toISOString() } },
+        );
         throw storageFailed(err);
       }
       const status: RecordingStatus = req.status === 'unavailable' ? 'unavailable' : 'saved';
