@@ -80,7 +80,8 @@ function bucket(): Storage {
   };
 }
 
-for (const storage of [filesystem(), bucket()]) {
+const STORAGES = [filesystem(), bucket()];
+for (const storage of STORAGES) {
   describe(`recording (bus contract) on ${storage.label}`, function () {
     this.timeout(60_000);
     if (storage.start) before(storage.start);
@@ -149,6 +150,23 @@ function suite(h: Harness, storage: Storage): void {
     expect(saved.payload.durationMs).to.be.within(stoppedAt - 300, stoppedAt + 300);
     expect(await storedSeconds(h.bus, meetingId)).to.be.within((stoppedAt - 300) / 1000, (stoppedAt + 300) / 1000);
   });
+
+  // Nothing of it depends on the storage: registered for the first one only.
+  if (storage === STORAGES[0])
+    it('warns recording_unavailable when the page hands over too little of the audio (a browser short of CPU)', async () => {
+      const { meetingId, bot } = await h.startLive({ recording: 'audio' });
+      bot.audio(1000);
+      // 200 ms of audio a second: the renderer makes a fifth of the samples time asks for.
+      for (let i = 0; i < 12; i++) {
+        await sleep(1000);
+        bot.audio(200);
+      }
+      const warned = await h.waitForEvent(meetingId, (e) => e.payload.warning === 'recording_unavailable', 10_000);
+      expect(warned.payload).to.include({ status: 'live' });
+      await h.request('stop', { caller: TOKEN_CALLER, meetingId });
+      const saved = await h.waitForEvent(meetingId, (e) => e.type === 'recording_saved');
+      expect(saved.payload.status).to.equal('unavailable');
+    });
 
   it('records nothing when the start does not ask for it', async () => {
     const { meetingId, bot } = await h.startLive();

@@ -49,20 +49,35 @@ const INSTALL_CAPTURE = String.raw`function (binding, bitrate, batchMs) {
   var stopped = false;
   var finished = Promise.resolve();
 
+  // A track is in the mix only while media flows on it (unmuted): a receiver nobody sends on, or
+  // one a renegotiation left behind, costs nothing.
   function attach(track) {
     if (!mix) return;
-    var stream = new MediaStream([track]);
-    var element = new Audio();
-    element.muted = true;
-    element.srcObject = stream;
-    element.play().catch(function () {});
-    var source = mix.ctx.createMediaStreamSource(stream);
-    source.connect(mix.dest);
+    var wired = null;
+    function plug() {
+      if (wired || track.muted || track.readyState === 'ended') return;
+      var stream = new MediaStream([track]);
+      var element = new Audio();
+      element.muted = true;
+      element.srcObject = stream;
+      element.play().catch(function () {});
+      var source = mix.ctx.createMediaStreamSource(stream);
+      source.connect(mix.dest);
+      wired = { element: element, source: source };
+    }
+    function unplug() {
+      if (!wired) return;
+      wired.source.disconnect();
+      wired.element.srcObject = null;
+      wired = null;
+    }
+    track.addEventListener('unmute', plug);
+    track.addEventListener('mute', unplug);
     track.addEventListener('ended', function () {
-      source.disconnect();
-      element.srcObject = null;
+      unplug();
       tracks.delete(track);
     });
+    plug();
   }
   function take(pc) {
     pc.getReceivers().forEach(function (receiver) {

@@ -19,6 +19,13 @@ import type { AudioBatch } from './page-capture.js';
 
 /** Gaps shorter than this are the clocks' drift, not missing audio. */
 const GAP_FILL_MS = 100;
+/**
+ * The page's audio over this much of the timeline is checked against the wall clock: a renderer
+ * short of CPU makes fewer samples than time passes, and the file would be mostly filled silence.
+ */
+const CAPTURE_WINDOW_MS = 10_000;
+const STARVED_BELOW = 0.8;
+const RECOVERED_ABOVE = 0.95;
 /** An append is retried this often (bus timeouts, a restarting transcript-store) before the warning. */
 const APPEND_ATTEMPTS = 3;
 const RETRY_MS = 300;
@@ -37,7 +44,10 @@ export class Recorder {
   private headers: Buffer = Buffer.alloc(0);
   private startedAt = 0;
   private stored = 0;
-  private failing = false;
+  /** Why the recording is not whole now: storage refuses it, or the page captures too little. */
+  private readonly troubles = new Map<'storage' | 'capture', string>();
+  /** The current window's samples: from the page, and filled with silence. */
+  private window = { heard: 0, filled: 0 };
   /** After a failed append the store's size is read again before the next one. */
   private resync = false;
   private everFailed = false;
@@ -67,18 +77,22 @@ export class Recorder {
     batch.sizes.forEach((size, i) => {
       const gap = this.silenceBetween(position, batch.epochMs + batch.timestampsUs[i] / 1000);
       const samples = Math.round((batch.durationsUs[i] * OPUS_RATE) / 1_000_000);
+      // What precedes the first packet is the wait for the page, not a page falling behind.
+      if (position > 0 || writer.samples > 0) this.window.filled += gap.length * SILENT_PACKET_SAMPLES;
+      this.window.heard += samples;
       packets.push(...gap, { bytes: data.subarray(offset, offset + size), samples });
       position += gap.length * SILENT_PACKET_SAMPLES + samples;
       offset += size;
     });
     this.enqueue(writer.pages(packets));
+    this.checkCapture();
   }
 
   /** What the status shows: null when the meeting is not recording (yet). */
   info(): RecordingInfo | null {
     if (!this.writer) return null;
     return {
-      status: this.failing ? 'unavailable' : 'recording',
+      status: this.troubles.size > 0 ? 'unavailable' : 'recording',
       format: RECORDING_FORMAT,
       bytes: this.stored,
       durationMs: this.durationMs,
@@ -121,6 +135,33 @@ export class Recorder {
     }));
   }
 
+  /** Once a window of the timeline is full: did the page hand over enough of it? */
+  private checkCapture(): void {
+    const { heard, filled } = this.window;
+    if (((heard + filled) * 1000) / OPUS_RATE < CAPTURE_WINDOW_MS) return;
+    this.window = { heard: 0, filled: 0 };
+    const share = heard / (heard + filled);
+    if (share < STARVED_BELOW) {
+      this.everFailed = true;
+      this.setTrouble(
+        'capture',
+        `the bot's browser captured ${Math.round(share * 100)}% of the last ${CAPTURE_WINDOW_MS / 1000} s of audio (short of CPU?); the rest is silence in the file`,
+      );
+    } else if (share > RECOVERED_ABOVE) {
+      this.setTrouble('capture', null);
+    }
+  }
+
+  /** One warning for both troubles: raised with the first, cleared with the last. */
+  private setTrouble(kind: 'storage' | 'capture', detail: string | null): void {
+    const before = this.troubles.size;
+    if (detail === null) this.troubles.delete(kind);
+    else if (this.troubles.has(kind)) return;
+    else this.troubles.set(kind, detail);
+    if (before === 0 && this.troubles.size > 0) this.options.onWarning(true, detail!);
+    if (before > 0 && this.troubles.size === 0) this.options.onWarning(false, '');
+  }
+
   private get durationMs(): number {
     return Math.round(((this.writer?.samples ?? 0) * 1000) / OPUS_RATE);
   }
@@ -149,10 +190,7 @@ export class Recorder {
           durationMs,
         });
         this.stored = reply.bytes;
-        if (this.failing) {
-          this.failing = false;
-          this.options.onWarning(false, '');
-        }
+        this.setTrouble('storage', null);
         return;
       } catch (err) {
         lastError = err;
@@ -163,8 +201,6 @@ export class Recorder {
       }
     }
     this.everFailed = true;
-    if (this.failing) return;
-    this.failing = true;
-    this.options.onWarning(true, lastError instanceof Error ? lastError.message : String(lastError));
+    this.setTrouble('storage', lastError instanceof Error ? lastError.message : String(lastError));
   }
 }
