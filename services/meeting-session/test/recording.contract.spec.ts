@@ -5,13 +5,16 @@
  * audio warns without costing the transcript a word.
  */
 import fs from 'node:fs';
+import { Writable } from 'node:stream';
+import { createLogger } from '@notetaker/kit';
 import path from 'node:path';
 import { expect } from 'chai';
 import { RECORDING_MAX_CHUNK_BYTES, routes, type RecordingInfo } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
 import { startS3Endpoint, type S3Endpoint } from '../../transcript-store/test/support/s3-server.js';
 import { harnessForSuite, TOKEN_CALLER, type Harness } from './support/harness.js';
-import { eventually, eventuallyPasses, sleep } from '../../../test/support/wait.js';
+import { afterClockMoves, eventually, eventuallyPasses, sleep } from '../../../test/support/wait.js';
+import { startRecordingRetention } from '../../task-scheduler/src/recording-retention.js';
 import { decodeAudio } from '../../../test/support/audio.js';
 
 /** The recording's bytes as stored now, read over the bus as the gateway reads them. */
@@ -166,6 +169,38 @@ function suite(h: Harness, storage: Storage): void {
       await h.request('stop', { caller: TOKEN_CALLER, meetingId });
       const saved = await h.waitForEvent(meetingId, (e) => e.type === 'recording_saved');
       expect(saved.payload.status).to.equal('unavailable');
+    });
+
+  if (storage === STORAGES[0])
+    it("deletes recordings past RECORDING_RETENTION_DAYS from the scheduler's sweep, and logs it", async () => {
+      const { meetingId, bot } = await h.startLive({ recording: 'audio' });
+      bot.audio(1000);
+      await h.request('stop', { caller: TOKEN_CALLER, meetingId });
+      await h.waitForEvent(meetingId, (e) => e.type === 'recording_saved');
+      const lines: string[] = [];
+      const sink = new Writable({
+        write(chunk, _enc, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      });
+      const retention = startRecordingRetention({
+        bus: h.bus,
+        logger: createLogger({ service: 'task-scheduler', level: 'info', destination: sink }),
+        days: 30,
+        sweepMs: 3_600_000,
+        leader: () => true,
+      });
+      try {
+        expect(await retention.sweep(), 'a recording of today').to.deep.equal([]);
+        const deleted = await afterClockMoves(31 * 86_400_000, () => retention.sweep());
+        expect(deleted).to.include(meetingId);
+      } finally {
+        retention.stop();
+      }
+      expect(await call(h.bus, routes.recordings.get, { meetingId })).to.equal(null);
+      expect(await storedBytes(h.bus, meetingId)).to.have.length(0);
+      expect(lines.join('')).to.match(/"msg":"expired recordings deleted"/);
     });
 
   it('records nothing when the start does not ask for it', async () => {
