@@ -30,7 +30,6 @@ import { evtMeeting, type EventEnvelope } from '@notetaker/contracts';
 import {
   totalPssBytes,
   type DriverFactory,
-  type DriverListener,
 } from '../../services/meeting-session/src/drivers/index.js';
 import { chromiumProcesses } from '../e2e/support/chromium.js';
 import {
@@ -45,6 +44,7 @@ import { verifySignature, type ReceivedCallback } from '../support/callback-rece
 import type { SimPlatform } from '../simulators/index.js';
 import { startFakeLlm, type FakeLlm } from '../support/fake-llm.js';
 import { percentile } from './stats.js';
+import { observedDrivers } from './support/observed-drivers.js';
 
 const CHANGES = Number(process.argv[2] ?? 150);
 const STEP_MS = Number(process.argv[3] ?? 150);
@@ -98,35 +98,14 @@ function onCallback(c: ReceivedCallback): void {
 }
 
 /** The real driver factory, with each caption the driver reports timed on its way to the actor. */
-function timedDrivers(real: DriverFactory): DriverFactory {
-  return {
-    create(target) {
-      const driver = real.create(target);
-      return {
-        start: (l: DriverListener) =>
-          driver.start({
-            lobby: () => l.lobby(),
-            admitted: () => l.admitted(),
-            signedIn: (identity) => l.signedIn(identity),
-            audio: (batch) => l.audio(batch),
-            audioFailed: (detail) => l.audioFailed(detail),
-            caption: (update) => {
-              const entry = run?.pending.get(`${target.meetingId} ${update.text}`);
-              if (entry) entry.driverAt ??= performance.now();
-              l.caption(update);
-            },
-            segment: (segment) => l.segment(segment),
-            participants: (names) => l.participants(names),
-            warning: (change) => l.warning(change),
-            ended: (reason) => l.ended(reason),
-            failed: (reason, detail) => l.failed(reason, detail),
-          }),
-        leave: () => driver.leave(),
-      };
+const timedDrivers = (real: DriverFactory) =>
+  observedDrivers(real, (target, actor) => ({
+    caption: (update) => {
+      const entry = run?.pending.get(`${target.meetingId} ${update.text}`);
+      if (entry) entry.driverAt ??= performance.now();
+      actor.caption(update);
     },
-    close: () => real.close(),
-  };
-}
+  }));
 
 const ms = (sorted: number[], p: number) => percentile(sorted, p).toFixed(1).padStart(6);
 

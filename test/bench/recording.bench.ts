@@ -46,7 +46,6 @@ import type { EventEnvelope } from '@notetaker/contracts';
 import {
   totalPssBytes,
   type DriverFactory,
-  type DriverListener,
 } from '../../services/meeting-session/src/drivers/index.js';
 import type { AudioBatch } from '../../services/meeting-session/src/recording/page-capture.js';
 import { chromiumProcesses } from '../e2e/support/chromium.js';
@@ -63,6 +62,7 @@ import { verifySignature, type ReceivedCallback } from '../support/callback-rece
 import { growWords, SPEECH_LEAD_MS, VOICES, type SimPlatform } from '../simulators/index.js';
 import { synthesize } from '../simulators/speech.js';
 import { cpuTimes, percentile, stealShare } from './stats.js';
+import { observedDrivers } from './support/observed-drivers.js';
 
 type Mode = 'audio' | 'none';
 
@@ -243,37 +243,17 @@ function onAudio(meetingId: string, batch: AudioBatch): void {
 }
 
 /** The real driver factory, each audio batch observed on its way to the actor. */
-function observedDrivers(real: DriverFactory): DriverFactory {
-  return {
-    create(target) {
-      const driver = real.create(target);
-      return {
-        start: (l: DriverListener) =>
-          driver.start({
-            lobby: () => l.lobby(),
-            admitted: () => l.admitted(),
-            signedIn: (identity) => l.signedIn(identity),
-            audio: (batch) => {
-              onAudio(target.meetingId, batch);
-              l.audio(batch);
-            },
-            audioFailed: (detail) => {
-              console.log(`   ${target.meetingId}: audio capture failed: ${detail}`);
-              l.audioFailed(detail);
-            },
-            caption: (update) => l.caption(update),
-            segment: (segment) => l.segment(segment),
-            participants: (names) => l.participants(names),
-            warning: (change) => l.warning(change),
-            ended: (reason) => l.ended(reason),
-            failed: (reason, detail) => l.failed(reason, detail),
-          }),
-        leave: () => driver.leave(),
-      };
+const withAudioObserved = (real: DriverFactory) =>
+  observedDrivers(real, (target, actor) => ({
+    audio: (batch) => {
+      onAudio(target.meetingId, batch);
+      actor.audio(batch);
     },
-    close: () => real.close(),
-  };
-}
+    audioFailed: (detail) => {
+      console.log(`   ${target.meetingId}: audio capture failed: ${detail}`);
+      actor.audioFailed(detail);
+    },
+  }));
 
 const delayUntil = (at: number) => sleep(Math.max(0, at - Date.now()));
 
@@ -602,7 +582,7 @@ if (missing) {
       // The world's 90 s cap would end the meetings mid-window.
       MAX_MEETING_DURATION_MS: String((LIVE_S * 1000 + WARMUP_MS) * 3 + 120_000),
     },
-    { receiver: { onCallback }, wrapDrivers: observedDrivers },
+    { receiver: { onCallback }, wrapDrivers: withAudioObserved },
   );
   // Everything is bounded; this is the last resort if something hangs anyway.
   const deadlineMs = PHASES.length * (2 * JOIN_TIMEOUT_MS + WARMUP_MS + LIVE_S * 1000 + STOP_TIMEOUT_MS + 60_000);

@@ -5,6 +5,7 @@
  * state) never sees two things at once.
  */
 import {
+  recordingSavedPayload,
   routes,
   type DriverEnd,
   type DriverFailure,
@@ -208,7 +209,7 @@ export class MeetingActor {
       audio: (batch) => {
         if (this.phase !== 'closed') this.recorder?.add(batch);
       },
-      audioFailed: (detail) => post(() => this.onRecordingWarning(true, `the page cannot capture audio: ${detail}`)),
+      audioFailed: (detail) => this.recorder?.failed(`the page cannot capture audio: ${detail}`),
       failed: (reason, detail) => post(() => this.onFailed(reason, detail)),
     };
   }
@@ -361,15 +362,7 @@ export class MeetingActor {
     this.phase = 'closed';
     // The file is complete before the document is, so the document links the finished recording.
     const saved = await this.recorder?.finish(this.leftAt);
-    if (saved) {
-      this.stream.emit('recording_saved', {
-        bytes: saved.bytes,
-        durationMs: saved.durationMs,
-        format: saved.format,
-        status: saved.status,
-        url: saved.url,
-      });
-    }
+    if (saved) this.stream.emit('recording_saved', recordingSavedPayload(saved));
     await this.flusher.finalFlush();
     this.transition(kind, reason);
     await this.stream.drained();

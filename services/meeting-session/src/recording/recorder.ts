@@ -30,6 +30,8 @@ const RECOVERED_ABOVE = 0.95;
 const APPEND_ATTEMPTS = 3;
 const RETRY_MS = 300;
 
+type Trouble = 'storage' | 'capture' | 'page';
+
 export interface RecorderOptions {
   bus: Bus;
   logger: Logger;
@@ -44,8 +46,8 @@ export class Recorder {
   private headers: Buffer = Buffer.alloc(0);
   private startedAt = 0;
   private stored = 0;
-  /** Why the recording is not whole now: storage refuses it, or the page captures too little. */
-  private readonly troubles = new Map<'storage' | 'capture', string>();
+  /** Why the recording is not whole now: storage refuses it, the page captures too little, or none. */
+  private readonly troubles = new Map<Trouble, string>();
   /** The current window's samples: from the page, and filled with silence. */
   private window = { heard: 0, filled: 0 };
   /** After a failed append the store's size is read again before the next one. */
@@ -86,6 +88,12 @@ export class Recorder {
     });
     this.enqueue(writer.pages(packets));
     this.checkCapture();
+  }
+
+  /** The page cannot capture at all (no encoder, the script missing): the recording is not whole. */
+  failed(detail: string): void {
+    this.everFailed = true;
+    this.setTrouble('page', detail);
   }
 
   /** What the status shows: null when the meeting is not recording (yet). */
@@ -153,7 +161,7 @@ export class Recorder {
   }
 
   /** One warning for both troubles: raised with the first, cleared with the last. */
-  private setTrouble(kind: 'storage' | 'capture', detail: string | null): void {
+  private setTrouble(kind: Trouble, detail: string | null): void {
     const before = this.troubles.size;
     if (detail === null) this.troubles.delete(kind);
     else if (this.troubles.has(kind)) return;

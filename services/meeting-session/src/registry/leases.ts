@@ -4,7 +4,7 @@
  * `error` / `worker_lost`, written by the registry in the meeting's own stream, and its URL is
  * free again. A worker that comes back is told to drop the actors it no longer owns.
  */
-import { evtMeeting, isTerminalStatus, routes, type EventEnvelope } from '@notetaker/contracts';
+import { evtMeeting, isTerminalStatus, recordingSavedPayload, routes, type EventEnvelope } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type { HeartbeatReply, HeartbeatRequest } from '../protocol.js';
@@ -119,7 +119,7 @@ export async function endLostMeeting(deps: LeaseDeps, meetingId: string): Promis
 async function finishRecording(deps: LeaseDeps, meetingId: string): Promise<Record<string, unknown> | null> {
   try {
     const saved = await call(deps.bus, routes.recordings.finish, { meetingId });
-    return saved && { bytes: saved.bytes, durationMs: saved.durationMs, format: saved.format, status: saved.status, url: saved.url };
+    return saved && recordingSavedPayload(saved);
   } catch (err) {
     deps.logger.warn({ err, meetingId }, 'could not finish the recording of a lost meeting');
     return null;

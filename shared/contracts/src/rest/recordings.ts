@@ -32,4 +32,13 @@ export const recordingInfo = z.object({
 });
 export type RecordingInfo = z.infer<typeof recordingInfo>;
 
+/** The `recording_saved` event's payload: the finished file, without where its timeline starts (the status has it). */
+export const recordingSavedPayload = ({ bytes, durationMs, format, status, url }: RecordingInfo) => ({
+  bytes,
+  durationMs,
+  format,
+  status,
+  url,
+});
+
 export const recordingPath = (meetingId: string) => `/api/v1/meetings/${encodeURIComponent(meetingId)}/recording`;
