@@ -29,7 +29,7 @@ const TURNS = 20;
 const READS = 2_000;
 
 /** The caption levels of each platform's markup (the tiles and controls do not matter here). */
-const CAPTION_LEVELS: Record<SimPlatform, readonly string[]> = {
+const CAPTION_LEVELS: Record<Exclude<SimPlatform, 'zoom'>, readonly string[]> = {
   google_meet: PAGES.google_meet.levels.slice(0, 7),
   teams: PAGES.teams.levels.slice(0, 8),
 };
@@ -52,7 +52,7 @@ const TIMING_SHIM = `(() => {
 })();`;
 
 /** The first seeds whose caption levels all have the fewest and the most wrappers. */
-function extremeSeeds(platform: SimPlatform): number[] {
+function extremeSeeds(platform: Exclude<SimPlatform, 'zoom'>): number[] {
   const found: number[] = [];
   for (const target of [0, MAX_WRAPPERS]) {
     let seed = 0;
@@ -65,7 +65,7 @@ function extremeSeeds(platform: SimPlatform): number[] {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const us = (ms: number) => `${(ms * 1000).toFixed(0).padStart(5)} µs`;
 
-async function measure(browser: Browser, sim: Simulator, platform: SimPlatform, seed: number): Promise<void> {
+async function measure(browser: Browser, sim: Simulator, platform: Exclude<SimPlatform, 'zoom'>, seed: number): Promise<void> {
   const id =
     platform === 'google_meet'
       ? `rdr-${'abcdefghijklmnopqrstuvwxyz'[seed % 26]}nch-mrk`

@@ -2,7 +2,8 @@
  * Signed-in accounts of the simulated platforms, and the sessions that prove them. The real ones
  * are read the same way: Google Meet from cookies on `.google.com` (SID, __Secure-1PSID, ...),
  * Teams from its `authtoken` cookie on teams.microsoft.com together with the token the web app
- * keeps in localStorage of its own origin. A test makes an account, hands its `storageState` to
+ * keeps in localStorage of its own origin, Zoom from its session cookies on `.zoom.us` (_zm_ssid,
+ * zm_aid). A test makes an account, hands its `storageState` to
  * the service as an operator would, and may later sign it out (the platform stops accepting the
  * session: the next page load goes to the sign-in page).
  */
@@ -37,6 +38,8 @@ export interface StorageState {
 export const TEAMS_TOKEN_KEY = /^ts\.[0-9a-f-]+\.auth\.skype\.token$/;
 
 const token = () => randomBytes(18).toString('base64url');
+/** The cookies a signed-in Zoom web client presents (the session and the account id). */
+const ZOOM_SESSION_COOKIES = ['_zm_ssid', 'zm_aid'];
 const YEAR_S = 365 * 24 * 3600;
 
 export class AccountBook {
@@ -61,6 +64,8 @@ export class AccountBook {
         cookies: ['SID', 'HSID', 'SSID', '__Secure-1PSID'].map((n) => cookie(n, '.google.com')),
         origins: [],
       };
+    } else if (platform === 'zoom') {
+      storageState = { cookies: ZOOM_SESSION_COOKIES.map((n) => cookie(n, '.zoom.us')), origins: [] };
     } else {
       const oid = `${randomBytes(4).toString('hex')}-0000-4000-8000-${randomBytes(6).toString('hex')}`;
       storageState = {
@@ -106,7 +111,9 @@ export class AccountBook {
         ? account.storageState.cookies
             .filter((c) => c.name === 'SID' || c.name === '__Secure-1PSID')
             .map((c) => c.value)
-        : [
+        : platform === 'zoom'
+          ? account.storageState.cookies.map((c) => c.value)
+          : [
             account.storageState.cookies.find((c) => c.name === 'authtoken')!.value,
             account.storageState.origins[0].localStorage[0].value,
           ];

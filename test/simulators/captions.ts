@@ -115,6 +115,12 @@ export class CaptionBoard {
     this.changed();
   }
 
+  /** Every block leaves the screen (captions turned off for the meeting); the truth keeps them. */
+  clear(): void {
+    for (const block of this.blocks) block.removed = true;
+    this.changed();
+  }
+
   visible(): CaptionBlockView[] {
     return this.blocks
       .filter((b) => !b.removed && b.words.length > 0)

@@ -7,6 +7,9 @@ export const SIMULATED_HOSTS = [
   'teams.live.com',
   'login.microsoftonline.com',
   'accounts.google.com',
+  // Zoom: the launch page, the web client (app.) and the regional hosts invitations use (us05web.).
+  'zoom.us',
+  '*.zoom.us',
 ] as const;
 
 export async function simulatorCertificate(): Promise<{ key: string; cert: string }> {

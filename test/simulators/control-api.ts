@@ -3,7 +3,9 @@
  * https://127.0.0.1:<port>/_sim/control/ (the platform host names never reach it) and maps onto
  * the SimMeeting methods:
  *
- *   POST   meetings/:id                      options         configure (creates the meeting)
+ *   POST   meetings/:id                      options         configure (creates the meeting); Zoom's own
+ *                                                           names too: waitingRoom, signedInOnly (see zoomOptions)
+ *   POST   meetings/:id/start                               Zoom: the host starts the meeting
  *   POST   meetings/:id/admit | deny | no-answer | remove-bot | end
  *   POST   meetings/:id/participants        {name, suffix?} someone joins (Teams suffix: Guest, External, Unverified)
  *   DELETE meetings/:id/participants/:name                  someone leaves
@@ -12,6 +14,7 @@
  *   POST   meetings/:id/turns/:turn         {show?, dropHead?, split?: moveLastWords, remove?} -> {turn}
  *   POST   meetings/:id/speak               {speaker, steps, stepMs?} -> {turn} once played
  *   POST   meetings/:id/say                 {speaker, text, captions?} -> {utterance} once spoken
+ *   POST   meetings/:id/captions-allowed    {allowed}       the host turns captions off (false) or back on
  *   GET    meetings/:id/truth                               ground truth
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -19,6 +22,7 @@ import { readJson, sendJson } from './http.js';
 import type { MeetingRegistry } from './registry.js';
 import { NAME_SUFFIXES, type MeetingOptions, type NameSuffix } from './types.js';
 import type { CaptionTurn } from './turn.js';
+import { zoomOptions } from './zoom-options.js';
 
 export async function handleControlApi(
   registry: MeetingRegistry,
@@ -34,8 +38,11 @@ export async function handleControlApi(
   try {
     switch (`${req.method} ${action}`) {
       case 'POST ':
-        meeting.configure(body as Partial<MeetingOptions>);
+        meeting.configure(zoomOptions(body) as Partial<MeetingOptions>);
         return sendJson(res, 200, { meetingId: meeting.id, options: meeting.options });
+      case 'POST start':
+        meeting.start();
+        break;
       case 'POST admit':
         meeting.admit();
         break;
@@ -72,6 +79,10 @@ export async function handleControlApi(
         const utterance = await meeting.say(String(body.speaker), String(body.text ?? ''), { captions });
         return sendJson(res, 200, { utterance });
       }
+      case 'POST captions-allowed':
+        if (typeof body.allowed !== 'boolean') throw new Error('allowed must be true or false');
+        meeting.setCaptionsAllowed(body.allowed);
+        break;
       case 'GET truth':
         return sendJson(res, 200, meeting.truth());
       default:

@@ -33,6 +33,29 @@
  * seed also draws how the page marks the bot's own tile (MEET_CHOICES, TEAMS_CHOICES; recorded as
  * the page load's selfTile); seedWithSelfTile() finds a seed that draws a given way.
  *
+ * Captions turned off by the host: `captionsAllowed: false` at creation, or
+ * meeting.setCaptionsAllowed(false | true) mid-meeting (control API: POST captions-allowed): while
+ * off, the captions control is disabled with the platform's note or gone (drawn per page load,
+ * `captionsRefused`), captions on go off, and nothing said is captioned; allowed again, the
+ * control is back and captions stay off until someone turns them on.
+ *
+ * Who is speaking: while an utterance sounds (from its start to about 300 ms after its end) the
+ * speaker's tile shows the platform's speaking indicator, drawn per page load (`speakingMark`):
+ * Meet outlines the tile (a build class) and turns its mic icon into an equalizer (`graphic_eq`),
+ * shows audio-level bars (`data-audio-level` 1-3, 0 silent) or sets `data-speaking` on the tile's
+ * media; Teams shows the tile's voice-level ring (`data-tid="voice-level-stream-outline"`, made
+ * visible by a class), says "speaking" in the tile's label, or sets `data-is-speaking="true"`.
+ * Overlapping speakers light both tiles. seedWithChoice() finds a seed that draws a given way.
+ *
+ * Zoom (zoom-routes.ts, pages/zoom-client.js): the launch page on zoom.us / usNNweb.zoom.us
+ * ("Join from your browser"), the web client on app.zoom.us (name, passcode, preview toggles), and
+ * its walls: `passcode` (asked unless the link's pwd carries it, zoomPwd), `started: false` (waiting
+ * for the host until meeting.start()), `lobby` (the waiting room), `notFound` (an invalid meeting
+ * id), `guests` (signed-in users only: a refusal screen or zoom.us/signin), `botWall` (a CAPTCHA).
+ * In the call: the audio dialog and banners, the caption overlay (avatar, sometimes the name), the
+ * full transcript panel and the participants panel ("(Host)", "(me)", "(Guest)"). Each wall and
+ * end screen comes in two wordings, drawn per page load like the markup (ZOOM_CHOICES).
+ *
  * Caption language: each platform's settings offer the languages of `captionLanguages` (default
  * MEET_CAPTION_LANGUAGES / TEAMS_CAPTION_LANGUAGES; `captionLanguageSettings: false` removes the
  * setting), and the truth records the one each bot picked (`bots[i].captionLanguage`, null if none).
@@ -61,13 +84,14 @@ import { SIMULATED_HOSTS } from './certificate.js';
 import type { SimMeeting } from './meeting.js';
 import type { AudioVariation, MeetingOptions, SimPlatform } from './types.js';
 import { drawMarkup } from './markup.js';
-import { PAGES, audioOf, selfTileOf } from './pages/platforms.js';
+import { PAGES, audioOf, choiceOf, selfTileOf, type PageChoice } from './pages/platforms.js';
 import { MeetingRegistry } from './registry.js';
 import { startServer } from './server.js';
+import { zoomInvitation } from './zoom-routes.js';
 
 export { correctedTurn, growWords } from './captions.js';
 export { MAX_WRAPPERS, seedFromEnv, variantSeeds } from './markup.js';
-export { audioOf, selfTileOf } from './pages/platforms.js';
+export { audioOf, choiceOf, selfTileOf, type PageChoice } from './pages/platforms.js';
 export { SPEECH_LEAD_MS, type SayOptions } from './meeting.js';
 export { VOICES, type Voice } from './speech.js';
 /** The ways a page load may deliver the call's audio (one of each is drawn per seed, both platforms). */
@@ -76,6 +100,11 @@ export { AUDIO_CHOICES } from './pages/html.js';
 export const MEET_CHOICES = PAGES.google_meet.choices;
 /** The ways a Teams page load may label the bot's own tile (one is drawn per seed). */
 export const TEAMS_CHOICES = PAGES.teams.choices;
+/** The ways a Zoom page load may be drawn (its self label, caption overlay, controls, wordings...). */
+export const ZOOM_CHOICES = PAGES.zoom.choices;
+/** What a seed's Zoom page loads draw for each of ZOOM_CHOICES. */
+export const zoomChoicesOf = PAGES.zoom.choicesOf;
+export { zoomInvitation, zoomPwd } from './zoom-routes.js';
 export { MEET_CAPTION_LANGUAGES, TEAMS_CAPTION_LANGUAGES } from './types.js';
 export type { TruthSegment } from './captions.js';
 export type { CaptionTurn } from './turn.js';
@@ -103,7 +132,7 @@ export interface Simulator {
   hostResolverRules(): string[];
   /** The meeting with this native id (created on first use), optionally (re)configured. */
   meeting(id: string, options?: Partial<MeetingOptions>): SimMeeting;
-  /** The join link a user would paste for the meeting. */
+  /** The join link a user would paste for the meeting (Zoom: the us05web launch page, with pwd when it has a passcode). */
   url(platform: SimPlatform, id: string): string;
   /** A signed-in account of the platform, with its session as Playwright's storageState. */
   account(platform: SimPlatform, name: string, email: string): SimAccount;
@@ -125,7 +154,7 @@ export async function startSimulator(): Promise<Simulator> {
       '--ignore-certificate-errors',
     ],
     meeting: (id, options) => registry.meeting(id, options),
-    url: (platform, id) => joinUrl(platform, id),
+    url: (platform, id) => (platform === 'zoom' ? zoomInvitation(registry.meeting(id)) : joinUrl(platform, id)),
     account: (platform, name, email) => registry.accounts.create(platform, name, email),
     signOut: (email) => registry.accounts.signOut(email),
     close: () => server.close(),
@@ -145,6 +174,13 @@ export function seedWithSelfTile(platform: SimPlatform, selfTile: string, from: 
   for (let seed = from >>> 0; ; seed = (seed + 1) >>> 0) if (selfTileOf(platform, seed) === selfTile) return seed;
 }
 
+/** The first seed from `from` on whose page loads draw `value` for `choice` (e.g. speakingMark 'label'). */
+export function seedWithChoice(platform: SimPlatform, choice: PageChoice, value: string, from: number): number {
+  const ways: readonly string[] = PAGES[platform].choices[choice];
+  if (!ways.includes(value)) throw new Error(`${platform} pages never draw ${choice} ${value}`);
+  for (let seed = from >>> 0; ; seed = (seed + 1) >>> 0) if (choiceOf(platform, seed, choice) === value) return seed;
+}
+
 /** The first seed from `from` on whose page loads deliver the call's audio as `audio` says. */
 export function seedWithAudio(platform: SimPlatform, audio: Partial<AudioVariation>, from: number): number {
   const wanted = Object.entries(audio) as Array<[keyof AudioVariation, string]>;
@@ -162,13 +198,15 @@ export function describeAudio(platform: SimPlatform, seed: number): string {
 }
 
 /**
- * "seed 7 (SIM_SEED=7; self tile: you; audio: tracks late, change none, elements body; wrappers:
- * region 2, list 0, ...)": a variant as a failure message names it.
+ * "seed 7 (SIM_SEED=7; self tile: you; audio: tracks late, change none, elements body; speaking:
+ * level; captions refused: absent; wrappers: region 2, list 0, ...)": a variant as a failure
+ * message names it.
  */
 export function describeMarkup(platform: SimPlatform, seed: number): string {
   const wrappers = Object.entries(wrappersOf(platform, seed)).map(([level, n]) => `${level} ${n}`);
   const audio = describeAudio(platform, seed);
-  return `seed ${seed} (SIM_SEED=${seed}; self tile: ${selfTileOf(platform, seed)}; audio: ${audio}; wrappers: ${wrappers.join(', ')})`;
+  const marks = `speaking: ${choiceOf(platform, seed, 'speakingMark')}; captions refused: ${choiceOf(platform, seed, 'captionsRefused')}`;
+  return `seed ${seed} (SIM_SEED=${seed}; self tile: ${selfTileOf(platform, seed)}; audio: ${audio}; ${marks}; wrappers: ${wrappers.join(', ')})`;
 }
 
 function joinUrl(platform: SimPlatform, id: string): string {

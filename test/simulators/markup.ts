@@ -99,18 +99,25 @@ export function drawChoices<C extends Record<string, readonly string[]>>(
   return drawn;
 }
 
-export function drawMarkup<K extends string, L extends string>(
+/**
+ * `laterClassKeys`: class roles added after the first ones, drawn from a stream of their own (as
+ * the choices are), so adding one left every seed's other class names as they were.
+ */
+export function drawMarkup<K extends string, L extends string, A extends string = never>(
   seed: number,
   classKeys: readonly K[],
   levels: readonly L[],
-): Markup<K, L> {
+  laterClassKeys: readonly A[] = [],
+): Markup<K | A, L> {
   const random = seededRandom(seed);
   const wrappers = {} as Record<L, number>;
   for (const level of levels) wrappers[level] = Math.floor(random() * (MAX_WRAPPERS + 1));
   const used = new Set<string>();
-  const cls = {} as Record<K, string>;
+  const cls = {} as Record<K | A, string>;
   for (const key of classKeys) cls[key] = className(random, used);
   const wrapperClass = {} as Record<L, string>;
   for (const level of levels) wrapperClass[level] = className(random, used);
+  const later = seededRandom((seed ^ 0x5bd1e995) >>> 0);
+  for (const key of laterClassKeys) cls[key] = className(later, used);
   return { seed, cls, wrappers, wrapperClass };
 }

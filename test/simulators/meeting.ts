@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { CaptionBoard, growWords } from './captions.js';
 import { CaptionTurn } from './turn.js';
-import { audioOf, selfTileOf } from './pages/platforms.js';
+import { audioOf, choiceOf, selfTileOf } from './pages/platforms.js';
 import { audioUrl, synthesize, VOICES, voiceLabel, type Voice } from './speech.js';
 import {
   defaultMeetingOptions,
@@ -36,7 +36,7 @@ export const SPEECH_LEAD_MS = 500;
 export interface SayOptions {
   /**
    * Show the words as captions too, growing in step with the audio (default: the meeting's
-   * captionsFromSpeech, and never when captionsAvailable is false).
+   * captionsFromSpeech; never when captionsAvailable is false, nor while captions are not allowed).
    */
   captions?: boolean;
   /** An espeak-ng voice for this speaker from now on (default: the next of VOICES for a new speaker). */
@@ -97,6 +97,12 @@ export class SimMeeting {
     this.forBots('in_call', (bot) => this.terminate(bot, 'removed'));
   }
 
+  /** Zoom: the host starts the meeting; bots waiting for that ask to join (the waiting room, or in). */
+  start(): void {
+    this.configure({ started: true });
+    this.broadcast();
+  }
+
   /** The host ends the meeting for everyone. */
   end(): void {
     this.endedAt = now();
@@ -126,6 +132,21 @@ export class SimMeeting {
     this.broadcast();
   }
 
+  /**
+   * The host (Meet) or organizer (Teams) turns captions off for the meeting, or back on. Off: every
+   * page shows its captions control disabled or not at all (as its seed drew), captions on are
+   * switched off (the caption area goes, its blocks with it), and speech makes no captions, also
+   * the rest of an utterance under way. On again: the control comes back; captions stay off until
+   * a participant turns them on, and only what is said from then on shows. Caption turns scripted
+   * meanwhile (caption(), speak()) still go into the truth, but no page shows them.
+   */
+  setCaptionsAllowed(allowed: boolean): void {
+    if (allowed === this.options.captionsAllowed) return;
+    this.options = { ...this.options, captionsAllowed: allowed };
+    if (!allowed) this.board.clear();
+    this.broadcast();
+  }
+
   /** Starts a caption turn: a new block (Meet) or row (Teams) for the speaker. */
   caption(speaker: string): CaptionTurn {
     return new CaptionTurn(this.board, this.board.create(speaker));
@@ -152,7 +173,10 @@ export class SimMeeting {
     const voice = options.voice ?? this.voices.get(speaker) ?? VOICES[this.voices.size % VOICES.length];
     this.voices.set(speaker, voice);
     const speech = await synthesize(voice, text);
-    const captions = (options.captions ?? this.options.captionsFromSpeech) && this.options.captionsAvailable;
+    const captions =
+      (options.captions ?? this.options.captionsFromSpeech) &&
+      this.options.captionsAvailable &&
+      this.options.captionsAllowed;
     const turn = captions ? this.caption(speaker) : null;
     const utterance: Utterance = {
       id: `${this.utterances.length + 1}-${speech.id}`,
@@ -169,9 +193,12 @@ export class SimMeeting {
     this.utterances.push(utterance);
     this.broadcast();
     const steps = turn ? growWords(text) : [];
-    // Each word appears as it ends: the words spread evenly over the speech.
+    // Each word appears as it ends: the words spread evenly over the speech; none once the host
+    // turned captions off.
     const timers = steps.map((step, i) =>
-      delayUntil(utterance.startedAt + (utterance.durationMs * (i + 1)) / steps.length).then(() => turn!.show(step)),
+      delayUntil(utterance.startedAt + (utterance.durationMs * (i + 1)) / steps.length).then(() => {
+        if (this.options.captionsAllowed) turn!.show(step);
+      }),
     );
     await Promise.all([...timers, delayUntil(utterance.startedAt + utterance.durationMs)]);
     return copyUtterance(utterance);
@@ -185,7 +212,8 @@ export class SimMeeting {
    */
   captionsOnScreen(platform: SimPlatform): Array<{ speaker: string; text: string }> {
     const shown = this.board.visible().map(({ speaker, text }) => ({ speaker, text }));
-    return platform === 'teams' ? shown.slice(-this.options.visibleRows) : shown;
+    // Teams' list and Zoom's caption overlay show the last few lines only.
+    return platform === 'google_meet' ? shown : shown.slice(-this.options.visibleRows);
   }
 
   truth(): GroundTruth {
@@ -226,11 +254,13 @@ export class SimMeeting {
   // ---- the bot pages' side (guest API)
 
   /** Notes a page load, with how its seed has the bot's own tile marked (a failure can name it). */
-  recordPageLoad(load: Omit<PageLoad, 'selfTile' | 'audio'>): void {
+  recordPageLoad(load: Omit<PageLoad, 'selfTile' | 'audio' | 'speakingMark' | 'captionsRefused'>): void {
     this.pageLoads.push({
       ...load,
       selfTile: selfTileOf(load.platform, load.markupSeed),
       audio: audioOf(load.platform, load.markupSeed),
+      speakingMark: choiceOf(load.platform, load.markupSeed, 'speakingMark'),
+      captionsRefused: choiceOf(load.platform, load.markupSeed, 'captionsRefused'),
     });
   }
 
@@ -347,7 +377,8 @@ export class SimMeeting {
               .map((p) => ({ id: p.id, name: p.name, self: false, suffix: p.suffix, presenting: p.presenting })),
           ]
         : [],
-      captions: inCall ? this.board.visible() : [],
+      captions: inCall && this.options.captionsAllowed ? this.board.visible() : [],
+      captionsAllowed: this.options.captionsAllowed,
       speech: inCall
         ? this.utterances
             .filter((u) => u.audience.includes(bot.guestId) && Date.now() < u.startedAt + u.durationMs)

@@ -15,6 +15,7 @@ import { teamsPage } from './pages/teams.js';
 import type { MeetingRegistry } from './registry.js';
 import { serveAudio } from './speech.js';
 import { pageOptions } from './types.js';
+import { isZoomHost, zoomRoute } from './zoom-routes.js';
 
 const MEET_CODE = /^[a-z]{3}-[a-z]{4}-[a-z]{3}$/;
 const NO_MEETING = { meetingId: '', code: '', space: '', hl: null, options: {}, account: null };
@@ -58,6 +59,7 @@ async function route(registry: MeetingRegistry, req: IncomingMessage, res: Serve
     case 'localhost':
       if (url.pathname.startsWith('/_sim/control/')) return handleControlApi(registry, req, res, url);
   }
+  if (isZoomHost(host)) return zoomRoute(registry, req, res, url);
   sendJson(res, 404, { error: `nothing simulated at ${host}${url.pathname}` });
 }
 

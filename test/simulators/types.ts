@@ -1,15 +1,24 @@
 /** The shapes of the simulator: how a meeting is configured, and what it records as ground truth. */
 import type { CaptionBlockView, TruthSegment } from './captions.js';
 
-export type SimPlatform = 'google_meet' | 'teams';
+export type SimPlatform = 'google_meet' | 'teams' | 'zoom';
 export type BotScreen = 'lobby' | 'in_call' | 'terminal';
 export type TerminalScreen = 'denied' | 'no_response' | 'removed' | 'ended' | 'left';
 
 export interface MeetingOptions {
   /** Guests wait to be admitted (default); false lets them straight in ("Join now"). */
   lobby: boolean;
-  /** Meet: "Check your meeting code"; Teams: an invalid meeting link. */
+  /** Meet: "Check your meeting code"; Teams: an invalid meeting link; Zoom: "This meeting ID is not valid". */
   notFound: boolean;
+  /**
+   * Zoom: the meeting's passcode, or null. A link whose pwd carries it (zoomPwd) gets straight in;
+   * otherwise the pre-join asks for it, and a wrong one is refused there.
+   */
+  passcode: string | null;
+  /** Zoom: whether the host has started the meeting; false: "Waiting for the host to start this meeting" until start(). */
+  started: boolean;
+  /** Zoom: a CAPTCHA ("I'm not a robot") in place of the pre-join, as Zoom shows guests it suspects. */
+  botWall: boolean;
   /**
    * Whether people who are not signed in get in. 'refused_screen': the platform's refusal screen
    * (Meet: "You can't join this video call"; Teams: a tenant without anonymous join, "Your
@@ -27,8 +36,15 @@ export interface MeetingOptions {
   /** false: this build offers no way to turn captions on (no button, no key, no menu item). */
   captionsAvailable: boolean;
   /**
+   * Whether the host (Meet) or organizer (Teams) lets this meeting have captions (default true);
+   * changed mid-meeting with SimMeeting.setCaptionsAllowed. false: the captions control is there
+   * but disabled, or gone (drawn per page load, see the pages' `captionsRefused`), captions on
+   * are switched off, and speech makes none. Allowed again, captions stay off until turned on.
+   */
+  captionsAllowed: boolean;
+  /**
    * Whether say() also shows its words as captions, growing in step with the audio (default true;
-   * never when captionsAvailable is false). false: speech only, for tests of the audio alone.
+   * never when captionsAvailable or captionsAllowed is false). false: speech only, for tests of the audio alone.
    */
   captionsFromSpeech: boolean;
   /**
@@ -65,11 +81,15 @@ export interface MeetingOptions {
 export const defaultMeetingOptions: MeetingOptions = {
   lobby: true,
   notFound: false,
+  passcode: null,
+  started: true,
+  botWall: false,
   guests: 'allowed',
   prejoinDialog: 'none',
   gotItPopup: false,
   captionsButton: true,
   captionsAvailable: true,
+  captionsAllowed: true,
   captionsFromSpeech: true,
   captionMarkup: 'standard',
   teamsCaptionsMenu: 'guest',
@@ -206,6 +226,10 @@ export interface PageLoad {
   selfTile: string;
   /** How the page delivers the call's audio over WebRTC, drawn from the seed (see AudioVariation). */
   audio: AudioVariation;
+  /** How the page shows who is speaking on their tile, drawn from the seed (the pages' `speakingMark`). */
+  speakingMark: string;
+  /** How the page shows captions the host turned off (`captionsRefused`: the control disabled or gone). */
+  captionsRefused: string;
   /** The account the page was signed in as (email), or null. */
   account?: string | null;
   /** Every simulated account whose session tokens the page carried (isolation checks). */
@@ -305,6 +329,8 @@ export interface GuestView {
   terminal: TerminalScreen | null;
   participants: Array<{ id: string; name: string; self: boolean; suffix: NameSuffix | null; presenting: boolean }>;
   captions: CaptionBlockView[];
+  /** Whether the host lets the meeting have captions now (MeetingOptions.captionsAllowed). */
+  captionsAllowed: boolean;
   /** Utterances this bot's page is to play (those said while it was in the call, until they end). */
   speech: SpeechView[];
 }

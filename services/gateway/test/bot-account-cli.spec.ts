@@ -143,6 +143,6 @@ describe('operator CLI: bot accounts', function () {
     );
     const usage = await cli(dataDir, ['bot-account', 'add', '--platform', 'teams'], env);
     expect(usage.code).to.equal(2);
-    expect(usage.stderr).to.contain('bot-account add --platform google_meet|teams --name LABEL --session FILE');
+    expect(usage.stderr).to.contain('bot-account add --platform google_meet|teams|zoom --name LABEL --session FILE');
   });
 });

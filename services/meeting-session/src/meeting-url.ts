@@ -3,13 +3,14 @@
  * that reach the same meeting (a different letter case, a query, a Teams wrapper page) must give
  * the same `identityKey`, or a second bot could join a meeting that is already being transcribed.
  *
- * Anything that is not a meeting link of the two platforms is refused rather than guessed at.
+ * Anything that is not a meeting link of the three platforms is refused rather than guessed at.
  */
 import { errors, type Platform } from '@notetaker/contracts';
+import { parseZoom, ZOOM_HOST } from './zoom-url.js';
 
 export interface ParsedMeetingUrl {
   platform: Platform;
-  /** The platform's own id of the meeting: a Meet code, `<thread>/<message>` or a Teams meet id. */
+  /** The platform's own id of the meeting: a Meet code, `<thread>/<message>`, a Teams meet id, a Zoom id or personal link name. */
   nativeId: string;
   /** `<platform>:<nativeId>`: what at most one live meeting may hold. */
   identityKey: string;
@@ -17,7 +18,8 @@ export interface ParsedMeetingUrl {
   joinUrl: string;
 }
 
-const UNSUPPORTED = 'url must be a Google Meet (https://meet.google.com/abc-defg-hij) or Microsoft Teams meeting link';
+const UNSUPPORTED =
+  'url must be a Google Meet (https://meet.google.com/abc-defg-hij), Zoom (https://zoom.us/j/123456789) or Microsoft Teams meeting link';
 
 const MEET_CODE = /^[a-z]{3}-[a-z]{4}-[a-z]{3}$/;
 /** Teams "meet" links carry a numeric meeting id (observed 10-15 digits). */
@@ -32,6 +34,7 @@ export function parseMeetingUrl(raw: string): ParsedMeetingUrl {
   const host = url.hostname.toLowerCase();
   if (host === 'meet.google.com') return parseMeet(url);
   if (host === 'teams.microsoft.com' || host === 'teams.live.com') return parseTeams(url, host);
+  if (ZOOM_HOST.test(host)) return parseZoomUrl(url);
   throw errors.badRequest(UNSUPPORTED, 'url');
 }
 
@@ -129,6 +132,12 @@ function decodeFully(value: string): string | null {
     current = next;
   }
   return current;
+}
+
+function parseZoomUrl(url: URL): ParsedMeetingUrl {
+  const zoom = parseZoom(url);
+  if (!zoom) return refuse();
+  return result('zoom', zoom.nativeId, zoom.joinUrl);
 }
 
 function refuse(): never {

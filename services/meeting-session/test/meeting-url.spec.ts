@@ -9,7 +9,7 @@ const CONTEXT = encodeURIComponent(
 );
 
 /** [url, platform, native id] for links that must be accepted. */
-const ACCEPTED: Array<[string, 'google_meet' | 'teams', string]> = [
+const ACCEPTED: Array<[string, 'google_meet' | 'teams' | 'zoom', string]> = [
   ['https://meet.google.com/abc-defg-hij', 'google_meet', 'abc-defg-hij'],
   ['https://meet.google.com/ABC-DEFG-HIJ', 'google_meet', 'abc-defg-hij'],
   ['https://MEET.GOOGLE.COM/Abc-Defg-Hij/', 'google_meet', 'abc-defg-hij'],
@@ -42,6 +42,17 @@ const ACCEPTED: Array<[string, 'google_meet' | 'teams', string]> = [
   ['https://teams.microsoft.com/meet/2345678901234?p=AbCdEfGhIj', 'teams', 'meet:2345678901234'],
   ['https://teams.live.com/meet/9876543210987?p=XyZ123abc', 'teams', 'meet:9876543210987'],
   ['https://teams.live.com/meet/9876543210987', 'teams', 'meet:9876543210987'],
+  ['https://us05web.zoom.us/j/85612345678?pwd=aBcDeFgHiJkLmNoPqRsTuVwXyZ.1', 'zoom', '85612345678'],
+  ['https://acme.zoom.us/j/85612345678', 'zoom', '85612345678'],
+  ['https://zoom.us/j/85612345678', 'zoom', '85612345678'],
+  ['zoom.us/j/856-1234-5678?pwd=x1', 'zoom', '85612345678'],
+  ['https://zoom.us/j/856%201234%205678', 'zoom', '85612345678'],
+  ['https://app.zoom.us/wc/join/85612345678', 'zoom', '85612345678'],
+  ['https://app.zoom.us/wc/join/85612345678?pwd=aBc123', 'zoom', '85612345678'],
+  ['https://app.zoom.us/wc/85612345678/join?pwd=aBc123&fromPWA=1', 'zoom', '85612345678'],
+  ['https://app.zoom.us/wc/85612345678/join', 'zoom', '85612345678'],
+  ['https://zoom.us/my/Ada.Lovelace', 'zoom', 'ada.lovelace'],
+  ['https://acme.zoom.us/my/adalovelace?pwd=Zz9', 'zoom', 'adalovelace'],
 ];
 
 /** Links that must be refused with a 400 naming the url field and the two platforms. */
@@ -61,7 +72,18 @@ const REJECTED: string[] = [
   'javascript:alert(1)//meet.google.com/abc-defg-hij',
   'https://meet.google.com.evil.example/abc-defg-hij',
   'https://evil.example/meet.google.com/abc-defg-hij',
-  'https://zoom.us/j/1234567890?pwd=abc',
+  'https://zoom.us/',
+  'https://zoom.us/j/',
+  'https://zoom.us/j/12345',
+  'https://zoom.us/j/abcdefghij',
+  'https://zoom.us/s/85612345678',
+  'https://zoom.us/j/85612345678/extra',
+  'https://app.zoom.us/wc/home',
+  'https://zoom.us/my/ab',
+  'https://zoom.us/my/9lives',
+  'https://zoom.us.evil.example/j/85612345678',
+  'https://evilzoom.us/j/85612345678',
+  'https://zoom.us:444/j/85612345678',
   'https://teams.microsoft.com/',
   'https://teams.microsoft.com/l/channel/19%3Aabc%40thread.tacv2/General?groupId=1&tenantId=2',
   'https://teams.microsoft.com/l/chat/19%3Aabc%40thread.v2/conversations',
@@ -76,6 +98,10 @@ const REJECTED: string[] = [
 ];
 
 describe('parseMeetingUrl', () => {
+  it('names Zoom in its refusal', () => {
+    expect(() => parseMeetingUrl('https://example.com/j/1')).to.throw(/Zoom \(https:\/\/zoom\.us\/j\/123456789\)/);
+  });
+
   for (const [url, platform, nativeId] of ACCEPTED) {
     it(`accepts ${url.slice(0, 110)}`, () => {
       const parsed = parseMeetingUrl(url);
@@ -115,5 +141,27 @@ describe('parseMeetingUrl', () => {
     expect(parseMeetingUrl('https://teams.live.com/meet/9876543210987?p=XyZ123abc').joinUrl).to.equal(
       'https://teams.live.com/meet/9876543210987?p=XyZ123abc',
     );
+  });
+
+  it('gives every form of one Zoom meeting the same identity, and opens the web client with the pwd given', () => {
+    const keys = new Set(
+      ACCEPTED.filter(([, , id]) => id === '85612345678').map(([u]) => parseMeetingUrl(u).identityKey),
+    );
+    expect([...keys]).to.deep.equal(['zoom:85612345678']);
+    expect(parseMeetingUrl('https://us05web.zoom.us/j/85612345678?pwd=aBc.1&uname=x').joinUrl).to.equal(
+      'https://app.zoom.us/wc/join/85612345678?pwd=aBc.1',
+    );
+    expect(parseMeetingUrl('https://zoom.us/j/856 1234 5678').joinUrl).to.equal(
+      'https://app.zoom.us/wc/join/85612345678',
+    );
+    expect(parseMeetingUrl('https://app.zoom.us/wc/85612345678/join').joinUrl).to.equal(
+      'https://app.zoom.us/wc/join/85612345678',
+    );
+  });
+
+  it('opens a Zoom personal link through its launch page, which alone knows the id', () => {
+    const parsed = parseMeetingUrl('https://acme.zoom.us/my/Ada.Lovelace?pwd=Zz9');
+    expect(parsed.identityKey).to.equal('zoom:ada.lovelace');
+    expect(parsed.joinUrl).to.equal('https://zoom.us/my/ada.lovelace?pwd=Zz9');
   });
 });

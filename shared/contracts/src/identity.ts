@@ -58,7 +58,7 @@ export type BrowserSession = z.infer<typeof browserSession>;
 /** What may be shown about a bot account: never its session. */
 export const botAccountInfo = z.object({
   id: z.string(),
-  platform: z.enum(['google_meet', 'teams']),
+  platform: z.enum(['google_meet', 'teams', 'zoom']),
   name: z.string(),
   status: botAccountStatus,
   maxMeetings: z.number().int().min(1),
@@ -70,7 +70,7 @@ export const botAccountInfo = z.object({
 export type BotAccountInfo = z.infer<typeof botAccountInfo>;
 
 /** svc.identity.bot-accounts: the accounts of a platform, without sessions. */
-export const botAccountsRequest = z.object({ platform: z.enum(['google_meet', 'teams']) });
+export const botAccountsRequest = z.object({ platform: z.enum(['google_meet', 'teams', 'zoom']) });
 export const botAccountsReply = z.object({ accounts: z.array(botAccountInfo) });
 /** svc.identity.bot-account-session: one account's session, decrypted, for meeting-session only. 404 when removed. */
 export const botAccountSessionRequest = z.object({ accountId: z.string() });

@@ -9,6 +9,12 @@ export const DRIVER_FAILURES = [
   'admission_denied',
   'lobby_timeout',
   'meeting_not_found',
+  /** Zoom: the passcode typed (the start's `passcode`) was refused; a link's pwd is never asked again. */
+  'passcode_invalid',
+  /** Zoom: the host never started the meeting; the bot waited on "waiting for the host" for the whole join timeout. */
+  'meeting_not_started',
+  /** The platform put up a CAPTCHA or bot wall ("I'm not a robot"); reported at once, never retried. */
+  'bot_detected',
   /** The platform does not let guests in (Meet's "You can't join this video call", a tenant without anonymous join, a sign-in redirect). */
   'guest_refused',
   /** Signed in with a bot account, the platform sent the bot to its sign-in page: the session is no longer accepted. */

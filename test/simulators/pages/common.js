@@ -377,5 +377,46 @@ window.__SIMLIB__ = (function () {
       },
     };
   }
-  return { h: h, wrap: wrap, post: post, avatar: avatar, media: media, connect: connect, screens: screens };
+  /*
+   * Who is speaking now, as the platforms' speaking indicators show it: each utterance of the view
+   * lights its speaker from its sound's start until SPEAKING_TAIL_MS after its end (the indicators
+   * trail the voice a little); overlapping utterances light both speakers. Timed from the
+   * utterance's own window, as the platform's server tells every client who speaks, not from when
+   * this page happens to play the sound. onChange(names) is called whenever the set changes.
+   */
+  var SPEAKING_TAIL_MS = 300;
+  function speakingTimeline(onChange) {
+    var seen = {};
+    var timers = [];
+    var lit = {};
+    function names() { return Object.keys(lit).filter(function (name) { return lit[name] > 0; }); }
+    function light(speaker, by) {
+      var before = names().join('\n');
+      lit[speaker] = (lit[speaker] || 0) + by;
+      if (names().join('\n') !== before) onChange(names());
+    }
+    function at(time, fn) { timers.push(setTimeout(fn, Math.max(0, time - Date.now()))); }
+    return {
+      names: names,
+      update: function (speech) {
+        speech.forEach(function (u) {
+          if (seen[u.id]) return;
+          seen[u.id] = true;
+          at(u.startAt, function () { light(u.speaker, 1); });
+          at(u.startAt + u.durationMs + SPEAKING_TAIL_MS, function () { light(u.speaker, -1); });
+        });
+      },
+      close: function () { timers.forEach(clearTimeout); timers = []; lit = {}; },
+    };
+  }
+
+  /* A notice over the call for a few seconds ("The host turned off captions"), as both apps show. */
+  function toast(className, text) {
+    var el = h('div', { role: 'status', 'aria-live': 'polite', class: className }, text);
+    document.body.appendChild(el);
+    setTimeout(function () { el.remove(); }, 4000);
+  }
+
+  return { h: h, wrap: wrap, post: post, avatar: avatar, media: media, connect: connect, screens: screens,
+    speakingTimeline: speakingTimeline, toast: toast };
 })();

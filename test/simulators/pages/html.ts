@@ -15,6 +15,13 @@ export const AUDIO_CHOICES = {
   audioElements: ['body', 'call', 'hidden'],
 } as const;
 
+/**
+ * How a page load shows captions the host turned off (MeetingOptions.captionsAllowed): the
+ * control stays, disabled, with a note saying the host or organizer turned captions off; or it is
+ * gone from the toolbar (Meet) or the More menu (Teams). Drawn after the other choices.
+ */
+export const CAPTIONS_REFUSED_CHOICES = { captionsRefused: ['disabled', 'absent'] } as const;
+
 /** The browser-side code of a page, kept as plain .js next to this file (it runs in Chromium as is). */
 function clientSource(file: string): string {
   let source = clients.get(file);
@@ -33,6 +40,8 @@ export function renderPage<K extends string, L extends string>(page: {
   /** The seed of this page load's markup (see markup.ts). */
   seed: number;
   classKeys: readonly K[];
+  /** Class roles added later, drawn from a stream of their own (see drawMarkup). */
+  laterClassKeys?: readonly K[];
   /** The levels that get wrapper elements; the client wraps them with __SIMLIB__.wrap(level, el). */
   levels: readonly L[];
   css: (c: Record<K, string>) => string;
@@ -41,7 +50,7 @@ export function renderPage<K extends string, L extends string>(page: {
   clients: string[];
   rootId: string;
 }): string {
-  const { cls, wrappers, wrapperClass } = drawMarkup(page.seed, page.classKeys, page.levels);
+  const { cls, wrappers, wrapperClass } = drawMarkup(page.seed, page.classKeys, page.levels, page.laterClassKeys);
   return [
     '<!doctype html>',
     '<html lang="en" dir="ltr"><head><meta charset="utf-8">',
@@ -63,11 +72,14 @@ export function definePages<
   const K extends string,
   const L extends string,
   const C extends Record<string, readonly string[]>,
+  const A extends string = never,
 >(pages: {
   classKeys: readonly K[];
+  /** Class roles added after the first ones (drawn apart, so earlier seeds keep their class names). */
+  laterClassKeys?: readonly A[];
   levels: readonly L[];
   choices: C;
-  css: (c: Record<K, string>) => string;
+  css: (c: Record<K | A, string>) => string;
   client: string;
   rootId: string;
 }) {
@@ -81,7 +93,8 @@ export function definePages<
       renderPage({
         title,
         seed: config.seed,
-        classKeys: pages.classKeys,
+        classKeys: pages.classKeys as readonly (K | A)[],
+        laterClassKeys: pages.laterClassKeys ?? [],
         levels: pages.levels,
         css: pages.css,
         config: { ...config, ...choicesOf(config.seed) },

@@ -12,8 +12,9 @@
   var h = L.h;
   var wrap = L.wrap;
   var root = document.getElementById('yDmH0d');
+  // captionsAllowed: whether the host lets the call have captions (null till the first view says).
   var local = { micOn: true, camOn: true, guestId: null, screen: null, captionsOn: false, dialogDone: false,
-    blocks: new Map(), tiles: new Map(), ui: null, lastView: null, source: null };
+    blocks: new Map(), tiles: new Map(), ui: null, lastView: null, source: null, captionsAllowed: null, speaking: null };
   var media = L.media(local);
 
   var END_SCREENS = {
@@ -128,11 +129,24 @@
 
   // Meet receives up to three audio tracks, one per recent speaker; audio elements placed in the call go in its screen.
   var render = L.screens(local, media, {
-    reset: function () { local.blocks.clear(); local.tiles.clear(); closePopups(); },
+    reset: function () {
+      if (local.speaking) local.speaking.close();
+      local.speaking = null;
+      local.tiles.forEach(function (tile) { markSpeaking(tile.__sim, false); });
+      local.blocks.clear();
+      local.tiles.clear();
+      closePopups();
+    },
     lobby: function () { renderLobby(); },
     call: function () { renderCall(); },
     end: function (terminal) { renderEnd(terminal); },
-    paint: function (view) { paintTiles(view.participants); paintCaptions(view.captions); },
+    paint: function (view) {
+      allowCaptions(view.captionsAllowed !== false);
+      paintTiles(view.participants);
+      local.speaking.update(view.speech || []);
+      paintSpeaking();
+      paintCaptions(view.captions);
+    },
   }, { slots: 3, host: function () { return root.firstElementChild; } });
 
   function renderLobby() {
@@ -169,23 +183,25 @@
     var count = h('div', { class: C.badge }, '1');
     var cc = O.captionsButton === false || O.captionsAvailable === false ? null
       : h('button', { class: C.ctl, type: 'button', onclick: function () { setCaptions(!local.captionsOn); } }, [icon('closed_caption_off')]);
+    var more = h('button', { class: C.ctl, type: 'button', 'aria-label': 'More options', 'aria-haspopup': 'menu', onclick: toggleMoreMenu }, [icon('more_vert')]);
     var leave = h('button', { class: C.ctl + ' ' + C.danger, type: 'button', 'aria-label': 'Leave call', onclick: function () {
       L.post('leave', { guest: local.guestId });
     } }, [icon('call_end')]);
-    root.replaceChildren(h('div', { class: C.call }, [
-      grid,
-      captionsHost,
-      h('div', { class: C.bar }, [
-        h('div', { class: C.clock }, SIM.code),
-        h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on microphone', 'data-is-muted': 'true' }, [icon('mic_off')]),
-        h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on camera', 'data-is-muted': 'true' }, [icon('videocam_off')]),
-        cc,
-        h('button', { class: C.ctl, type: 'button', 'aria-label': 'More options', 'aria-haspopup': 'menu', onclick: toggleMoreMenu }, [icon('more_vert')]),
-        leave,
-        h('button', { class: C.ctl, type: 'button', 'aria-label': 'People' }, [icon('people'), count]),
-      ].map(function (control) { return control && wrap('control', control); })),
-    ]));
-    local.ui = { grid: grid, captionsHost: captionsHost, cc: cc, count: count, list: null, region: null, regionOuter: null };
+    var controls = [
+      h('div', { class: C.clock }, SIM.code),
+      h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on microphone', 'data-is-muted': 'true' }, [icon('mic_off')]),
+      h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on camera', 'data-is-muted': 'true' }, [icon('videocam_off')]),
+      cc,
+      more,
+      leave,
+      h('button', { class: C.ctl, type: 'button', 'aria-label': 'People' }, [icon('people'), count]),
+    ].map(function (control) { return control && wrap('control', control); });
+    var bar = h('div', { class: C.bar }, controls);
+    root.replaceChildren(h('div', { class: C.call }, [grid, captionsHost, bar]));
+    // ccOuter, moreOuter: the captions button as the toolbar holds it, and its neighbour, for a host who takes it away.
+    local.ui = { grid: grid, captionsHost: captionsHost, cc: cc, count: count, list: null, region: null, regionOuter: null,
+      bar: bar, ccOuter: controls[3], moreOuter: controls[4] };
+    local.speaking = L.speakingTimeline(paintSpeaking);
     paintCaptionsButton();
     if (O.gotItPopup) {
       var popup = h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-modal': 'true', class: C.dialog }, [
@@ -199,7 +215,7 @@
 
   document.addEventListener('keydown', function (e) {
     if (local.screen !== 'in_call' || typing(e) || e.ctrlKey || e.altKey || e.metaKey) return;
-    if (e.key === 'c' && O.captionsAvailable !== false) setCaptions(!local.captionsOn);
+    if (e.key === 'c' && O.captionsAvailable !== false && local.captionsAllowed !== false) setCaptions(!local.captionsOn);
   });
 
   // ---- the caption language: More options -> Settings -> Captions -> Meeting language
@@ -299,15 +315,42 @@
     ];
   }
 
+  /*
+   * The host turned captions off for the call, or back on (the view's captionsAllowed): captions
+   * on go off, the button is disabled or taken out of the toolbar (SIM.captionsRefused), and a
+   * notice says so. Allowed again, the button is back and captions stay off until turned on.
+   */
+  function allowCaptions(allowed) {
+    var before = local.captionsAllowed;
+    if (allowed === before) return;
+    local.captionsAllowed = allowed;
+    if (!allowed && local.captionsOn) setCaptions(false);
+    paintCaptionsButton();
+    // The first view only says how the call started: nothing changed, nothing to announce.
+    if (before !== null) L.toast(C.toast, allowed ? 'The host turned captions back on' : 'The host turned off captions for everyone');
+  }
+
   function paintCaptionsButton() {
-    var cc = local.ui && local.ui.cc;
+    var ui = local.ui;
+    var cc = ui && ui.cc;
     if (!cc) return;
+    var refused = local.captionsAllowed === false;
+    if (SIM.captionsRefused === 'absent') {
+      if (refused && ui.ccOuter.parentNode) ui.ccOuter.remove();
+      if (!refused && !ui.ccOuter.parentNode) ui.bar.insertBefore(ui.ccOuter, ui.moreOuter);
+    }
+    var disabled = refused && SIM.captionsRefused !== 'absent';
+    cc.disabled = disabled;
+    cc.setAttribute('aria-disabled', String(disabled));
+    if (disabled) cc.setAttribute('data-tooltip', 'The host turned off captions for this call');
+    else cc.removeAttribute('data-tooltip');
     cc.setAttribute('aria-label', local.captionsOn ? 'Turn off captions' : 'Turn on captions');
     cc.setAttribute('aria-pressed', String(local.captionsOn));
     cc.firstChild.textContent = local.captionsOn ? 'closed_caption' : 'closed_caption_off';
   }
 
   function setCaptions(on) {
+    if (on && local.captionsAllowed === false) return;
     local.captionsOn = on;
     var ui = local.ui;
     if (on && !ui.region) {
@@ -339,9 +382,39 @@
       });
     });
     local.tiles.forEach(function (tile, id) {
-      if (!keep.has(id)) { tile.remove(); local.tiles.delete(id); }
+      if (!keep.has(id)) { markSpeaking(tile.__sim, false); tile.remove(); local.tiles.delete(id); }
     });
     local.ui.count.textContent = String(people.length);
+  }
+
+  /* Each person's tile shows whether they speak now; the bot's own and presentation tiles never do. */
+  function paintSpeaking() {
+    var now = local.speaking ? local.speaking.names() : [];
+    local.tiles.forEach(function (tile) { markSpeaking(tile.__sim, tile.__sim.canSpeak && now.indexOf(tile.__sim.name) >= 0); });
+  }
+
+  /*
+   * A speaking tile gets the build's outline class, and what this page load drew
+   * (SIM.speakingMark): the mic icon turned into an equalizer ('icon'), audio-level bars moving with
+   * the voice ('level'), or data-speaking on the tile's media ('attribute').
+   */
+  function markSpeaking(entry, on) {
+    if (!entry || entry.speaking === on) return;
+    entry.speaking = on;
+    entry.tile.classList.toggle(C.speaking, on);
+    if (SIM.speakingMark === 'icon') entry.mic.textContent = on ? 'graphic_eq' : 'mic_off';
+    if (SIM.speakingMark === 'attribute') entry.media.setAttribute('data-speaking', String(on));
+    if (SIM.speakingMark === 'level') {
+      clearInterval(entry.bounce);
+      level(entry, on ? 2 : 0);
+      if (on) entry.bounce = setInterval(function () { level(entry, 1 + Math.floor(Math.random() * 3)); }, 150);
+    }
+  }
+  function level(entry, value) {
+    entry.level.setAttribute('data-audio-level', String(value));
+    [].forEach.call(entry.level.children, function (bar, i) {
+      bar.style.height = (value ? 3 + Math.round(Math.random() * 3 * value) : 3) + 'px';
+    });
   }
 
   /*
@@ -358,11 +431,20 @@
     var id = 'spaces/' + SIM.space + '/devices/' + key;
     var name = h('div', { class: C.tileName, 'data-self-name': self && SIM.selfTile === 'inner' ? 'You' : null },
       [wrap('tileName', h('span', { class: 'notranslate' }, shown))]);
-    return wrap('tile', h('div', { class: C.tile, 'data-participant-id': id, 'data-requested-participant-id': id,
+    var mic = icon('mic_off');
+    var level = SIM.speakingMark === 'level'
+      ? h('div', { class: C.level, 'data-audio-level': '0', 'aria-hidden': 'true' }, [0, 1, 2].map(function () { return h('span', { class: C.levelBar }); }))
+      : null;
+    var media = h('div', { class: C.tileMedia, 'data-speaking': SIM.speakingMark === 'attribute' ? 'false' : null },
+      [wrap('tileAvatar', h('img', { class: C.tileAvatar, src: L.avatar(p.name), alt: '' }))]);
+    var tile = h('div', { class: C.tile, 'data-participant-id': id, 'data-requested-participant-id': id,
       'data-self-name': self && SIM.selfTile === 'tile' ? 'You' : null }, [
-      h('div', { class: C.tileMedia }, [wrap('tileAvatar', h('img', { class: C.tileAvatar, src: L.avatar(p.name), alt: '' }))]),
-      h('div', { class: C.tileBar }, [icon('mic_off'), wrap('tileName', name)]),
-    ]));
+      media,
+      h('div', { class: C.tileBar }, [level || mic, wrap('tileName', name)]),
+    ]);
+    var outer = wrap('tile', tile);
+    outer.__sim = { name: p.name, canSpeak: !p.self && !presentation, speaking: false, tile: tile, mic: mic, level: level, media: media, bounce: null };
+    return outer;
   }
 
   function paintCaptions(blocks) {

@@ -1,6 +1,6 @@
 /** The Google Meet pages of the simulator (meet.google.com/<code>). */
 import type { MeetingOptions } from '../types.js';
-import { AUDIO_CHOICES, definePages } from './html.js';
+import { AUDIO_CHOICES, CAPTIONS_REFUSED_CHOICES, definePages } from './html.js';
 
 export const meetPages = definePages({
   classKeys: [
@@ -45,6 +45,8 @@ export const meetPages = definePages({
     'ctl',
     'badge',
   ],
+  /** The speaking tile's outline, its audio-level bars, and the call's notices. */
+  laterClassKeys: ['speaking', 'level', 'levelBar', 'toast'],
   /**
    * Where wrapper elements may appear (see markup.ts): around the captions region, the list of
    * blocks, each block, its header, avatar, name and text; around tiles, a tile's avatar and name;
@@ -55,8 +57,18 @@ export const meetPages = definePages({
    * How this page load marks the bot's own tile, as Meet builds do: `data-self-name` on an element
    * inside the tile, the same marker on the tile element itself, the name shown as "You", or as
    * "<bot name> (You)" without a marker. Then how it delivers the call's audio (AUDIO_CHOICES).
+   * Then how a speaking person's tile shows it, besides the outline every build draws (a class of
+   * the build's own): the mic icon turned into an equalizer (`graphic_eq`), an audio-level
+   * indicator whose bars and `data-audio-level` (0 silent, 1-3) follow the voice, or
+   * `data-speaking="true"|"false"` on the tile's media. Then how the host's captions-off shows
+   * (CAPTIONS_REFUSED_CHOICES): the captions button disabled, or gone.
    */
-  choices: { selfTile: ['inner', 'tile', 'you', 'nameYou'], ...AUDIO_CHOICES },
+  choices: {
+    selfTile: ['inner', 'tile', 'you', 'nameYou'],
+    ...AUDIO_CHOICES,
+    speakingMark: ['icon', 'level', 'attribute'],
+    ...CAPTIONS_REFUSED_CHOICES,
+  },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Google Sans', Roboto, Arial, sans-serif; background: #202124; color: #e8eaed; }
   .${c.icon} { font-style: normal; font-size: 12px; }
@@ -89,6 +101,10 @@ export const meetPages = definePages({
   .${c.bar} { display: flex; gap: 8px; align-items: center; padding: 12px; }
   .${c.ctl} { min-width: 40px; height: 40px; border-radius: 20px; border: 0; background: #3c4043; color: #fff; }
   .${c.danger} { background: #ea4335; }
+  .${c.speaking} { box-shadow: inset 0 0 0 3px #8ab4f8; }
+  .${c.level} { display: inline-flex; gap: 2px; align-items: flex-end; width: 14px; height: 12px; vertical-align: middle; }
+  .${c.levelBar} { width: 3px; height: 3px; border-radius: 2px; background: #8ab4f8; }
+  .${c.toast} { position: fixed; bottom: 84px; left: 50%; transform: translateX(-50%); padding: 12px 24px; border-radius: 4px; background: #e8eaed; color: #202124; }
 `,
   client: 'meet-client.js',
   rootId: 'yDmH0d',

@@ -13,8 +13,10 @@
   var root = document.getElementById('app');
   var ROW_HEIGHT = 56;
   var O = {};
+  // captionsAllowed: whether the organizer lets the meeting have captions (null till the first view says).
   var local = { micOn: true, camOn: true, guestId: null, meetingId: null, screen: null, captionsOn: false,
-    tiles: new Map(), ui: null, lastView: null, source: null, dialogOpen: false, pool: [], slots: [] };
+    tiles: new Map(), ui: null, lastView: null, source: null, dialogOpen: false, pool: [], slots: [],
+    captionsAllowed: null, speaking: null };
   var media = L.media(local);
 
   var END_SCREENS = {
@@ -151,11 +153,22 @@
 
   // Teams receives one audio track mixing everybody; audio elements placed in the call go in its screen.
   var render = L.screens(local, media, {
-    reset: function () { local.tiles.clear(); closeLanguageSettings(); },
+    reset: function () {
+      if (local.speaking) local.speaking.close();
+      local.speaking = null;
+      local.tiles.clear();
+      closeLanguageSettings();
+    },
     lobby: function () { renderLobby(); },
     call: function () { renderCall(); },
     end: function (terminal) { renderEnd(terminal); },
-    paint: function (view) { paintTiles(view.participants); paintRows(view.captions); },
+    paint: function (view) {
+      allowCaptions(view.captionsAllowed !== false);
+      paintTiles(view.participants);
+      local.speaking.update(view.speech || []);
+      paintSpeaking();
+      paintRows(view.captions);
+    },
   }, { slots: 1, host: function () { return root.firstElementChild; } });
 
   function hangup() {
@@ -203,6 +216,34 @@
       ccHost,
     ]));
     local.ui = { stage: stage, ccHost: ccHost, menuHost: menuHost, count: count, more: more, list: null };
+    local.speaking = L.speakingTimeline(paintSpeaking);
+  }
+
+  /*
+   * The organizer turned live captions off for the meeting, or back on (the view's
+   * captionsAllowed): captions on go off and a notice says so; the captions item of the menus is
+   * disabled or gone while off (SIM.captionsRefused). Allowed again, captions stay off until turned on.
+   */
+  function allowCaptions(allowed) {
+    var before = local.captionsAllowed;
+    if (allowed === before) return;
+    local.captionsAllowed = allowed;
+    if (!allowed && local.captionsOn) setCaptions(false);
+    // A menu open now was drawn for the old setting: it closes, as Teams redraws its menus.
+    if (local.ui) local.ui.menuHost.replaceChildren();
+    // The first view only says how the meeting started: nothing changed, nothing to announce.
+    if (before !== null) L.toast(C.toast, allowed ? 'The organizer turned on live captions' : 'The organizer turned off live captions');
+  }
+
+  /*
+   * The captions item of a menu ("Captions", or "Turn on live captions"): while the organizer has
+   * captions off, disabled with Teams' note, or left out.
+   */
+  function captionsItem(label, attrs, close) {
+    if (local.captionsAllowed !== false) return menuItem(label, attrs, function () { close(); setCaptions(!local.captionsOn); });
+    if (SIM.captionsRefused === 'absent') return null;
+    return menuItem(label, Object.assign({}, attrs, { 'aria-disabled': 'true',
+      'aria-description': 'Live captions have been turned off by the organizer' }), function () {});
   }
 
   document.addEventListener('click', function () { if (local.ui) local.ui.menuHost.replaceChildren(); });
@@ -222,15 +263,15 @@
     if (O.teamsCaptionsMenu === 'language' && O.captionsAvailable !== false) {
       items.push(menuItem('Language and speech', { 'aria-haspopup': 'menu' }, function () {
         host.appendChild(h('div', { role: 'menu', class: C.menu }, [
-          menuItem(local.captionsOn ? 'Turn off live captions' : 'Turn on live captions', {}, function () { close(); setCaptions(!local.captionsOn); }),
+          captionsItem(local.captionsOn ? 'Turn off live captions' : 'Turn on live captions', {}, close),
           languageSettingsItem(close),
         ].filter(Boolean)));
       }));
     } else if (O.captionsAvailable !== false) {
-      items.push(menuItem('Captions', { 'aria-checked': String(local.captionsOn) }, function () { close(); setCaptions(!local.captionsOn); }));
+      items.push(captionsItem('Captions', { 'aria-checked': String(local.captionsOn) }, close));
     }
     items.push(menuItem('Settings', {}, close), menuItem('Full screen', {}, close));
-    host.appendChild(h('div', { role: 'menu', class: C.menu }, items));
+    host.appendChild(h('div', { role: 'menu', class: C.menu }, items.filter(Boolean)));
   }
 
   // ---- the caption language: "Language settings", from the captions' own "..." or More -> Language and speech
@@ -304,6 +345,7 @@
   }
 
   function setCaptions(on) {
+    if (on && local.captionsAllowed === false) return;
     local.captionsOn = on;
     var ui = local.ui;
     if (on && !ui.list) {
@@ -379,14 +421,42 @@
       keep.add(p.id);
       if (local.tiles.has(p.id)) return;
       var label = p.self ? selfLabel(p.name) : labels[p.name];
-      var tile = wrap('tile', h('div', { 'data-cid': 'calling-participant-stream', role: 'group', 'aria-label': label + ', muted', class: C.tile }, [
+      // Every tile has its voice-level ring, shown only while its person speaks ('outline' builds).
+      var ring = SIM.speakingMark === 'outline' ? h('div', { 'data-tid': 'voice-level-stream-outline', class: C.ring }) : null;
+      var inner = h('div', { 'data-cid': 'calling-participant-stream', role: 'group', 'aria-label': label + ', muted', class: C.tile }, [
+        ring,
         wrap('tileName', h('div', { class: C.tileName }, [wrap('tileName', h('span', {}, label))])),
-      ]));
+      ]);
+      var tile = wrap('tile', inner);
+      tile.__sim = { name: p.name, canSpeak: !p.self, label: label, speaking: false, tile: inner, ring: ring };
       local.tiles.set(p.id, tile);
       local.ui.stage.appendChild(tile);
     });
     local.tiles.forEach(function (tile, id) { if (!keep.has(id)) { tile.remove(); local.tiles.delete(id); } });
     local.ui.count.textContent = String(people.length);
+  }
+
+  /* Each person's tile shows whether they speak now; the bot's own never does. */
+  function paintSpeaking() {
+    var now = local.speaking ? local.speaking.names() : [];
+    local.tiles.forEach(function (tile) { markSpeaking(tile.__sim, tile.__sim.canSpeak && now.indexOf(tile.__sim.name) >= 0); });
+  }
+
+  /*
+   * A speaking tile shows what this page load drew (SIM.speakingMark): its voice-level ring made
+   * visible by a class ('outline'), "speaking" in its label instead of "muted" ('label'), or
+   * data-is-speaking="true" and a speaking class on the tile ('attribute').
+   */
+  function markSpeaking(entry, on) {
+    if (entry.speaking === on) return;
+    entry.speaking = on;
+    if (SIM.speakingMark === 'outline') entry.ring.classList.toggle(C.ringOn, on);
+    if (SIM.speakingMark === 'label') entry.tile.setAttribute('aria-label', entry.label + (on ? ', speaking' : ', muted'));
+    if (SIM.speakingMark === 'attribute') {
+      entry.tile.classList.toggle(C.speaking, on);
+      if (on) entry.tile.setAttribute('data-is-speaking', 'true');
+      else entry.tile.removeAttribute('data-is-speaking');
+    }
   }
 
   if (SIM.page === 'launcher') renderLauncher();

@@ -3,7 +3,7 @@
  * (teams.microsoft.com/l/meetup-join/..., teams.live.com/meet/...), the light-meetings app under
  * /v2/, and the Microsoft sign-in page a tenant that refuses guests redirects to.
  */
-import { AUDIO_CHOICES, definePages } from './html.js';
+import { AUDIO_CHOICES, CAPTIONS_REFUSED_CHOICES, definePages } from './html.js';
 
 export const teamsPages = definePages({
   classKeys: [
@@ -41,6 +41,8 @@ export const teamsPages = definePages({
     'tile',
     'tileName',
   ],
+  /** The voice-level ring of a tile, silent and speaking, and the call's notices. */
+  laterClassKeys: ['ring', 'ringOn', 'speaking', 'toast'],
   /**
    * Where wrapper elements may appear (see markup.ts): around the captions window, its renderer, the
    * list, each row, a row's header, author, body and text; around tiles and their names; around the
@@ -50,9 +52,19 @@ export const teamsPages = definePages({
   /**
    * How this page load labels the bot's own tile: "<name> (You)", "<name> (Guest) (You)" (a guest's
    * own label), "You" alone, or just the bot's display name with no mark at all. Then how it
-   * delivers the call's audio (AUDIO_CHOICES).
+   * delivers the call's audio (AUDIO_CHOICES). Then how a speaking person's tile shows it: the
+   * voice-level ring every tile has (`data-tid="voice-level-stream-outline"`) made visible by a
+   * class of the build's own, "speaking" in the tile's label ("Alice, speaking" for "Alice,
+   * muted"), or `data-is-speaking="true"` on the tile with a speaking class. Then how the
+   * organizer's captions-off shows (CAPTIONS_REFUSED_CHOICES): the captions item disabled with a
+   * note, or gone from the menu.
    */
-  choices: { selfTile: ['nameYou', 'guestYou', 'you', 'name'], ...AUDIO_CHOICES },
+  choices: {
+    selfTile: ['nameYou', 'guestYou', 'you', 'name'],
+    ...AUDIO_CHOICES,
+    speakingMark: ['outline', 'label', 'attribute'],
+    ...CAPTIONS_REFUSED_CHOICES,
+  },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Segoe UI', system-ui, sans-serif; background: #f5f5f5; color: #242424; }
   .${c.btn} { border: 1px solid #d1d1d1; border-radius: 4px; padding: 6px 14px; background: #fff; cursor: pointer; }
@@ -77,6 +89,10 @@ export const teamsPages = definePages({
   .${c.row} { position: absolute; top: 0; left: 0; right: 0; height: 52px; padding: 2px 8px; }
   .${c.author} { font-weight: 600; font-size: 12px; }
   .${c.ccText} { font-size: 16px; }
+  .${c.ring} { position: absolute; inset: 0; border: 3px solid #7f85f5; opacity: 0; pointer-events: none; }
+  .${c.ringOn} { opacity: 1; }
+  .${c.speaking} { outline: 2px solid #7f85f5; }
+  .${c.toast} { position: fixed; top: 56px; left: 50%; transform: translateX(-50%); padding: 8px 16px; background: #fff; box-shadow: 0 2px 8px rgba(0,0,0,.3); }
 `,
   client: 'teams-client.js',
   rootId: 'app',

@@ -16,6 +16,7 @@ const NO_DISPLAY = 'bot-account login needs a display: run it on a desktop, then
 const START_URL: Record<Platform, string> = {
   google_meet: 'https://accounts.google.com/ServiceLogin?continue=https://meet.google.com/',
   teams: 'https://login.microsoftonline.com/',
+  zoom: 'https://zoom.us/signin',
 };
 /** Teams keeps part of its session in its own origin's localStorage: visit it once signed in. */
 const TEAMS_URL = 'https://teams.microsoft.com/';

@@ -21,10 +21,10 @@ const USAGE = `usage:
   cli token list
   cli token revoke ID
   cli account create --email EMAIL --password PASSWORD
-  cli bot-account add --platform google_meet|teams --name LABEL --session FILE [--max-meetings N]
+  cli bot-account add --platform google_meet|teams|zoom --name LABEL --session FILE [--max-meetings N]
   cli bot-account list
   cli bot-account remove ID
-  cli bot-account login --platform google_meet|teams --name LABEL [--max-meetings N] [--out FILE]`;
+  cli bot-account login --platform google_meet|teams|zoom --name LABEL [--max-meetings N] [--out FILE]`;
 
 function parseCommand(argv: string[]): Record<string, unknown> {
   const { values, positionals } = parseArgs({
@@ -80,7 +80,7 @@ function parseCommand(argv: string[]): Record<string, unknown> {
     case 'bot-account.login': {
       if (!values.platform || !values.name) break;
       const platform = platformSchema.safeParse(values.platform);
-      if (!platform.success) throw new Error('platform must be google_meet or teams');
+      if (!platform.success) throw new Error('platform must be google_meet, teams or zoom');
       return {
         command,
         platform: platform.data,

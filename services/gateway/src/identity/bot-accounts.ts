@@ -76,7 +76,7 @@ export class BotAccountService {
   /** Checks every field and the session file before anything is stored. */
   async add(input: NewBotAccount): Promise<BotAccountInfo> {
     const platform = platformSchema.safeParse(input.platform);
-    if (!platform.success) throw errors.badRequest('platform must be google_meet or teams', 'platform');
+    if (!platform.success) throw errors.badRequest('platform must be google_meet, teams or zoom', 'platform');
     const name = input.name.trim();
     if (!name || name.length > 100) throw errors.badRequest('name must be 1-100 characters', 'name');
     const maxMeetings = input.maxMeetings ?? 1;

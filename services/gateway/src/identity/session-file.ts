@@ -21,11 +21,13 @@ export const MAX_SESSION_BYTES = 1024 * 1024;
 
 /**
  * The registrable domains a platform signs its users in on. Teams also reads its session from its
- * own origin's localStorage; its newest web client lives on teams.cloud.microsoft.
+ * own origin's localStorage; its newest web client lives on teams.cloud.microsoft. Zoom's web client
+ * reads its session from cookies on zoom.us (the launch page, app.zoom.us and the usNNweb hosts).
  */
 const PLATFORM_DOMAINS: Record<Platform, readonly string[]> = {
   google_meet: ['google.com'],
   teams: ['microsoft.com', 'microsoftonline.com', 'live.com', 'office.com', 'skype.com', 'cloud.microsoft'],
+  zoom: ['zoom.us'],
 };
 
 export function isPlatformHost(platform: Platform, host: string): boolean {

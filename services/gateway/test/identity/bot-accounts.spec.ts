@@ -196,7 +196,7 @@ describe('BotAccountService', () => {
     const attempts: Array<[Parameters<BotAccountService['add']>[0], RegExp]> = [
       [{ platform: 'google_meet', name: 'a', sessionText: 'nope' }, /not JSON/],
       [{ platform: 'google_meet', name: 'a', sessionText: googleState({ expires: 1 }) }, /only expired cookies/],
-      [{ platform: 'zoom', name: 'a', sessionText: googleState() }, /platform must be google_meet or teams/],
+      [{ platform: 'webex', name: 'a', sessionText: googleState() }, /platform must be google_meet, teams or zoom/],
       [{ platform: 'google_meet', name: ' ', sessionText: googleState() }, /name must be 1-100 characters/],
       [{ platform: 'google_meet', name: 'x'.repeat(101), sessionText: googleState() }, /name must be 1-100/],
       [

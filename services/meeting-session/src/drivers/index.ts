@@ -1,6 +1,6 @@
 /**
- * The platform drivers: a factory that gives the meeting actor a driver for a Google Meet or
- * Teams link, all of them sharing a pool of Chromium browsers.
+ * The platform drivers: a factory that gives the meeting actor a driver for a Google Meet, Teams
+ * or Zoom link, all of them sharing a pool of Chromium browsers.
  *
  *   const factory = createDriverFactory(driverOptionsFromEnv());
  *   const driver = factory.create({ platform, url, meetingId, displayName });
@@ -14,6 +14,7 @@ import { googleMeet } from './google-meet.js';
 import { DRIVER_DEFAULTS, type DriverFactoryOptions } from './options.js';
 import { PageDriver, type PageDriverSettings } from './page-driver.js';
 import { teams } from './teams.js';
+import { zoom } from './zoom.js';
 
 export type * from './driver.js';
 export { driverOptionsFromEnv, DRIVER_DEFAULTS, type DriverFactoryOptions } from './options.js';
@@ -35,6 +36,7 @@ export function createDriverFactory(options: DriverFactoryOptions = {}): Puppete
   const settings: PageDriverSettings = {
     meetCaptionIdleMs: config.meetCaptionIdleMs,
     teamsCaptionIdleMs: config.teamsCaptionIdleMs,
+    zoomCaptionIdleMs: config.zoomCaptionIdleMs,
     lobbyTimeoutMs: config.lobbyTimeoutMs,
     joinTimeoutMs: config.joinTimeoutMs,
     pollIntervalMs: config.pollIntervalMs,
@@ -48,7 +50,9 @@ export function createDriverFactory(options: DriverFactoryOptions = {}): Puppete
       const inner =
         target.platform === 'teams'
           ? new PageDriver(named, teams, pool, settings)
-          : new PageDriver(named, googleMeet, pool, settings);
+          : target.platform === 'zoom'
+            ? new PageDriver(named, zoom, pool, settings)
+            : new PageDriver(named, googleMeet, pool, settings);
       const driver: MeetingDriver = {
         start: (listener) => inner.start(listener),
         leave: () => inner.leave().finally(() => drivers.delete(driver)),

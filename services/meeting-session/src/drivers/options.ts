@@ -16,6 +16,8 @@ export interface DriverFactoryOptions {
   meetCaptionIdleMs?: number;
   /** Teams: a caption row unchanged this long is final. Default 900 ms. */
   teamsCaptionIdleMs?: number;
+  /** Zoom: a caption line unchanged this long is final. Default 1,000 ms. */
+  zoomCaptionIdleMs?: number;
   /** Waiting in the lobby longer than this fails with lobby_timeout. Default: the service's (limits.ts). */
   lobbyTimeoutMs?: number;
   /** Getting from the link to the lobby or the call longer than this fails with join_failed. Default: the service's. */
@@ -33,6 +35,7 @@ export const DRIVER_DEFAULTS = {
   displayName: 'Notetaker',
   meetCaptionIdleMs: 1_500,
   teamsCaptionIdleMs: 900,
+  zoomCaptionIdleMs: 1_000,
   lobbyTimeoutMs: LOBBY_TIMEOUT_DEFAULT_MS,
   joinTimeoutMs: JOIN_TIMEOUT_DEFAULT_MS,
   pollIntervalMs: 250,

@@ -42,6 +42,8 @@ export const actions = {
   confirmDialog: action('confirmDialog'),
   /** Focuses the name input, emptied, for the keyboard to type into. */
   focusName: action('focusName'),
+  /** Zoom: focuses the passcode input, emptied, for the keyboard to type into. */
+  focusPasscode: action('focusPasscode'),
   /** Turns microphone and camera off: whether each toggle was pressed. */
   muteMedia: action<void, [boolean, boolean]>('muteMedia'),
   join: action('join'),

@@ -5,7 +5,8 @@ import type { CaptionEmitter } from './caption-source.js';
 import type { CaptionTracker } from './caption-tracker.js';
 import { actions, type ArgsOf, type PageAction, type ResultOf } from './page-actions.js';
 
-export type Screen = 'launcher' | 'prejoin' | 'lobby' | 'in_call' | 'terminal' | 'sign_in' | 'unknown';
+/** `not_started`: Zoom's "waiting for the host to start this meeting", waited on up to the join timeout. */
+export type Screen = 'launcher' | 'prejoin' | 'lobby' | 'not_started' | 'in_call' | 'terminal' | 'sign_in' | 'unknown';
 
 /** One reading of the page, taken in a single round trip. */
 export interface PageState<Item> {
@@ -21,12 +22,18 @@ export interface PageState<Item> {
     micOn: boolean;
     camOn: boolean;
     joinEnabled: boolean;
+    /** Zoom: what the passcode field holds, when the pre-join asks for one (absent: none asked). */
+    passcode?: string | null;
     /** Signed in: the identity the account button names ("Ada Bot (ada@example.com)"). */
     identity: string | null;
   } | null;
   captionsOn: boolean;
   captions: Item[] | null;
-  participants: { names: string[]; selfFound: boolean } | null;
+  /**
+   * What the tiles show: the people's names, whether the bot's own tile was told apart, and who
+   * of them the platform marks as speaking now (TileReading in tile-readings.ts).
+   */
+  participants: { names: string[]; selfFound: boolean; speaking: string[] } | null;
   /** Whether the page's caption observer is installed (a new document loses it). */
   observing: boolean;
   /** Changes seen inside the caption area since the observer was installed (read or not). */
@@ -37,6 +44,8 @@ export interface StepContext<Item> {
   page: Page;
   state: PageState<Item>;
   displayName: string;
+  /** The meeting's passcode from the start request (JoinTarget), for a pre-join that asks; absent or null: none. */
+  passcode?: string | null;
   memo: ActionMemo;
   now: number;
 }
@@ -44,6 +53,7 @@ export interface StepContext<Item> {
 export interface TimingSettings {
   meetCaptionIdleMs: number;
   teamsCaptionIdleMs: number;
+  zoomCaptionIdleMs: number;
 }
 
 export interface PlatformAdapter<Item> {
@@ -56,6 +66,12 @@ export interface PlatformAdapter<Item> {
   /** Keeps the call usable: pop-ups dismissed, captions turned on (the driver then selects their language). */
   tendCall(step: StepContext<Item>): Promise<void>;
   createTracker(emitter: CaptionEmitter, timing: TimingSettings): CaptionTracker<Item>;
+  /**
+   * A failure only the platform can tell from a reading that is no outcome of its own, before the
+   * bot is admitted (Zoom: a passcode asked and none given; the host never came before the join
+   * timeout, `timedOut`). Null: go on as usual.
+   */
+  joinFailure?(state: PageState<Item>, situation: { passcode: string | null; timedOut: boolean }): DriverFailure | null;
 }
 
 /**

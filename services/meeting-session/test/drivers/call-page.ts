@@ -14,6 +14,7 @@ import type { MeetCaptionBlock } from '../../src/drivers/meet-captions.js';
 import { actions } from '../../src/drivers/page-actions.js';
 import { ActionMemo, type PageState, type PlatformAdapter } from '../../src/drivers/platform.js';
 import { teams } from '../../src/drivers/teams.js';
+import { zoom } from '../../src/drivers/zoom.js';
 import type { TeamsCaptionRow } from '../../src/drivers/teams-captions.js';
 import { sleep } from '../../../../test/support/wait.js';
 
@@ -22,6 +23,7 @@ export type CaptionItem = MeetCaptionBlock | TeamsCaptionRow;
 export const ADAPTERS: Record<SimPlatform, PlatformAdapter<CaptionItem>> = {
   google_meet: googleMeet as PlatformAdapter<CaptionItem>,
   teams: teams as PlatformAdapter<CaptionItem>,
+  zoom: zoom as PlatformAdapter<CaptionItem>,
 };
 
 export const DISPLAY_NAME = 'Notetaker';

@@ -27,7 +27,7 @@ import { eventually } from '../../../../test/support/wait.js';
 
 const SEEDS_PER_PLATFORM = 50;
 
-const SCREENS: Record<SimPlatform, string[]> = {
+const SCREENS: Record<Exclude<SimPlatform, 'zoom'>, string[]> = {
   google_meet: ['prejoin', 'lobby', 'in_call'],
   teams: ['launcher', 'prejoin', 'lobby', 'in_call'],
 };
@@ -116,7 +116,7 @@ class Variant {
     let turns = 0;
     const tracker = this.call.adapter.createTracker(
       { partial: () => {}, final: (segment) => segments.push(segment), newId: () => `turn_${++turns}` },
-      { meetCaptionIdleMs: 60_000, teamsCaptionIdleMs: 60_000 },
+      { meetCaptionIdleMs: 60_000, teamsCaptionIdleMs: 60_000, zoomCaptionIdleMs: 60_000 },
     );
     this.call.reports.forEach((items, i) => tracker.update(items, i));
     tracker.flush();

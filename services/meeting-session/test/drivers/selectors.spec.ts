@@ -5,6 +5,8 @@ import { meetSelectors } from '../../src/drivers/selectors/google-meet.js';
 import { teamsSelectors } from '../../src/drivers/selectors/teams.js';
 import { meetScript } from '../../src/drivers/page-scripts/google-meet.js';
 import { teamsScript } from '../../src/drivers/page-scripts/teams.js';
+import { zoomSelectors } from '../../src/drivers/selectors/zoom.js';
+import { zoomScript } from '../../src/drivers/page-scripts/zoom.js';
 import { actions } from '../../src/drivers/page-actions.js';
 
 /** Every selector parses in Chromium's own CSS parser, and the page scripts run on a blank page. */
@@ -30,6 +32,7 @@ describe('Driver selectors', function () {
   for (const [platform, selectors] of [
     ['Google Meet', meetSelectors],
     ['Teams', teamsSelectors],
+    ['Zoom', zoomSelectors],
   ] as const) {
     it(`${platform}: every CSS selector parses`, async () => {
       const entries = Object.entries(selectors.css);
@@ -57,7 +60,7 @@ describe('Driver selectors', function () {
   }
 
   it('the page scripts run and read a blank page as nothing known', async () => {
-    for (const script of [meetScript, teamsScript]) {
+    for (const script of [meetScript, teamsScript, zoomScript]) {
       const state = (await page.evaluate(script(actions.inspect.name))) as { screen: string; outcome: string | null };
       expect(state).to.include({ screen: 'unknown', outcome: null });
       expect(await page.evaluate(script(actions.leave.name))).to.equal(false);

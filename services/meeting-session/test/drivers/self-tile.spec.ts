@@ -21,7 +21,7 @@ import {
 import { driversOnSimulator, RecordingListener } from './helpers.js';
 
 const BOT = 'Notetaker';
-const WAYS: Record<SimPlatform, readonly string[]> = {
+const WAYS: Record<Exclude<SimPlatform, 'zoom'>, readonly string[]> = {
   google_meet: MEET_CHOICES.selfTile,
   teams: TEAMS_CHOICES.selfTile,
 };

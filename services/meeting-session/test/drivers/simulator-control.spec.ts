@@ -36,7 +36,7 @@ describe('Simulator control API', function () {
     });
   }
 
-  it('configures, admits, adds participants (one labelled), presents, plays a turn and returns the ground truth', async () => {
+  it('configures, admits, adds participants (one labelled), presents, plays a turn, refuses and allows captions, returns the ground truth', async () => {
     const code = 'ctl-http-api';
     const meeting = `meetings/${encodeURIComponent(code)}`;
     await control('POST', meeting, { lobby: true });
@@ -82,6 +82,14 @@ describe('Simulator control API', function () {
       ]);
       const refused = await control('POST', `${meeting}/participants`, { name: 'Fay', suffix: 'VIP' }).catch((e) => e);
       expect(String(refused)).to.contain('suffix must be Guest, External or Unverified');
+
+      // The host turns captions off, then on again: off on the page, and on again by the bot.
+      await control('POST', `${meeting}/captions-allowed`, { allowed: false });
+      await sim.meeting(code).waitForBot((bot) => !bot.captionsOn);
+      const bad = await control('POST', `${meeting}/captions-allowed`, { allowed: 'no' }).catch((e) => e);
+      expect(String(bad)).to.contain('allowed must be true or false');
+      await control('POST', `${meeting}/captions-allowed`, { allowed: true });
+      await sim.meeting(code).waitForBot((bot) => bot.captionsOn);
     } finally {
       await driver.leave();
       await factory.close();

@@ -1,0 +1,222 @@
+/** What the Zoom driver runs in the page (JavaScript source; see source.ts). */
+import { zoomSelectors } from '../selectors/zoom.js';
+import { DOM_HELPERS } from './dom-helpers.js';
+import { pageProgram } from './source.js';
+
+const ZOOM_FUNCTIONS = String.raw`
+function button(pattern) { return named(S.css.buttons, pattern); }
+function joinButton() { return outsideDialogs(byText(S.css.buttons, S.text.joinButton))[0] || null; }
+function leaveButton() { return outsideDialogs(shown(S.css.buttons).filter(function (b) { return S.text.leave.test(accessibleName(b)); }))[0] || null; }
+function panel(pattern) { return named(S.css.panels, pattern); }
+function menuItem(pattern) { return byText(S.css.menuItems, pattern)[0] || null; }
+function browserLink() { return byText(S.css.links, S.text.joinFromBrowser)[0] || null; }
+function hasText(el) { return /\S/.test(el.textContent); }
+
+/* The launch page: "Join from your browser", shown at once or only after "Launch Meeting". */
+function continueToBrowser() {
+  var link = browserLink();
+  if (link) { link.click(); return true; }
+  return press(byText(S.css.buttons, S.text.launchMeeting)[0]);
+}
+
+/*
+ * A caption line (and a transcript entry) starts with the speaker's avatar; the speaker's name,
+ * when shown, is beside it in the line's header, and the text beside the header, however many
+ * wrapper elements stand between them. From the avatar: the header is its closest ancestor
+ * showing text; the line is the header's closest ancestor with text outside the header's branch.
+ * When no ancestor has such text, the header is the line itself: an avatar and the text, no name.
+ * An ancestor holding a second avatar spans several lines and is never taken for one.
+ */
+function avatarCount(el) { return el.querySelectorAll(S.css.avatar).length; }
+function textBeside(el, branch) {
+  var text = '';
+  for (var i = 0; i < el.childNodes.length; i++) if (!el.childNodes[i].contains(branch)) text += ' ' + el.childNodes[i].textContent;
+  return clean(text);
+}
+function headerName(header) {
+  var copy = header.cloneNode(true);
+  all(S.css.time, copy).forEach(function (time) { time.remove(); });
+  return clean(copy.textContent);
+}
+function lineOf(avatar, area) {
+  var header = avatar.parentElement;
+  while (header && header !== area && !hasText(header)) header = header.parentElement;
+  if (!header || avatarCount(header) !== 1) return null;
+  for (var parent = header.parentElement; parent && area.contains(parent); parent = parent.parentElement) {
+    if (avatarCount(parent) !== 1) break;
+    var text = textBeside(parent, header);
+    if (text) return { name: headerName(header), text: text };
+    if (parent === area) break;
+  }
+  return header === area ? null : { name: null, text: clean(header.textContent) };
+}
+function linesOf(area) {
+  var lines = [];
+  all(S.css.avatar, area).forEach(function (avatar) {
+    var line = lineOf(avatar, area);
+    if (line && line.text) lines.push(line);
+  });
+  return lines;
+}
+
+/* The full transcript panel's entries, oldest first: who said what, by name. */
+function transcript() {
+  var open = panel(S.text.transcriptPanel);
+  if (!open) return null;
+  var entries = [];
+  shown(S.css.listItems, open).forEach(function (item) {
+    linesOf(item).forEach(function (line) { if (line.name) entries.push({ speaker: personName(line.name), text: line.text }); });
+  });
+  return entries;
+}
+
+/*
+ * Whose words an overlay line is, when it shows only an avatar: the newest transcript entry with
+ * the same words, or one the line's words begin or end (either may be a word ahead of the other).
+ */
+function speakerOf(text, entries) {
+  var words = norm(text);
+  for (var i = entries.length - 1; i >= 0; i--) if (norm(entries[i].text) === words) return entries[i].speaker;
+  for (var j = entries.length - 1; j >= 0; j--) {
+    var other = norm(entries[j].text);
+    if (other.indexOf(words) === 0 || words.indexOf(other) === 0 || other.slice(-words.length) === words) return entries[j].speaker;
+  }
+  return null;
+}
+
+/*
+ * The overlay's lines with their speakers. A line whose speaker cannot be told yet (the transcript
+ * panel shut, or a moment behind) makes the whole reading wait: a line left out would look to the
+ * tracker like a line gone, and come back as a new one.
+ */
+function captionArea() { return first(S.css.captionsOverlay); }
+function readCaptions() {
+  var area = captionArea();
+  if (!area) return null;
+  var lines = linesOf(area);
+  var entries = null;
+  var rows = [];
+  for (var i = 0; i < lines.length; i++) {
+    var speaker = lines[i].name ? personName(lines[i].name) : null;
+    if (!speaker) {
+      entries = entries || transcript();
+      speaker = entries && speakerOf(lines[i].text, entries);
+    }
+    if (!speaker) return null;
+    rows.push({ speaker: speaker, text: lines[i].text });
+  }
+  return rows;
+}
+
+/* A label up to its first comma outside brackets: "Bob (Host, Guest), audio muted" -> "Bob (Host, Guest)". */
+function beforeFirstComma(label) {
+  var depth = 0;
+  for (var i = 0; i < label.length; i++) {
+    var c = label.charAt(i);
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (c === ',' && depth === 0) return label.slice(0, i).trim();
+  }
+  return label.trim();
+}
+
+/* The participants panel: each item's label up to its first comma; the bot's own says "(me)". */
+function participantsPanel() { return panel(S.text.participantsPanel); }
+function readParticipants(items) {
+  var names = [];
+  var speaking = [];
+  var selfFound = false;
+  items.forEach(function (item) {
+    var label = clean(item.getAttribute('aria-label') || item.textContent);
+    var shownName = beforeFirstComma(label);
+    if (!shownName) return;
+    if (isSelfName(shownName)) { selfFound = true; return; }
+    var name = personName(shownName);
+    if (!name) return;
+    names.push(name);
+    if (S.text.speakingLabel.test(label) || item.getAttribute('data-speaking') === 'true') speaking.push(name);
+  });
+  return { names: names, selfFound: selfFound, speaking: speaking };
+}
+
+function prejoinState() {
+  var name = first(S.css.nameInput);
+  var passcode = first(S.css.passcodeInput);
+  var join = joinButton();
+  if (!name && !passcode && !join) return null;
+  return { name: name ? name.value : null, passcode: passcode ? passcode.value : null,
+    micOn: !!button(S.text.micIsOn), camOn: !!button(S.text.cameraIsOn), joinEnabled: enabled(join), identity: accountIdentity() };
+}
+
+function inspectScreen(state) {
+  if (S.text.zoomHost.test(location.hostname) && S.text.signInPath.test(location.pathname)) {
+    state.screen = 'sign_in';
+    state.outcome = 'guest_refused';
+    return state;
+  }
+  var text = bodyText();
+  var waiting = S.text.lobby.test(text) || S.text.notStarted.test(text);
+  // The waiting screens have a Leave button too; only with the participants control is it the call.
+  if (!waiting && leaveButton() && button(S.text.participantsButton)) {
+    state = inCall(state, !!captionArea(), []);
+    var list = participantsPanel();
+    state.participants = list ? readParticipants(shown(S.css.listItems, list)) : null;
+    return state;
+  }
+  state.outcome = terminalOutcome(text);
+  if (state.outcome) { state.screen = 'terminal'; return state; }
+  if (S.text.notStarted.test(text)) { state.screen = 'not_started'; return state; }
+  if (S.text.lobby.test(text)) { state.screen = 'lobby'; return state; }
+  if (browserLink() || byText(S.css.buttons, S.text.launchMeeting)[0]) { state.screen = 'launcher'; return state; }
+  state.prejoin = prejoinState();
+  if (state.prejoin || state.dialog) state.screen = 'prejoin';
+  return state;
+}
+
+/*
+ * One step towards what the bot needs in the call, in order: the participants panel (who is
+ * there), captions on (the CC menu's "Show Captions", or the toggle), the full transcript (the
+ * speakers' names when the overlay shows avatars only). What it clicked, or 'none'.
+ */
+function callStep() {
+  if (!participantsPanel() && press(button(S.text.participantsButton))) return 'more';
+  var show = menuItem(S.text.showCaptions);
+  if (!captionArea()) {
+    if (show) { show.click(); return 'captions'; }
+    var toggle = button(S.text.showCaptions);
+    if (enabled(toggle)) { toggle.click(); return 'captions'; }
+    var menu = button(S.text.captionsMenu);
+    return enabled(menu) && press(menu) ? 'more' : 'none';
+  }
+  if (panel(S.text.transcriptPanel)) return 'none';
+  var view = menuItem(S.text.viewTranscript);
+  if (view) { view.click(); return 'more'; }
+  var opener = button(S.text.captionsMenu);
+  return enabled(opener) && press(opener) ? 'more' : 'none';
+}
+
+/* Leave, and confirm it ("Leave Meeting"). */
+function leave() {
+  if (!press(leaveButton())) return false;
+  var dialogs = shown(S.css.dialogs);
+  for (var i = 0; i < dialogs.length; i++) {
+    var confirm = byText(S.css.buttons, S.text.leaveConfirm, dialogs[i])[0];
+    if (confirm) { confirm.click(); break; }
+  }
+  return true;
+}
+`;
+
+export const zoomScript = pageProgram(DOM_HELPERS, ZOOM_FUNCTIONS, zoomSelectors, {
+  inspect: 'inspect()',
+  continue: 'continueToBrowser()',
+  confirmDialog: 'press(dialogButton())',
+  focusName: 'focusInput(first(S.css.nameInput))',
+  focusPasscode: 'focusInput(first(S.css.passcodeInput))',
+  muteMedia: '[press(button(S.text.micIsOn)), press(button(S.text.cameraIsOn))]',
+  join: 'clickJoin()',
+  captionsStep: 'callStep()',
+  leave: 'leave()',
+  observe: 'observeCaptions(readCaptions, captionArea)',
+  snapshot: "snapshotOf(arg === 'toolbar' ? toolbarOf(leaveButton()) : captionArea() || document.body)",
+});

@@ -1,0 +1,77 @@
+/**
+ * Everything the Zoom driver recognises on the page, in one place: stable ids of the web client
+ * (input-for-name, input-for-pwd, live-transcription-subtitle), ARIA roles and labels, and visible
+ * texts, several wordings each (Zoom words its screens differently by build and locale). Class
+ * names are generated per build and never used. Texts are matched after normalisation
+ * (typographic apostrophes and ellipses made ASCII, whitespace collapsed), so patterns are ASCII.
+ */
+import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
+
+export const zoomSelectors = {
+  css: {
+    nameInput: '#input-for-name, input[aria-label="Your Name"]',
+    passcodeInput: '#input-for-pwd, input[aria-label="Meeting Passcode"], input[type="password"]',
+    buttons: 'button, [role="button"]',
+    links: 'a[href], [role="link"]',
+    dialogs: '[role="dialog"], [role="alertdialog"]',
+    menuItems: '[role="menuitem"], [role="menuitemcheckbox"]',
+    panels: '[role="complementary"], aside',
+    listItems: '[role="listitem"]',
+    captionsOverlay: '#live-transcription-subtitle',
+    /** Each caption line and transcript entry starts with the speaker's avatar. */
+    avatar: 'img',
+    /** The transcript's time of day, beside the speaker's name. */
+    time: 'time',
+    /** The signed-in web client's profile button; its label names the account. */
+    accountButton: 'button[aria-label^="Profile"]',
+  },
+  text: {
+    joinFromBrowser: /^join from (your )?(web )?browser$/i,
+    launchMeeting: /^launch meeting$/i,
+    joinButton: /^join$/i,
+    /** The preview's toggles name what a press would do: "Mute" means the microphone is on. */
+    micIsOn: /^mute$/i,
+    cameraIsOn: /^stop video$/i,
+    leave: /^leave$/i,
+    leaveConfirm: /^leave meeting$/i,
+    /** Pop-ups to get past: the cookie banner, the audio dialog, notices over the call. */
+    dialogConfirm: /^(accept cookies|join audio by computer|join audio|got it|ok|dismiss)$/i,
+    participantsButton: /^open the participants list pane/i,
+    participantsPanel: /^participants$/i,
+    transcriptPanel: /^(transcript|full transcript)$/i,
+    /** Captions on: a menu item or a toggle button. */
+    showCaptions: /^(show captions|show subtitles|enable captions)$/i,
+    /** What opens the captions menu: the CC button itself, or the arrow beside the toggle. */
+    captionsMenu: /^(captions|closed captions?|cc|more options for captions|caption options)$/i,
+    viewTranscript: /^view full transcript$/i,
+    lobby: /meeting host will let you in soon|host will let you in soon|we've let them know you're here|waiting room/i,
+    /** The host has not started the meeting: waited on until the join timeout (meeting_not_started). */
+    notStarted:
+      /waiting for the host to start this meeting|this meeting has not started yet|the host has not started this meeting/i,
+    /** The bot's own entry: "Notetaker (me)", "(Me)", "(Guest, me)", "(Host, me)". */
+    selfName: /\((?:[^()]*,\s*)?me\)$/i,
+    /** Labels Zoom writes after a person's name in the participants panel. */
+    nameSuffix: /\s*\((?:co-host|host|guest)(?:,\s*(?:co-host|host|guest))*\)$/i,
+    /** A participants panel item's label says whether its person speaks now. */
+    speakingLabel: /(^|,\s*)speaking(,|$)/i,
+    accountLabel: /^profile,?\s*/i,
+    /** Zoom's sign-in page is on zoom.us itself: the host and the path together tell it. */
+    signInHost: /(?!)/,
+    zoomHost: /(^|\.)zoom\.us$/i,
+    signInPath: /^\/signin\b/i,
+  },
+  terminal: [
+    // A CAPTCHA or bot wall: reported at once, never retried.
+    ['bot_detected', /i'm not a robot|i am not a robot|verify (that )?you are (a )?human|complete the security check/i],
+    ['passcode_invalid', /passcode wrong|incorrect (meeting )?passcode|wrong passcode|invalid passcode/i],
+    ['meeting_not_found', /meeting id is not valid|invalid meeting id|this meeting (id )?does not exist/i],
+    [
+      'guest_refused',
+      /for authorized attendees only|only signed-in users can join|only authenticated users can join|sign in to join this meeting/i,
+    ],
+    ['admission_denied', /removed you from the waiting room|denied your request to join/i],
+    ['lobby_timeout', /did not admit you in time|no one let you in/i],
+    ['removed', /removed from this meeting|host has removed you from the meeting/i],
+    ['meeting_ended', /meeting has been ended by (the )?host|this meeting has ended/i],
+  ] as Array<[DriverFailure | DriverEnd, RegExp]>,
+};

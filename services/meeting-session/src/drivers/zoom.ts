@@ -1,0 +1,59 @@
+/**
+ * Zoom, through its web client: the launch page's "Join from your browser" (after "Launch
+ * Meeting" where it hides), past the cookie banner, the passcode where the pre-join asks for one
+ * (the start's `passcode`; a link's pwd means it never asks), the name, microphone and camera off,
+ * "Join"; in the call the audio dialog and banners dismissed, the participants panel opened,
+ * captions on, and the full transcript opened for the speakers' names.
+ */
+import { actions } from './page-actions.js';
+import { zoomScript } from './page-scripts/zoom.js';
+import { prejoinStep, scriptRunner, type PlatformAdapter, type StepContext } from './platform.js';
+import { ZoomCaptionTracker, type ZoomCaptionLine } from './zoom-captions.js';
+
+export const zoom: PlatformAdapter<ZoomCaptionLine> = {
+  joinUrl(url) {
+    return url;
+  },
+
+  run: scriptRunner(zoomScript),
+
+  async advanceJoin(step: StepContext<ZoomCaptionLine>) {
+    const { page, state, memo, now, passcode } = step;
+    if (state.dialog && memo.due('dialog', now, 1000)) {
+      await this.run(page, actions.confirmDialog);
+      return true;
+    }
+    if (state.screen === 'launcher') {
+      if (memo.due('continue', now, 1500)) await this.run(page, actions.continue);
+      return true;
+    }
+    const asked = state.prejoin?.passcode;
+    if (typeof asked === 'string' && passcode && asked !== passcode && memo.due('passcode', now, 1000)) {
+      if (await this.run(page, actions.focusPasscode)) await page.keyboard.type(passcode);
+      return true;
+    }
+    return prejoinStep(this, step, () => this.run(page, actions.muteMedia));
+  },
+
+  async tendCall({ page, state, memo, now }: StepContext<ZoomCaptionLine>) {
+    if (state.dialog && memo.due('dialog', now, 1000)) {
+      await this.run(page, actions.confirmDialog);
+      return;
+    }
+    // One click per reading: each opens what the next needs (a menu, then its item).
+    if (memo.due('captions', now, 400)) await this.run(page, actions.captionsStep);
+  },
+
+  createTracker(emitter, timing) {
+    return new ZoomCaptionTracker(emitter, timing.zoomCaptionIdleMs);
+  },
+
+  joinFailure(state, { passcode, timedOut }) {
+    // Asked for a passcode the start did not give: nothing the bot can type will do.
+    if (state.screen === 'prejoin' && typeof state.prejoin?.passcode === 'string' && !passcode)
+      return 'passcode_invalid';
+    // The host never came: waited on for the whole join timeout.
+    if (timedOut && state.screen === 'not_started') return 'meeting_not_started';
+    return null;
+  },
+};

@@ -1,0 +1,136 @@
+/**
+ * The Zoom pages of the simulator: the launch page a meeting link opens (zoom.us/j/<id>,
+ * usNNweb.zoom.us/j/<id>, zoom.us/my/<name>), the web client (app.zoom.us/wc/join/<id>,
+ * /wc/<id>/join) with its walls, pre-join, waiting screens and call, and the sign-in page a
+ * meeting for signed-in users sends a guest to. Texts are modelled on Zoom's web client and help
+ * pages, not copied from a live page.
+ */
+import type { MeetingOptions } from '../types.js';
+import { AUDIO_CHOICES, CAPTIONS_REFUSED_CHOICES, definePages } from './html.js';
+
+export const zoomPages = definePages({
+  classKeys: [
+    'btn',
+    'primary',
+    'danger',
+    'input',
+    'video',
+    'page',
+    'title',
+    'error',
+    'preview',
+    'previewBar',
+    'scrim',
+    'dialog',
+    'banner',
+    'call',
+    'stage',
+    'bar',
+    'menu',
+    'menuItem',
+    'side',
+    'panelTitle',
+    'plist',
+    'pitem',
+    'ccHost',
+    'ccLine',
+    'ccHead',
+    'ccAvatar',
+    'ccName',
+    'ccText',
+    'tlist',
+    'titem',
+    'thead',
+    'tname',
+    'ttext',
+    'speaking',
+    'toast',
+  ],
+  /**
+   * Where wrapper elements may appear (see markup.ts): around the caption overlay, its lines, their
+   * header (avatar and name), avatar, name and text; the transcript panel's entries and their parts;
+   * the participants panel's items; the controls of every screen.
+   */
+  levels: ['overlay', 'line', 'head', 'avatar', 'name', 'text', 'entry', 'entryHead', 'entryText', 'item', 'control'],
+  /**
+   * Per page load: how the bot's own entry in the participants panel is labelled ("Notetaker (me)",
+   * "(Me)", "(Guest, me)" or the bare name); the call's audio (AUDIO_CHOICES); how a speaking
+   * participant shows ("speaking" in the item's label, or `data-speaking` on it); the host's
+   * captions-off (CAPTIONS_REFUSED_CHOICES); whether the caption overlay shows the speaker's name
+   * beside the avatar or the avatar alone; whether captions are a menu (CC opens "Show Captions",
+   * "View Full Transcript") or a toggle button with a menu of its own beside it; whether the
+   * launch page offers "Join from your browser" at once or only after "Launch Meeting"; which of
+   * two wordings every wall, refusal and waiting screen uses; a banner over the call.
+   */
+  choices: {
+    selfTile: ['me', 'Me', 'guestMe', 'name'],
+    ...AUDIO_CHOICES,
+    speakingMark: ['label', 'attribute'],
+    ...CAPTIONS_REFUSED_CHOICES,
+    captionName: ['avatarOnly', 'name'],
+    ccControl: ['menu', 'button'],
+    launch: ['direct', 'afterLaunch'],
+    wording: ['a', 'b'],
+    banner: ['none', 'recording', 'tip'],
+  },
+  css: (c) => `
+  body { margin: 0; font: 14px/1.4 Lato, system-ui, sans-serif; background: #fff; color: #232333; }
+  .${c.btn} { border: 1px solid #babacc; border-radius: 8px; padding: 6px 14px; background: #fff; cursor: pointer; }
+  .${c.btn}:disabled { opacity: .5; }
+  .${c.primary} { background: #0e72ed; color: #fff; }
+  .${c.danger} { background: #e02828; color: #fff; }
+  .${c.input} { display: block; width: 300px; padding: 8px; margin: 8px 0; }
+  .${c.page} { display: flex; flex-direction: column; align-items: center; gap: 12px; padding: 48px; }
+  .${c.error} { color: #e02828; }
+  .${c.preview} { width: 480px; height: 270px; background: #1a1a1a; }
+  .${c.video} { width: 100%; height: 100%; }
+  .${c.previewBar} { display: flex; gap: 8px; }
+  .${c.scrim} { position: fixed; inset: 0; background: rgba(0,0,0,.4); display: flex; align-items: center; justify-content: center; }
+  .${c.dialog} { background: #fff; padding: 24px; border-radius: 12px; width: 420px; }
+  .${c.banner} { position: fixed; top: 8px; left: 50%; transform: translateX(-50%); background: #fff; padding: 8px 16px; box-shadow: 0 2px 8px rgba(0,0,0,.3); }
+  .${c.call} { display: flex; flex-direction: column; height: 100vh; background: #1a1a1a; color: #fff; }
+  .${c.stage} { flex: 1; display: flex; }
+  .${c.bar} { display: flex; gap: 6px; padding: 8px; background: #242424; position: relative; }
+  .${c.menu} { position: absolute; bottom: 52px; background: #fff; color: #232333; box-shadow: 0 2px 8px rgba(0,0,0,.3); }
+  .${c.menuItem} { padding: 8px 16px; cursor: pointer; }
+  .${c.side} { width: 280px; background: #fff; color: #232333; overflow: auto; }
+  .${c.panelTitle} { font-weight: 700; padding: 8px; }
+  .${c.pitem}, .${c.titem} { padding: 4px 8px; }
+  .${c.ccHost} { position: absolute; bottom: 72px; left: 10%; right: 30%; }
+  .${c.ccLine} { display: flex; gap: 8px; align-items: center; background: rgba(0,0,0,.7); padding: 4px 8px; margin-top: 4px; }
+  .${c.ccHead} { display: flex; gap: 4px; align-items: center; }
+  .${c.ccAvatar} { width: 24px; height: 24px; border-radius: 50%; }
+  .${c.ccName} { font-weight: 700; }
+  .${c.ccText} { font-size: 18px; }
+  .${c.thead} { display: flex; gap: 6px; align-items: center; font-size: 12px; }
+  .${c.tname} { font-weight: 700; }
+  .${c.speaking} { outline: 2px solid #23d959; }
+  .${c.toast} { position: fixed; top: 56px; left: 50%; transform: translateX(-50%); padding: 8px 16px; background: #fff; color: #232333; }
+`,
+  client: 'zoom-client.js',
+  rootId: 'zoom-ui-frame',
+});
+
+/** Which page of Zoom's a load is, and what the server decided for it. */
+export type ZoomPageConfig =
+  | { page: 'launch'; seed: number; meetingId: string; pwd: string | null }
+  | { page: 'signin'; seed: number }
+  | {
+      page: 'client';
+      seed: number;
+      meetingId: string;
+      pwd: string | null;
+      /** A screen shown instead of the pre-join: an invalid id, the bot wall, a guest refused. */
+      screen: 'invalid' | 'captcha' | 'refused' | null;
+      /** The meeting has a passcode and the link's pwd does not carry it: the pre-join asks. */
+      askPasscode: boolean;
+      /** Signed in: the name is the account's (no name field). */
+      account: { name: string; email: string } | null;
+      /** The meeting's options the call needs (never its passcode). */
+      options: Partial<MeetingOptions>;
+    };
+
+export function zoomPage(config: ZoomPageConfig): string {
+  const titles = { launch: 'Launch Meeting - Zoom', signin: 'Sign In | Zoom', client: 'Zoom' } as const;
+  return zoomPages.render(titles[config.page], config);
+}

@@ -1,0 +1,118 @@
+/**
+ * Zoom's hosts in the simulator (zoom.us, app.zoom.us, usNNweb.zoom.us, a company's subdomain):
+ * the launch page, the web client, the sign-in page, and the web client's own calls to ask to
+ * join (the passcode and whether the host started the meeting are checked here, as Zoom's servers
+ * do). Once a bot is in, the shared guest API (/_sim/api/) serves its event stream, captions and
+ * leave, as for the other platforms.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { presented } from './guest-api.js';
+import { readJson, sendHtml, sendJson } from './http.js';
+import { pageSeed } from './markup.js';
+import { zoomPage } from './pages/zoom.js';
+import type { MeetingRegistry } from './registry.js';
+import type { SimMeeting } from './meeting.js';
+
+/** zoom.us and every subdomain of it: what the simulator answers for Zoom. */
+export const ZOOM_HOSTS = ['zoom.us', '*.zoom.us'] as const;
+
+export const isZoomHost = (host: string): boolean => host === 'zoom.us' || host.endsWith('.zoom.us');
+
+/**
+ * The `pwd` a Zoom invitation carries for a passcode: Zoom's is an encoded form, never the
+ * passcode itself; the simulator's is a reversible stand-in with the same look.
+ */
+export function zoomPwd(passcode: string): string {
+  return `${Buffer.from(passcode, 'utf8').toString('base64url')}.1`;
+}
+
+/** The invitation link for a simulated Zoom meeting: the launch page, with the pwd when it has a passcode. */
+export function zoomInvitation(meeting: SimMeeting, host = 'us05web.zoom.us'): string {
+  const url = new URL(`https://${host}/j/${meeting.id}`);
+  if (meeting.options.passcode) url.searchParams.set('pwd', zoomPwd(meeting.options.passcode));
+  return url.toString();
+}
+
+export async function zoomRoute(
+  registry: MeetingRegistry,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const path = url.pathname;
+  if (path.startsWith('/_sim/zoom/')) return zoomApi(registry, req, res, url);
+  const launch = path.match(/^\/j\/(\d+)\/?$/) ?? path.match(/^\/my\/([A-Za-z][A-Za-z0-9.]+)\/?$/);
+  if (launch) {
+    const meetingId = launch[1].toLowerCase();
+    const seed = pageSeed(registry.meeting(meetingId).options.markupSeed);
+    return sendHtml(res, zoomPage({ page: 'launch', seed, meetingId, pwd: url.searchParams.get('pwd') }));
+  }
+  if (path === '/signin' || path === '/signin/')
+    return sendHtml(res, zoomPage({ page: 'signin', seed: pageSeed(null) }));
+  const client = path.match(/^\/wc\/join\/([^/]+)\/?$/) ?? path.match(/^\/wc\/([^/]+)\/join\/?$/);
+  if (client) return webClient(registry, req, res, url, decodeURIComponent(client[1]).toLowerCase());
+  sendJson(res, 404, { error: `no Zoom page at ${path}` });
+}
+
+function webClient(registry: MeetingRegistry, req: IncomingMessage, res: ServerResponse, url: URL, id: string): void {
+  const meeting = registry.meeting(id);
+  const session = registry.accounts.check('zoom', presented(req, null));
+  const { guests, notFound, botWall, passcode } = meeting.options;
+  if (session.stale || (!session.valid && guests === 'refused_sign_in')) {
+    // Zoom sends a guest of a meeting for signed-in users, or a session it no longer accepts, to sign in.
+    const signIn = new URL('https://zoom.us/signin');
+    signIn.hash = `#/login?continue=${encodeURIComponent(url.toString())}`;
+    return void res.writeHead(302, { location: signIn.toString(), 'cache-control': 'no-store' }).end();
+  }
+  const seed = pageSeed(meeting.options.markupSeed);
+  meeting.recordPageLoad({
+    account: session.valid?.email ?? null,
+    sessionsSeen: session.seen,
+    platform: 'zoom',
+    path: url.pathname,
+    hl: null,
+    acceptLanguage: req.headers['accept-language'] ?? null,
+    userAgent: req.headers['user-agent'] ?? null,
+    markupSeed: seed,
+  });
+  const pwd = url.searchParams.get('pwd');
+  const refused = !session.valid && guests === 'refused_screen';
+  const screen = notFound ? 'invalid' : botWall ? 'captcha' : refused ? 'refused' : null;
+  const account = session.valid ? { name: session.valid.name, email: session.valid.email } : null;
+  const askPasscode = !!passcode && pwd !== zoomPwd(passcode);
+  const { captionsAvailable, visibleRows } = meeting.options;
+  const options = { captionsAvailable, visibleRows };
+  sendHtml(res, zoomPage({ page: 'client', seed, meetingId: id, pwd, screen, askPasscode, account, options }));
+}
+
+/**
+ * The web client's calls: `status` (has the host started the meeting?) and `join` (the passcode
+ * checked, then the waiting screen for a meeting not started, else a guest of the meeting).
+ */
+async function zoomApi(registry: MeetingRegistry, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const route = `${req.method} ${url.pathname.slice('/_sim/zoom/'.length)}`;
+  if (route === 'GET status') {
+    const meeting = registry.meeting(url.searchParams.get('id') ?? '');
+    return sendJson(res, 200, { started: meeting.options.started, ended: meeting.truth().endedAt !== null });
+  }
+  if (route !== 'POST join') return sendJson(res, 404, { error: `no Zoom route ${route}` });
+  const body = await readJson(req);
+  const meeting = registry.meeting(String(body.meetingId));
+  const account = registry.accounts.check('zoom', presented(req, null)).valid;
+  if (!account && meeting.options.guests !== 'allowed') return sendJson(res, 403, { error: 'guests are refused' });
+  const { passcode } = meeting.options;
+  if (passcode && body.pwd !== zoomPwd(passcode) && body.passcode !== passcode) {
+    return sendJson(res, 200, { refused: 'passcode' });
+  }
+  if (!meeting.options.started) return sendJson(res, 200, { waiting: 'host' });
+  const bot = meeting.addBot({
+    account: account?.email ?? null,
+    name: account?.name ?? String(body.name),
+    platform: 'zoom',
+    micOn: Boolean(body.micOn),
+    camOn: Boolean(body.camOn),
+    hl: null,
+  });
+  registry.indexGuest(bot.guestId, meeting);
+  return sendJson(res, 200, { guestId: bot.guestId });
+}
