@@ -1,5 +1,5 @@
 /**
- * The whole product on drifting markup: for each seed the simulated Meet or Teams page is built
+ * The whole product on drifting markup: for each seed the simulated Meet, Teams or Zoom page is built
  * with its own wrapper elements, class names and way of marking the bot's own tile (see
  * test/simulators/markup.ts), and the bot must still join, read a conversation and deliver
  * segment_finalized, the transcript and the document equal to what was said, with the people in
@@ -17,7 +17,7 @@ describe('whole stack in real Chromium on drifting markup (seeded variants)', fu
   this.timeout(60_000);
   const world = useWorld();
 
-  for (const { platform, label } of PLATFORMS) {
+  for (const { platform, label } of [...PLATFORMS, { platform: 'zoom' as const, label: 'Zoom' }]) {
     for (const seed of variantSeeds(SEEDS_PER_PLATFORM)) {
       it(`${label}, seed ${seed}: finalized segments, transcript and document equal what was said; the bot is no participant`, async () => {
         const where = describeMarkup(platform, seed);

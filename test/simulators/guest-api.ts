@@ -38,6 +38,11 @@ export async function handleGuestApi(
         signIn: session.stale ? 'expired' : session.valid ? 'signed_in' : 'guest',
       });
     }
+    case 'GET interstitial': {
+      // The unknown interstitial asks whether it is still up (MeetingOptions.interstitial).
+      const meeting = registry.meeting(url.searchParams.get('id') ?? '');
+      return sendJson(res, 200, { shown: meeting.options.interstitial });
+    }
     case 'POST join': {
       const body = await readJson(req);
       const meeting = registry.meeting(String(body.meetingId));

@@ -56,6 +56,14 @@
  * full transcript panel and the participants panel ("(Host)", "(me)", "(Guest)"). Each wall and
  * end screen comes in two wordings, drawn per page load like the markup (ZOOM_CHOICES).
  *
+ * Guests refused (`guests: 'refused_screen'`): Meet and Teams word the refusal screen three ways
+ * each (`refusal`: the best-known sentence, another wording, a sign-in heading; Teams' always with
+ * a Sign in button), Zoom two (`wording`); REFUSAL_WORDINGS and seedWithRefusal() pick one.
+ *
+ * An unknown interstitial (`interstitial: true`): a screen no driver knows ("Checking your
+ * browser"...: INTERSTITIALS, drawn by seed, interstitialOf()) before the pre-join, until the
+ * option is set false.
+ *
  * Caption language: each platform's settings offer the languages of `captionLanguages` (default
  * MEET_CAPTION_LANGUAGES / TEAMS_CAPTION_LANGUAGES; `captionLanguageSettings: false` removes the
  * setting), and the truth records the one each bot picked (`bots[i].captionLanguage`, null if none).
@@ -95,7 +103,7 @@ export { audioOf, choiceOf, selfTileOf, type PageChoice } from './pages/platform
 export { SPEECH_LEAD_MS, type SayOptions } from './meeting.js';
 export { VOICES, type Voice } from './speech.js';
 /** The ways a page load may deliver the call's audio (one of each is drawn per seed, both platforms). */
-export { AUDIO_CHOICES } from './pages/html.js';
+export { AUDIO_CHOICES, INTERSTITIALS, interstitialOf } from './pages/html.js';
 /** The ways a Meet page load may mark the bot's own tile (one is drawn per seed). */
 export const MEET_CHOICES = PAGES.google_meet.choices;
 /** The ways a Teams page load may label the bot's own tile (one is drawn per seed). */
@@ -179,6 +187,25 @@ export function seedWithChoice(platform: SimPlatform, choice: PageChoice, value:
   const ways: readonly string[] = PAGES[platform].choices[choice];
   if (!ways.includes(value)) throw new Error(`${platform} pages never draw ${choice} ${value}`);
   for (let seed = from >>> 0; ; seed = (seed + 1) >>> 0) if (choiceOf(platform, seed, choice) === value) return seed;
+}
+
+/**
+ * The wordings of each platform's guests-refused screen, drawn per page load: Meet's and Teams'
+ * `refusal` choice (their clients' REFUSALS), Zoom's `wording` (every wall of its own).
+ */
+export const REFUSAL_WORDINGS: Record<SimPlatform, readonly string[]> = {
+  google_meet: PAGES.google_meet.choices.refusal,
+  teams: PAGES.teams.choices.refusal,
+  zoom: PAGES.zoom.choices.wording,
+};
+
+/** The first seed from `from` on whose page loads word the guests-refused screen as `wording` (REFUSAL_WORDINGS). */
+export function seedWithRefusal(platform: SimPlatform, wording: string, from: number): number {
+  if (!REFUSAL_WORDINGS[platform].includes(wording))
+    throw new Error(`${platform} never words its refusal as ${wording}`);
+  const drawn = (seed: number) =>
+    platform === 'zoom' ? PAGES.zoom.choicesOf(seed).wording : PAGES[platform].choicesOf(seed).refusal;
+  for (let seed = from >>> 0; ; seed = (seed + 1) >>> 0) if (drawn(seed) === wording) return seed;
 }
 
 /** The first seed from `from` on whose page loads deliver the call's audio as `audio` says. */

@@ -27,6 +27,13 @@ export interface MeetingOptions {
    * A signed-in account whose session the platform accepts gets in either way.
    */
   guests: 'allowed' | 'refused_screen' | 'refused_sign_in';
+  /**
+   * A screen none of the drivers know, shown before the pre-join while true (a browser check, a
+   * "getting things ready" page: what a platform may put up one day). Its wording is drawn from
+   * the page load's seed (pages/common.js INTERSTITIALS); the page goes on to the pre-join once
+   * the option is set false (sim.meeting(id, {interstitial: false}), or the control API).
+   */
+  interstitial: boolean;
   /** Meet: a pop-up after the join click that must be confirmed. */
   prejoinDialog: 'none' | 'recording' | 'join_anyway';
   /** Meet: a "Got it" pop-up over the call. */
@@ -85,6 +92,7 @@ export const defaultMeetingOptions: MeetingOptions = {
   started: true,
   botWall: false,
   guests: 'allowed',
+  interstitial: false,
   prejoinDialog: 'none',
   gotItPopup: false,
   captionsButton: true,

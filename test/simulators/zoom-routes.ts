@@ -80,8 +80,8 @@ function webClient(registry: MeetingRegistry, req: IncomingMessage, res: ServerR
   const screen = notFound ? 'invalid' : botWall ? 'captcha' : refused ? 'refused' : null;
   const account = session.valid ? { name: session.valid.name, email: session.valid.email } : null;
   const askPasscode = !!passcode && pwd !== zoomPwd(passcode);
-  const { captionsAvailable, visibleRows } = meeting.options;
-  const options = { captionsAvailable, visibleRows };
+  const { captionsAvailable, visibleRows, interstitial } = meeting.options;
+  const options = { captionsAvailable, visibleRows, interstitial };
   sendHtml(res, zoomPage({ page: 'client', seed, meetingId: id, pwd, screen, askPasscode, account, options }));
 }
 

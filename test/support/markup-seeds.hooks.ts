@@ -1,5 +1,5 @@
 /**
- * A mocha root hook: a failing test that loaded simulated Meet or Teams pages gets the seeds their
+ * A mocha root hook: a failing test that loaded simulated Meet, Teams or Zoom pages gets the seeds their
  * markup was drawn from appended to its message, so `SIM_SEED=<seed>` replays the very markup that
  * failed (see test/simulators/markup.ts). Tests that load no simulated page are left alone.
  */

@@ -417,6 +417,27 @@ window.__SIMLIB__ = (function () {
     setTimeout(function () { el.remove(); }, 4000);
   }
 
+  /*
+   * A screen no driver knows (MeetingOptions.interstitial), worded as the page load's seed drew it
+   * (SIM.interstitial, from INTERSTITIALS in html.ts): a heading, a line, a progress bar, no field
+   * and no button. It asks the simulator every 300 ms whether it is still up, and hands over to
+   * then() (the pre-join) once it is not.
+   */
+  function interstitial(root, className, meetingId, then) {
+    var words = window.__SIM__.interstitial;
+    root.replaceChildren(h('div', { class: className }, [
+      wrap('control', h('h1', {}, words.heading)),
+      h('p', {}, words.line),
+      h('div', { role: 'progressbar', 'aria-busy': 'true' }),
+    ]));
+    (function ask() {
+      fetch('/_sim/api/interstitial?id=' + encodeURIComponent(meetingId))
+        .then(function (r) { return r.json(); })
+        .then(function (answer) { if (answer.shown) setTimeout(ask, 300); else then(); })
+        .catch(function () { setTimeout(ask, 300); });
+    })();
+  }
+
   return { h: h, wrap: wrap, post: post, avatar: avatar, media: media, connect: connect, screens: screens,
-    speakingTimeline: speakingTimeline, toast: toast };
+    speakingTimeline: speakingTimeline, toast: toast, interstitial: interstitial };
 })();

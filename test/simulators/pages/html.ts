@@ -22,6 +22,19 @@ export const AUDIO_CHOICES = {
  */
 export const CAPTIONS_REFUSED_CHOICES = { captionsRefused: ['disabled', 'absent'] } as const;
 
+/**
+ * The wordings of the unknown interstitial (MeetingOptions.interstitial): screens no driver knows,
+ * one drawn per page load by its seed (interstitialOf).
+ */
+export const INTERSTITIALS = [
+  { heading: 'Checking your browser', line: 'This takes a few seconds. Please keep this tab open.' },
+  { heading: 'Getting things ready', line: 'Hang tight, we are setting up your session.' },
+  { heading: 'One moment please', line: 'Your connection is being verified by the service.' },
+] as const;
+
+/** The interstitial's wording a seed's page loads show. */
+export const interstitialOf = (seed: number) => INTERSTITIALS[seed % INTERSTITIALS.length];
+
 /** The browser-side code of a page, kept as plain .js next to this file (it runs in Chromium as is). */
 function clientSource(file: string): string {
   let source = clients.get(file);
@@ -97,7 +110,7 @@ export function definePages<
         laterClassKeys: pages.laterClassKeys ?? [],
         levels: pages.levels,
         css: pages.css,
-        config: { ...config, ...choicesOf(config.seed) },
+        config: { ...config, ...choicesOf(config.seed), interstitial: interstitialOf(config.seed) },
         clients: ['common.js', pages.client],
         rootId: pages.rootId,
       }),

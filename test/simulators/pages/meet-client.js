@@ -25,7 +25,6 @@
     left: ['You left the meeting', ''],
     not_found: ['Check your meeting code', 'Make sure you entered the correct meeting code in the URL, for example: https://meet.google.com/xxx-yyyy-zzz'],
     invalid: ['Invalid video call name.', ''],
-    cannot_join: ['You can\u2019t join this video call', 'You can\u2019t join this video call because you aren\u2019t allowed in'],
   };
 
   function icon(name) { return h('i', { class: C.icon + ' google-material-icons', 'aria-hidden': 'true' }, name); }
@@ -158,6 +157,27 @@
         h('div', { class: C.actions }, [button('Return to home screen', { onclick: function () {
           L.post('leave', { guest: local.guestId }).then(function () { location.href = '/'; });
         } })]),
+      ]),
+    ]));
+  }
+
+  /*
+   * Where the organization admits no guest, in the wording this page load drew (SIM.refusal):
+   * Meet's best-known sentence, a "not allowed" variant, or a sign-in heading with a Sign in button.
+   */
+  var REFUSALS = {
+    a: ['You can\u2019t join this video call', 'You can\u2019t join this video call because you aren\u2019t allowed in', false],
+    b: ['You\u2019re not allowed to join this meeting', 'Only people invited by the organizer can get in. Ask them to add you.', false],
+    c: ['Sign in to join', 'Only people with an account in the host\u2019s organization can join this call.', true],
+  };
+  function renderRefused() {
+    var words = REFUSALS[SIM.refusal] || REFUSALS.a;
+    root.replaceChildren(h('div', { class: C.end }, [
+      wrap('control', h('h1', { class: C.title }, words[0])),
+      wrap('control', h('div', { class: C.subtitle }, words[1])),
+      h('div', { class: C.actions }, [
+        words[2] ? button('Sign in', { class: C.btn + ' ' + C.primary, onclick: function () { location.href = 'https://accounts.google.com/'; } }) : null,
+        button('Return to home screen', { onclick: function () { location.href = '/'; } }),
       ]),
     ]));
   }
@@ -488,6 +508,8 @@
   }
 
   if (SIM.screen === 'sign_in') renderSignIn();
+  else if (SIM.screen === 'cannot_join') renderRefused();
   else if (SIM.screen) renderEnd(SIM.screen);
+  else if (O.interstitial) L.interstitial(root, C.end, SIM.meetingId, renderPrejoin);
   else renderPrejoin();
 })();

@@ -68,6 +68,8 @@ export const meetPages = definePages({
     ...AUDIO_CHOICES,
     speakingMark: ['icon', 'level', 'attribute'],
     ...CAPTIONS_REFUSED_CHOICES,
+    /** The wording of the guests-refused screen (the client's REFUSALS), drawn last so earlier draws stay. */
+    refusal: ['a', 'b', 'c'],
   },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Google Sans', Roboto, Arial, sans-serif; background: #202124; color: #e8eaed; }

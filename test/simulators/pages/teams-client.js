@@ -88,15 +88,26 @@
         if (info.signIn === 'expired' || (info.signIn === 'guest' && O.guests === 'refused_sign_in')) return toSignIn();
         if (!info.exists) return renderEnd('not_found');
         if (info.signIn === 'guest' && O.guests === 'refused_screen') return renderRefused();
+        if (O.interstitial) return L.interstitial(root, C.end, local.meetingId, function () { renderPrejoin(info.account); });
         renderPrejoin(info.account);
       });
   }
 
-  /* A tenant that turned anonymous join off. */
+  /*
+   * A tenant that turned anonymous join off, in the wording this page load drew (SIM.refusal): the
+   * known sentence, an "anonymously" apology with a line about the organizer's settings, or a bare
+   * "Please sign in" that says nothing of guests. Each has a Sign in button and no name field.
+   */
+  var REFUSALS = {
+    a: ['Sign in to join this meeting', 'Your organization doesn\u2019t allow anonymous users to join this meeting.'],
+    b: ['We\u2019re sorry, you can\u2019t join this meeting anonymously', 'The meeting organizer\u2019s settings require people to sign in.'],
+    c: ['Please sign in', 'Use the account your meeting organizer invited.'],
+  };
   function renderRefused() {
+    var words = REFUSALS[SIM.refusal] || REFUSALS.a;
     root.replaceChildren(h('div', { class: C.end }, [
-      wrap('control', h('h1', { class: C.title }, 'Sign in to join this meeting')),
-      h('p', {}, 'Your organization doesn\u2019t allow anonymous users to join this meeting.'),
+      wrap('control', h('h1', { class: C.title }, words[0])),
+      h('p', {}, words[1]),
       button('Sign in', { class: C.btn + ' ' + C.primary, onclick: toSignIn }),
     ]));
   }

@@ -64,6 +64,8 @@ export const teamsPages = definePages({
     ...AUDIO_CHOICES,
     speakingMark: ['outline', 'label', 'attribute'],
     ...CAPTIONS_REFUSED_CHOICES,
+    /** The wording of the guests-refused screen (the client's REFUSALS), drawn last so earlier draws stay. */
+    refusal: ['a', 'b', 'c'],
   },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Segoe UI', system-ui, sans-serif; background: #f5f5f5; color: #242424; }

@@ -446,5 +446,6 @@
   if (SIM.page === 'launch') renderLaunch();
   else if (SIM.page === 'signin') renderSignIn();
   else if (SIM.screen) renderWall(SIM.screen);
+  else if (O.interstitial) L.interstitial(root, C.page, SIM.meetingId, renderPrejoin);
   else renderPrejoin();
 })();

@@ -41,6 +41,7 @@ export function createDriverFactory(options: DriverFactoryOptions = {}): Puppete
     joinTimeoutMs: config.joinTimeoutMs,
     pollIntervalMs: config.pollIntervalMs,
     captionBlindAfterMs: config.captionBlindAfterMs,
+    unknownScreenWarnMs: config.unknownScreenWarnMs,
   };
   const drivers = new Set<MeetingDriver>();
 

@@ -28,6 +28,8 @@ export interface DriverFactoryOptions {
   meetingsPerBrowser?: number;
   /** Live, and no caption can be read (or turned on) this long: the meeting is blind. Default 20 s. */
   captionBlindAfterMs?: number;
+  /** Joining, and the page shows a screen no rule knows this long: join_screen_unknown. Default 15 s. */
+  unknownScreenWarnMs?: number;
 }
 
 export const DRIVER_DEFAULTS = {
@@ -41,6 +43,7 @@ export const DRIVER_DEFAULTS = {
   pollIntervalMs: 250,
   meetingsPerBrowser: 10,
   captionBlindAfterMs: 20_000,
+  unknownScreenWarnMs: 15_000,
 } as const;
 
 /**

@@ -26,8 +26,8 @@ export type ResultOf<Result, Item> = Result extends PageState<PlatformItem> ? Pa
 /** The arguments after the action: none for an action that takes none. */
 export type ArgsOf<Arg> = [Arg] extends [void] ? [] : [arg: Arg];
 
-/** Where a caption warning's snapshot is taken: around the call's buttons, or the caption area. */
-export type SnapshotArea = 'toolbar' | 'captions';
+/** Where a warning's snapshot is taken: around the call's buttons, the caption area, or the whole page (a join screen). */
+export type SnapshotArea = 'toolbar' | 'captions' | 'page';
 
 const action = <Arg = void, Result = boolean>(name: string): PageAction<Arg, Result> => ({ name });
 
@@ -60,7 +60,7 @@ export const actions = {
   /** Closes the language settings, applying the pick (true) or not. */
   finishLanguage: action<boolean, boolean>('finishLanguage'),
   leave: action('leave'),
-  /** The structure (no text) of the toolbar or the caption area, for a warning. */
+  /** The structure (no text) of the toolbar, the caption area or the page, for a warning. */
   snapshot: action<SnapshotArea, SnapshotNode[]>('snapshot'),
 };
 

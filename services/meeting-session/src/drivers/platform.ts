@@ -38,6 +38,8 @@ export interface PageState<Item> {
   observing: boolean;
   /** Changes seen inside the caption area since the observer was installed (read or not). */
   areaChanges: number;
+  /** An unknown screen's main heading (or its first words), so a warning or a timeout can name it. */
+  heading?: string | null;
 }
 
 export interface StepContext<Item> {

@@ -23,18 +23,28 @@ import {
 import type { FinalSegment } from '../../src/drivers/index.js';
 import { peopleOf } from '../../src/drivers/tile-readings.js';
 import { DISPLAY_NAME, enterCall, launchBrowser, type CallPage } from './call-page.js';
-import { eventually } from '../../../../test/support/wait.js';
+import { actions } from '../../src/drivers/page-actions.js';
+import { eventually, sleep } from '../../../../test/support/wait.js';
 
 const SEEDS_PER_PLATFORM = 50;
 
-const SCREENS: Record<Exclude<SimPlatform, 'zoom'>, string[]> = {
+const SCREENS: Record<SimPlatform, string[]> = {
   google_meet: ['prejoin', 'lobby', 'in_call'],
   teams: ['launcher', 'prejoin', 'lobby', 'in_call'],
+  // The launch page, the web client's pre-join, the waiting room.
+  zoom: ['launcher', 'prejoin', 'lobby', 'in_call'],
+};
+
+const PLATFORM_LABELS: Record<SimPlatform, string> = {
+  google_meet: 'Google Meet',
+  teams: 'Microsoft Teams',
+  zoom: 'Zoom',
 };
 
 /** A meeting id of the platform's own form, one per seed. */
 function meetingId(platform: SimPlatform, seed: number): string {
   if (platform === 'teams') return `19:meeting_variant${seed}@thread.v2`;
+  if (platform === 'zoom') return String(70_000_000_000 + seed);
   const letters = Array.from({ length: 10 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(seed / 26 ** i) % 26]);
   return `${letters.slice(0, 3).join('')}-${letters.slice(3, 7).join('')}-${letters.slice(7).join('')}`;
 }
@@ -124,6 +134,15 @@ class Variant {
   }
 }
 
+/** Zoom's call steps taken until nothing is left to open: the participants panel, captions, the full transcript. */
+async function openZoomPanels(call: CallPage): Promise<void> {
+  for (let step = 0; step < 20; step++) {
+    if ((await call.adapter.run(call.page, actions.captionsStep)) === 'none') return;
+    await sleep(30);
+  }
+  throw new Error('the Zoom panels did not open in 20 steps');
+}
+
 describe('page scripts on drifting markup (page level, seeded variants)', function () {
   this.timeout(20_000);
   let sim: Simulator;
@@ -138,8 +157,8 @@ describe('page scripts on drifting markup (page level, seeded variants)', functi
     await sim?.close();
   });
 
-  for (const platform of ['google_meet', 'teams'] as const) {
-    describe(platform === 'teams' ? 'Microsoft Teams' : 'Google Meet', () => {
+  for (const platform of ['google_meet', 'teams', 'zoom'] as const) {
+    describe(PLATFORM_LABELS[platform], () => {
       for (const seed of variantSeeds(SEEDS_PER_PLATFORM)) {
         it(`seed ${seed}: screens, participants and every caption change read as shown; segments = truth`, async () => {
           const id = meetingId(platform, seed);
@@ -156,6 +175,8 @@ describe('page scripts on drifting markup (page level, seeded variants)', functi
           try {
             const screens: string[] = [];
             const call = await enterCall(page, platform, sim, id, screens);
+            // Zoom: the participants panel and the full transcript (the speakers' names) open after captions.
+            if (platform === 'zoom') await openZoomPanels(call);
             const variant = new Variant(platform, seed, meeting, call);
             const seen = screens.filter((screen, i) => screen !== 'unknown' && screen !== screens[i - 1]);
             expect(seen, `${variant.label}: screens`).to.deep.equal(SCREENS[platform]);

@@ -1,5 +1,9 @@
 /** Helpers every page script shares (JavaScript source; see source.ts for why). */
-export const DOM_HELPERS = String.raw`
+import { JOIN_SCREEN_HELPERS } from './join-screens.js';
+
+export const DOM_HELPERS =
+  JOIN_SCREEN_HELPERS +
+  String.raw`
 function norm(value) {
   return String(value == null ? '' : value)
     .replace(/[\u2018\u2019\u02bc]/g, "'")
@@ -73,10 +77,11 @@ function signInState() {
 }
 /*
  * What the page shows: the sign-in page, or else what the platform's inspectScreen(state) makes of
- * the base state. The platform's functions define inspectScreen, readCaptions and readParticipants
- * (and joinButton, for clickJoin).
+ * the base state, and a screen it does not know told by what it is (screenByMeaning). The
+ * platform's functions define inspectScreen, readCaptions and readParticipants (and joinButton,
+ * for clickJoin).
  */
-function inspect() { return signInState() || inspectScreen(baseState()); }
+function inspect() { return signInState() || screenByMeaning(inspectScreen(baseState())); }
 /* The call: its captions and the participants of its tiles, as the platform reads them. */
 function inCall(state, captionsOn, tiles) {
   state.screen = 'in_call';

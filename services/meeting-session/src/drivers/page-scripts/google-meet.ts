@@ -163,5 +163,6 @@ export const meetScript = pageProgram(DOM_HELPERS, MEET_FUNCTIONS, meetSelectors
   blur: 'blurFocus()',
   leave: 'press(leaveButton())',
   observe: 'observeCaptions(readCaptions, captionArea)',
-  snapshot: "snapshotOf(arg === 'toolbar' ? toolbarOf(leaveButton()) : captionArea() || document.body)",
+  snapshot:
+    "snapshotOf(arg === 'page' ? document.body : arg === 'toolbar' ? toolbarOf(leaveButton()) : captionArea() || document.body)",
 });

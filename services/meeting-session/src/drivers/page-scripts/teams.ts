@@ -159,5 +159,6 @@ export const teamsScript = pageProgram(DOM_HELPERS, TEAMS_FUNCTIONS, teamsSelect
   finishLanguage: 'finishLanguage(arg)',
   leave: 'press(first(S.css.hangup))',
   observe: 'observeCaptions(readCaptions, captionArea)',
-  snapshot: "snapshotOf(arg === 'toolbar' ? toolbarOf(first(S.css.hangup)) : captionArea() || document.body)",
+  snapshot:
+    "snapshotOf(arg === 'page' ? document.body : arg === 'toolbar' ? toolbarOf(first(S.css.hangup)) : captionArea() || document.body)",
 });

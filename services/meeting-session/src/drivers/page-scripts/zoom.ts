@@ -218,5 +218,6 @@ export const zoomScript = pageProgram(DOM_HELPERS, ZOOM_FUNCTIONS, zoomSelectors
   captionsStep: 'callStep()',
   leave: 'leave()',
   observe: 'observeCaptions(readCaptions, captionArea)',
-  snapshot: "snapshotOf(arg === 'toolbar' ? toolbarOf(leaveButton()) : captionArea() || document.body)",
+  snapshot:
+    "snapshotOf(arg === 'page' ? document.body : arg === 'toolbar' ? toolbarOf(leaveButton()) : captionArea() || document.body)",
 });

@@ -5,8 +5,11 @@
  * apostrophes and ellipses made ASCII, whitespace collapsed), so patterns are written in ASCII.
  */
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
+import { joinScreens } from './join-screens.js';
 
 export const teamsSelectors = {
+  /** Join screens by what they are, shared by every platform (join-screens.ts). */
+  screens: joinScreens,
   css: {
     continueOnBrowser: '[data-tid="joinOnWeb"]',
     nameInput: 'input[data-tid="prejoin-display-name-input"]',

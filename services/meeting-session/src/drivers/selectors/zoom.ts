@@ -6,8 +6,11 @@
  * (typographic apostrophes and ellipses made ASCII, whitespace collapsed), so patterns are ASCII.
  */
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
+import { joinScreens } from './join-screens.js';
 
 export const zoomSelectors = {
+  /** Join screens by what they are, shared by every platform (join-screens.ts). */
+  screens: joinScreens,
   css: {
     nameInput: '#input-for-name, input[aria-label="Your Name"]',
     passcodeInput: '#input-for-pwd, input[aria-label="Meeting Passcode"], input[type="password"]',

@@ -1,0 +1,115 @@
+import { expect } from 'chai';
+import {
+  interstitialOf,
+  REFUSAL_WORDINGS,
+  seedWithRefusal,
+  type SimPlatform,
+} from '../../../../test/simulators/index.js';
+import { createDriverFactory, type PuppeteerDriverFactory } from '../../src/drivers/index.js';
+import { driversOnSimulator, joinSimulated } from './helpers.js';
+
+/**
+ * Join screens told by what they are, in real Chromium against the simulators: every wording of
+ * every platform's guests-refused screen is a refusal (guest_refused, which the actor answers with
+ * a bot account or sign_in_required), and a screen no rule knows is reported while the bot waits
+ * on, then cleared once the page goes on, or named by the join timeout.
+ */
+describe('Join screens by what they are (drivers)', function () {
+  this.timeout(90_000);
+  const WARN_AFTER_MS = 1_500;
+  const suite = driversOnSimulator({ unknownScreenWarnMs: WARN_AFTER_MS });
+  const PLATFORMS: SimPlatform[] = ['google_meet', 'teams', 'zoom'];
+  let n = 0;
+
+  const letters = (k: number) =>
+    [0, 1, 2].map((i) => String.fromCharCode(97 + (Math.floor(k / 26 ** i) % 26))).join('');
+  function nativeId(platform: SimPlatform): string {
+    n++;
+    if (platform === 'google_meet') return `jsc-${letters(n)}a-zzz`;
+    if (platform === 'teams') return `19:meeting_JoinScreens${n}@thread.v2`;
+    return String(8_800_000_000 + n);
+  }
+
+  for (const platform of PLATFORMS) {
+    describe(platform, () => {
+      for (const wording of REFUSAL_WORDINGS[platform]) {
+        it(`guests refused, worded "${wording}": guest_refused`, async () => {
+          const id = nativeId(platform);
+          const markupSeed = seedWithRefusal(platform, wording, 1000 + n * 7);
+          suite.sim.meeting(id, { guests: 'refused_screen', markupSeed });
+          const { listener, driver } = await joinSimulated(suite, platform, id);
+          await listener.until(() => listener.failedWith !== null, 'a failure');
+          expect(listener.failedWith?.reason).to.equal('guest_refused');
+          expect(listener.warnings, 'a refusal is a known screen').to.deep.equal([]);
+          await driver.leave();
+        });
+      }
+
+      it('the sign-in page a guest is sent to: guest_refused', async () => {
+        const id = nativeId(platform);
+        suite.sim.meeting(id, { guests: 'refused_sign_in' });
+        const { listener, driver } = await joinSimulated(suite, platform, id);
+        await listener.until(() => listener.failedWith !== null, 'a failure');
+        expect(listener.failedWith?.reason).to.equal('guest_refused');
+        await driver.leave();
+      });
+
+      it('an unknown screen is reported (structure, screenshot) while the bot waits, and cleared when it goes', async () => {
+        const id = nativeId(platform);
+        const markupSeed = 4242 + n;
+        const meeting = suite.sim.meeting(id, { interstitial: true, lobby: false, markupSeed });
+        const startedAt = Date.now();
+        const { listener, driver } = await joinSimulated(suite, platform, id);
+        await listener.until(() => listener.warnings.length > 0, 'the warning');
+        const raised = listener.warnings[0];
+        expect(raised.warning).to.equal('join_screen_unknown');
+        if (!raised.raised) throw new Error('the first warning is a raised one');
+        expect(Date.now() - startedAt).to.be.at.least(WARN_AFTER_MS);
+        expect(raised.seen).to.include(interstitialOf(markupSeed).heading);
+        expect(raised.snapshot.length, 'the page structure').to.be.greaterThan(2);
+        expect(JSON.stringify(raised.snapshot)).not.to.include(interstitialOf(markupSeed).heading);
+        expect(
+          Buffer.from(raised.screenshot ?? [])
+            .subarray(1, 4)
+            .toString(),
+          'a PNG',
+        ).to.equal('PNG');
+        expect(listener.failedWith).to.equal(null);
+        meeting.configure({ interstitial: false });
+        await listener.until(() => listener.events.includes('admitted'), 'admitted once the screen went');
+        expect(listener.events.filter((e) => e.startsWith('warning:'))).to.deep.equal([
+          'warning:join_screen_unknown:raised',
+          'warning:join_screen_unknown:cleared',
+        ]);
+        await driver.leave();
+      });
+    });
+  }
+
+  describe('the join timeout', () => {
+    let factory: PuppeteerDriverFactory;
+    before(() => {
+      factory = createDriverFactory({
+        extraArgs: suite.sim.hostResolverRules(),
+        pollIntervalMs: 150,
+        joinTimeoutMs: 5_000,
+        unknownScreenWarnMs: WARN_AFTER_MS,
+      });
+    });
+    after(() => factory?.close());
+
+    for (const platform of PLATFORMS) {
+      it(`${platform}: names the unknown screen the bot was stuck on`, async () => {
+        const id = nativeId(platform);
+        const markupSeed = 777 + n;
+        suite.sim.meeting(id, { interstitial: true, markupSeed });
+        const { listener, driver } = await joinSimulated({ sim: suite.sim, factory }, platform, id);
+        await listener.until(() => listener.failedWith !== null, 'the join timeout', 20_000);
+        expect(listener.failedWith?.reason).to.equal('join_failed');
+        expect(listener.failedWith?.detail).to.include(`an unknown screen ("${interstitialOf(markupSeed).heading}")`);
+        expect(listener.events[0]).to.equal('warning:join_screen_unknown:raised');
+        await driver.leave();
+      });
+    }
+  });
+});
