@@ -17,6 +17,9 @@ fi
 # Recordings are decoded by ffmpeg in the tests; the simulators speak with espeak-ng.
 command -v ffmpeg >/dev/null 2>&1 || need_apt+=(ffmpeg)
 command -v espeak-ng >/dev/null 2>&1 || need_apt+=(espeak-ng)
+# The test speech engine (test/support/speech-engine) recognises with pocketsphinx's US English model.
+command -v pocketsphinx_continuous >/dev/null 2>&1 || need_apt+=(pocketsphinx)
+[ -d /usr/share/pocketsphinx/model/en-us ] || need_apt+=(pocketsphinx-en-us)
 # The Kubernetes manifests are rendered by kubectl's built-in kustomize (test/deploy/kubernetes.spec.ts
 # needs kustomize 5: kubectl 1.27 or later).
 command -v kubectl >/dev/null 2>&1 || need_apt+=(kubernetes-client)

@@ -40,6 +40,7 @@ describe('the stack without a browser for its bots', () => {
     expect(await ready.json()).to.deep.equal({
       status: 'ready',
       bots: { available: false, reason: `CHROME_PATH=${chrome} is not an executable`, fix: FIX },
+      audioTranscription: 'off',
     });
     const said = t.warnings().filter((line) => String(line.msg).startsWith('bots unavailable'));
     expect(said.map((line) => line.msg)).to.deep.equal([

@@ -180,7 +180,7 @@ describe('meetings REST (SPEC 4.1)', () => {
     ],
     [
       'a URL of no supported platform',
-      { url: 'https://zoom.us/j/1234', callbackUrl: CALLBACK },
+      { url: 'https://example.webex.com/meet/ada', callbackUrl: CALLBACK },
       /^url must be a Google Meet .* or Microsoft Teams meeting link$/,
     ],
     [
@@ -336,6 +336,7 @@ describe('meetings REST (SPEC 4.1)', () => {
         'signedInAs', // additions: the bot account the bot joined with (null: a guest)
         'language', // and the caption language asked for (null: the platform's)
         'recording', // and the audio recording so far (null: not recorded)
+        'transcription', // and where the words come from: {mode, source}
       ].sort(),
     );
     expect(meetings[0]).to.include({

@@ -113,7 +113,8 @@ describe('transcript and document REST', () => {
       ['Bob', 'Hi Alice'],
     ]);
     for (const s of segments) expect(s.timestamp).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(Object.keys(segments[0]).sort()).to.deep.equal(['speaker', 'text', 'timestamp']);
+    // The SPEC's three fields, and where the words came from (an addition).
+    expect(Object.keys(segments[0]).sort()).to.deep.equal(['source', 'speaker', 'text', 'timestamp']);
 
     await stop(started.meetingId);
     const after = await eventuallyPasses(async () => {

@@ -8,6 +8,7 @@ import { baseEnvSchema, envBool, envInt, envMs, parseEnv } from '@notetaker/kit'
 import type { LlmSettings } from '@notetaker/kit/llm';
 import { DRIVER_DEFAULTS, driverEnv } from './drivers/options.js';
 import { JOIN_TIMEOUT_DEFAULT_MS, LOBBY_TIMEOUT_DEFAULT_MS } from './limits.js';
+import { speechEngineSettingsFromEnv, type SpeechEngineSettings } from './transcription/speech-engine-config.js';
 
 export const meetingSessionEnv = driverEnv.extend({
   /** all (registry and worker in one process, the default), registry (no browsers) or worker (browsers only). */
@@ -70,6 +71,8 @@ export interface MeetingSessionConfig {
   heartbeatMs: number;
   coach: CoachConfig;
   recordingDefault: RecordingMode;
+  /** The speech engine for transcription from audio (STT_*), or null: captions only. */
+  speech: SpeechEngineSettings | null;
 }
 
 export interface CoachConfig {
@@ -106,5 +109,6 @@ export function loadMeetingSessionConfig(env: NodeJS.ProcessEnv): MeetingSession
       maxTokensPerMeeting: e.COACH_MAX_TOKENS_PER_MEETING,
     },
     recordingDefault: e.RECORDING_DEFAULT,
+    speech: speechEngineSettingsFromEnv(env),
   };
 }

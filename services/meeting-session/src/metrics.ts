@@ -4,6 +4,8 @@ import type { MeetingWarning, EventEnvelope } from '@notetaker/contracts';
 import { FastHistogram } from '@notetaker/kit';
 import type { CoachingMetrics } from './actor/coaching.js';
 import { isBlindness } from './worker/caption-warnings.js';
+import type { SpeechToText } from './transcription/audio-transcriber.js';
+import { SpeechEngineError } from './transcription/speech-engine.js';
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 
@@ -95,11 +97,26 @@ export function createSessionMetrics(registry: client.Registry, gauges: SessionG
     labelNames: ['platform'],
     registers,
   });
+  const transcriptionTroubles = new client.Counter({
+    name: 'meeting_transcription_troubles_total',
+    help: 'Times audio transcription stopped working in a meeting: transcription_unavailable (the speech engine did not answer; the speech is marked untranscribed) or transcription_budget_exhausted',
+    labelNames: ['platform', 'warning'],
+    registers,
+  });
+  const joinScreenUnknown = new client.Counter({
+    name: 'meeting_join_screen_unknown_total',
+    help: 'Times a joining bot saw a screen it does not recognise for a while (a platform change to read; the bot kept waiting), by platform',
+    labelNames: ['platform'],
+    registers,
+  });
   return {
     coach: coachMetrics(registers),
+    speech: speechMetrics(registers),
     onCaptionEpisode: (platform: string, warning: MeetingWarning) => {
       if (isBlindness(warning)) blindEpisodes.inc({ platform, warning });
       else if (warning === 'recording_unavailable') recordingUnavailable.inc({ platform });
+      else if (warning.startsWith('transcription_')) transcriptionTroubles.inc({ platform, warning });
+      else if (warning === 'join_screen_unknown') joinScreenUnknown.inc({ platform });
       else languageUnavailable.inc({ platform });
     },
     onRefusedForCapacity: () => refused.inc(),
@@ -107,6 +124,58 @@ export function createSessionMetrics(registry: client.Registry, gauges: SessionG
       publishedSinceRead[event.type] = (publishedSinceRead[event.type] ?? 0) + 1;
       publishLatency.observe((performance.now() - emittedAt) / 1000);
     },
+  };
+}
+
+/** Transcription from audio: where the words come from, how late, and what the engine is sent (what it bills). */
+function speechMetrics(registers: client.Registry[]) {
+  const switches = new client.Counter({
+    name: 'meeting_transcription_source_changes_total',
+    help: 'Meetings in transcription auto that switched source, by the source switched to (audio: captions could not be read)',
+    labelNames: ['source'],
+    registers,
+  });
+  const lag = new client.Histogram({
+    name: 'meeting_transcription_lag_seconds',
+    help: "From a word spoken to its first partial, or from an utterance's end to its final, the speech engine's own time left out",
+    labelNames: ['kind'],
+    buckets: [0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10],
+    registers,
+  });
+  const requests = new client.Counter({
+    name: 'meeting_transcription_requests_total',
+    help: 'Requests sent to the speech engine, by priority (partial, final) and outcome (ok, busy, failed)',
+    labelNames: ['priority', 'outcome'],
+    registers,
+  });
+  const audioSeconds = new client.Counter({
+    name: 'meeting_transcription_audio_seconds_total',
+    help: 'Seconds of audio sent to the speech engine (what a hosted engine bills), by priority',
+    labelNames: ['priority'],
+    registers,
+  });
+  const sent = (priority: string, outcome: string, seconds: number) => {
+    requests.inc({ priority, outcome });
+    if (seconds > 0) audioSeconds.inc({ priority }, seconds);
+  };
+  return {
+    /** The engine, counting what it is sent: a partial refused for want of a slot was not sent. */
+    metered: (engine: SpeechToText): SpeechToText => ({
+      async transcribe(audio, options) {
+        const seconds = audio.pcm.length / audio.sampleRate;
+        try {
+          const heard = await engine.transcribe(audio, options);
+          sent(options.priority, 'ok', seconds);
+          return heard;
+        } catch (err) {
+          const busy = err instanceof SpeechEngineError && err.kind === 'busy';
+          sent(options.priority, busy ? 'busy' : 'failed', busy ? 0 : seconds);
+          throw err;
+        }
+      },
+    }),
+    switched: (source: string) => switches.inc({ source }),
+    lag: (kind: 'partial' | 'final', seconds: number) => lag.observe({ kind }, Math.max(0, seconds)),
   };
 }
 

@@ -8,9 +8,12 @@ import {
   actorMeeting,
   browserSession,
   captionLanguage,
+  meetingPasscode,
   meetingWarning,
   recordingInfo,
   recordingMode,
+  transcriptionMode,
+  transcriptSource,
   coachMode,
   meetingStatus,
   platform,
@@ -58,11 +61,14 @@ export const placeRequest = z.object({
   saveTranscript: z.boolean(),
   signIn: signInMode.default('never'),
   language: captionLanguage.nullable().default(null),
+  /** A passcode for a link without one (Zoom); handed on, never stored. */
+  passcode: meetingPasscode.nullable().default(null),
   /** `signIn: always`: the account the registry took a seat of, with its session. */
   account: grantedAccount.nullable().default(null),
   /** Null: the worker resolves it (it holds the model configuration). */
   coach: coachMode.nullable().default(null),
   recording: recordingMode.default('none'),
+  transcription: transcriptionMode.default('captions'),
 });
 export type PlaceRequest = z.infer<typeof placeRequest>;
 /** A worker at capacity answers `accepted: false` and the registry asks again (another worker). */
@@ -78,6 +84,8 @@ export const actorState = z.object({
   participants: z.array(z.string()),
   /** The recording so far (null: not recorded, or not started yet). */
   recording: recordingInfo.nullable().default(null),
+  /** What the words are read from now (null: not in the call yet). */
+  transcriptionSource: transcriptSource.nullable().default(null),
 });
 export type ActorState = z.infer<typeof actorState>;
 

@@ -15,6 +15,8 @@ import { startRegistry, type RunningRegistry } from './registry/registry.js';
 import { startWorker, type RunningWorker } from './worker/worker.js';
 import { aptInstaller, BotBrowser, type BrowserInstaller } from './worker/bot-browser.js';
 import { podDeletionCost } from './worker/pod-deletion-cost.js';
+import { EngineProbe } from './transcription/engine-probe.js';
+import { SpeechEngine } from './transcription/speech-engine.js';
 
 export interface MeetingSessionOptions {
   /** The meeting platform: default the browser drivers of src/drivers. */
@@ -58,6 +60,7 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
               alone: !ctx.config.natsUrl,
               onRefusedForCapacity: metrics.onRefusedForCapacity,
               recordingDefault: config.recordingDefault,
+              speechEngine: config.speech !== null,
             });
       const drivers = lazyDriverFactory(options.driverFactory, ctx.config.env, config);
       // A given check (tests) installs only with the installer it gives: never apt-get by accident.
@@ -74,6 +77,13 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
       const onPublished = (event: EventEnvelope, emittedAt: number) => {
         metrics.onPublished(event, emittedAt);
         options.onPublished?.(event, emittedAt);
+      };
+      const probe = new EngineProbe(config.role === 'registry' ? null : config.speech, ctx.logger);
+      const speech = config.speech && {
+        engine: metrics.speech.metered(new SpeechEngine(config.speech)),
+        budgetSeconds: config.speech.maxAudioSeconds,
+        lag: metrics.speech.lag,
+        switched: metrics.speech.switched,
       };
       try {
         worker =
@@ -92,6 +102,7 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
                 coaching: new Coaching({ config: config.coach, logger: ctx.logger, metrics: metrics.coach }),
                 browser,
                 deletionCost: podDeletionCost(ctx.config.env, ctx.logger),
+                speech,
               });
       } catch (err) {
         await registry?.stop();
@@ -99,11 +110,13 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
       }
       ctx.logger.info({ role: config.role, workerId: worker?.workerId }, 'meeting-session started');
       browser?.start();
+      probe.start();
       return {
         registry,
         worker,
-        readiness: () => (worker ? { bots: worker.bots() } : {}),
+        readiness: () => (worker ? { bots: worker.bots(), audioTranscription: probe.state } : {}),
         async stop() {
+          probe.stop();
           // The worker first: its actors still need the registry to store their last events.
           await worker?.stop();
           await registry?.stop();

@@ -98,6 +98,7 @@ describe('event outbox and the record verb', () => {
     segmentCount: 0,
     participants: ['Ada', 'Linus'],
     recording: null,
+    transcriptionSource: 'captions',
   };
 
   it('stores the events of several meetings in one request, then publishes each, in order', async () => {

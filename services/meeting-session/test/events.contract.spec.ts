@@ -114,10 +114,10 @@ describe('meeting events (bus contract)', () => {
       { name: 'Ada', participantCount: 1 },
     ]);
     expect(of('caption_partial')).to.deep.equal([
-      { speaker: 'Grace', text: 'Hi', captionId: 'cap-7', timestamp: '2025-01-02T03:04:05.678Z' },
+      { speaker: 'Grace', text: 'Hi', captionId: 'cap-7', timestamp: '2025-01-02T03:04:05.678Z', source: 'captions' },
     ]);
     expect(of('segment_finalized')).to.deep.equal([
-      { speaker: 'Grace', text: 'Hi there.', timestamp: '2025-01-02T03:04:05.000Z' },
+      { speaker: 'Grace', text: 'Hi there.', timestamp: '2025-01-02T03:04:05.000Z', source: 'captions' },
     ]);
   });
 

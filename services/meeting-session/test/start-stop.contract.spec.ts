@@ -38,6 +38,19 @@ describe('meeting-session start/stop/status (bus contract)', () => {
     expect(bot.target.platform).to.equal('google_meet');
   });
 
+  it("starts a Zoom meeting, handing the start's passcode to the bot, and refuses the same meeting by another link", async () => {
+    const started = await h.start({ url: 'https://us05web.zoom.us/j/85612345678', passcode: '771204' });
+    expect(started.platform).to.equal('zoom');
+    const bot = await h.driver.meeting(started.meetingId);
+    expect(bot.target).to.include({
+      platform: 'zoom',
+      url: 'https://app.zoom.us/wc/join/85612345678',
+      passcode: '771204',
+    });
+    const again = await rejection(h.start({ url: 'https://app.zoom.us/wc/85612345678/join?pwd=x1' }));
+    expect(again.status).to.equal(409);
+  });
+
   it('gives meeting ids of the documented shape, each one different', async () => {
     const ids = await Promise.all([h.start(), h.start(), h.start()]);
     for (const { meetingId } of ids) {
@@ -60,13 +73,14 @@ describe('meeting-session start/stop/status (bus contract)', () => {
   for (const [label, overrides, message] of [
     [
       'a URL of no supported platform',
-      { url: 'https://zoom.us/j/123456789' },
+      { url: 'https://example.webex.com/meet/ada' },
       /^url must be a Google Meet .* or Microsoft Teams meeting link$/,
     ],
     ['a Meet lookup link', { url: 'https://meet.google.com/lookup/abcdef' }, /^url must be/],
     ['a non-http callbackUrl', { callbackUrl: 'ftp://example.com/hook' }, /^callbackUrl must be an http\(s\) URL$/],
     ['a title over 200 characters', { title: 'x'.repeat(201) }, /^title must be at most 200 characters$/],
     ['a bad project id', { project: '../etc' }, /^project must match/],
+    ['a passcode over 32 characters', { passcode: 'x'.repeat(33) }, /^passcode must be a string of 1-32 characters$/],
     ['a url that is not a string', { url: 42 }, /url/],
   ] as const) {
     it(`answers 400 for ${label}, naming the field`, async () => {

@@ -79,6 +79,7 @@ const SENTENCE_END =
 /** Whether `segment` goes on with the sentence of `previous`: same speaker, that sentence unfinished. */
 export function continues(previous: TranscriptSegment | null | undefined, segment: TranscriptSegment): boolean {
   if (!previous || oneLine(segment.speaker) !== oneLine(previous.speaker) || !oneLine(segment.speaker)) return false;
+  if (sourceOf(previous) !== sourceOf(segment) || previous.untranscribed || segment.untranscribed) return false;
   const before = oneLine(previous.text);
   return before !== '' && oneLine(segment.text) !== '' && !SENTENCE_END.test(before);
 }
@@ -95,12 +96,33 @@ export function renderSegment(
   startMs: number,
   previous?: TranscriptSegment | null,
 ): string {
-  return paragraph(segment, startMs, continues(previous, segment));
+  return sourceNote(segment, previous) + paragraph(segment, startMs, continues(previous, segment));
 }
+
+/** Absent on segments from before audio transcription: those are all captions. */
+const sourceOf = (segment: TranscriptSegment) => segment.source ?? 'captions';
+
+/**
+ * Where the words come from, said only where it changes (and before a first segment from audio):
+ * a transcript read from captions alone reads as it always did.
+ */
+function sourceNote(segment: TranscriptSegment, previous: TranscriptSegment | null | undefined): string {
+  const source = sourceOf(segment);
+  if (previous ? sourceOf(previous) === source : source === 'captions') return '';
+  const from = source === 'audio' ? "the meeting's audio (speech engine)" : "the platform's captions";
+  return `_Transcribed from ${from} from here on._${PARAGRAPH_END}`;
+}
+
+const UNTRANSCRIBED: Record<NonNullable<TranscriptSegment['untranscribed']>['reason'], string> = {
+  engine_unavailable: 'the speech engine did not answer',
+  budget_exhausted: "the meeting's audio transcription budget was spent",
+};
 
 /** renderSegment, once whether `segment` continues the paragraph before is known (`joined`). */
 function paragraph(segment: TranscriptSegment, startMs: number, joined: boolean): string {
-  const text = escapeInline(oneLine(segment.text));
+  const text = segment.untranscribed
+    ? `_[not transcribed until ${offset(Date.parse(segment.untranscribed.until) - startMs)}: ${UNTRANSCRIBED[segment.untranscribed.reason]}]_`
+    : escapeInline(oneLine(segment.text));
   if (joined) return ` ${text}${PARAGRAPH_END}`;
   const speaker = escapeInline(oneLine(segment.speaker)) || 'Unknown speaker';
   return `**${speaker}** (${offset(Date.parse(segment.timestamp) - startMs)}): ${text}${PARAGRAPH_END}`;
@@ -122,7 +144,7 @@ export function appendSegments(
     const joined = continues(before, segment);
     // The paragraph before stays open: its break gives way to this segment's words.
     if (joined) parts.push(parts.pop()!.slice(0, -PARAGRAPH_END.length));
-    parts.push(paragraph(segment, startMs, joined));
+    parts.push(sourceNote(segment, before), paragraph(segment, startMs, joined));
     before = segment;
   }
   return parts.join('');

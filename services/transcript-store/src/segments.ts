@@ -3,7 +3,7 @@
  * so a retried append (the actor timed out waiting for our reply) stores the segment once on every
  * store adapter without a read first.
  */
-import { ServiceError, type TranscriptSegment } from '@notetaker/contracts';
+import { ServiceError, type TranscriptSegment, type TranscriptSource, type Untranscribed } from '@notetaker/contracts';
 import type { Collection, Store } from '@notetaker/store';
 import { GroupCommit } from '@notetaker/kit';
 
@@ -15,6 +15,9 @@ export interface StoredSegment {
   speaker: string;
   text: string;
   timestamp: string;
+  /** Absent: captions (every segment from before audio transcription). */
+  source?: TranscriptSource;
+  untranscribed?: Untranscribed;
 }
 
 /** One reply page stays far below NATS' 1 MB payload limit even with long captions. */
@@ -50,6 +53,8 @@ export class Segments {
       text: segment.text,
       // Always with milliseconds, whatever precision the caller sent (SPEC 2.2).
       timestamp: new Date(segment.timestamp).toISOString(),
+      ...(segment.source === 'audio' ? { source: 'audio' } : {}),
+      ...(segment.untranscribed ? { untranscribed: segment.untranscribed } : {}),
     });
     return !storedBefore.has(_id);
   }
@@ -129,7 +134,8 @@ export class Segments {
         nextIndex = s.index;
         break;
       }
-      segments.push({ speaker: s.speaker, text: s.text, timestamp: s.timestamp });
+      const { speaker, text, timestamp, untranscribed } = s;
+      segments.push({ speaker, text, timestamp, source: s.source ?? 'captions', ...(untranscribed ? { untranscribed } : {}) });
     }
     return { segments, nextIndex };
   }

@@ -203,6 +203,47 @@ describe('markdown documents', () => {
       }
     });
 
+    it('says where the words come from only where that changes, and marks speech not transcribed', () => {
+      const at = (s: number) => new Date(Date.parse(base.date) + s * 1000).toISOString();
+      const segments = [
+        { speaker: 'Alice', text: 'From the captions and', timestamp: at(1), source: 'captions' as const },
+        { speaker: 'Alice', text: 'from the audio.', timestamp: at(4), source: 'audio' as const },
+        {
+          speaker: 'Bob',
+          text: '',
+          timestamp: at(9),
+          source: 'audio' as const,
+          untranscribed: { reason: 'engine_unavailable' as const, until: at(15) },
+        },
+        { speaker: 'Bob', text: 'Back on captions.', timestamp: at(20) },
+      ];
+      const body = appendSegments('', segments, Date.parse(base.date), null);
+      expect(body).to.equal(
+        [
+          '**Alice** (00:00:01): From the captions and',
+          "_Transcribed from the meeting's audio (speech engine) from here on._",
+          '**Alice** (00:00:04): from the audio.',
+          '**Bob** (00:00:09): _[not transcribed until 00:00:15: the speech engine did not answer]_',
+          "_Transcribed from the platform's captions from here on._",
+          '**Bob** (00:00:20): Back on captions.',
+          '',
+        ].join('\n\n'),
+      );
+      // A meeting heard from its audio alone says so once, at the top; one from captions alone never.
+      expect(renderSegment(segments[1], Date.parse(base.date), null)).to.match(
+        /^_Transcribed from the meeting's audio/,
+      );
+      expect(renderSegment(segments[0], Date.parse(base.date), null)).to.match(/^\*\*Alice/);
+      // Flushed in pieces, the same body.
+      const pieces = appendSegments(
+        appendSegments('', segments.slice(0, 2), Date.parse(base.date), null),
+        segments.slice(2),
+        Date.parse(base.date),
+        segments[1],
+      );
+      expect(pieces).to.equal(body);
+    });
+
     it('shows a timestamp before the start (clock skew) as 00:00:00', () => {
       expect(offset(Date.parse('2024-11-21T09:59:59.000Z') - Date.parse(base.date))).to.equal('00:00:00');
       expect(offset(NaN)).to.equal('00:00:00');

@@ -106,11 +106,27 @@ export function transcriptStoreContract(factory: StoreFactory): void {
       });
       expect(reply).to.deep.equal({
         segments: [
-          { speaker: 'Alice', text: 'one', timestamp: '2024-11-21T10:00:00.000Z' },
-          { speaker: 'Bob', text: 'two', timestamp: '2024-11-21T10:00:05.000Z' },
+          { speaker: 'Alice', text: 'one', timestamp: '2024-11-21T10:00:00.000Z', source: 'captions' },
+          { speaker: 'Bob', text: 'two', timestamp: '2024-11-21T10:00:05.000Z', source: 'captions' },
         ],
         nextIndex: null,
       });
+    });
+
+    it('keeps where the words came from, and speech heard but not transcribed', async () => {
+      const m = await openMeeting(h);
+      const heard = { speaker: 'Ada', text: 'from the audio', timestamp: '2024-11-21T10:00:00.000Z', source: 'audio' };
+      const missed = {
+        speaker: 'Ada',
+        text: '',
+        timestamp: '2024-11-21T10:00:09.000Z',
+        source: 'audio',
+        untranscribed: { reason: 'engine_unavailable', until: '2024-11-21T10:00:14.000Z' },
+      };
+      await h.request('append', { meetingId: m.meetingId, index: 0, segment: heard });
+      await h.request('append', { meetingId: m.meetingId, index: 1, segment: missed });
+      const reply = await h.request<{ segments: unknown[] }>('segments', { meetingId: m.meetingId });
+      expect(reply.segments).to.deep.equal([heard, missed]);
     });
 
     it('keeps segments of a meeting that saves no transcript, and saves no document for it', async () => {

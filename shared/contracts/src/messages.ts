@@ -10,12 +10,14 @@ import {
   captionLanguage,
   coachMode,
   meetingSummary,
+  meetingPasscode,
   meetingTitle,
   meetingUrl,
   platform,
   projectId,
   recordingInfo,
   recordingMode,
+  transcriptionMode,
   recordingState,
   signInMode,
   transcriptSegment,
@@ -47,10 +49,14 @@ export const meetingsStart = z.object({
   saveTranscript: z.boolean(),
   signIn: signInMode.default('auto'),
   language: captionLanguage.nullable().default(null),
+  /** A passcode for a link without one (Zoom); never stored on the record, like the link itself. */
+  passcode: meetingPasscode.nullable().default(null),
   /** Null: the worker's default (`ai` when it has a model configured, else `rules`). */
   coach: coachMode.nullable().default(null),
   /** Null: the installation's default (RECORDING_DEFAULT, else none). */
   recording: recordingMode.nullable().default(null),
+  /** Null: auto. */
+  transcription: transcriptionMode.nullable().default(null),
 });
 /** svc.meetings.stop -> {meetingId, status: 'stopping'}; svc.meetings.get -> meetingRecord. */
 export const meetingRef = z.object({ caller, meetingId: z.string() });

@@ -7,6 +7,7 @@ export { isoTimestamp } from './events.js';
 export * from './rest/projects.js';
 export * from './rest/meetings.js';
 export * from './rest/recordings.js';
+export * from './rest/transcription.js';
 export * from './rest/transcripts.js';
 export * from './rest/meeting-events.js';
 export * from './rest/deliveries.js';

@@ -25,6 +25,9 @@ const quiet: DriverListener = {
   signedIn() {},
   audio() {},
   audioFailed() {},
+  pcm() {},
+  speaking() {},
+  captionsOn() {},
   ended() {},
   failed(reason, detail) {
     console.error(`  a meeting failed: ${reason} ${detail ?? ''}`);

@@ -53,7 +53,7 @@ export interface World {
   rx: CallbackReceiver;
   t: TestStack;
   token: Token;
-  /** A fresh native meeting id: a Meet code, a Teams thread id, or (teamsLive) a teams.live.com number. */
+  /** A fresh native meeting id: a Meet code, a Teams thread id or (teamsLive) a teams.live.com number, a Zoom meeting id. */
   newNativeId(platform: SimPlatform, teamsLive?: boolean): string;
   /**
    * Creates the simulated meeting, then starts the bot over REST; expects 201. `request` holds more
@@ -152,6 +152,8 @@ export async function startWorld(env: Record<string, string> = {}, options: Worl
     token,
     newNativeId(platform, teamsLive = false) {
       if (platform === 'google_meet') return `${letters(3)}-${letters(4)}-${letters(3)}`;
+      // An 11-digit Zoom meeting id.
+      if (platform === 'zoom') return String(80_000_000_000 + randomBytes(4).readUInt32BE());
       if (teamsLive) return String(9_300_000_000_000 + (randomBytes(4).readUInt32BE() % 99_999_999));
       return `19:meeting_${randomBytes(12).toString('base64url')}@thread.v2`;
     },

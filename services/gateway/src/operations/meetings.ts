@@ -35,9 +35,11 @@ export function start(bus: Bus, caller: Caller, body: StartArguments) {
       saveTranscript: body.saveTranscript ?? true,
       signIn: body.signIn ?? 'auto',
       language: body.language ?? null,
+      passcode: body.passcode ?? null,
       coach: body.coach ?? null,
       // Null: the installation's default (RECORDING_DEFAULT).
       recording: body.recording ?? null,
+      transcription: body.transcription ?? null,
     },
     { timeoutMs: START_TIMEOUT_MS },
   );
@@ -53,7 +55,7 @@ export const startMeeting = defineOperation({
     path: '/meetings/start',
     status: 201,
     tag: 'meetings',
-    summary: 'Send a bot into a Google Meet or Teams meeting; events go to callbackUrl, signed',
+    summary: 'Send a bot into a Google Meet, Teams or Zoom meeting; events go to callbackUrl, signed',
     description: 'The bot is joining',
     errors: {
       403: 'saveTranscript without the knowledge:write capability',
@@ -65,7 +67,7 @@ export const startMeeting = defineOperation({
   tool: {
     title: 'Start transcribing a meeting',
     description:
-      'Sends the notetaker bot into a Google Meet or Teams meeting to transcribe it. Returns the meetingId; ' +
+      'Sends the notetaker bot into a Google Meet, Teams or Zoom meeting to transcribe it. Returns the meetingId; ' +
       'follow it with get_transcript or by subscribing to notetaker://meetings/{meetingId}/transcript.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     text: (b) => `Meeting ${b.meetingId} is ${b.status} on ${b.platform} (project ${b.project}).`,

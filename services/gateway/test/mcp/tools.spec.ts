@@ -125,8 +125,10 @@ describe('MCP tools (/mcp) on the whole stack', function () {
           'saveTranscript',
           'signIn',
           'language',
+          'passcode',
           'coach',
           'recording',
+          'transcription',
         ]);
         const transcript = tools.find((tool) => tool.name === 'get_transcript')!;
         expect(Object.keys(transcript.inputSchema.properties!)).to.deep.equal(['meetingId', 'after']);

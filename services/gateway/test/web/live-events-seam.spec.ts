@@ -92,6 +92,7 @@ class MeetingSessionStandIn {
       signedInAs: null,
       language: null,
       recording: null,
+      transcription: { mode: 'captions', source: 'captions' },
     };
   }
 }

@@ -12,7 +12,11 @@ import {
   type EndReason,
   type ErrorReason,
   type MeetingStatus,
+  type MeetingWarning,
+  type TranscriptSegment,
+  type TranscriptSource,
 } from '@notetaker/contracts';
+import { randomBytes } from 'node:crypto';
 import { call, type Bus, type Subscription } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import type { CaptionUpdate, DriverFactory, DriverListener, FinalSegment, MeetingDriver } from '../drivers/driver.js';
@@ -27,6 +31,18 @@ import { AutoLeave } from './auto-leave.js';
 import { driverFailureOf, leaveWithin, storeSegment } from './side-effects.js';
 import type { CaptionWarnings } from '../worker/caption-warnings.js';
 import { Recorder } from '../recording/recorder.js';
+import type { SpeechToText, Trouble } from '../transcription/audio-transcriber.js';
+import { MeetingTranscription } from '../transcription/meeting-transcription.js';
+import type { SourceSwitch } from '../transcription/source-choice.js';
+
+/** The worker's speech engine, shared by its meetings (null: no STT_BASE_URL, captions only). */
+export interface SpeechDeps {
+  engine: SpeechToText;
+  budgetSeconds: number;
+  /** Metrics: a word's wait for its partial or final; a change of source. */
+  lag?(kind: 'partial' | 'final', seconds: number): void;
+  switched?(source: TranscriptSource): void;
+}
 
 export interface ActorDeps {
   bus: Bus;
@@ -47,6 +63,7 @@ export interface ActorDeps {
   nextAccount: (signedOut: string | null) => Promise<AccountReply>;
   /** The worker's coaching: this meeting's coaches, by the start's `coach`. */
   coaching: Pick<Coaching, 'forMeeting'>;
+  speech: SpeechDeps | null;
 }
 
 /** running: normal; leaving: the bot is on its way out (late segments still count); closed: done. */
@@ -65,6 +82,8 @@ export class MeetingActor {
   private readonly flusher: DocumentFlusher;
   /** The meeting's audio, when the start asked for it. */
   private readonly recorder: Recorder | null;
+  /** Transcription from the meeting's audio, when the start allows it and the worker has an engine. */
+  private readonly transcription: MeetingTranscription | null;
   private segmentCount = 0;
   /** When the bot set off to leave: the recording's timeline ends there. */
   private leftAt = 0;
@@ -107,9 +126,32 @@ export class MeetingActor {
             bus: deps.bus,
             logger: log,
             meetingId: spec.meetingId,
-            onWarning: (raised, detail) => this.mailbox.post(() => this.onRecordingWarning(raised, detail)),
+            onWarning: (raised, detail) =>
+              this.mailbox.post(() => this.onWarning('recording_unavailable', raised, detail)),
           })
         : null;
+    this.transcription = this.createTranscription(log);
+  }
+
+  private createTranscription(log: Logger): MeetingTranscription | null {
+    const speech = this.deps.speech;
+    if (!speech || this.spec.transcription === 'captions') return null;
+    return new MeetingTranscription({
+      mode: this.spec.transcription,
+      engine: speech.engine,
+      budgetSeconds: speech.budgetSeconds,
+      language: this.spec.language,
+      idPrefix: `aud_${randomBytes(4).toString('hex')}`,
+      lag: speech.lag,
+      partial: (partial) => this.mailbox.post(() => this.emitPartial({ ...partial, source: 'audio' })),
+      // Resolved once stored and emitted, so that finals keep their order.
+      final: (final) =>
+        new Promise<void>((resolve) =>
+          this.mailbox.post(() => this.onSegment({ ...final, source: 'audio' }).finally(resolve)),
+        ),
+      trouble: (trouble: Trouble, raised, detail) => this.mailbox.post(() => this.onWarning(trouble, raised, detail)),
+      switched: (change) => this.mailbox.post(() => this.onSourceSwitched(change, log)),
+    });
   }
 
   /** Subscribes the actor's command subject, emits `joining` and sets the bot off. */
@@ -138,6 +180,7 @@ export class MeetingActor {
     this.stream.stop();
     this.timers.clear();
     this.flusher.stop();
+    void this.transcription?.finish();
     void this.releaseDriver().finally(() => this.exit());
   }
 
@@ -152,6 +195,7 @@ export class MeetingActor {
       segmentCount: this.segmentCount,
       participants: [...this.roster.everSeen],
       recording: this.recorder?.info() ?? null,
+      transcriptionSource: this.transcription ? this.transcription.source : this.status === 'live' ? 'captions' : null,
     };
   }
 
@@ -180,8 +224,10 @@ export class MeetingActor {
         meetingId: this.meetingId,
         displayName: this.deps.displayName,
         language: this.spec.language,
+        passcode: this.spec.passcode,
         account: this.account && { name: this.account.name, session: this.account.session },
         recordAudio: this.recorder !== null,
+        transcribeAudio: this.transcription !== null,
       });
       await this.driver.start(this.listener());
     } catch (err) {
@@ -200,16 +246,32 @@ export class MeetingActor {
       lobby: () => post(() => this.onLobby()),
       admitted: () => post(() => this.onAdmitted()),
       caption: (update) => post(() => this.onCaption(update)),
-      segment: (segment) => post(() => this.onSegment(segment)),
+      segment: (segment) => post(() => this.onCaptionSegment(segment)),
       participants: (names) => post(() => this.onParticipants([...names])),
       ended: (reason) => post(() => this.finish('ended', reason)),
-      warning: (change) => post(() => this.deps.captionWarnings.changed(this.meetingId, this.spec.platform, change)),
+      warning: (change) => {
+        this.transcription?.warning(change.warning, change.raised);
+        post(() => {
+          // Joining on a screen the bot does not know: said on the stream too, as the other warnings of a meeting are.
+          if (change.warning === 'join_screen_unknown' && change.raised)
+            this.emitStatusWarning({ warning: change.warning });
+          return this.deps.captionWarnings.changed(this.meetingId, this.spec.platform, change);
+        });
+      },
       signedIn: (identity) => post(() => this.onSignedIn(identity)),
       // Audio skips the mailbox: a batch changes no state the mailbox guards, and must not wait behind a flush.
       audio: (batch) => {
         if (this.phase !== 'closed') this.recorder?.add(batch);
       },
-      audioFailed: (detail) => this.recorder?.failed(`the page cannot capture audio: ${detail}`),
+      audioFailed: (detail) => {
+        this.recorder?.failed(`the page cannot capture audio: ${detail}`);
+        if (this.transcription)
+          post(() => this.onWarning('transcription_unavailable', true, `the page cannot capture audio: ${detail}`));
+      },
+      // Like audio: the transcriber keeps its own order, and the mailbox must not delay the timeline.
+      pcm: (chunk) => this.transcription?.pcm(chunk),
+      speaking: (names) => this.transcription?.speaking(names, Date.now()),
+      captionsOn: (on) => this.transcription?.captionsOn(on, Date.now()),
       failed: (reason, detail) => post(() => this.onFailed(reason, detail)),
     };
   }
@@ -257,23 +319,41 @@ export class MeetingActor {
   private onAdmitted(): void {
     if (this.phase !== 'running' || (this.status !== 'joining' && this.status !== 'lobby')) return;
     this.recorder?.start();
+    this.transcription?.admitted(Date.now());
     this.transition('live', null);
     this.timers.admitted(this.roster.count);
     this.flusher.startPeriodic(this.deps.config.flushIntervalMs);
   }
 
+  /** A caption counts unless the audio is the source now, or already gave its words (a seam). */
+  private captionCounts(turn: { captionId?: string; timestamp: string }): boolean {
+    return this.transcription?.captionCounts({ ...turn, startedAt: Date.parse(turn.timestamp) }, Date.now()) ?? true;
+  }
+
   private onCaption(update: CaptionUpdate): void {
+    if (this.phase === 'closed' || !this.captionCounts(update)) return;
+    this.emitPartial({ ...update, source: 'captions' });
+  }
+
+  private emitPartial(
+    partial: Pick<CaptionUpdate, 'speaker' | 'text' | 'captionId' | 'timestamp'> & {
+      source: TranscriptSource;
+      stableText?: string;
+    },
+  ): void {
     if (this.phase === 'closed') return;
-    this.stream.emit('caption_partial', {
-      speaker: update.speaker,
-      text: update.text,
-      captionId: update.captionId,
-      timestamp: update.timestamp,
-    });
+    const { speaker, text, captionId, timestamp, source, stableText } = partial;
+    const stable = stableText === undefined ? {} : { stableText };
+    this.stream.emit('caption_partial', { speaker, text, captionId, timestamp, source, ...stable });
+  }
+
+  private onCaptionSegment(segment: FinalSegment): Promise<void> {
+    if (!this.captionCounts(segment)) return Promise.resolve();
+    return this.onSegment({ ...segment, source: 'captions' });
   }
 
   /** Stored through transcript-store first: a published segment is always a stored one. */
-  private async onSegment(segment: FinalSegment): Promise<void> {
+  private async onSegment(segment: TranscriptSegment): Promise<void> {
     if (this.phase === 'closed') return;
     const index = this.segmentCount;
     const stored = await storeSegment(
@@ -286,33 +366,40 @@ export class MeetingActor {
     if (!stored || this.isClosed()) return;
     this.segmentCount = index + 1;
     this.flusher.markDirty();
+    const { speaker, text, timestamp, source, untranscribed } = segment;
     this.stream.emit('segment_finalized', {
-      speaker: segment.speaker,
-      text: segment.text,
-      timestamp: segment.timestamp,
+      speaker,
+      text,
+      timestamp,
+      source,
+      ...(untranscribed ? { untranscribed } : {}),
     });
-    this.emitInsights(this.coach.observe(index, segment));
+    if (!untranscribed) this.emitInsights(this.coach.observe(index, segment));
   }
 
   /**
-   * The recording cannot be stored (or captured): the meeting goes on. The record and the log say
-   * so (caption-warnings.ts), and the stream: a meeting_status event with the same status and a
-   * `warning` (docs/services/meeting-session.md).
+   * The recording cannot be stored (or captured), or the speech engine does not answer: the
+   * meeting goes on. The record and the log say so (caption-warnings.ts), and the stream: a
+   * meeting_status event with the same status and a `warning` (docs/services/meeting-session.md).
    */
-  private async onRecordingWarning(raised: boolean, detail: string): Promise<void> {
+  private async onWarning(warning: MeetingWarning, raised: boolean, detail: string): Promise<void> {
     if (this.phase === 'closed') return;
-    const change = raised
-      ? { warning: 'recording_unavailable' as const, raised, seen: detail, snapshot: [] }
-      : { warning: 'recording_unavailable' as const, raised };
-    if (raised) {
-      this.stream.emit('meeting_status', {
-        status: this.status,
-        previousStatus: this.status,
-        reason: null,
-        warning: 'recording_unavailable',
-      });
-    }
+    const change = raised ? { warning, raised, seen: detail, snapshot: [] } : { warning, raised };
+    if (raised) this.emitStatusWarning({ warning });
     await this.deps.captionWarnings.changed(this.meetingId, this.spec.platform, change);
+  }
+
+  /** `auto`: the words now come from the other source; said once, on the stream and in the log. */
+  private onSourceSwitched(change: SourceSwitch, log: Logger): void {
+    if (this.phase === 'closed') return;
+    log.info({ source: change.source, why: change.why }, `the transcript now comes from the ${change.source}`);
+    this.deps.speech?.switched?.(change.source);
+    this.emitStatusWarning({ warning: 'transcription_source_changed', source: change.source });
+  }
+
+  /** A meeting_status event that changes no status: it carries a warning. */
+  private emitStatusWarning(fields: { warning: string; source?: TranscriptSource }): void {
+    this.stream.emit('meeting_status', { status: this.status, previousStatus: this.status, reason: null, ...fields });
   }
 
   private emitInsights(insights: InsightPayload[]): void {
@@ -354,7 +441,9 @@ export class MeetingActor {
     this.timers.clear();
     if (kind === 'ended') this.transition('leaving', reason);
     await this.releaseDriver();
-    this.mailbox.post(() => this.complete(kind, reason));
+    // The last utterances' finals are still mailbox messages to come: complete after them.
+    const transcribed = this.transcription?.finish() ?? Promise.resolve();
+    void transcribed.then(() => this.mailbox.post(() => this.complete(kind, reason)));
   }
 
   private async complete(kind: 'ended' | 'error', reason: string): Promise<void> {

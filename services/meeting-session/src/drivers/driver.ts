@@ -7,7 +7,7 @@
  * finalisation (when a turn is complete) is the driver's job because its timing is per platform.
  */
 import type { BrowserSession, DriverEnd, DriverFailure, MeetingWarning, Platform } from '@notetaker/contracts';
-import type { AudioBatch } from '../recording/page-capture.js';
+import type { AudioBatch, PcmChunk } from '../recording/page-capture.js';
 
 export interface CaptionUpdate {
   /** Stable per caption turn, so a receiver can replace the partial it showed. */
@@ -46,8 +46,14 @@ export interface DriverListener {
   signedIn(identity: string): void;
   /** Recording: about a second of the meeting's audio, encoded in the page. */
   audio(batch: AudioBatch): void;
-  /** Recording: the page cannot capture audio (why, for the operator). */
+  /** Recording or transcription: the page cannot capture audio (why, for the operator). */
   audioFailed(detail: string): void;
+  /** Transcription from audio: about 200 ms of one remote track's audio. */
+  pcm(chunk: PcmChunk): void;
+  /** Who the platform shows as speaking now (the bot excluded), whenever that changes while live. */
+  speaking(names: string[]): void;
+  /** Whether captions are on in the call, whenever that changes while live. */
+  captionsOn(on: boolean): void;
 }
 
 export type CaptionWarningChange =
@@ -56,8 +62,10 @@ export type CaptionWarningChange =
       raised: true;
       /** What was seen, for the operator's log line. */
       seen: string;
-      /** The caption area's (or the toolbar's) structure: no text, no people's names. */
+      /** The caption area's (or the toolbar's, or the page's) structure: no text, no people's names. */
       snapshot: SnapshotNode[];
+      /** join_screen_unknown: a PNG screenshot of the page, written next to the snapshot. */
+      screenshot?: Uint8Array;
     }
   | { warning: MeetingWarning; raised: false };
 
@@ -75,10 +83,14 @@ export interface JoinTarget {
   displayName: string;
   /** The caption language to select (BCP 47), or null for the platform's default. */
   language?: string | null;
+  /** A passcode to type where the platform asks for one (Zoom, a link without pwd); null: none. */
+  passcode?: string | null;
   /** Join signed in with this bot account's session (its own browser context), or null as a guest. */
   account?: { name: string; session: BrowserSession } | null;
   /** Capture the meeting's remote audio for a recording (recording/page-capture.ts). */
   recordAudio?: boolean;
+  /** Tap each remote audio track for transcription (`DriverListener.pcm`). */
+  transcribeAudio?: boolean;
 }
 
 export interface MeetingDriver {

@@ -4,7 +4,7 @@
  * that throws never breaks the browser side.
  */
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
-import type { AudioBatch } from '../recording/page-capture.js';
+import type { AudioBatch, PcmChunk } from '../recording/page-capture.js';
 import type { CaptionUpdate, CaptionWarningChange, DriverListener, FinalSegment } from './driver.js';
 
 export class GuardedListener implements DriverListener {
@@ -51,6 +51,18 @@ export class GuardedListener implements DriverListener {
 
   audioFailed(detail: string): void {
     this.deliver((l) => l.audioFailed(detail));
+  }
+
+  pcm(chunk: PcmChunk): void {
+    this.deliver((l) => l.pcm(chunk));
+  }
+
+  speaking(names: string[]): void {
+    this.deliver((l) => l.speaking(names));
+  }
+
+  captionsOn(on: boolean): void {
+    this.deliver((l) => l.captionsOn(on));
   }
 
   ended(reason: DriverEnd): void {

@@ -13,11 +13,18 @@ import { CaptionHealth, withoutNames } from './caption-health.js';
 import { CaptionLanguage } from './caption-language.js';
 import type { CaptionTracker } from './caption-tracker.js';
 import type { DriverListener, JoinTarget, MeetingDriver, SnapshotNode } from './driver.js';
+import { JoinScreenWatch } from './join-screen-watch.js';
 import { GuardedListener } from './listener-guard.js';
 import { actions, type SnapshotArea } from './page-actions.js';
 import { signIn } from './session.js';
-import { AUDIO_BINDING, captureScript, type AudioBatch } from '../recording/page-capture.js';
-import { peopleOf, TileReadings, type TileReading } from './tile-readings.js';
+import {
+  AUDIO_BINDING,
+  captureScript,
+  PCM_BINDING,
+  type AudioBatch,
+  type PcmChunk,
+} from '../recording/page-capture.js';
+import { peopleOf, speakersOf, TileReadings, type TileReading } from './tile-readings.js';
 import { ActionMemo, type PageState, type PlatformAdapter, type TimingSettings } from './platform.js';
 
 export interface PageDriverSettings extends TimingSettings {
@@ -25,6 +32,8 @@ export interface PageDriverSettings extends TimingSettings {
   joinTimeoutMs: number;
   pollIntervalMs: number;
   captionBlindAfterMs: number;
+  /** An unknown screen this long while joining raises join_screen_unknown (JoinScreenWatch). */
+  unknownScreenWarnMs: number;
 }
 
 type Phase = 'joining' | 'lobby' | 'live' | 'over';
@@ -53,6 +62,7 @@ export class PageDriver<Item> implements MeetingDriver {
   private readonly tiles = new TileReadings();
   private readonly memo = new ActionMemo();
   private readonly health: CaptionHealth;
+  private readonly joinScreens: JoinScreenWatch;
   /** The caption language asked for, selected once captions are on; null: the platform's default. */
   private readonly language: CaptionLanguage | null;
   /** Caption text was read since the last health reading. */
@@ -62,6 +72,9 @@ export class PageDriver<Item> implements MeetingDriver {
   /** Signed in: the name the platform shows for the bot's account (its tile carries it, not displayName). */
   private accountName: string | null = null;
   private captureFailed = false;
+  /** The last speaking names and caption state reported, so that only changes are. */
+  private speakingKey = '';
+  private lastCaptionsOn: boolean | null = null;
 
   constructor(
     private readonly target: JoinTarget,
@@ -71,6 +84,7 @@ export class PageDriver<Item> implements MeetingDriver {
     private readonly clock: () => number = Date.now,
   ) {
     this.health = new CaptionHealth(settings.captionBlindAfterMs);
+    this.joinScreens = new JoinScreenWatch(settings.unknownScreenWarnMs);
     this.language = target.language ? new CaptionLanguage(target.language) : null;
     const prefix = randomBytes(4).toString('hex');
     let turns = 0;
@@ -124,8 +138,11 @@ export class PageDriver<Item> implements MeetingDriver {
     if (this.target.account) await signIn(lease, page, this.target.account.session);
     await page.setExtraHTTPHeaders({ 'Accept-Language': 'en-US,en;q=0.9' });
     await page.exposeFunction('__ntCaptions', (json: string) => this.observed(json));
-    if (this.target.recordAudio) {
-      await page.exposeFunction(AUDIO_BINDING, (json: string) => this.heard(json));
+    if (this.target.transcribeAudio) {
+      await page.exposeFunction(PCM_BINDING, (json: string) => this.heardPcm(json));
+    }
+    if (this.capturing) {
+      if (this.target.recordAudio) await page.exposeFunction(AUDIO_BINDING, (json: string) => this.heard(json));
       // Before the platform's scripts: its peer connections are made with the hooked prototype.
       await page.evaluateOnNewDocument(captureScript(CAPTURE));
       // A page reloaded in the call starts a capture of its own (the recorder fills the gap).
@@ -180,12 +197,21 @@ export class PageDriver<Item> implements MeetingDriver {
       this.accountName = state.prejoin.identity.replace(/\s*\([^()]*@[^()]*\)$/, '');
       this.listener?.signedIn(state.prejoin.identity);
     }
-    const context = { page, state, displayName: this.displayName, memo: this.memo, now };
+    const context = {
+      page,
+      state,
+      displayName: this.displayName,
+      passcode: this.target.passcode ?? null,
+      memo: this.memo,
+      now,
+    };
     if (this.phase === 'live') {
       if (!state.observing) await this.adapter.run(page, actions.observe);
       this.applyCaptions(state.seq, state.captions, now);
       this.tracker.tick(now);
       if (state.participants) this.reportParticipants(state.participants);
+      if (state.participants) this.reportSpeaking(speakersOf(state.participants, this.displayName));
+      this.reportCaptionsOn(state.captionsOn);
       if (state.screen === 'in_call') {
         await this.adapter.tendCall(context);
         // The caption language is chosen among the languages captions can be in: with captions on.
@@ -197,10 +223,11 @@ export class PageDriver<Item> implements MeetingDriver {
       }
       return false;
     }
+    await this.watchJoinScreen(page, state, now);
     if (state.screen === 'in_call') {
       this.phase = 'live';
       this.listener?.admitted();
-      if (this.target.recordAudio) await this.startCapture(page);
+      if (this.capturing) await this.startCapture(page);
       return true;
     }
     if (state.screen === 'lobby' && this.phase === 'joining') {
@@ -209,12 +236,34 @@ export class PageDriver<Item> implements MeetingDriver {
       this.listener?.lobby();
       return false;
     }
+    const failure = this.adapter.joinFailure?.(state, {
+      passcode: this.target.passcode ?? null,
+      timedOut: now >= this.deadline,
+    });
+    if (failure) {
+      this.fail(failure, `${state.screen} screen at ${hostOf(state.url)}`);
+      return false;
+    }
     if (now >= this.deadline) {
       if (this.phase === 'lobby') this.fail('lobby_timeout', `not admitted within ${this.settings.lobbyTimeoutMs} ms`);
-      else this.fail('join_failed', `still on the ${state.screen} screen after ${this.settings.joinTimeoutMs} ms`);
+      else this.fail('join_failed', `still on ${this.joinScreens.lastSeen} after ${this.settings.joinTimeoutMs} ms`);
       return false;
     }
     return this.phase === 'joining' ? this.adapter.advanceJoin(context) : false;
+  }
+
+  /**
+   * A join screen no rule knows, for long: reported once with what the page looks like (its
+   * structure, no text; and a screenshot), and cleared once a known screen shows. The bot waits on.
+   */
+  private async watchJoinScreen(page: Page, state: PageState<Item>, now: number): Promise<void> {
+    const change = this.joinScreens.observe(state, now);
+    if (change === 'clear') this.listener?.warning({ warning: 'join_screen_unknown', raised: false });
+    if (change !== 'raise') return;
+    const seen = `${this.joinScreens.lastSeen} for ${Math.round(this.joinScreens.unknownFor(now) / 1000)} s`;
+    const snapshot = await this.snapshotOf(page, 'page');
+    const screenshot = await page.screenshot({ type: 'png' }).catch(() => undefined);
+    this.listener?.warning({ warning: 'join_screen_unknown', raised: true, seen, snapshot, screenshot });
   }
 
   private get displayName(): string {
@@ -237,10 +286,19 @@ export class PageDriver<Item> implements MeetingDriver {
     this.applyCaptions(report.seq, report.items, this.clock());
   }
 
+  /** Whether the page's audio is captured: for a recording, for transcription, or both. */
+  private get capturing(): boolean {
+    return Boolean(this.target.recordAudio || this.target.transcribeAudio);
+  }
+
   /** Starts the page's audio capture (page-capture.ts); a page that cannot is reported, once. */
   private async startCapture(page: Page): Promise<void> {
+    const what = JSON.stringify({
+      record: Boolean(this.target.recordAudio),
+      transcribe: Boolean(this.target.transcribeAudio),
+    });
     const failure = await page
-      .evaluate('window.__ntCapture ? window.__ntCapture.start() : "the capture script is not in the page"')
+      .evaluate(`window.__ntCapture ? window.__ntCapture.start(${what}) : "the capture script is not in the page"`)
       .catch((error: unknown) => `the page did not answer: ${message(error)}`);
     if (typeof failure === 'string' && !this.captureFailed) {
       this.captureFailed = true;
@@ -257,6 +315,11 @@ export class PageDriver<Item> implements MeetingDriver {
       return;
     }
     this.listener?.audio(batch);
+  }
+
+  private heardPcm(json: string): void {
+    if (this.stopping || this.phase !== 'live') return;
+    this.listener?.pcm(JSON.parse(json) as PcmChunk);
   }
 
   private applyCaptions(seq: number, items: Item[] | null, now: number): void {
@@ -313,6 +376,21 @@ export class PageDriver<Item> implements MeetingDriver {
     if (changed) this.listener?.participants(changed);
   }
 
+  /** Who the page shows speaking (the bot never among them: speakersOf), when that changed. */
+  private reportSpeaking(names: string[]): void {
+    const people = [...names].sort();
+    const key = JSON.stringify(people);
+    if (key === this.speakingKey) return;
+    this.speakingKey = key;
+    this.listener?.speaking(people);
+  }
+
+  private reportCaptionsOn(on: boolean): void {
+    if (on === this.lastCaptionsOn) return;
+    this.lastCaptionsOn = on;
+    this.listener?.captionsOn(on);
+  }
+
   private fail(reason: DriverFailure, detail?: string): void {
     this.finish((listener) => listener.failed(reason, detail));
   }
@@ -334,7 +412,7 @@ export class PageDriver<Item> implements MeetingDriver {
   private async stop(): Promise<void> {
     if (!this.stopping) {
       // The audio up to the leaving is the recording's end: take the page's last batch first.
-      if (this.phase === 'live' && this.target.recordAudio && this.page) {
+      if (this.phase === 'live' && this.capturing && this.page) {
         await withTimeout(this.page.evaluate('window.__ntCapture && window.__ntCapture.stop()'), 1_000).catch(() => {});
       }
       this.stopping = true;

@@ -16,9 +16,25 @@
  * each track also gets a muted element of its own, independent of the page's (which the platform
  * may remove or re-create).
  *
- * Per-track PCM for speaker attribution (Meet sends a track per recent speaker) can be tapped the
- * same way: a MediaStreamTrackProcessor on one track instead of the mix (docs/services/meeting-session.md).
+ * For transcription from audio, each track is also tapped on its own (Meet sends a track per recent
+ * speaker, so two people talking at once stay apart) as 16 kHz PCM by an AudioWorklet, off the
+ * page's main thread, and handed over through `__ntPcm` every 200 ms (transcription/).
  */
+
+/**
+ * For transcription: one remote track's audio as 16 kHz mono 16-bit PCM, about 200 ms of it, taken
+ * from the track itself (not the mix), so each of Meet's speaker tracks is heard on its own.
+ */
+export interface PcmChunk {
+  /** The track's id in the page: stable while the track lives. */
+  track: string;
+  /** Epoch ms when the chunk's last sample was rendered. */
+  endMs: number;
+  /** Base64 of little-endian Int16 samples at PCM_SAMPLE_RATE. */
+  data: string;
+}
+
+export const PCM_SAMPLE_RATE = 16_000;
 
 /** One batch from the page: Opus packets concatenated, with each one's size and duration. */
 export interface AudioBatch {
@@ -36,38 +52,64 @@ export interface AudioBatch {
 }
 
 export const AUDIO_BINDING = '__ntAudio';
+export const PCM_BINDING = '__ntPcm';
+
+/**
+ * The PCM tap's AudioWorklet (audio thread, not the page's main thread): the track's samples at
+ * the tap's context rate as Int16, posted every `size` samples.
+ */
+const PCM_TAP = `class NtTap extends AudioWorkletProcessor {
+  constructor(options) { super(); this.size = options.processorOptions.size; this.fresh(); }
+  fresh() { this.buf = new Int16Array(this.size); this.n = 0; }
+  process(inputs) {
+    var ch = inputs[0] && inputs[0][0];
+    if (!ch) return true;
+    for (var i = 0; i < ch.length; i++) {
+      var s = Math.max(-1, Math.min(1, ch[i]));
+      this.buf[this.n++] = s < 0 ? s * 32768 : s * 32767;
+      if (this.n === this.size) { this.port.postMessage(this.buf.buffer, [this.buf.buffer]); this.fresh(); }
+    }
+    return true;
+  }
+}
+registerProcessor('nt-tap', NtTap);`;
 
 /**
  * The page's side, as JavaScript source (page-scripts/source.ts says why not a function): the
- * arguments are the binding's name, the bitrate and the batch period.
+ * arguments are the bindings' names, the bitrate, the batch period, the tap's script and its rate.
  */
-const INSTALL_CAPTURE = String.raw`function (binding, bitrate, batchMs) {
+const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batchMs, tapScript, pcmRate) {
   'use strict';
   if (window.__ntCapture || typeof window.RTCPeerConnection !== 'function') return;
   var tracks = new Set();
+  var wirings = [];
   var mix = null;
+  var tap = null;
   var stopped = false;
   var finished = Promise.resolve();
 
-  // A track is in the mix only while media flows on it (unmuted): a receiver nobody sends on, or
-  // one a renegotiation left behind, costs nothing.
+  // A track is in the capture only while media flows on it (unmuted): a receiver nobody sends on,
+  // or one a renegotiation left behind, costs nothing.
   function attach(track) {
-    if (!mix) return;
     var wired = null;
     function plug() {
-      if (wired || track.muted || track.readyState === 'ended') return;
+      if (wired || track.muted || track.readyState === 'ended' || (!mix && !tap)) return;
       var stream = new MediaStream([track]);
       var element = new Audio();
       element.muted = true;
       element.srcObject = stream;
       element.play().catch(function () {});
-      var source = mix.ctx.createMediaStreamSource(stream);
-      source.connect(mix.dest);
-      wired = { element: element, source: source };
+      wired = { element: element, parts: [] };
+      if (mix) {
+        var source = mix.ctx.createMediaStreamSource(stream);
+        source.connect(mix.dest);
+        wired.parts.push(source);
+      }
+      if (tap) wired.parts = wired.parts.concat(tap.wire(track.id, stream));
     }
     function unplug() {
       if (!wired) return;
-      wired.source.disconnect();
+      wired.parts.forEach(function (part) { part.disconnect(); });
       wired.element.srcObject = null;
       wired = null;
     }
@@ -77,6 +119,7 @@ const INSTALL_CAPTURE = String.raw`function (binding, bitrate, batchMs) {
       unplug();
       tracks.delete(track);
     });
+    wirings.push(plug);
     plug();
   }
   function take(pc) {
@@ -117,13 +160,51 @@ const INSTALL_CAPTURE = String.raw`function (binding, bitrate, batchMs) {
     });
   }
 
-  function send(payload) {
-    var deliver = window[binding];
-    if (typeof deliver === 'function') deliver(JSON.stringify(payload)).catch(function () {});
+  function deliver(name, payload) {
+    var fn = window[name];
+    if (typeof fn === 'function') fn(JSON.stringify(payload)).catch(function () {});
+  }
+  function base64(bytes) {
+    var binary = '';
+    for (var i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]);
+    return btoa(binary);
   }
 
-  function start() {
-    if (mix) return null;
+  // Transcription: each track on its own, resampled by the browser to pcmRate, in ~200 ms chunks.
+  async function startTap() {
+    if (typeof AudioWorkletNode !== 'function') return 'this browser has no AudioWorklet';
+    var ctx = new AudioContext({ sampleRate: pcmRate, latencyHint: 'playback', sinkId: { type: 'none' } });
+    var url = URL.createObjectURL(new Blob([tapScript], { type: 'text/javascript' }));
+    try {
+      await ctx.audioWorklet.addModule(url);
+    } catch (e) {
+      ctx.close().catch(function () {});
+      return 'the audio tap could not be loaded: ' + String(e);
+    }
+    ctx.resume();
+    tap = {
+      ctx: ctx,
+      wire: function (id, stream) {
+        var source = ctx.createMediaStreamSource(stream);
+        var node = new AudioWorkletNode(ctx, 'nt-tap', {
+          channelCount: 1,
+          channelCountMode: 'explicit',
+          processorOptions: { size: pcmRate / 5 },
+        });
+        node.port.onmessage = function (event) {
+          if (!stopped) deliver(pcmBinding, { track: id, endMs: Date.now(), data: base64(new Uint8Array(event.data)) });
+        };
+        source.connect(node);
+        // Connected to the (silent) destination so that the graph pulls it.
+        node.connect(ctx.destination);
+        return [source, node];
+      },
+    };
+    return null;
+  }
+
+  // Recording: the tracks mixed to one channel and encoded to Opus.
+  function startMix() {
     if (typeof AudioEncoder !== 'function' || typeof MediaStreamTrackProcessor !== 'function') {
       return 'this browser has no AudioEncoder or MediaStreamTrackProcessor';
     }
@@ -140,7 +221,6 @@ const INSTALL_CAPTURE = String.raw`function (binding, bitrate, batchMs) {
     idle.start();
     ctx.resume();
     mix = { ctx: ctx, dest: dest };
-    tracks.forEach(attach);
 
     // Where the audio clock's zero is on the wall clock, measured again for every batch: the least
     // delayed reading of its frames. The frames' timestamps count samples, and a renderer short of
@@ -155,7 +235,7 @@ const INSTALL_CAPTURE = String.raw`function (binding, bitrate, batchMs) {
         chunk.copyTo(bytes);
         packets.push({ bytes: bytes, timestamp: chunk.timestamp, duration: chunk.duration || 20000 });
       },
-      error: function (e) { send({ error: String(e) }); },
+      error: function (e) { deliver(binding, { error: String(e) }); },
     });
     encoder.configure({ codec: 'opus', sampleRate: 48000, numberOfChannels: 1, bitrate: bitrate });
     function flush() {
@@ -164,12 +244,12 @@ const INSTALL_CAPTURE = String.raw`function (binding, bitrate, batchMs) {
       packets = [];
       if (epochMs !== Infinity) lastEpochMs = epochMs;
       epochMs = Infinity;
-      var binary = '';
-      batch.forEach(function (p) { for (var i = 0; i < p.bytes.length; i++) binary += String.fromCharCode(p.bytes[i]); });
-      send({
+      var all = new Uint8Array(batch.reduce(function (n, p) { return n + p.bytes.length; }, 0));
+      batch.reduce(function (at, p) { all.set(p.bytes, at); return at + p.bytes.length; }, 0);
+      deliver(binding, {
         epochMs: lastEpochMs,
         timestampsUs: batch.map(function (p) { return p.timestamp; }),
-        data: btoa(binary),
+        data: base64(all),
         sizes: batch.map(function (p) { return p.bytes.length; }),
         durationsUs: batch.map(function (p) { return p.duration; }),
         tracks: tracks.size,
@@ -194,11 +274,27 @@ const INSTALL_CAPTURE = String.raw`function (binding, bitrate, batchMs) {
     return null;
   }
 
+  // start({record, transcribe}) resolves to null, or why the page cannot capture.
+  async function start(what) {
+    if (mix || tap) return null;
+    var failure = (what.transcribe && (await startTap())) || (what.record && startMix()) || null;
+    wirings.forEach(function (plug) { plug(); });
+    return failure;
+  }
+
   // stop() resolves once the last packets were handed over.
-  window.__ntCapture = { start: start, stop: function () { stopped = true; return finished; } };
+  window.__ntCapture = {
+    start: start,
+    stop: function () {
+      stopped = true;
+      if (tap) tap.ctx.close().catch(function () {});
+      return finished;
+    },
+  };
 }`;
 
-/** The script the driver installs in a recorded meeting's page before any of the platform's. */
+/** The script the driver installs in a captured meeting's page before any of the platform's. */
 export function captureScript(options: { bitrate: number; batchMs: number }): string {
-  return `(${INSTALL_CAPTURE})(${JSON.stringify(AUDIO_BINDING)}, ${options.bitrate}, ${options.batchMs});`;
+  const args = [AUDIO_BINDING, PCM_BINDING, options.bitrate, options.batchMs, PCM_TAP, PCM_SAMPLE_RATE];
+  return `(${INSTALL_CAPTURE})(${args.map((arg) => JSON.stringify(arg)).join(', ')});`;
 }

@@ -57,7 +57,8 @@ async function applyToRecord(
   const ending = last !== null;
   if (!ending && !changed(doc, workerId, state)) return;
   const { participantCount, segmentCount, participants, recording } = state;
-  if (!ending && doc.status === state.status && doc.workerId === workerId) {
+  const transcription = { mode: doc.transcription?.mode ?? 'captions', source: state.transcriptionSource };
+  if (!ending && doc.status === state.status && doc.workerId === workerId && !sourceChanged(doc, state)) {
     counts.defer(doc._id, batch.last, { participantCount, segmentCount, participants, recording });
     return;
   }
@@ -68,6 +69,7 @@ async function applyToRecord(
     segmentCount,
     participants,
     recording,
+    transcription,
     workerId,
     projectedThrough: batch.last,
   };
@@ -95,6 +97,11 @@ function changed(doc: MeetingDoc, workerId: string, state: ActorState): boolean 
     doc.participantCount !== state.participantCount ||
     doc.segmentCount !== state.segmentCount ||
     doc.participants.length !== state.participants.length ||
-    (doc.recording?.status ?? null) !== (state.recording?.status ?? null)
+    (doc.recording?.status ?? null) !== (state.recording?.status ?? null) ||
+    sourceChanged(doc, state)
   );
 }
+
+/** A change of source is written at once, like a status: the operator looks for it right after the warning. */
+const sourceChanged = (doc: MeetingDoc, state: ActorState) =>
+  (doc.transcription?.source ?? null) !== state.transcriptionSource;

@@ -11,6 +11,7 @@ import {
   type caller,
   type MeetingWarning,
   type RecordingInfo,
+  type TranscriptionInfo,
   type MeetingRecord,
   type MeetingStatus,
   type MeetingSummary,
@@ -59,6 +60,8 @@ export type MeetingDoc = {
   warnings?: MeetingWarning[];
   /** The recording as its worker last reported it (absent: not recorded). */
   recording?: RecordingInfo | null;
+  /** What the start asked the words to come from, and what they come from now (absent on older records: captions). */
+  transcription?: TranscriptionInfo;
   /** The caption language asked for (absent on records from before it was kept: null). */
   language?: string | null;
   /** The bot account the bot is signed in with: its id (seats) and name (shown). */
@@ -197,6 +200,7 @@ export function toSummary(doc: MeetingDoc): MeetingSummary {
     signedInAs: doc.signedInAs ?? null,
     language: doc.language ?? null,
     recording: doc.recording ?? null,
+    transcription: doc.transcription ?? { mode: 'captions', source: null },
   };
 }
 

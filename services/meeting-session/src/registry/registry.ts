@@ -28,6 +28,8 @@ export interface RegistryOptions {
   onRefusedForCapacity?: () => void;
   /** A start's `recording` when it names none (RECORDING_DEFAULT). */
   recordingDefault?: RecordingMode;
+  /** A speech engine is configured (STT_BASE_URL). */
+  speechEngine?: boolean;
 }
 
 export interface RunningRegistry {
@@ -73,6 +75,7 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
             logger,
             onRefusedForCapacity: options.onRefusedForCapacity,
             recordingDefault: options.recordingDefault ?? 'none',
+            speechEngine: options.speechEngine ?? false,
           },
           request,
         ),

@@ -21,6 +21,8 @@ export interface StartDeps {
   onRefusedForCapacity?: () => void;
   /** A start's `recording` when it names none. */
   recordingDefault: RecordingMode;
+  /** A speech engine is configured (STT_BASE_URL): `transcription: audio` can be had. */
+  speechEngine: boolean;
 }
 
 export interface StartReply {
@@ -34,6 +36,8 @@ export interface StartReply {
 const KNOWLEDGE_WRITE_MESSAGE =
   'Saving a transcript needs the knowledge:write capability, which this API key lacks (start with saveTranscript: false to stream events only)';
 const PLACE_ATTEMPTS = 4;
+const NO_SPEECH_ENGINE =
+  'transcription "audio" needs a speech engine, and this service has none: set STT_BASE_URL (docs/services/meeting-session.md)';
 
 /** `input` is parsed already (answer() of routes.meetings.start). */
 export async function startMeeting(
@@ -42,6 +46,8 @@ export async function startMeeting(
 ): Promise<StartReply> {
   if (input.saveTranscript && !mayWriteKnowledge(input.caller)) throw errors.forbidden(KNOWLEDGE_WRITE_MESSAGE);
   const target = parseMeetingUrl(input.url);
+  const transcription = input.transcription ?? 'auto';
+  if (transcription === 'audio' && !deps.speechEngine) throw errors.badRequest(NO_SPEECH_ENGINE, 'transcription');
   // No live worker can launch a bot's browser: refuse before any record or claim (issue 32).
   if ((await deps.records.botsAvailable()) === false) throw errors.noBrowser();
   const startedAt = new Date();
@@ -63,6 +69,7 @@ export async function startMeeting(
     participants: [],
     workerId: null,
     language: input.language,
+    transcription: { mode: transcription, source: null },
     accountId: null,
     signedInAs: null,
   };
@@ -106,9 +113,11 @@ export async function startMeeting(
       saveTranscript: doc.saveTranscript,
       signIn: input.signIn,
       language: input.language,
+      passcode: input.passcode,
       account,
       coach: input.coach,
       recording: input.recording ?? deps.recordingDefault,
+      transcription,
     });
     // The actor may already have written: only fill what is still unset.
     await records.meetings.updateOne({ _id: doc._id }, { $set: { documentPath: doc.documentPath, workerId } });

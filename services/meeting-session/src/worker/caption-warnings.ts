@@ -6,6 +6,8 @@
  * - metrics: meetings blind now by platform, and blind episodes;
  * - the page's structure there (no text, no names) written to DATA_DIR/caption-snapshots, one per
  *   meeting and episode, the newest MAX_SNAPSHOTS kept: what whoever updates the selectors needs.
+ * `join_screen_unknown` (joining, the bot sees a screen it does not recognise) also writes a PNG
+ * screenshot beside its snapshot, and is counted apart; it is not blindness either.
  * `caption_language_unavailable` (the language asked for could not be selected) goes the same way,
  * with its own words: the bot does read captions, in the platform's default language, so it is on
  * the record and logged but not counted as blind; its episodes have a metric of their own, and a
@@ -23,7 +25,13 @@ import { protocol } from '../protocol.js';
 const MAX_SNAPSHOTS = 50;
 
 /** Not blindness: the captions are read, in a language other than the one asked for. */
-const NOT_BLIND: ReadonlySet<MeetingWarning> = new Set(['caption_language_unavailable', 'recording_unavailable']);
+const NOT_BLIND: ReadonlySet<MeetingWarning> = new Set([
+  'caption_language_unavailable',
+  'recording_unavailable',
+  'transcription_unavailable',
+  'transcription_budget_exhausted',
+  'join_screen_unknown',
+]);
 
 /** Whether `warning` means the bot reads no captions (caption_language_unavailable does not: see NOT_BLIND). */
 export function isBlindness(warning: MeetingWarning): boolean {
@@ -36,12 +44,18 @@ const RAISED: Record<MeetingWarning, string> = {
   captions_unavailable: 'the bot is transcribing nothing',
   caption_language_unavailable: 'the captions are not in the language asked for',
   recording_unavailable: 'the recording is not stored',
+  transcription_unavailable: 'speech is not transcribed: the speech engine does not answer',
+  transcription_budget_exhausted: "the meeting's audio transcription budget is spent",
+  join_screen_unknown: 'the bot is on a join screen it does not recognise',
 };
 const CLEARED: Record<MeetingWarning, string> = {
   captions_unreadable: 'captions are read again',
   captions_unavailable: 'captions are read again',
   caption_language_unavailable: 'captions are in the language asked for',
   recording_unavailable: 'the recording is stored again',
+  transcription_unavailable: 'the speech engine answers again',
+  transcription_budget_exhausted: 'audio transcription goes on',
+  join_screen_unknown: 'the bot is on a join screen it recognises again',
 };
 
 export interface CaptionWarningsOptions {
@@ -86,7 +100,8 @@ export class CaptionWarnings {
         return null;
       });
       const said = `${RAISED[change.warning]}: ${change.seen}`;
-      logger.warn({ meetingId, platform, warning: change.warning, seen: change.seen, snapshot }, said);
+      const screenshot = snapshot && change.screenshot ? snapshot.replace(/\.json$/, '.png') : undefined;
+      logger.warn({ meetingId, platform, warning: change.warning, seen: change.seen, snapshot, screenshot }, said);
     } else {
       entry.warnings.delete(change.warning);
       logger.info({ meetingId, platform, warning: change.warning }, CLEARED[change.warning]);
@@ -117,7 +132,18 @@ export class CaptionWarnings {
     await fs.mkdir(dir, { recursive: true });
     const at = new Date().toISOString();
     const file = path.join(dir, `${at.replace(/[:.]/g, '-')}_${meetingId}_${change.warning}.json`);
-    const body = { meetingId, platform, warning: change.warning, seen: change.seen, at, nodes: change.snapshot };
+    // A screenshot (join_screen_unknown) shows the page as it is, text included: beside the snapshot, as private.
+    const screenshot = change.screenshot ? file.replace(/\.json$/, '.png') : null;
+    if (screenshot && change.screenshot) await fs.writeFile(screenshot, change.screenshot, { mode: 0o600 });
+    const body = {
+      meetingId,
+      platform,
+      warning: change.warning,
+      seen: change.seen,
+      at,
+      screenshot,
+      nodes: change.snapshot,
+    };
     await fs.writeFile(file, `${JSON.stringify(body, null, 1)}\n`, { mode: 0o600 });
     await prune(dir);
     return file;
@@ -129,5 +155,6 @@ async function prune(dir: string): Promise<void> {
   const files = (await fs.readdir(dir)).filter((f) => f.endsWith('.json')).sort();
   for (const old of files.slice(0, Math.max(0, files.length - MAX_SNAPSHOTS))) {
     await fs.rm(path.join(dir, old), { force: true });
+    await fs.rm(path.join(dir, old.replace(/\.json$/, '.png')), { force: true });
   }
 }

@@ -18,6 +18,7 @@ import { CaptionWarnings } from './caption-warnings.js';
 import { Seats } from './seats.js';
 import type { BotBrowser, BotsStatus } from './bot-browser.js';
 import type { DeletionCost } from './pod-deletion-cost.js';
+import type { SpeechDeps } from '../actor/meeting-actor.js';
 import { protocol, type PlaceReply, type PlaceRequest } from '../protocol.js';
 
 /** Taking an account asks the gateway twice (the list, the session): allow it time. */
@@ -41,6 +42,8 @@ export interface WorkerOptions {
   browser?: BotBrowser | null;
   /** On Kubernetes, the pod's deletion cost, kept equal to the live meetings (null: not in a cluster). */
   deletionCost?: DeletionCost | null;
+  /** The speech engine its meetings share (null: none configured, captions only). */
+  speech?: SpeechDeps | null;
 }
 
 export interface RunningWorker {
@@ -133,6 +136,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         outbox,
         captionWarnings,
         coaching: options.coaching,
+        speech: options.speech ?? null,
         seat: { leaving: () => seats.willFree(meetingId), released: () => seats.free(meetingId) },
         nextAccount: (signedOut) =>
           call(bus, protocol.account, { meetingId, workerId, signedOut }, { timeoutMs: ACCOUNT_TIMEOUT_MS }),

@@ -1,7 +1,7 @@
 /** Shared by the driver tests: a listener that records everything, and waiting on it. */
 import { expect } from 'chai';
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
-import type { AudioBatch } from '../../src/recording/page-capture.js';
+import type { AudioBatch, PcmChunk } from '../../src/recording/page-capture.js';
 import type {
   CaptionUpdate,
   CaptionWarningChange,
@@ -74,6 +74,20 @@ export class RecordingListener implements DriverListener {
   }
   audioFailed(detail: string): void {
     this.events.push(`audio_failed:${detail}`);
+  }
+
+  readonly pcmChunks: PcmChunk[] = [];
+  pcm(chunk: PcmChunk): void {
+    this.pcmChunks.push(chunk);
+  }
+  /** Each change of who the page shows speaking, with when it was reported. */
+  readonly speakingChanges: Array<{ names: string[]; at: number }> = [];
+  speaking(names: string[]): void {
+    this.speakingChanges.push({ names, at: Date.now() });
+  }
+  readonly captionStates: boolean[] = [];
+  captionsOn(on: boolean): void {
+    this.captionStates.push(on);
   }
 
   warning(change: CaptionWarningChange): void {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { isoTimestamp, type EventEnvelope } from '../events.js';
 import { projectId } from './projects.js';
 import { recordingInfo, recordingMode } from './recordings.js';
+import { transcriptionInfo, transcriptionMode } from './transcription.js';
 
 export const MEETING_ID = /^meeting_\d{13}_[A-Za-z0-9]{10,}$/;
 
@@ -19,7 +20,16 @@ const httpUrl = (field: string) =>
 export const captionWarning = z.enum(['captions_unreadable', 'captions_unavailable', 'caption_language_unavailable']);
 export type CaptionWarning = z.infer<typeof captionWarning>;
 /** What a live meeting's record may warn of: its captions, or its recording's storage. */
-export const meetingWarning = z.enum([...captionWarning.options, 'recording_unavailable']);
+export const meetingWarning = z.enum([
+  ...captionWarning.options,
+  'recording_unavailable',
+  /** The speech engine does not answer: speech is marked untranscribed until it does. */
+  'transcription_unavailable',
+  /** The meeting's budget of audio seconds is spent: no more transcription from audio. */
+  'transcription_budget_exhausted',
+  /** Joining, the bot has seen a screen it does not recognise for a while; it keeps waiting. */
+  'join_screen_unknown',
+]);
 export type MeetingWarning = z.infer<typeof meetingWarning>;
 export const meetingStatus = z.enum(['joining', 'lobby', 'live', 'leaving', 'ended', 'error']);
 export type MeetingStatus = z.infer<typeof meetingStatus>;
@@ -30,10 +40,14 @@ export const isTerminalStatus = (status: unknown): boolean =>
 /** The meeting_status event that ends a meeting's stream. */
 export const isFinalStatusEvent = (event: Pick<EventEnvelope, 'type' | 'payload'>): boolean =>
   event.type === 'meeting_status' && isTerminalStatus(event.payload.status);
-export const platform = z.enum(['google_meet', 'teams']);
+export const platform = z.enum(['google_meet', 'teams', 'zoom']);
 export type Platform = z.infer<typeof platform>;
-/** Each platform's name as people read it: `Google Meet`, `Microsoft Teams` (pages, messages, titles). */
-export const PLATFORM_NAMES: Record<Platform, string> = { google_meet: 'Google Meet', teams: 'Microsoft Teams' };
+/** Each platform's name as people read it: `Google Meet`, `Microsoft Teams`, `Zoom` (pages, messages, titles). */
+export const PLATFORM_NAMES: Record<Platform, string> = {
+  google_meet: 'Google Meet',
+  teams: 'Microsoft Teams',
+  zoom: 'Zoom',
+};
 
 /** The rules of a start's fields, one definition for REST, MCP, the web form and the bus request. */
 export const meetingUrl = z.string({ error: 'url is required and must be a string' }).min(1, 'url is required');
@@ -51,6 +65,11 @@ export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/;
 export const captionLanguage = z
   .string({ error: 'language must be a string' })
   .regex(LANGUAGE_TAG, 'language must be a BCP 47 language tag such as de-DE, es or ja-JP');
+/** A meeting passcode for links that carry none (Zoom asks for it on its pre-join screen). */
+export const meetingPasscode = z
+  .string({ error: 'passcode must be a string of 1-32 characters' })
+  .min(1, 'passcode must be a string of 1-32 characters')
+  .max(32, 'passcode must be a string of 1-32 characters');
 
 /**
  * Who coaches a meeting: the rules alone, the rules and a language model beside them (`ai`), or
@@ -62,7 +81,7 @@ export type CoachMode = z.infer<typeof coachMode>;
 
 // The .describe() texts are for the MCP tools' input schemas: a model reads them to fill the fields.
 export const startMeetingRequest = z.strictObject({
-  url: meetingUrl.describe('The meeting link: a Google Meet (meet.google.com/...) or Microsoft Teams URL.'),
+  url: meetingUrl.describe('The meeting link: a Google Meet (meet.google.com/...), Microsoft Teams or Zoom URL.'),
   title: meetingTitle.optional().describe('A label for the meeting; it also names the saved transcript document.'),
   callbackUrl: callbackUrl.describe(
     "An http(s) URL that receives every meeting event by POST, signed with the API token's signing secret.",
@@ -86,6 +105,9 @@ export const startMeetingRequest = z.strictObject({
     .describe(
       "The meeting's spoken language for captions, a BCP 47 tag such as de-DE or ja-JP (default: the platform's).",
     ),
+  passcode: meetingPasscode
+    .optional()
+    .describe("The meeting's passcode, for a Zoom link without one (a passcode in the link's pwd wins)."),
   coach: coachMode
     .optional()
     .describe(
@@ -95,6 +117,11 @@ export const startMeetingRequest = z.strictObject({
     .optional()
     .describe(
       'Record the meeting\'s audio ("audio", an Ogg Opus file to play back or download) or not ("none"). Default "none" unless the installation sets RECORDING_DEFAULT.',
+    ),
+  transcription: transcriptionMode
+    .optional()
+    .describe(
+      'Where the words come from: "auto" (default) the platform\'s captions while they can be read and the meeting\'s audio through the speech engine while they cannot; "captions" only captions; "audio" only the speech engine (needs STT_BASE_URL on the service).',
     ),
 });
 
@@ -138,6 +165,8 @@ export const meetingSummary = z.object({
   language: z.string().nullable(),
   /** The audio recording so far, or null when the meeting is not recorded. */
   recording: recordingInfo.nullable(),
+  /** What was asked for and what the words are read from now. */
+  transcription: transcriptionInfo,
 });
 export type MeetingSummary = z.infer<typeof meetingSummary>;
 export const meetingStatusResponse = z.object({ meetings: z.array(meetingSummary) });

@@ -1,6 +1,7 @@
 /** Transcripts (SPEC 2.2): a meeting's segments, read incrementally. */
 import { z } from 'zod';
 import { recordingInfo } from './recordings.js';
+import { transcriptSource, untranscribed } from './transcription.js';
 import { isoTimestamp } from '../events.js';
 import { meetingRefRequest, meetingStatus } from './meetings.js';
 import { queryCount } from './query.js';
@@ -9,6 +10,10 @@ export const transcriptSegment = z.object({
   speaker: z.string(),
   text: z.string(),
   timestamp: isoTimestamp,
+  /** What the words were read from; absent on segments from before audio transcription: captions. */
+  source: transcriptSource.optional(),
+  /** Present when speech was heard but not transcribed (the text is then empty). */
+  untranscribed: untranscribed.optional(),
 });
 export type TranscriptSegment = z.infer<typeof transcriptSegment>;
 

@@ -221,6 +221,12 @@ export const CAPTION_WARNING_TEXT: Record<string, string> = {
     "The bot could not set the captions to the language asked for: they are in the platform's default language.",
   recording_unavailable:
     'The recording cannot be stored right now (the recording storage refuses it). The transcript goes on.',
+  transcription_unavailable:
+    'The speech engine does not answer: what is said is marked as not transcribed until it does.',
+  transcription_budget_exhausted:
+    "This meeting's budget of audio for the speech engine is spent: speech the captions miss is no longer transcribed.",
+  join_screen_unknown:
+    'The bot is on a joining screen it does not recognise (the platform may have changed its page). It keeps waiting until the join timeout.',
 };
 
 function captionWarningText(warnings: string[]): string {

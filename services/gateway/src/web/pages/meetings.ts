@@ -11,6 +11,7 @@ import {
   routes,
   type CoachMode,
   type RecordingMode,
+  type TranscriptionMode,
   type SignInMode,
 } from '@notetaker/contracts';
 import { start } from '../../operations/meetings.js';
@@ -26,11 +27,23 @@ import { isActive, statusBadge } from './meeting-parts.js';
 import { meetingView } from './meeting-view.js';
 
 export const DEFAULT_UI_PROJECT = 'general';
-const START_FIELDS = ['url', 'title', 'project', 'signIn', 'language', 'coach', 'recording'] as const;
+const START_FIELDS = [
+  'url',
+  'passcode',
+  'title',
+  'project',
+  'signIn',
+  'language',
+  'coach',
+  'recording',
+  'transcription',
+] as const;
 type StartField = (typeof START_FIELDS)[number];
 
 interface StartValues {
   url: string;
+  /** A Zoom passcode for a link without its pwd; '' for none. */
+  passcode: string;
   title: string;
   project: string;
   saveTranscript: boolean;
@@ -40,6 +53,7 @@ interface StartValues {
   coach: string;
   /** '' for the installation's default (RECORDING_DEFAULT). */
   recording: string;
+  transcription: string;
   errors: Partial<Record<StartField | 'form', string>>;
 }
 
@@ -60,6 +74,12 @@ const RECORDING_CHOICES: Array<[string, string]> = [
   ['', 'Default: as this installation is set up (not recorded unless the operator chose otherwise)'],
   ['audio', 'Record the audio (a player beside the transcript)'],
   ['none', 'Do not record'],
+];
+
+const TRANSCRIPTION_CHOICES: Array<[string, string]> = [
+  ['auto', "Captions, and the meeting's audio where captions cannot be read (default)"],
+  ['captions', "The platform's captions only"],
+  ['audio', "The meeting's audio only, through the speech engine"],
 ];
 
 export function meetingPages(router: Router, deps: WebDeps): void {
@@ -111,7 +131,8 @@ export function meetingPages(router: Router, deps: WebDeps): void {
             </p>
             <form method="post" action="/meetings" novalidate>
               ${csrfInput(session.csrfToken)} ${formError(values.errors.form)}
-              ${inputField({ name: 'url', label: 'Meeting link', type: 'url', value: values.url, error: values.errors.url, required: true, placeholder: 'https://meet.google.com/abc-defg-hij', hint: 'A Google Meet or Microsoft Teams link.', inputmode: 'url' })}
+              ${inputField({ name: 'url', label: 'Meeting link', type: 'url', value: values.url, error: values.errors.url, required: true, placeholder: 'https://meet.google.com/abc-defg-hij', hint: 'A Google Meet, Microsoft Teams or Zoom link.', inputmode: 'url' })}
+              ${inputField({ name: 'passcode', label: 'Meeting passcode', value: values.passcode, error: values.errors.passcode, maxlength: 32, autocomplete: 'off', hint: 'Zoom: only for a link without its passcode. Not stored.' })}
               ${inputField({ name: 'title', label: 'Title', value: values.title, error: values.errors.title, maxlength: 200 })}
               ${inputField({ name: 'project', label: 'Project', value: values.project, error: values.errors.project, required: true, maxlength: 64, list: 'project-options', hint: 'Letters, digits, - and _. A new project is created on first save.' })}
               <datalist id="project-options">
@@ -120,6 +141,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
               ${selectField({ name: 'signIn', label: 'How the bot joins', choices: SIGN_IN_CHOICES, value: values.signIn, error: values.errors.signIn })}
               ${selectField({ name: 'coach', label: 'Coaching', choices: COACH_CHOICES, value: values.coach, error: values.errors.coach })}
               ${selectField({ name: 'recording', label: 'Audio recording', choices: RECORDING_CHOICES, value: values.recording, error: values.errors.recording })}
+              ${selectField({ name: 'transcription', label: 'Transcribe from', choices: TRANSCRIPTION_CHOICES, value: values.transcription, error: values.errors.transcription })}
               ${inputField({ name: 'language', label: 'Spoken language', value: values.language, error: values.errors.language, maxlength: 35, placeholder: 'de-DE', hint: 'A language tag such as de-DE, es or ja-JP, for the captions. Empty: the platform default.' })}
               <label
                 ><input
@@ -147,6 +169,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
   router.get('/meetings', auth, (ctx) =>
     renderIndex(ctx, {
       url: '',
+      passcode: '',
       title: '',
       project: DEFAULT_UI_PROJECT,
       saveTranscript: true,
@@ -154,6 +177,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
       language: '',
       coach: '',
       recording: '',
+      transcription: 'auto',
       errors: {},
     }),
   );
@@ -164,6 +188,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
     const form = formOf(ctx);
     const values: StartValues = {
       url: field(form, 'url'),
+      passcode: field(form, 'passcode', 64),
       title: field(form, 'title', 400),
       project: field(form, 'project', 200) || DEFAULT_UI_PROJECT,
       saveTranscript: form.get('saveTranscript') === 'true',
@@ -171,6 +196,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
       language: field(form, 'language', 64),
       coach: field(form, 'coach', 20),
       recording: field(form, 'recording', 20),
+      transcription: field(form, 'transcription', 20) || 'auto',
       errors: {},
     };
     // The link and the title are checked by the service, by the same schema as REST's; the project
@@ -183,6 +209,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
     const started = await settle(
       start(deps.bus, uiCaller(ctx), {
         url: values.url,
+        passcode: values.passcode || undefined,
         title: values.title || undefined,
         callbackUrl: null,
         project: values.project,
@@ -192,6 +219,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
         language: values.language || undefined,
         coach: (values.coach || undefined) as CoachMode | undefined,
         recording: (values.recording || undefined) as RecordingMode | undefined,
+        transcription: values.transcription as TranscriptionMode,
       }),
     );
     if (!started.ok) {

@@ -1,0 +1,289 @@
+/**
+ * One meeting's transcription from its audio: each remote track cut into utterances by voice
+ * activity, each utterance sent to the speech engine when it ends (the final), and while it grows
+ * about once a second (partials, stabilised by LocalAgreement). Finals are emitted in the order
+ * their utterances ended, whatever order the engine answers in.
+ *
+ * It never stalls the meeting: an engine that fails gives a segment marked untranscribed (who
+ * spoke, when) and one warning until it answers again; a spent budget stops the sending, with a
+ * warning. Which utterances it transcribes is the source choice's say (source-choice.ts): in
+ * `auto` with captions readable, ended utterances are held back a while instead, in case the
+ * captions turn out to have missed them.
+ */
+import type { TranscriptSource, Untranscribed } from '@notetaker/contracts';
+import type { PcmChunk } from '../recording/page-capture.js';
+import { PCM_SAMPLE_RATE } from '../recording/page-capture.js';
+import { LocalAgreement } from './local-agreement.js';
+import { SpeechEngineError } from './speech-engine.js';
+import type { SourceSwitch } from './source-choice.js';
+import type { SpeakerTimeline } from './speaker-timeline.js';
+import { VoiceActivity, type Utterance } from './voice-activity.js';
+
+/** What the transcriber needs of a speech engine (speech-engine.ts). */
+export interface SpeechToText {
+  transcribe(
+    audio: { pcm: Int16Array; sampleRate: number },
+    options: { language?: string | null; priority: 'final' | 'partial'; signal?: AbortSignal },
+  ): Promise<{ text: string; engineMs: number }>;
+}
+
+export interface HeardPartial {
+  captionId: string;
+  speaker: string;
+  /** The committed words and the newest pass's rest. */
+  text: string;
+  /** The committed words alone: they no longer change. */
+  stableText: string;
+  timestamp: string;
+}
+
+export interface HeardFinal {
+  speaker: string;
+  text: string;
+  timestamp: string;
+  untranscribed?: Untranscribed;
+}
+
+export type Trouble = 'transcription_unavailable' | 'transcription_budget_exhausted';
+
+export interface AudioTranscriberOptions {
+  engine: SpeechToText;
+  /** The meeting's language (BCP 47) or null for the engine's detection. */
+  language: string | null;
+  budgetSeconds: number;
+  speakers: SpeakerTimeline;
+  /** Prefix of the partials' caption ids. */
+  idPrefix: string;
+  /** The source now (the actor's SourceChoice). */
+  source: () => TranscriptSource;
+  /** Whether captions could still turn out to be missing (auto): hold ended utterances back, else drop them. */
+  holdBack: boolean;
+  partial(partial: HeardPartial): void;
+  final(final: HeardFinal): Promise<void>;
+  trouble(trouble: Trouble, raised: boolean, detail: string): void;
+  /** Seconds from a word spoken to its first showing (partial) or to its final, the engine's time left out. */
+  lag?(kind: 'partial' | 'final', seconds: number): void;
+  clock?: () => number;
+}
+
+export const PARTIAL_EVERY_MS = 1_000;
+/** An utterance shorter than this is not worth a partial: its final comes soon. */
+const MIN_PARTIAL_MS = 700;
+/** In `auto`, how long an ended utterance is kept in case the captions prove to have missed it. */
+const HOLD_MS = 30_000;
+/** An utterance that began before captions stopped is taken over if this much of it came after. */
+const TAKE_OVER_MIN_MS = 1_000;
+/** Leaving, finals still with the engine after this are marked untranscribed. */
+const FINISH_WAIT_MS = 15_000;
+
+interface Tracked {
+  utterance: Utterance;
+  id: string;
+  agreement: LocalAgreement;
+  partialInFlight: boolean;
+  lastPartialAt: number;
+  /** Where the last partial's audio ended: the audio after it is new to the next one. */
+  shownUntil: number;
+  /** It began while the audio was the source: it is finished from audio whatever comes next. */
+  audioOwned: boolean;
+}
+
+export class AudioTranscriber {
+  private readonly tracks = new Map<string, VoiceActivity>();
+  private readonly open = new Map<Utterance, Tracked>();
+  private held: Tracked[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private readonly aborts = new AbortController();
+  private spentSeconds = 0;
+  private budgetSpent = false;
+  private engineDown = false;
+  private utterances = 0;
+  /** Audio transcribed up to here: caption turns that began before it are left out. */
+  private audioCoveredUntil = 0;
+  private readonly timer: NodeJS.Timeout;
+  private readonly clock: () => number;
+
+  constructor(private readonly options: AudioTranscriberOptions) {
+    this.clock = options.clock ?? Date.now;
+    this.timer = setInterval(() => this.sendPartials(), 200);
+    this.timer.unref();
+  }
+
+  /** One chunk from the page (PcmChunk). */
+  push(chunk: PcmChunk): void {
+    let track = this.tracks.get(chunk.track);
+    if (!track) {
+      track = new VoiceActivity(chunk.track, PCM_SAMPLE_RATE, {
+        started: (utterance) => this.started(utterance),
+        ended: (utterance) => this.ended(utterance),
+      });
+      this.tracks.set(chunk.track, track);
+    }
+    const bytes = Buffer.from(chunk.data, 'base64');
+    track.push(new Int16Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 2)), chunk.endMs);
+    for (const tracked of this.open.values()) {
+      if (tracked.audioOwned) this.audioCoveredUntil = Math.max(this.audioCoveredUntil, tracked.utterance.endMs);
+    }
+  }
+
+  /** Whether a caption turn first seen at `at` repeats words the audio already gave (a seam). */
+  coversCaptionFrom(at: number): boolean {
+    return at < this.audioCoveredUntil;
+  }
+
+  /** The source changed: to audio, what was held back since the captions' last words is transcribed. */
+  switched(change: SourceSwitch): void {
+    if (change.source === 'audio') {
+      for (const tracked of this.open.values()) tracked.audioOwned = true;
+      const missed = this.held.filter(({ utterance }) => utterance.endMs - change.since >= TAKE_OVER_MIN_MS);
+      for (const tracked of missed) this.transcribe(tracked);
+    }
+    this.held = [];
+  }
+
+  /** The meeting is over for the bot: utterances under way end, finals get a last while to come. */
+  async finish(): Promise<void> {
+    clearInterval(this.timer);
+    for (const track of this.tracks.values()) track.close();
+    const deadline = setTimeout(() => this.aborts.abort(), FINISH_WAIT_MS);
+    await this.chain;
+    clearTimeout(deadline);
+  }
+
+  private started(utterance: Utterance): void {
+    const audioOwned = this.options.source() === 'audio';
+    this.open.set(utterance, {
+      utterance,
+      id: `${this.options.idPrefix}_${++this.utterances}`,
+      agreement: new LocalAgreement(),
+      partialInFlight: false,
+      lastPartialAt: this.clock(),
+      shownUntil: utterance.startMs,
+      audioOwned,
+    });
+  }
+
+  private ended(utterance: Utterance): void {
+    const tracked = this.open.get(utterance);
+    this.open.delete(utterance);
+    if (!tracked) return;
+    if (tracked.audioOwned || this.options.source() === 'audio') return this.transcribe(tracked);
+    if (!this.options.holdBack) return;
+    const now = this.clock();
+    this.held = this.held.filter((held) => now - held.utterance.endMs < HOLD_MS);
+    this.held.push(tracked);
+  }
+
+  private sendPartials(): void {
+    const now = this.clock();
+    for (const tracked of this.open.values()) {
+      const { utterance } = tracked;
+      if (!tracked.audioOwned && this.options.source() !== 'audio') continue;
+      if (tracked.partialInFlight || now - tracked.lastPartialAt < PARTIAL_EVERY_MS) continue;
+      if (utterance.endMs - utterance.startMs < MIN_PARTIAL_MS || !this.affords(utterance)) continue;
+      tracked.partialInFlight = true;
+      tracked.lastPartialAt = now;
+      void this.partial(tracked);
+    }
+  }
+
+  private async partial(tracked: Tracked): Promise<void> {
+    const { utterance } = tracked;
+    const newFrom = tracked.shownUntil;
+    const audioTo = utterance.endMs;
+    const pcm = utterance.samples();
+    this.spend(pcm);
+    try {
+      const { text, engineMs } = await this.options.engine
+        .transcribe(
+          { pcm, sampleRate: PCM_SAMPLE_RATE },
+          { language: this.options.language, priority: 'partial', signal: this.aborts.signal },
+        )
+        .catch((err: unknown) => {
+          // Refused for want of a slot: nothing was sent, nothing spent.
+          if (err instanceof SpeechEngineError && err.kind === 'busy')
+            this.spentSeconds -= pcm.length / PCM_SAMPLE_RATE;
+          throw err;
+        });
+      if (utterance.ended || !text.trim()) return;
+      const shown = tracked.agreement.update(text);
+      tracked.shownUntil = audioTo;
+      // The average new word was spoken halfway through the audio this partial first covered.
+      this.options.lag?.('partial', (this.clock() - engineMs - (newFrom + audioTo) / 2) / 1000);
+      this.options.partial({
+        captionId: tracked.id,
+        speaker: this.options.speakers.speakerOf(utterance.speechFromMs, utterance.speechToMs),
+        text: shown.text,
+        stableText: shown.stable,
+        timestamp: iso(utterance.speechFromMs),
+      });
+    } catch {
+      // A partial that fails or finds the engine busy is skipped: the next one, or the final, follows.
+    } finally {
+      tracked.partialInFlight = false;
+    }
+  }
+
+  /** Sends the whole utterance now; its final is emitted in its turn. */
+  private transcribe(tracked: Tracked): void {
+    const { utterance } = tracked;
+    this.audioCoveredUntil = Math.max(this.audioCoveredUntil, utterance.endMs);
+    const speaker = this.options.speakers.speakerOf(utterance.speechFromMs, utterance.speechToMs);
+    const timestamp = iso(utterance.speechFromMs);
+    const heard = this.heard(tracked);
+    this.chain = this.chain.then(async () => {
+      const result = await heard;
+      if ('untranscribed' in result) return this.options.final({ speaker, text: '', timestamp, ...result });
+      if (!result.text) return;
+      // A final never contradicts what a partial committed without a partial saying so first.
+      if (!tracked.agreement.agreesWith(result.text)) {
+        this.options.partial({ captionId: tracked.id, speaker, text: result.text, stableText: result.text, timestamp });
+      }
+      await this.options.final({ speaker, text: result.text, timestamp });
+    });
+  }
+
+  private async heard(tracked: Tracked): Promise<{ text: string } | { untranscribed: Untranscribed }> {
+    const { utterance } = tracked;
+    const until = iso(utterance.speechToMs);
+    if (!this.affords(utterance)) return { untranscribed: { reason: 'budget_exhausted', until } };
+    const pcm = utterance.samples();
+    this.spend(pcm);
+    try {
+      const { text, engineMs } = await this.options.engine.transcribe(
+        { pcm, sampleRate: PCM_SAMPLE_RATE },
+        { language: this.options.language, priority: 'final', signal: this.aborts.signal },
+      );
+      this.options.lag?.('final', (this.clock() - engineMs - utterance.speechToMs) / 1000);
+      if (this.engineDown) {
+        this.engineDown = false;
+        this.options.trouble('transcription_unavailable', false, '');
+      }
+      return { text: text.trim() };
+    } catch (err) {
+      if (!this.engineDown) {
+        this.engineDown = true;
+        this.options.trouble('transcription_unavailable', true, err instanceof Error ? err.message : String(err));
+      }
+      return { untranscribed: { reason: 'engine_unavailable', until } };
+    }
+  }
+
+  /** Whether the budget still has room for this utterance; the first time it has not, a warning. */
+  private affords(utterance: Utterance): boolean {
+    const seconds = (utterance.endMs - utterance.startMs) / 1000;
+    if (this.spentSeconds + seconds <= this.options.budgetSeconds) return true;
+    if (!this.budgetSpent) {
+      this.budgetSpent = true;
+      const detail = `${Math.round(this.spentSeconds)} of ${this.options.budgetSeconds} audio seconds sent`;
+      this.options.trouble('transcription_budget_exhausted', true, detail);
+    }
+    return false;
+  }
+
+  private spend(pcm: Int16Array): void {
+    this.spentSeconds += pcm.length / PCM_SAMPLE_RATE;
+  }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();

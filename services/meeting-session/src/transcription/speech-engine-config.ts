@@ -1,0 +1,69 @@
+/**
+ * The speech engine's variables (STT_*), read here and nowhere else. Any OpenAI-compatible
+ * transcription endpoint works: OpenAI itself, a whisper.cpp or faster-whisper server, a gateway.
+ * Unset STT_BASE_URL means no engine: meetings are transcribed from captions only.
+ */
+import { z } from 'zod';
+import { envInt, envMs, envString, parseEnv } from '@notetaker/kit';
+
+export interface SpeechEngineSettings {
+  /** Up to and including the API version: requests go to `${baseUrl}/audio/transcriptions`. */
+  baseUrl: string;
+  /** Sent as a Bearer token; never logged. */
+  apiKey: string | null;
+  model: string;
+  /** Requests in flight at once per worker process (all its meetings together). */
+  concurrency: number;
+  /** One attempt's limit; a final may make three. */
+  timeoutMs: number;
+  /** Seconds of audio one meeting may send (partials included) before it goes on without. */
+  maxAudioSeconds: number;
+}
+
+export const SPEECH_ENGINE_DEFAULTS = {
+  model: 'whisper-1',
+  concurrency: 4,
+  timeoutMs: 30_000,
+  maxAudioSeconds: 4 * 60 * 60,
+} as const;
+
+const httpUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((raw, ctx) => {
+    if (!raw) return undefined;
+    let url: URL | null = null;
+    try {
+      url = new URL(raw);
+    } catch {
+      /* reported below */
+    }
+    if (url && (url.protocol === 'http:' || url.protocol === 'https:')) return raw.replace(/\/+$/, '');
+    ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL such as https://api.openai.com/v1' });
+    return z.NEVER;
+  });
+
+export const speechEngineEnv = z.object({
+  /** e.g. https://api.openai.com/v1 (with the version, without /audio/transcriptions). */
+  STT_BASE_URL: httpUrl,
+  STT_API_KEY: envString,
+  STT_MODEL: z.string().trim().min(1).default(SPEECH_ENGINE_DEFAULTS.model),
+  STT_CONCURRENCY: envInt(SPEECH_ENGINE_DEFAULTS.concurrency, 1, 256),
+  STT_TIMEOUT_MS: envMs(SPEECH_ENGINE_DEFAULTS.timeoutMs),
+  STT_MAX_AUDIO_SECONDS: envInt(SPEECH_ENGINE_DEFAULTS.maxAudioSeconds, 0),
+});
+
+/** The engine's settings, or null when STT_BASE_URL is unset. Throws ConfigError naming every bad variable. */
+export function speechEngineSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SpeechEngineSettings | null {
+  const e = parseEnv(speechEngineEnv, env);
+  if (!e.STT_BASE_URL) return null;
+  return {
+    baseUrl: e.STT_BASE_URL,
+    apiKey: e.STT_API_KEY ?? null,
+    model: e.STT_MODEL,
+    concurrency: e.STT_CONCURRENCY,
+    timeoutMs: e.STT_TIMEOUT_MS,
+    maxAudioSeconds: e.STT_MAX_AUDIO_SECONDS,
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The page's PCM taps for transcription, in real Chromium against the simulators: a driver asked
+ * to transcribe hands over 16 kHz PCM per remote track, every 200 ms, loud in each utterance's
+ * window; on Meet two people talking at once arrive on two tracks, on Teams on the one mixed track.
+ * It also reports who the page shows speaking and whether captions are on.
+ */
+import { expect } from 'chai';
+import type { PcmChunk } from '../../src/recording/page-capture.js';
+import { driversOnSimulator, joinSimulated, sleep } from './helpers.js';
+
+/** RMS (of 32768) of a track's chunks between two instants. */
+function loudness(chunks: PcmChunk[], track: string, from: number, to: number): number {
+  let sum = 0;
+  let n = 0;
+  for (const chunk of chunks) {
+    if (chunk.track !== track || chunk.endMs < from || chunk.endMs - 200 > to) continue;
+    const bytes = Buffer.from(chunk.data, 'base64');
+    const samples = new Int16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2);
+    for (const s of samples) sum += s * s;
+    n += samples.length;
+  }
+  return n === 0 ? 0 : Math.sqrt(sum / n);
+}
+
+describe('drivers: the PCM taps for transcription (simulators)', function () {
+  this.timeout(90_000);
+  const suite = driversOnSimulator();
+
+  for (const platform of ['google_meet', 'teams'] as const) {
+    it(`${platform}: each track's 16 kHz PCM, loud where each person spoke, and who the page shows speaking`, async () => {
+      const id = platform === 'google_meet' ? 'pcm-abcd-efg' : `19:meeting_pcm${Date.now()}@thread.v2`;
+      const meeting = suite.sim.meeting(platform === 'google_meet' ? 'pcm-abcd-efg' : id, { lobby: false });
+      meeting.join('Alice Example');
+      meeting.join('Bob Jones');
+      const { listener, driver } = await joinSimulated(suite, platform, id, { transcribeAudio: true });
+      try {
+        await listener.until(() => listener.events.includes('admitted'), 'admitted');
+        // A track nobody sends on is muted and costs nothing: PCM flows once someone speaks.
+        await listener.until(() => listener.captionStates.at(-1) === true, 'captions on', 20_000);
+        const alice = meeting.say('Alice Example', 'We should ship the new release on Friday.');
+        await sleep(1500);
+        const [said, saidToo] = await Promise.all([alice, meeting.say('Bob Jones', 'I think we need one more day.')]);
+        await sleep(1500);
+
+        const chunks = listener.pcmChunks;
+        const sizes = new Set(chunks.map((c) => Buffer.from(c.data, 'base64').length));
+        expect([...sizes], '200 ms of 16-bit samples at 16 kHz').to.deep.equal([6400]);
+        const tracks = [...new Set(chunks.map((c) => c.track))];
+        const loudest = (from: number, to: number) =>
+          tracks.map((t) => [t, loudness(chunks, t, from, to)] as const).sort((a, b) => b[1] - a[1])[0];
+        const [aliceTrack, aliceLevel] = loudest(said.startedAt + 200, said.startedAt + 1300);
+        const [bobTrack, bobLevel] = loudest(saidToo.startedAt + 800, saidToo.startedAt + saidToo.durationMs);
+        expect(aliceLevel).to.be.greaterThan(300);
+        expect(bobLevel).to.be.greaterThan(300);
+        if (platform === 'google_meet') expect(bobTrack, 'Meet: a track per speaker').to.not.equal(aliceTrack);
+        else expect(bobTrack, 'Teams: one mixed track').to.equal(aliceTrack);
+
+        const lit = listener.speakingChanges.map((c) => c.names.join('+'));
+        expect(lit).to.include('Alice Example');
+        expect(lit.some((names) => names.includes('Bob Jones'))).to.equal(true);
+        expect(listener.captionStates.at(-1)).to.equal(true);
+      } finally {
+        await driver.leave();
+      }
+    });
+  }
+});
