@@ -32,6 +32,7 @@ import { webEnvSchema } from '../../services/gateway/src/web/config.js';
 import { mcpEnvSchema } from '../../services/gateway/src/mcp/config.js';
 import { grantEnvSchema } from '../../services/gateway/src/identity/grants.js';
 import { meetingSessionEnv } from '../../services/meeting-session/src/config.js';
+import { speechEngineEnv } from '../../services/meeting-session/src/transcription/speech-engine-config.js';
 import { podEnv } from '../../services/meeting-session/src/worker/pod-deletion-cost.js';
 import { transcriptStoreEnv } from '../../services/transcript-store/src/service.js';
 import { recordingsEnv } from '../../services/transcript-store/src/recordings/index.js';
@@ -51,7 +52,7 @@ const COMPONENTS = ['keda', 'prometheus-adapter', 'content-rwo', 'recordings-vol
 const keys = (...schemas: Array<z.ZodObject>) => schemas.flatMap((s) => Object.keys(s.shape));
 const SERVICE_ENV: Record<string, string[]> = {
   gateway: keys(baseEnvSchema, webEnvSchema, mcpEnvSchema, grantEnvSchema),
-  'meeting-session': keys(baseEnvSchema, meetingSessionEnv, podEnv),
+  'meeting-session': keys(baseEnvSchema, meetingSessionEnv, podEnv, speechEngineEnv),
   'transcript-store': keys(baseEnvSchema, transcriptStoreEnv, recordingsEnv),
   'project-catalog': keys(baseEnvSchema),
   'task-scheduler': keys(baseEnvSchema, schedulerEnvSchema),
@@ -64,6 +65,7 @@ const SECRET_NAMES = [
   'NATS_URL',
   'MONGODB_URL',
   'LLM_API_KEY',
+  'STT_API_KEY',
   'RECORDINGS_S3_ACCESS_KEY_ID',
   'RECORDINGS_S3_SECRET_ACCESS_KEY',
 ];
