@@ -1,14 +1,26 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import { growWords, zoomPwd, type MeetingOptions, type SimMeeting } from '../simulators/index.js';
 import { expectKeptAsSaid, finishedStream } from './support/stream.js';
 import { eventually } from '../support/wait.js';
-import { chromiumMissing, payloadOf, sleep, startWorld, type StartedMeeting, type World } from './support/world.js';
+import {
+  chromiumMissing,
+  payloadOf,
+  sleep,
+  startWorld,
+  useWorld,
+  type StartedMeeting,
+  type World,
+} from './support/world.js';
 
 /**
  * Zoom through the whole stack, as a customer meets it: starts over REST with every form of link,
- * the passcode three ways, the waiting room, a meeting the host starts late, the bot wall, and two
- * Zoom meetings transcribed beside a Meet and a Teams one; the real drivers in real Chromium
- * against the simulator on zoom.us, usNNweb.zoom.us and app.zoom.us.
+ * the passcode three ways, the waiting room admitted and denied, a meeting the host starts late,
+ * removed, ended by the host, signed-in users only with and without a Zoom bot account, the bot
+ * wall, and two Zoom meetings transcribed beside a Meet and a Teams one; the real drivers in real
+ * Chromium against the simulator on zoom.us, usNNweb.zoom.us and app.zoom.us. The cases that wait
+ * a timeout out run in a stack of their own with short timeouts (the second describe).
  */
 describe('Zoom (whole stack)', function () {
   this.timeout(120_000);
@@ -101,12 +113,97 @@ describe('Zoom (whole stack)', function () {
     await stopUntilEnded(m);
   });
 
-  it('a bot wall (CAPTCHA) ends in error bot_detected within 10 s', async () => {
+  it('a bot wall (CAPTCHA) ends in error bot_detected within 10 s, once, its snapshot (no text) named in the log', async () => {
     const id = w.newNativeId('zoom');
     const startedAt = Date.now();
     const m = await startLink(id, `https://zoom.us/j/${id}`, { botWall: true });
     expect(await errorReason(m, 10_000)).to.equal('bot_detected');
     expect(Date.now() - startedAt).to.be.below(10_000);
+    const line = await eventually(
+      () => w.t.warnings().find((l) => l.meetingId === m.meetingId && l.reason === 'bot_detected'),
+      'the log line',
+    );
+    expect(path.dirname(String(line.snapshot))).to.equal(path.join(w.t.dataDir, 'caption-snapshots'));
+    expect(String(line.msg)).to.include(String(line.snapshot));
+    const snapshot = JSON.parse(fs.readFileSync(String(line.snapshot), 'utf8')) as Record<string, unknown>;
+    expect(snapshot).to.include({ meetingId: m.meetingId, platform: 'zoom', reason: 'bot_detected' });
+    const nodes = JSON.stringify(snapshot.nodes);
+    expect(nodes).to.include('"tag":"iframe"');
+    // Structure only: none of the page's words, not the bot's name.
+    for (const words of [/security check/i, /make sure you are not a bot/i, /Notetaker/])
+      expect(nodes).not.to.match(words);
+    expect(fs.readFileSync(String(line.screenshot)).subarray(1, 4).toString(), 'a PNG').to.equal('PNG');
+    // Never retried: one page load of the web client, no bot in the meeting.
+    await sleep(1_500);
+    expect(m.sim.truth().pageLoads.filter((load) => load.path.startsWith('/wc/'))).to.have.length(1);
+    expect(m.sim.truth().bots).to.deep.equal([]);
+  });
+
+  it('the waiting room denied: error admission_denied', async () => {
+    const id = w.newNativeId('zoom');
+    const m = await startLink(id, `https://zoom.us/j/${id}`, { lobby: true });
+    await w.waitForStatus(m.meetingId, 'lobby');
+    m.sim.deny();
+    expect(await errorReason(m)).to.equal('admission_denied');
+  });
+
+  it('removed by the host: ended removed; the host ends the meeting: ended meeting_ended', async () => {
+    const [removedId, endedId] = [w.newNativeId('zoom'), w.newNativeId('zoom')];
+    const removed = await startLink(removedId, `https://zoom.us/j/${removedId}`, { lobby: false });
+    const ended = await startLink(endedId, `https://zoom.us/j/${endedId}`, { lobby: false });
+    await Promise.all([w.waitForStatus(removed.meetingId, 'live'), w.waitForStatus(ended.meetingId, 'live')]);
+    removed.sim.removeBot();
+    ended.sim.end();
+    expect(payloadOf(await w.waitForStatus(removed.meetingId, 'ended')).reason).to.equal('removed');
+    expect(payloadOf(await w.waitForStatus(ended.meetingId, 'ended')).reason).to.equal('meeting_ended');
+  });
+
+  describe('a meeting for signed-in users only', () => {
+    /** A Zoom account in the simulator, imported as a bot account over the identity commands. */
+    async function zoomBotAccount() {
+      const sim = w.sim.account('zoom', 'Zed Minutes', 'zed.minutes@bots.example.com');
+      const added = (await w.t.stack.admin({
+        command: 'bot-account.add',
+        platform: 'zoom',
+        name: 'zoom-bot',
+        session: JSON.stringify(sim.storageState),
+      })) as { id: string; name: string };
+      return { sim, ...added };
+    }
+
+    it('without an account: sign_in_required, with signIn never or auto, on the refusal screen or zoom.us/signin', async () => {
+      const cases = [
+        { guests: 'refused_screen' as const, signIn: 'never' },
+        { guests: 'refused_sign_in' as const, signIn: 'never' },
+        { guests: 'refused_screen' as const, signIn: 'auto' },
+        { guests: 'refused_sign_in' as const, signIn: 'auto' },
+      ];
+      const started = await Promise.all(
+        cases.map(({ guests, signIn }) => {
+          const id = w.newNativeId('zoom');
+          return startLink(id, `https://zoom.us/j/${id}`, { guests, lobby: false }, { signIn });
+        }),
+      );
+      for (const [i, m] of started.entries()) {
+        expect(await errorReason(m), JSON.stringify(cases[i])).to.equal('sign_in_required');
+        expect(m.sim.truth().bots, 'never let in').to.deep.equal([]);
+      }
+    });
+
+    it('with a Zoom bot account: goes live signed in as the account', async () => {
+      const account = await zoomBotAccount();
+      try {
+        const id = w.newNativeId('zoom');
+        const m = await startLink(id, `https://zoom.us/j/${id}`, { guests: 'refused_sign_in', lobby: false });
+        const live = await w.waitForStatus(m.meetingId, 'live', 45_000);
+        expect(payloadOf(live).signedInAs).to.equal(account.name);
+        expect(m.sim.truth().bots.map((b) => b.account)).to.deep.equal([account.sim.email]);
+        expect(m.sim.truth().bots[0].name).to.equal('Zed Minutes');
+        await stopUntilEnded(m);
+      } finally {
+        await w.t.stack.admin({ command: 'bot-account.remove', id: account.id });
+      }
+    });
   });
 
   it('two Zoom meetings at once beside a Meet and a Teams one: each transcript is what was said in it', async () => {
@@ -148,5 +245,30 @@ describe('Zoom (whole stack)', function () {
         speakers[meetings.indexOf(m)],
       ]);
     }
+  });
+});
+
+/** The cases that wait a timeout out, in a stack whose join and lobby timeouts are short. */
+describe('Zoom (whole stack, short timeouts)', function () {
+  this.timeout(60_000);
+  const JOIN_TIMEOUT_MS = 10_000;
+  const world = useWorld({ JOIN_TIMEOUT_MS: String(JOIN_TIMEOUT_MS), LOBBY_TIMEOUT_MS: '3000' });
+
+  const start = (meeting: Partial<MeetingOptions>) => world().start('zoom', { meeting });
+
+  it('the waiting room where nobody answers: error lobby_timeout', async () => {
+    const m = await start({ lobby: true });
+    await world().waitForStatus(m.meetingId, 'lobby');
+    const error = await world().waitForStatus(m.meetingId, 'error', 15_000);
+    expect(payloadOf(error)).to.include({ reason: 'lobby_timeout', previousStatus: 'lobby' });
+  });
+
+  it('a meeting the host never starts: error meeting_not_started after the join timeout, not before', async () => {
+    const startedAt = Date.now();
+    const m = await start({ started: false, lobby: false });
+    const error = await world().waitForStatus(m.meetingId, 'error', JOIN_TIMEOUT_MS + 15_000);
+    expect(payloadOf(error)).to.include({ reason: 'meeting_not_started', previousStatus: 'joining' });
+    expect(Date.now() - startedAt).to.be.at.least(JOIN_TIMEOUT_MS);
+    expect(m.sim.truth().bots, 'never let in').to.deep.equal([]);
   });
 });

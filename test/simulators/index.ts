@@ -56,6 +56,10 @@
  * full transcript panel and the participants panel ("(Host)", "(me)", "(Guest)"). Each wall and
  * end screen comes in two wordings, drawn per page load like the markup (ZOOM_CHOICES).
  *
+ * Not found, removed, ended and the lobby: Meet and Teams word each two ways (`screenWording`:
+ * the best-known sentences, or others that say the same), Zoom two (`wording`); SCREEN_WORDINGS
+ * and seedWithScreenWording() pick one.
+ *
  * Guests refused (`guests: 'refused_screen'`): Meet and Teams word the refusal screen three ways
  * each (`refusal`: the best-known sentence, another wording, a sign-in heading; Teams' always with
  * a Sign in button), Zoom two (`wording`); REFUSAL_WORDINGS and seedWithRefusal() pick one.
@@ -65,8 +69,11 @@
  * option is set false.
  *
  * Caption language: each platform's settings offer the languages of `captionLanguages` (default
- * MEET_CAPTION_LANGUAGES / TEAMS_CAPTION_LANGUAGES; `captionLanguageSettings: false` removes the
- * setting), and the truth records the one each bot picked (`bots[i].captionLanguage`, null if none).
+ * MEET_CAPTION_LANGUAGES / TEAMS_CAPTION_LANGUAGES / ZOOM_CAPTION_LANGUAGES;
+ * `captionLanguageSettings: false` removes the setting), and the truth records the one each bot
+ * picked (`bots[i].captionLanguage`, null if none). Zoom's "Speaking language" is in its captions
+ * menu's "Caption Settings", or on builds with translation (`languageSetting`, drawn per page load)
+ * in "Translated Captions" beside the language captions are translated to, which is left alone.
  *
  * Ground truth has one segment per caption block (a Meet block, a Teams row) with its full final
  * text, so a turn Meet splits into two blocks is two segments of the same speaker.
@@ -113,7 +120,7 @@ export const ZOOM_CHOICES = PAGES.zoom.choices;
 /** What a seed's Zoom page loads draw for each of ZOOM_CHOICES. */
 export const zoomChoicesOf = PAGES.zoom.choicesOf;
 export { zoomInvitation, zoomPwd } from './zoom-routes.js';
-export { MEET_CAPTION_LANGUAGES, TEAMS_CAPTION_LANGUAGES } from './types.js';
+export { MEET_CAPTION_LANGUAGES, TEAMS_CAPTION_LANGUAGES, ZOOM_CAPTION_LANGUAGES } from './types.js';
 export type { TruthSegment } from './captions.js';
 export type { CaptionTurn } from './turn.js';
 export type { SimMeeting } from './meeting.js';
@@ -205,6 +212,26 @@ export function seedWithRefusal(platform: SimPlatform, wording: string, from: nu
     throw new Error(`${platform} never words its refusal as ${wording}`);
   const drawn = (seed: number) =>
     platform === 'zoom' ? PAGES.zoom.choicesOf(seed).wording : PAGES[platform].choicesOf(seed).refusal;
+  for (let seed = from >>> 0; ; seed = (seed + 1) >>> 0) if (drawn(seed) === wording) return seed;
+}
+
+/**
+ * The wordings of each platform's not-found, removed, ended and lobby screens, drawn per page load:
+ * Meet's and Teams' `screenWording` (their clients' OTHER_WORDS for 'b'), Zoom's `wording` (every
+ * screen of its own).
+ */
+export const SCREEN_WORDINGS: Record<SimPlatform, readonly string[]> = {
+  google_meet: PAGES.google_meet.choices.screenWording,
+  teams: PAGES.teams.choices.screenWording,
+  zoom: PAGES.zoom.choices.wording,
+};
+
+/** The first seed from `from` on whose page loads word those screens as `wording` (SCREEN_WORDINGS). */
+export function seedWithScreenWording(platform: SimPlatform, wording: string, from: number): number {
+  if (!SCREEN_WORDINGS[platform].includes(wording))
+    throw new Error(`${platform} never words its screens as ${wording}`);
+  const drawn = (seed: number) =>
+    platform === 'zoom' ? PAGES.zoom.choicesOf(seed).wording : PAGES[platform].choicesOf(seed).screenWording;
   for (let seed = from >>> 0; ; seed = (seed + 1) >>> 0) if (drawn(seed) === wording) return seed;
 }
 

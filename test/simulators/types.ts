@@ -64,10 +64,13 @@ export interface MeetingOptions {
   /**
    * The caption (spoken) languages the platform offers, named as its English UI names them, the
    * first being the default; null: the platform's own list (MEET_CAPTION_LANGUAGES,
-   * TEAMS_CAPTION_LANGUAGES).
+   * TEAMS_CAPTION_LANGUAGES, ZOOM_CAPTION_LANGUAGES).
    */
   captionLanguages: string[] | null;
-  /** false: this build has no caption language setting (Meet: no Captions tab; Teams: no "Language settings"). */
+  /**
+   * false: this build has no caption language setting (Meet: no Captions tab; Teams: no "Language
+   * settings"; Zoom: no "Speaking language" in its caption settings, no "Translated Captions").
+   */
   captionLanguageSettings: boolean;
   /** Teams: media permissions refused, so "Continue without audio or video" must be dismissed. */
   noMediaDialog: boolean;
@@ -180,10 +183,49 @@ export const TEAMS_CAPTION_LANGUAGES = [
   'Ukrainian (Ukraine)',
 ];
 
+/**
+ * Zoom's languages for automated captions ("Speaking language" in its caption settings), named as
+ * its English web client names them: mostly without a region, with one where it offers several
+ * ("French (Canada)", "French (France)"). Assumed from Zoom's help pages on automated captions, not
+ * copied from a live page.
+ */
+export const ZOOM_CAPTION_LANGUAGES = [
+  'English',
+  'Arabic',
+  'Cantonese',
+  'Chinese (Simplified)',
+  'Czech',
+  'Danish',
+  'Dutch',
+  'Finnish',
+  'French (Canada)',
+  'French (France)',
+  'German',
+  'Hebrew',
+  'Hindi',
+  'Italian',
+  'Japanese',
+  'Korean',
+  'Polish',
+  'Portuguese',
+  'Russian',
+  'Spanish',
+  'Swedish',
+  'Turkish',
+  'Ukrainian',
+  'Vietnamese',
+];
+
+/** Each platform's own caption languages, where a meeting's options name none. */
+const CAPTION_LANGUAGES: Record<SimPlatform, string[]> = {
+  google_meet: MEET_CAPTION_LANGUAGES,
+  teams: TEAMS_CAPTION_LANGUAGES,
+  zoom: ZOOM_CAPTION_LANGUAGES,
+};
+
 /** The options as a page gets them: the caption languages it offers resolved to a list. */
 export function pageOptions(platform: SimPlatform, options: MeetingOptions): MeetingOptions {
-  const languages = platform === 'teams' ? TEAMS_CAPTION_LANGUAGES : MEET_CAPTION_LANGUAGES;
-  return { ...options, captionLanguages: options.captionLanguages ?? languages };
+  return { ...options, captionLanguages: options.captionLanguages ?? CAPTION_LANGUAGES[platform] };
 }
 
 export interface BotRecord {

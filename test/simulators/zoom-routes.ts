@@ -12,6 +12,7 @@ import { pageSeed } from './markup.js';
 import { zoomPage } from './pages/zoom.js';
 import type { MeetingRegistry } from './registry.js';
 import type { SimMeeting } from './meeting.js';
+import { pageOptions } from './types.js';
 
 /** zoom.us and every subdomain of it: what the simulator answers for Zoom. */
 export const ZOOM_HOSTS = ['zoom.us', '*.zoom.us'] as const;
@@ -80,8 +81,11 @@ function webClient(registry: MeetingRegistry, req: IncomingMessage, res: ServerR
   const screen = notFound ? 'invalid' : botWall ? 'captcha' : refused ? 'refused' : null;
   const account = session.valid ? { name: session.valid.name, email: session.valid.email } : null;
   const askPasscode = !!passcode && pwd !== zoomPwd(passcode);
-  const { captionsAvailable, visibleRows, interstitial } = meeting.options;
-  const options = { captionsAvailable, visibleRows, interstitial };
+  const { captionsAvailable, visibleRows, interstitial, captionLanguages, captionLanguageSettings } = pageOptions(
+    'zoom',
+    meeting.options,
+  );
+  const options = { captionsAvailable, visibleRows, interstitial, captionLanguages, captionLanguageSettings };
   sendHtml(res, zoomPage({ page: 'client', seed, meetingId: id, pwd, screen, askPasscode, account, options }));
 }
 

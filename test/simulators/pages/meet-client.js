@@ -25,7 +25,20 @@
     left: ['You left the meeting', ''],
     not_found: ['Check your meeting code', 'Make sure you entered the correct meeting code in the URL, for example: https://meet.google.com/xxx-yyyy-zzz'],
     invalid: ['Invalid video call name.', ''],
+    lobby: ['Asking to be let in\u2026', 'You\u2019ll join the call when someone lets you in'],
   };
+  /*
+   * The same screens in other words (SIM.screenWording 'b'), as other builds and locales word
+   * them: what a driver knowing only the sentences above must still tell apart by their meaning.
+   */
+  var OTHER_WORDS = {
+    removed: ['Someone removed you from the call', ''],
+    ended: ['The host ended the call for everyone', 'Thanks for joining.'],
+    not_found: ['This video call doesn\u2019t exist', 'Check the link you were sent, or ask the organizer for a new one.'],
+    invalid: ['This meeting code is not valid.', ''],
+    lobby: ['Waiting to be let in\u2026', 'Someone in the call will admit you soon'],
+  };
+  var SCREEN_WORDS = SIM.screenWording === 'b' ? Object.assign({}, END_SCREENS, OTHER_WORDS) : END_SCREENS;
 
   function icon(name) { return h('i', { class: C.icon + ' google-material-icons', 'aria-hidden': 'true' }, name); }
   function button(label, attrs) {
@@ -152,8 +165,8 @@
     root.replaceChildren(h('div', { class: C.prejoin }, [
       h('div', { class: C.preview }, [h('div', { class: C.videoOff }, 'Camera is off')]),
       h('div', { class: C.side }, [
-        wrap('control', h('div', { class: C.title, role: 'status' }, 'Asking to be let in\u2026')),
-        h('div', { class: C.subtitle }, 'You\u2019ll join the call when someone lets you in'),
+        wrap('control', h('div', { class: C.title, role: 'status' }, SCREEN_WORDS.lobby[0])),
+        h('div', { class: C.subtitle }, SCREEN_WORDS.lobby[1]),
         h('div', { class: C.actions }, [button('Return to home screen', { onclick: function () {
           L.post('leave', { guest: local.guestId }).then(function () { location.href = '/'; });
         } })]),
@@ -183,7 +196,7 @@
   }
 
   function renderEnd(kind) {
-    var text = END_SCREENS[kind] || ['', ''];
+    var text = SCREEN_WORDS[kind] || ['', ''];
     root.replaceChildren(h('div', { class: C.end }, [
       wrap('control', h('h1', { class: C.title }, text[0])),
       text[1] ? wrap('control', h('div', { class: C.subtitle }, text[1])) : null,

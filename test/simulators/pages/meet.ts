@@ -70,6 +70,12 @@ export const meetPages = definePages({
     ...CAPTIONS_REFUSED_CHOICES,
     /** The wording of the guests-refused screen (the client's REFUSALS), drawn last so earlier draws stay. */
     refusal: ['a', 'b', 'c'],
+    /**
+     * The wording of the not-found, removed, ended and lobby screens (the client's SCREEN_WORDS):
+     * the best-known sentences, or others that say the same (drawn after the refusal's, so earlier
+     * draws stay).
+     */
+    screenWording: ['a', 'b'],
   },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Google Sans', Roboto, Arial, sans-serif; background: #202124; color: #e8eaed; }

@@ -27,6 +27,16 @@
     left: 'You left the meeting.',
     not_found: 'This meeting link is invalid.',
   };
+  /*
+   * The same screens in other words (SIM.screenWording 'b'), as other builds, tenants and locales
+   * word them: what a driver knowing only the sentences above must still tell apart by meaning.
+   */
+  var OTHER_WORDS = {
+    removed: 'You were removed from the meeting by the organizer.',
+    ended: 'The organizer ended the meeting for everyone.',
+    not_found: 'That meeting doesn\u2019t exist anymore.',
+  };
+  var SCREEN_WORDS = SIM.screenWording === 'b' ? Object.assign({}, END_SCREENS, OTHER_WORDS) : END_SCREENS;
 
   function button(label, attrs) {
     return h('button', Object.assign({ class: C.btn, type: 'button' }, attrs || {}), [h('span', {}, label)]);
@@ -190,14 +200,15 @@
   function renderLobby() {
     root.replaceChildren(h('div', { class: C.lobby }, [
       h('div', { class: C.preview }, []),
-      wrap('control', h('h2', { class: C.title }, 'Someone will let you in ' + (O.teamsLobbyWord || 'soon'))),
+      wrap('control', h('h2', { class: C.title }, SIM.screenWording === 'b' ? 'Waiting to be admitted' : 'Someone will let you in ' + (O.teamsLobbyWord || 'soon'))),
+      SIM.screenWording === 'b' ? h('p', {}, 'The organizer has been told you\u2019re waiting.') : null,
       h('div', { class: C.bar }, [wrap('control', hangup())]),
     ]));
   }
 
   function renderEnd(kind) {
     root.replaceChildren(h('div', { class: C.end }, [
-      wrap('control', h('h1', { class: C.title }, END_SCREENS[kind] || '')),
+      wrap('control', h('h1', { class: C.title }, SCREEN_WORDS[kind] || '')),
       kind === 'removed' ? button('Rejoin') : null,
       button('Dismiss'),
     ]));

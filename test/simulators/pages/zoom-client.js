@@ -189,6 +189,7 @@
       if (local.speaking) local.speaking.close();
       local.speaking = null;
       local.panels = { participants: false, transcript: false };
+      closeCaptionSettings();
     },
     lobby: function () {
       page([
@@ -292,8 +293,72 @@
     var items = [];
     if (withToggle) items.push(menuItem(local.captionsOn ? 'Hide Captions' : 'Show Captions', function () { setCaptions(!local.captionsOn); }));
     items.push(menuItem('View Full Transcript', function () { setPanel('transcript', true); }));
-    items.push(menuItem('Caption Settings', function () {}));
+    if (translatedCaptions()) items.push(menuItem('Translated Captions', function () { openCaptionSettings('translated'); }));
+    items.push(menuItem('Caption Settings', function () { openCaptionSettings('settings'); }));
     return items;
+  }
+
+  // ---- the caption language: "Speaking language", in "Caption Settings" or "Translated Captions"
+
+  /*
+   * The language Zoom transcribes the meeting in is its "Speaking language", a dropdown of
+   * languages named mostly without a region ("German", "French (France)"), saved with "Save". On
+   * builds with translated captions (SIM.languageSetting) it is in the "Translated Captions"
+   * dialog, above the language captions are translated to, and "Caption Settings" holds only the
+   * captions' look. Modelled on Zoom's help pages on automated and translated captions.
+   */
+  var settingsDialog = null;
+  var LANGUAGES = O.captionLanguages || ['English'];
+  local.captionLanguage = LANGUAGES[0];
+
+  function translatedCaptions() { return SIM.languageSetting === 'translated' && O.captionLanguageSettings !== false; }
+
+  function openCaptionSettings(which) {
+    closeCaptionSettings();
+    var spoken = which === 'translated' || (SIM.languageSetting !== 'translated' && O.captionLanguageSettings !== false);
+    var chosen = local.captionLanguage;
+    var title = which === 'translated' ? 'Translated captions' : 'Caption settings';
+    var spokenBox = spoken ? dropdown('Speaking language', LANGUAGES, chosen, function (label) { chosen = label; }) : null;
+    // The translation's target: what the captions are shown in, never what the meeting is spoken in.
+    var translateBox = which === 'translated' ? dropdown('Translate to', ['(None)', 'English', 'French (France)', 'German', 'Spanish'], '(None)', function () {}) : null;
+    var save = button('Save', { class: C.btn + ' ' + C.primary, onclick: function () {
+      if (chosen !== local.captionLanguage) {
+        local.captionLanguage = chosen;
+        L.post('caption-language', { guest: local.guestId, language: chosen });
+      }
+      closeCaptionSettings();
+    } });
+    settingsDialog = h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': title, class: C.dialog }, [
+      h('h2', {}, title),
+      h('p', {}, 'Font size: Medium'),
+      spokenBox,
+      translateBox,
+      h('div', {}, [wrap('control', button('Cancel', { onclick: closeCaptionSettings })), wrap('control', save)]),
+    ])]);
+    document.body.appendChild(settingsDialog);
+  }
+
+  /* A labelled dropdown: a combobox showing the choice, its listbox of options while open. */
+  function dropdown(labelText, options, current, onPick) {
+    var labelId = 'dropdown-' + labelText.replace(/\W+/g, '-').toLowerCase() + '-' + SIM.seed;
+    var value = h('span', {}, current);
+    var listHost = h('div', {});
+    var box = h('button', { type: 'button', role: 'combobox', 'aria-haspopup': 'listbox', 'aria-expanded': 'false', 'aria-labelledby': labelId, class: C.btn,
+      onclick: function () {
+        if (listHost.firstChild) return closeList();
+        box.setAttribute('aria-expanded', 'true');
+        listHost.appendChild(h('div', { role: 'listbox', class: C.menu }, options.map(function (label) {
+          return wrap('control', h('div', { role: 'option', 'aria-selected': String(label === current), class: C.menuItem,
+            onclick: function () { current = label; value.textContent = label; onPick(label); closeList(); } }, [h('span', {}, label)]));
+        })));
+      } }, [value, h('span', { 'aria-hidden': 'true' }, '\u2304')]);
+    function closeList() { listHost.replaceChildren(); box.setAttribute('aria-expanded', 'false'); }
+    return h('div', {}, [h('div', { id: labelId }, labelText), wrap('control', box), listHost]);
+  }
+
+  function closeCaptionSettings() {
+    if (settingsDialog) settingsDialog.remove();
+    settingsDialog = null;
   }
 
   /* The toolbar's captions controls as this page load draws them, and as the host allows them now. */

@@ -72,6 +72,12 @@ export const zoomPages = definePages({
     launch: ['direct', 'afterLaunch'],
     wording: ['a', 'b'],
     banner: ['none', 'recording', 'tip'],
+    /**
+     * Where the captions' "Speaking language" is (drawn after the others, so earlier draws stay):
+     * the captions menu's "Caption Settings", or, on builds with translated captions, "Translated
+     * Captions" beside the language to translate to ("Caption Settings" then holds no language).
+     */
+    languageSetting: ['settings', 'translated'],
   },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 Lato, system-ui, sans-serif; background: #fff; color: #232333; }

@@ -19,7 +19,15 @@ import {
 import { randomBytes } from 'node:crypto';
 import { call, type Bus, type Subscription } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
-import type { CaptionUpdate, DriverFactory, DriverListener, FinalSegment, MeetingDriver } from '../drivers/driver.js';
+import type {
+  CaptionUpdate,
+  DriverFactory,
+  DriverListener,
+  FinalSegment,
+  JoinProgress,
+  MeetingDriver,
+  PageEvidence,
+} from '../drivers/driver.js';
 import type { MeetingSessionConfig } from '../config.js';
 import { subjects, type AccountReply, type ActorState, type PlaceRequest } from '../protocol.js';
 import type { Coaching, InsightPayload, MeetingCoach } from './coaching.js';
@@ -52,7 +60,7 @@ export interface ActorDeps {
   /** The worker's driver factory (created on first use; failing means no browser). */
   driverFactory: () => Promise<DriverFactory>;
   /** Where the bot's caption warnings go (log, record, metrics, snapshot). */
-  captionWarnings: Pick<CaptionWarnings, 'changed'>;
+  captionWarnings: Pick<CaptionWarnings, 'changed' | 'snapshotFailure'>;
   /** The bot's seat on the worker: on its way out, then free once the browser is closed. */
   seat: { leaving(): void; released(): void };
   /** Called once, when the actor has finished and released everything. */
@@ -74,6 +82,8 @@ export class MeetingActor {
   private status: MeetingStatus = 'joining';
   private phase: Phase = 'running';
   private driver: MeetingDriver | null = null;
+  /** Joining: the screen the driver last said the bot is on, and what the join timeout means there. */
+  private joinSeen: JoinProgress | null = null;
   private readonly mailbox: Mailbox;
   private readonly stream: EventStream;
   private readonly roster = new Roster();
@@ -218,6 +228,7 @@ export class MeetingActor {
       return this.finish('error', 'browser_unavailable');
     }
     try {
+      this.joinSeen = null;
       this.driver = factory.create({
         platform: this.spec.platform,
         url: this.spec.joinUrl,
@@ -272,7 +283,11 @@ export class MeetingActor {
       pcm: (chunk) => this.transcription?.pcm(chunk),
       speaking: (names) => this.transcription?.speaking(names, Date.now()),
       captionsOn: (on) => this.transcription?.captionsOn(on, Date.now()),
-      failed: (reason, detail) => post(() => this.onFailed(reason, detail)),
+      failed: (reason, detail, evidence) => post(() => this.onFailed(reason, detail, evidence)),
+      joinProgress: (progress) =>
+        post(() => {
+          this.joinSeen = progress;
+        }),
     };
   }
 
@@ -280,10 +295,11 @@ export class MeetingActor {
    * A refused guest joins again at once with a bot account (`signIn: auto`); a signed-out account
    * makes way for the next one. Each account is tried once per meeting, so this ends.
    */
-  private async onFailed(reason: DriverFailure, detail?: string): Promise<void> {
+  private async onFailed(reason: DriverFailure, detail?: string, evidence?: PageEvidence): Promise<void> {
     if (this.phase !== 'running') return;
     const log = { meetingId: this.meetingId, reason, detail, signedInAs: this.account?.name };
-    this.deps.logger.warn(log, 'the bot failed');
+    if (evidence) await this.logWall(log, evidence);
+    else this.deps.logger.warn(log, 'the bot failed');
     const retry = reason === 'signed_out' || (reason === 'guest_refused' && this.spec.signIn === 'auto');
     if (!retry) return this.finish('error', reason === 'guest_refused' ? 'sign_in_required' : reason);
     await this.leaveDriver();
@@ -298,6 +314,23 @@ export class MeetingActor {
     this.account = reply.account;
     if (!reply.account) return this.finish('error', reply.reason ?? 'sign_in_required');
     await this.launchDriver();
+  }
+
+  /**
+   * A wall the bot cannot pass (bot_detected): what the page looked like is written beside the
+   * caption snapshots, and the log line names the files, since the bot never goes back to look again.
+   */
+  private async logWall(log: { meetingId: string; reason: DriverFailure; detail?: string }, evidence: PageEvidence) {
+    const seen = log.detail ?? log.reason;
+    const files = await this.deps.captionWarnings.snapshotFailure(
+      this.meetingId,
+      this.spec.platform,
+      log.reason,
+      seen,
+      evidence,
+    );
+    const where = files ? `; the page's snapshot: ${files.snapshot}` : '';
+    this.deps.logger.warn({ ...log, ...files }, `the bot failed (${log.reason}) on ${seen}${where}`);
   }
 
   /** The platform showed who the bot is signed in as: kept on the account for the operator. */
@@ -422,7 +455,15 @@ export class MeetingActor {
 
   private onTimer(why: 'alone' | 'max_duration' | 'lobby_timeout' | 'join_timeout'): Promise<void> {
     if (why === 'alone' || why === 'max_duration') return this.finish('ended', why);
-    return this.finish('error', why === 'lobby_timeout' ? 'lobby_timeout' : 'join_failed');
+    if (why === 'lobby_timeout') return this.finish('error', 'lobby_timeout');
+    // What the timeout means on the screen the bot is stuck on is the driver's to say (joinProgress).
+    const reason = this.joinSeen?.onTimeout ?? 'join_failed';
+    const seen = this.joinSeen?.seen ?? 'no screen yet';
+    this.deps.logger.warn(
+      { meetingId: this.meetingId, reason, detail: `still on ${seen} after ${this.deps.config.joinTimeoutMs} ms` },
+      'the bot failed',
+    );
+    return this.finish('error', reason);
   }
 
   /**

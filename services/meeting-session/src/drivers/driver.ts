@@ -38,8 +38,11 @@ export interface DriverListener {
   participants(names: string[]): void;
   /** The meeting ended for the bot (removed, or the host ended it for everyone). */
   ended(reason: DriverEnd): void;
-  /** Joining or staying failed; `detail` is for logs, never for callers. */
-  failed(reason: DriverFailure, detail?: string): void;
+  /**
+   * Joining or staying failed; `detail` is for logs, never for callers. A wall the bot cannot pass
+   * (a CAPTCHA: bot_detected) comes with `evidence`, what the page looked like, for the operator.
+   */
+  failed(reason: DriverFailure, detail?: string, evidence?: PageEvidence): void;
   /** The bot cannot read captions (raised), or can again (cleared): see caption-health.ts. */
   warning(change: CaptionWarningChange): void;
   /** Signed in: the identity (name or address) the platform shows for the bot's account. */
@@ -54,6 +57,20 @@ export interface DriverListener {
   speaking(names: string[]): void;
   /** Whether captions are on in the call, whenever that changes while live. */
   captionsOn(on: boolean): void;
+  /**
+   * Joining: the screen the bot is on, whenever that changes. The join timeout is the actor's, and
+   * only the driver knows what it means on this screen (Zoom's "waiting for the host to start this
+   * meeting" is meeting_not_started, not join_failed).
+   */
+  joinProgress?(progress: JoinProgress): void;
+}
+
+/** Where a joining bot is, and what the join timeout would be there. */
+export interface JoinProgress {
+  /** `the not_started screen at app.zoom.us`, `an unknown screen ("Checking your browser") at meet.google.com`. */
+  seen: string;
+  /** The failure a join timeout on this screen is. */
+  onTimeout: DriverFailure;
 }
 
 export type CaptionWarningChange =
@@ -68,6 +85,12 @@ export type CaptionWarningChange =
       screenshot?: Uint8Array;
     }
   | { warning: MeetingWarning; raised: false };
+
+/** What a page looked like: its structure (no text, no people's names) and a PNG screenshot. */
+export interface PageEvidence {
+  snapshot: SnapshotNode[];
+  screenshot?: Uint8Array;
+}
 
 export interface SnapshotNode {
   depth: number;

@@ -5,7 +5,14 @@
  */
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
 import type { AudioBatch, PcmChunk } from '../recording/page-capture.js';
-import type { CaptionUpdate, CaptionWarningChange, DriverListener, FinalSegment } from './driver.js';
+import type {
+  CaptionUpdate,
+  CaptionWarningChange,
+  DriverListener,
+  FinalSegment,
+  JoinProgress,
+  PageEvidence,
+} from './driver.js';
 
 export class GuardedListener implements DriverListener {
   private silent = false;
@@ -65,13 +72,17 @@ export class GuardedListener implements DriverListener {
     this.deliver((l) => l.captionsOn(on));
   }
 
+  joinProgress(progress: JoinProgress): void {
+    this.deliver((l) => l.joinProgress?.(progress));
+  }
+
   ended(reason: DriverEnd): void {
     this.deliver((l) => l.ended(reason));
     this.silent = true;
   }
 
-  failed(reason: DriverFailure, detail?: string): void {
-    this.deliver((l) => l.failed(reason, detail));
+  failed(reason: DriverFailure, detail?: string, evidence?: PageEvidence): void {
+    this.deliver((l) => l.failed(reason, detail, evidence));
     this.silent = true;
   }
 

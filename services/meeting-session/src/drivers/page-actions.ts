@@ -2,7 +2,7 @@
  * Every action a platform's page script answers, with the type of its argument and of its result:
  * a caller names an entry (`adapter.run(page, actions.inspect)`), never an action string, so a call
  * is typed end to end, and a page script that answers a name not in this table does not compile
- * (page-scripts/source.ts). Meet and Teams each answer the actions their pages need.
+ * (page-scripts/source.ts). Meet, Teams and Zoom each answer the actions their pages need.
  */
 import type { LanguageOpened } from './caption-language.js';
 import type { SnapshotNode } from './driver.js';

@@ -12,7 +12,7 @@ import type { BrowserLease, BrowserPool } from './browser.js';
 import { CaptionHealth, withoutNames } from './caption-health.js';
 import { CaptionLanguage } from './caption-language.js';
 import type { CaptionTracker } from './caption-tracker.js';
-import type { DriverListener, JoinTarget, MeetingDriver, SnapshotNode } from './driver.js';
+import type { DriverListener, JoinTarget, MeetingDriver, PageEvidence, SnapshotNode } from './driver.js';
 import { JoinScreenWatch } from './join-screen-watch.js';
 import { GuardedListener } from './listener-guard.js';
 import { actions, type SnapshotArea } from './page-actions.js';
@@ -39,6 +39,10 @@ export interface PageDriverSettings extends TimingSettings {
 type Phase = 'joining' | 'lobby' | 'live' | 'over';
 
 const ENDS: ReadonlySet<string> = new Set<DriverEnd>(['removed', 'meeting_ended']);
+/** Failures reported with what the page looked like (PageEvidence): a CAPTCHA or bot wall. */
+const WALLS: ReadonlySet<DriverFailure> = new Set<DriverFailure>(['bot_detected']);
+/** A wall is reported within seconds: its screenshot may not hold the report up for longer. */
+const EVIDENCE_TIMEOUT_MS = 3_000;
 /** A reading that takes longer than this means a hung renderer. */
 const READING_TIMEOUT_MS = 10_000;
 /** Consecutive failed readings tolerated (navigations between screens cause a few). */
@@ -75,6 +79,8 @@ export class PageDriver<Item> implements MeetingDriver {
   /** The last speaking names and caption state reported, so that only changes are. */
   private speakingKey = '';
   private lastCaptionsOn: boolean | null = null;
+  /** The join progress last reported (reportJoinProgress), so that only changes are. */
+  private progressKey = '';
 
   constructor(
     private readonly target: JoinTarget,
@@ -190,7 +196,12 @@ export class PageDriver<Item> implements MeetingDriver {
     const now = this.clock();
     if (state.outcome) {
       if (ENDS.has(state.outcome)) this.end(state.outcome as DriverEnd);
-      else this.fail(this.failureOf(state), `${state.screen} screen at ${hostOf(state.url)}`);
+      else {
+        const reason = this.failureOf(state);
+        // A wall is never retried, so what it looked like is all the operator will ever have of it.
+        const evidence = WALLS.has(reason) ? await this.evidenceOf(page) : undefined;
+        this.fail(reason, `${state.screen} screen at ${hostOf(state.url)}`, evidence);
+      }
       return false;
     }
     if (state.prejoin?.identity && this.accountName === null && this.target.account) {
@@ -224,6 +235,7 @@ export class PageDriver<Item> implements MeetingDriver {
       return false;
     }
     await this.watchJoinScreen(page, state, now);
+    this.reportJoinProgress(state);
     if (state.screen === 'in_call') {
       this.phase = 'live';
       this.listener?.admitted();
@@ -261,9 +273,25 @@ export class PageDriver<Item> implements MeetingDriver {
     if (change === 'clear') this.listener?.warning({ warning: 'join_screen_unknown', raised: false });
     if (change !== 'raise') return;
     const seen = `${this.joinScreens.lastSeen} for ${Math.round(this.joinScreens.unknownFor(now) / 1000)} s`;
-    const snapshot = await this.snapshotOf(page, 'page');
-    const screenshot = await page.screenshot({ type: 'png' }).catch(() => undefined);
-    this.listener?.warning({ warning: 'join_screen_unknown', raised: true, seen, snapshot, screenshot });
+    this.listener?.warning({ warning: 'join_screen_unknown', raised: true, seen, ...(await this.evidenceOf(page)) });
+  }
+
+  /** Where the joining bot is, and what a join timeout there would be, when either changed. */
+  private reportJoinProgress(state: PageState<Item>): void {
+    const seen = this.joinScreens.lastSeen;
+    const onTimeout =
+      this.adapter.joinFailure?.(state, { passcode: this.target.passcode ?? null, timedOut: true }) ?? 'join_failed';
+    const key = `${seen}|${onTimeout}`;
+    if (key === this.progressKey) return;
+    this.progressKey = key;
+    this.listener?.joinProgress({ seen, onTimeout });
+  }
+
+  /** The whole page's structure (no text, no names) and a screenshot, each left out if the page cannot give it in time. */
+  private async evidenceOf(page: Page): Promise<PageEvidence> {
+    const snapshot = await withTimeout(this.snapshotOf(page, 'page'), EVIDENCE_TIMEOUT_MS).catch(() => []);
+    const screenshot = await withTimeout(page.screenshot({ type: 'png' }), EVIDENCE_TIMEOUT_MS).catch(() => undefined);
+    return { snapshot, screenshot };
   }
 
   private get displayName(): string {
@@ -391,8 +419,8 @@ export class PageDriver<Item> implements MeetingDriver {
     this.listener?.captionsOn(on);
   }
 
-  private fail(reason: DriverFailure, detail?: string): void {
-    this.finish((listener) => listener.failed(reason, detail));
+  private fail(reason: DriverFailure, detail?: string, evidence?: PageEvidence): void {
+    this.finish((listener) => listener.failed(reason, detail, evidence));
   }
 
   private end(reason: DriverEnd): void {

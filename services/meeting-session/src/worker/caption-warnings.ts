@@ -5,7 +5,7 @@
  * - the meeting's record carries the warnings (GET /meetings/status, the web UI);
  * - metrics: meetings blind now by platform, and blind episodes;
  * - the page's structure there (no text, no names) written to DATA_DIR/caption-snapshots, one per
- *   meeting and episode, the newest MAX_SNAPSHOTS kept: what whoever updates the selectors needs.
+ *   meeting and episode (page-snapshots.ts): what whoever updates the selectors needs.
  * `join_screen_unknown` (joining, the bot sees a screen it does not recognise) also writes a PNG
  * screenshot beside its snapshot, and is counted apart; it is not blindness either.
  * `caption_language_unavailable` (the language asked for could not be selected) goes the same way,
@@ -14,15 +14,12 @@
  * snapshot only when the bot could not find the setting (a language the platform does not offer
  * has nothing to show).
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { MeetingWarning, Platform } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
-import type { CaptionWarningChange } from '../drivers/driver.js';
+import type { CaptionWarningChange, PageEvidence } from '../drivers/driver.js';
 import { protocol } from '../protocol.js';
-
-const MAX_SNAPSHOTS = 50;
+import { writePageSnapshot } from './page-snapshots.js';
 
 /** Not blindness: the captions are read, in a language other than the one asked for. */
 const NOT_BLIND: ReadonlySet<MeetingWarning> = new Set([
@@ -122,6 +119,34 @@ export class CaptionWarnings {
     }
   }
 
+  /**
+   * A failure that came with what the page looked like (a CAPTCHA: bot_detected): its snapshot
+   * and screenshot written as a warning's are, so the operator can see the wall. The files' paths,
+   * or null when snapshots are off or could not be written.
+   */
+  async snapshotFailure(
+    meetingId: string,
+    platform: Platform,
+    reason: string,
+    seen: string,
+    evidence: PageEvidence,
+  ): Promise<{ snapshot: string; screenshot: string | null } | null> {
+    const dir = this.options.snapshotDir;
+    if (!dir) return null;
+    const page = {
+      meetingId,
+      platform,
+      cause: { reason },
+      seen,
+      nodes: evidence.snapshot,
+      screenshot: evidence.screenshot,
+    };
+    return writePageSnapshot(dir, page).catch((err: unknown) => {
+      this.options.logger.error({ err, meetingId }, 'could not write the page snapshot');
+      return null;
+    });
+  }
+
   private async writeSnapshot(
     meetingId: string,
     platform: Platform,
@@ -129,32 +154,8 @@ export class CaptionWarnings {
   ): Promise<string | null> {
     const dir = this.options.snapshotDir;
     if (!dir || (!isBlindness(change.warning) && change.snapshot.length === 0)) return null;
-    await fs.mkdir(dir, { recursive: true });
-    const at = new Date().toISOString();
-    const file = path.join(dir, `${at.replace(/[:.]/g, '-')}_${meetingId}_${change.warning}.json`);
-    // A screenshot (join_screen_unknown) shows the page as it is, text included: beside the snapshot, as private.
-    const screenshot = change.screenshot ? file.replace(/\.json$/, '.png') : null;
-    if (screenshot && change.screenshot) await fs.writeFile(screenshot, change.screenshot, { mode: 0o600 });
-    const body = {
-      meetingId,
-      platform,
-      warning: change.warning,
-      seen: change.seen,
-      at,
-      screenshot,
-      nodes: change.snapshot,
-    };
-    await fs.writeFile(file, `${JSON.stringify(body, null, 1)}\n`, { mode: 0o600 });
-    await prune(dir);
-    return file;
-  }
-}
-
-/** Keeps the newest MAX_SNAPSHOTS (names start with their time, so they sort by age). */
-async function prune(dir: string): Promise<void> {
-  const files = (await fs.readdir(dir)).filter((f) => f.endsWith('.json')).sort();
-  for (const old of files.slice(0, Math.max(0, files.length - MAX_SNAPSHOTS))) {
-    await fs.rm(path.join(dir, old), { force: true });
-    await fs.rm(path.join(dir, old.replace(/\.json$/, '.png')), { force: true });
+    const { warning, seen, snapshot: nodes, screenshot } = change;
+    const written = await writePageSnapshot(dir, { meetingId, platform, cause: { warning }, seen, nodes, screenshot });
+    return written.snapshot;
   }
 }

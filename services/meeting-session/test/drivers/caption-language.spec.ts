@@ -9,6 +9,8 @@ import {
   growWords,
   MEET_CAPTION_LANGUAGES,
   TEAMS_CAPTION_LANGUAGES,
+  ZOOM_CAPTION_LANGUAGES,
+  zoomChoicesOf,
   type SimPlatform,
 } from '../../../../test/simulators/index.js';
 import { languageName, matchLanguage } from '../../src/drivers/caption-language.js';
@@ -41,6 +43,11 @@ describe('caption language: a BCP 47 tag to the label a platform offers', () => 
     expect(matchLanguage('ko-KR', TEAMS_CAPTION_LANGUAGES)).to.equal('Korean (Korea)');
     expect(matchLanguage('zh-CN', TEAMS_CAPTION_LANGUAGES)).to.equal('Chinese (Simplified, China)');
     expect(matchLanguage('zh-Hant-TW', TEAMS_CAPTION_LANGUAGES)).to.equal('Chinese (Traditional, Taiwan)');
+    // Zoom names most languages without a region, and French with one.
+    expect(matchLanguage('de-DE', ZOOM_CAPTION_LANGUAGES)).to.equal('German');
+    expect(matchLanguage('fr', ZOOM_CAPTION_LANGUAGES)).to.equal('French (France)');
+    expect(matchLanguage('fr-CA', ZOOM_CAPTION_LANGUAGES)).to.equal('French (Canada)');
+    expect(matchLanguage('pt-BR', ZOOM_CAPTION_LANGUAGES)).to.equal('Portuguese');
   });
 
   it('finds nothing for a language the platform does not offer, or a tag that names none', () => {
@@ -129,17 +136,19 @@ describe('caption language: the warning on the worker', () => {
 /**
  * In real Chromium against the simulator: with captions on, the bot selects the language asked
  * for in the platform's settings (Meet: More options -> Settings -> Captions -> Meeting language;
- * Teams: the captions' "..." -> Language settings -> Meeting spoken language -> Update), and
+ * Teams: the captions' "..." -> Language settings -> Meeting spoken language -> Update; Zoom: the
+ * captions menu -> Caption Settings or Translated Captions -> Speaking language -> Save), and
  * captions keep being read; a language the platform does not offer, or a setting the bot cannot
  * reach, raises caption_language_unavailable and changes nothing.
  */
 describe('caption language in real Chromium', function () {
   this.timeout(60_000);
-  const suite = driversOnSimulator({ meetCaptionIdleMs: 800, teamsCaptionIdleMs: 800 });
+  const suite = driversOnSimulator({ meetCaptionIdleMs: 800, teamsCaptionIdleMs: 800, zoomCaptionIdleMs: 800 });
   let meetings = 0;
 
   const newId = (platform: SimPlatform) => {
     const n = ++meetings;
+    if (platform === 'zoom') return String(86_100_000_000 + n);
     return platform === 'teams'
       ? `19:meeting_CaptionLanguage${n}Zq@thread.v2`
       : `lan-${'abcdefghijklmnopqrstuvwxyz'[n % 26]}cap-tns`;
@@ -160,7 +169,13 @@ describe('caption language in real Chromium', function () {
   const PLATFORMS: Array<{ platform: SimPlatform; label: string; ask: string; picks: string; same: string }> = [
     { platform: 'google_meet', label: 'Google Meet', ask: 'es-MX', picks: 'Spanish (Mexico)', same: 'en-US' },
     { platform: 'teams', label: 'Teams', ask: 'de', picks: 'German (Germany)', same: 'en-US' },
+    { platform: 'zoom', label: 'Zoom', ask: 'fr', picks: 'French (France)', same: 'en-US' },
   ];
+  const OFFERED: Record<SimPlatform, string[]> = {
+    google_meet: MEET_CAPTION_LANGUAGES,
+    teams: TEAMS_CAPTION_LANGUAGES,
+    zoom: ZOOM_CAPTION_LANGUAGES,
+  };
 
   for (const { platform, label, ask, picks, same } of PLATFORMS) {
     describe(label, () => {
@@ -187,7 +202,7 @@ describe('caption language in real Chromium', function () {
         await listener.until(() => listener.warnings.length > 0, 'a warning');
         const [warning] = listener.warnings;
         expect(warning).to.deep.include({ warning: 'caption_language_unavailable', raised: true, snapshot: [] });
-        const offered = platform === 'teams' ? TEAMS_CAPTION_LANGUAGES : MEET_CAPTION_LANGUAGES;
+        const offered = OFFERED[platform];
         expect(warning.raised && warning.seen).to.match(
           new RegExp(`^tlh \\(Klingon\\) is not among the ${offered.length} caption languages offered \\(`),
         );
@@ -215,6 +230,24 @@ describe('caption language in real Chromium', function () {
         expect(meeting.truth().bots[0].captionLanguage).to.equal(null);
         await driver.leave();
       });
+
+      if (platform === 'zoom') {
+        for (const languageSetting of ['settings', 'translated'] as const) {
+          it(`finds the speaking language under ${languageSetting === 'settings' ? '"Caption Settings"' : '"Translated Captions", never the language translated to'}`, async () => {
+            const id = newId(platform);
+            let markupSeed = 6100 + meetings * 11;
+            while (zoomChoicesOf(markupSeed).languageSetting !== languageSetting) markupSeed++;
+            const meeting = suite.sim.meeting(id, { lobby: false, markupSeed });
+            const { listener, driver } = await join(platform, id, 'de-DE');
+            const bot = await meeting.waitForBot((b) => b.captionLanguage !== null);
+            expect(bot.captionLanguage).to.equal('German');
+            expect(meeting.truth().pageLoads.at(-1)?.markupSeed).to.equal(markupSeed);
+            await captionsFlow(id, listener);
+            expect(listener.warnings).to.deep.equal([]);
+            await driver.leave();
+          });
+        }
+      }
 
       it(`leaves the setting alone with no language, or with the one already selected (${same})`, async () => {
         const unasked = newId(platform);

@@ -10,6 +10,7 @@ import type {
   FinalSegment,
   JoinTarget,
   MeetingDriver,
+  PageEvidence,
 } from '../../src/drivers/index.js';
 import {
   startSimulator,
@@ -63,8 +64,11 @@ export class RecordingListener implements DriverListener {
     this.endedWith = reason;
     this.events.push(`ended:${reason}`);
   }
-  failed(reason: DriverFailure, detail?: string): void {
+  /** What the page looked like, where the failure came with it (a bot wall); kept apart from failedWith, which messages print. */
+  failedEvidence: PageEvidence | null = null;
+  failed(reason: DriverFailure, detail?: string, evidence?: PageEvidence): void {
     this.failedWith = { reason, detail };
+    this.failedEvidence = evidence ?? null;
     this.events.push(`failed:${reason}`);
   }
 

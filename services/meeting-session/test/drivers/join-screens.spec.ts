@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import {
   interstitialOf,
   REFUSAL_WORDINGS,
+  SCREEN_WORDINGS,
   seedWithRefusal,
+  seedWithScreenWording,
   type SimPlatform,
 } from '../../../../test/simulators/index.js';
 import { createDriverFactory, type PuppeteerDriverFactory } from '../../src/drivers/index.js';
@@ -11,7 +13,8 @@ import { driversOnSimulator, joinSimulated } from './helpers.js';
 /**
  * Join screens told by what they are, in real Chromium against the simulators: every wording of
  * every platform's guests-refused screen is a refusal (guest_refused, which the actor answers with
- * a bot account or sign_in_required), and a screen no rule knows is reported while the bot waits
+ * a bot account or sign_in_required), every wording of its not-found, lobby, removed and ended
+ * screens is told for what it is, and a screen no rule knows is reported while the bot waits
  * on, then cleared once the page goes on, or named by the join timeout.
  */
 describe('Join screens by what they are (drivers)', function () {
@@ -42,6 +45,37 @@ describe('Join screens by what they are (drivers)', function () {
           expect(listener.failedWith?.reason).to.equal('guest_refused');
           expect(listener.warnings, 'a refusal is a known screen').to.deep.equal([]);
           await driver.leave();
+        });
+      }
+
+      for (const wording of SCREEN_WORDINGS[platform]) {
+        it(`not found, the lobby, removed and ended, worded "${wording}": each told for what it is`, async () => {
+          const markupSeed = seedWithScreenWording(platform, wording, 2000 + n * 13);
+          const [missingId, waitingId, removedId, endedId] = [0, 1, 2, 3].map(() => nativeId(platform));
+          suite.sim.meeting(missingId, { notFound: true, markupSeed });
+          suite.sim.meeting(waitingId, { lobby: true, markupSeed });
+          const removing = suite.sim.meeting(removedId, { lobby: false, markupSeed });
+          const ending = suite.sim.meeting(endedId, { lobby: false, markupSeed });
+          const [missing, waiting, removed, ended] = await Promise.all(
+            [missingId, waitingId, removedId, endedId].map((id) => joinSimulated(suite, platform, id)),
+          );
+          await missing.listener.until(() => missing.listener.failedWith !== null, 'not found');
+          expect(missing.listener.failedWith?.reason).to.equal('meeting_not_found');
+          await waiting.listener.until(() => waiting.listener.events.includes('lobby'), 'the lobby');
+          await removed.listener.until(() => removed.listener.events.includes('admitted'), 'admitted');
+          await ended.listener.until(() => ended.listener.events.includes('admitted'), 'admitted');
+          removing.removeBot();
+          ending.end();
+          await removed.listener.until(() => removed.listener.endedWith !== null, 'the removal');
+          await ended.listener.until(() => ended.listener.endedWith !== null, 'the end');
+          expect(removed.listener.endedWith).to.equal('removed');
+          expect(ended.listener.endedWith).to.equal('meeting_ended');
+          const all = [missing, waiting, removed, ended];
+          expect(
+            all.flatMap(({ listener }) => listener.warnings),
+            'known screens all',
+          ).to.deep.equal([]);
+          await Promise.all(all.map(({ driver }) => driver.leave()));
         });
       }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { growWords } from '../../../../test/simulators/index.js';
+import { growWords, seedWithScreenWording } from '../../../../test/simulators/index.js';
 import { comeAndGo, driversOnSimulator, expectMatchesTruth, joinSimulated } from './helpers.js';
 
 /** Microsoft Teams in real Chromium, against the simulator on teams.microsoft.com and teams.live.com. */
@@ -19,6 +19,8 @@ describe('Teams driver', function () {
       noMediaDialog: true,
       teamsLobbyWord: 'shortly',
       teamsCaptionsMenu: 'language',
+      // The lobby's best-known wording, where the word is said (the other wording has none).
+      markupSeed: seedWithScreenWording('teams', 'a', 300),
     });
     const { listener, driver } = await join(id, 'Minutes Bot');
     await listener.until(() => listener.events.includes('lobby'), 'lobby');

@@ -207,7 +207,7 @@ describe('Zoom driver', function () {
       await driver.leave();
     });
 
-    it('a CAPTCHA: bot_detected within 10 s, once', async () => {
+    it('a CAPTCHA: bot_detected within 10 s, once, with the page structure (no text) and a screenshot', async () => {
       const id = newId();
       sim.meeting(id, { botWall: true });
       const started = Date.now();
@@ -215,6 +215,19 @@ describe('Zoom driver', function () {
       await failure(listener, 10_000);
       expect(Date.now() - started).to.be.below(10_000);
       expect(listener.events).to.deep.equal(['failed:bot_detected']);
+      const evidence = listener.failedEvidence;
+      expect(evidence?.snapshot.length, 'the page structure').to.be.greaterThan(3);
+      // The CAPTCHA's iframe is in it; the page's words are not (aria labels are structure: the selectors match them).
+      expect(evidence?.snapshot.map((node) => node.tag)).to.include('iframe');
+      const structure = JSON.stringify(evidence?.snapshot);
+      for (const words of [/security check/i, /make sure you are not a bot/i, /Notetaker/])
+        expect(structure).not.to.match(words);
+      expect(
+        Buffer.from(evidence?.screenshot ?? [])
+          .subarray(1, 4)
+          .toString(),
+        'a PNG',
+      ).to.equal('PNG');
       await driver.leave();
     });
 

@@ -195,6 +195,33 @@ function callStep() {
   return enabled(opener) && press(opener) ? 'more' : 'none';
 }
 
+/*
+ * The caption language, one step per call (caption-language.ts): the captions menu's "Translated
+ * Captions" where the build has it, else its "Caption Settings", opens a dialog; a pick in its
+ * "Speaking language" list, then "Save" (or "Cancel" when nothing changed). A settings dialog
+ * without that list (a build whose "Caption Settings" holds only the captions' look) is closed, so
+ * that the next step looks for the other way in.
+ */
+function languageDialog() { return named(S.css.dialogs, S.text.languageDialog); }
+function openLanguage() {
+  var dialog = languageDialog();
+  if (dialog) {
+    var list = languageList(dialog);
+    if (list) return list;
+    return press(named(S.css.buttons, S.text.cancelLanguage, dialog)) ? { clicked: 'Cancel (no speaking language there)' } : { clicked: null };
+  }
+  var menu = button(S.text.captionsMenu);
+  return clickAlong([
+    ['Translated Captions', menuItem(S.text.translatedCaptionsItem)],
+    ['Caption Settings', menuItem(S.text.captionSettingsItem)],
+    ['the captions menu', enabled(menu) ? menu : null],
+  ]);
+}
+function finishLanguage(apply) {
+  var dialog = languageDialog();
+  return press(dialog && named(S.css.buttons, apply ? S.text.applyLanguage : S.text.cancelLanguage, dialog)) || press(document.body);
+}
+
 /* Leave, and confirm it ("Leave Meeting"). */
 function leave() {
   if (!press(leaveButton())) return false;
@@ -216,6 +243,9 @@ export const zoomScript = pageProgram(DOM_HELPERS, ZOOM_FUNCTIONS, zoomSelectors
   muteMedia: '[press(button(S.text.micIsOn)), press(button(S.text.cameraIsOn))]',
   join: 'clickJoin()',
   captionsStep: 'callStep()',
+  openLanguage: 'openLanguage()',
+  pickLanguage: 'pickLanguage(arg)',
+  finishLanguage: 'finishLanguage(arg)',
   leave: 'leave()',
   observe: 'observeCaptions(readCaptions, captionArea)',
   snapshot:

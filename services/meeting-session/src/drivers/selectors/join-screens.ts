@@ -4,8 +4,8 @@
  * tenant). Read only before the bot is in the call, and only on a page with no name field and no
  * join button (a page that keeps those is a pre-join, whatever else it says):
  * - a control that signs in is a refusal of guests (the page offers no other way in);
- * - otherwise the screen's words by their meaning, most specific first: not found, ended, guests
- *   refused, the lobby.
+ * - otherwise the screen's words by their meaning, most specific first: not found, removed,
+ *   ended, guests refused, the lobby.
  * Texts are matched after normalisation (ASCII apostrophes, collapsed whitespace), as elsewhere.
  */
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
@@ -31,6 +31,11 @@ export const joinScreens = {
     [
       'meeting_not_found',
       /\b(meeting|call|link|code|meeting id)( link| code| id)? (is|was) (invalid|not valid|incorrect|wrong)\b|\b(couldn't|could not|can't|cannot|unable to) find (this|the|that|your) (meeting|call)\b|\b(meeting|call) (doesn't|does not|no longer) exists?\b|\binvalid (meeting|call|link)\b/i,
+    ],
+    // Before ended: "removed you from the call" says why this bot's meeting is over, for it alone.
+    [
+      'removed',
+      /\b(someone|the (host|organizer)|host|organizer) (has )?removed you\b|\byou('ve| have)? been removed from\b|\byou were removed from\b/i,
     ],
     [
       'meeting_ended',

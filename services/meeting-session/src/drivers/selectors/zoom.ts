@@ -27,6 +27,9 @@ export const zoomSelectors = {
     time: 'time',
     /** The signed-in web client's profile button; its label names the account. */
     accountButton: 'button[aria-label^="Profile"]',
+    /** The caption language: a dialog with the "Speaking language" dropdown. */
+    combobox: '[role="combobox"]',
+    languageOption: '[role="listbox"] [role="option"]',
   },
   text: {
     joinFromBrowser: /^join from (your )?(web )?browser$/i,
@@ -47,6 +50,18 @@ export const zoomSelectors = {
     /** What opens the captions menu: the CC button itself, or the arrow beside the toggle. */
     captionsMenu: /^(captions|closed captions?|cc|more options for captions|caption options)$/i,
     viewTranscript: /^view full transcript$/i,
+    /**
+     * The caption language: the captions menu's "Translated Captions" (builds with translation,
+     * where "Caption Settings" holds no language) or "Caption Settings", each a dialog with the
+     * "Speaking language" dropdown; saved with "Save". The language captions are translated to
+     * ("Translate to", "Caption language") is another dropdown, never this one.
+     */
+    translatedCaptionsItem: /^translated captions$/i,
+    captionSettingsItem: /^caption settings\b/i,
+    languageDialog: /^(caption settings|translated captions)$/i,
+    languageBox: /^(my |meeting )?speaking language$|^spoken language$/i,
+    applyLanguage: /^(save|update|done)$/i,
+    cancelLanguage: /^(cancel|close)$/i,
     lobby: /meeting host will let you in soon|host will let you in soon|we've let them know you're here|waiting room/i,
     /** The host has not started the meeting: waited on until the join timeout (meeting_not_started). */
     notStarted:
