@@ -13,6 +13,7 @@ const [S1, S2, S3, S4, S5, S6, S7] = SENTENCES;
 const PLATFORMS = [
   { platform: 'google_meet', label: 'Google Meet' },
   { platform: 'teams', label: 'Microsoft Teams' },
+  { platform: 'zoom', label: 'Zoom' },
 ] as const;
 
 const switches = (world: World, meetingId: string) =>

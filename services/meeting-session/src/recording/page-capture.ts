@@ -18,17 +18,22 @@
  *
  * For transcription from audio, each track is also tapped on its own (Meet sends a track per recent
  * speaker, so two people talking at once stay apart) as 16 kHz PCM by an AudioWorklet, off the
- * page's main thread, and handed over through `__ntPcm` every 200 ms (transcription/).
+ * page's main thread, and handed over through `__ntPcm` every 100 ms (transcription/).
  */
 
 /**
- * For transcription: one remote track's audio as 16 kHz mono 16-bit PCM, about 200 ms of it, taken
+ * For transcription: one remote track's audio as 16 kHz mono 16-bit PCM, 100 ms of it, taken
  * from the track itself (not the mix), so each of Meet's speaker tracks is heard on its own.
  */
 export interface PcmChunk {
   /** The track's id in the page: stable while the track lives. */
   track: string;
-  /** Epoch ms when the chunk's last sample was rendered. */
+  /**
+   * The tap's audio clock at the chunk's first sample, in samples: chunks of one track follow each
+   * other without a gap exactly when the next one starts where this one ends.
+   */
+  frame: number;
+  /** Epoch ms of the chunk's last sample: the audio clock placed on the wall clock. */
   endMs: number;
   /** Base64 of little-endian Int16 samples at PCM_SAMPLE_RATE. */
   data: string;
@@ -56,18 +61,23 @@ export const PCM_BINDING = '__ntPcm';
 
 /**
  * The PCM tap's AudioWorklet (audio thread, not the page's main thread): the track's samples at
- * the tap's context rate as Int16, posted every `size` samples.
+ * the tap's context rate as Int16, posted every `size` samples with the audio clock's frame of the
+ * first one. A track unplugged has no input: no samples, and the frames it missed show as a gap.
  */
 const PCM_TAP = `class NtTap extends AudioWorkletProcessor {
   constructor(options) { super(); this.size = options.processorOptions.size; this.fresh(); }
-  fresh() { this.buf = new Int16Array(this.size); this.n = 0; }
+  fresh() { this.buf = new Int16Array(this.size); this.n = 0; this.frame = -1; }
   process(inputs) {
     var ch = inputs[0] && inputs[0][0];
     if (!ch) return true;
     for (var i = 0; i < ch.length; i++) {
+      if (this.n === 0) this.frame = currentFrame + i;
       var s = Math.max(-1, Math.min(1, ch[i]));
       this.buf[this.n++] = s < 0 ? s * 32768 : s * 32767;
-      if (this.n === this.size) { this.port.postMessage(this.buf.buffer, [this.buf.buffer]); this.fresh(); }
+      if (this.n === this.size) {
+        this.port.postMessage({ frame: this.frame, samples: this.buf.buffer }, [this.buf.buffer]);
+        this.fresh();
+      }
     }
     return true;
   }
@@ -170,7 +180,8 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
     return btoa(binary);
   }
 
-  // Transcription: each track on its own, resampled by the browser to pcmRate, in ~200 ms chunks.
+  // Transcription: each track on its own, resampled by the browser to pcmRate, in 100 ms chunks (a final waits
+  // for the chunk that ends its pause: shorter chunks, an earlier final).
   async function startTap() {
     if (typeof AudioWorkletNode !== 'function') return 'this browser has no AudioWorklet';
     var ctx = new AudioContext({ sampleRate: pcmRate, latencyHint: 'playback', sinkId: { type: 'none' } });
@@ -182,6 +193,15 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
       return 'the audio tap could not be loaded: ' + String(e);
     }
     ctx.resume();
+    // Where the audio clock's zero is on the wall clock: the least delayed of the recent readings
+    // (a message handled late says nothing of when its samples were heard). Recent ones only, so
+    // a renderer short of CPU, whose clock falls behind the wall's, is followed.
+    var readings = [];
+    function wallMsOf(frame) {
+      readings.push(Date.now() - (frame * 1000) / pcmRate);
+      if (readings.length > 50) readings.shift();
+      return Math.min.apply(null, readings) + (frame * 1000) / pcmRate;
+    }
     tap = {
       ctx: ctx,
       wire: function (id, stream) {
@@ -189,10 +209,13 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
         var node = new AudioWorkletNode(ctx, 'nt-tap', {
           channelCount: 1,
           channelCountMode: 'explicit',
-          processorOptions: { size: pcmRate / 5 },
+          processorOptions: { size: pcmRate / 10 },
         });
         node.port.onmessage = function (event) {
-          if (!stopped) deliver(pcmBinding, { track: id, endMs: Date.now(), data: base64(new Uint8Array(event.data)) });
+          if (stopped) return;
+          var samples = new Uint8Array(event.data.samples);
+          var end = event.data.frame + samples.length / 2;
+          deliver(pcmBinding, { track: id, frame: event.data.frame, endMs: wallMsOf(end), data: base64(samples) });
         };
         source.connect(node);
         // Connected to the (silent) destination so that the graph pulls it.

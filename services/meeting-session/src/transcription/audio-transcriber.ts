@@ -120,7 +120,7 @@ export class AudioTranscriber {
       this.tracks.set(chunk.track, track);
     }
     const bytes = Buffer.from(chunk.data, 'base64');
-    track.push(new Int16Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 2)), chunk.endMs);
+    track.push(new Int16Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 2)), chunk.frame, chunk.endMs);
     for (const tracked of this.open.values()) {
       if (tracked.audioOwned) this.audioCoveredUntil = Math.max(this.audioCoveredUntil, tracked.utterance.endMs);
     }

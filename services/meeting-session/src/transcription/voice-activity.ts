@@ -11,14 +11,12 @@
 
 export const FRAME_MS = 20;
 /** The pause that ends an utterance. Longer is fewer cut sentences; shorter is an earlier final. */
-export const PAUSE_MS = 350;
+export const PAUSE_MS = 300;
 export const MAX_MS = 30_000;
 const PREROLL_MS = 200;
 const ONSET_FRAMES = 3;
 /** Less speech than this in an utterance is a noise, not words. */
 const MIN_SPEECH_MS = 200;
-/** A chunk starting this much after the previous one's end follows a gap (the track went quiet). */
-const GAP_MS = 150;
 const ABSOLUTE_FLOOR_DB = -50;
 const ABOVE_NOISE_DB = 15;
 
@@ -83,7 +81,9 @@ class OpenUtterance implements Utterance {
 export class VoiceActivity {
   private readonly frameSamples: number;
   private noiseDb = ABSOLUTE_FLOOR_DB;
-  private nextMs: number | null = null;
+  /** Where the next frame is on the wall clock, and on the tap's audio clock (in samples). */
+  private nextMs = 0;
+  private nextFrame: number | null = null;
   private leftover = new Int16Array(0);
   private readonly preroll: Int16Array[] = [];
   private onset = 0;
@@ -103,17 +103,23 @@ export class VoiceActivity {
     return this.current;
   }
 
-  /** One chunk of the track's audio whose last sample was rendered at `endMs`. */
-  push(samples: Int16Array, endMs: number): void {
-    const startMs = endMs - (samples.length * 1000) / this.sampleRate;
-    // Chunks come back to back; a late one means the track was silent (unplugged) in between.
-    if (this.nextMs === null || Math.abs(startMs - this.nextMs) > GAP_MS) {
+  /**
+   * One chunk of the track's audio: its first sample at `frame` on the audio clock, its last
+   * rendered at `endMs` on the wall clock. Chunks come back to back on the audio clock; one that
+   * does not follow on means the track went quiet (unplugged) in between.
+   */
+  push(samples: Int16Array, frame: number, endMs: number): void {
+    const follows = frame === this.nextFrame;
+    if (!follows) {
       this.close();
       this.leftover = new Int16Array(0);
       this.preroll.length = 0;
       this.onset = 0;
-      this.nextMs = startMs;
     }
+    this.nextFrame = frame + samples.length;
+    // The frames' wall-clock times follow the chunk's own placement (its clock may drift from the
+    // wall's); the frames still to cut from the chunk before this one go just before it.
+    this.nextMs = endMs - ((samples.length + this.leftover.length) * 1000) / this.sampleRate;
     const all = concat(this.leftover, samples);
     let at = 0;
     for (; at + this.frameSamples <= all.length; at += this.frameSamples) {
@@ -133,7 +139,7 @@ export class VoiceActivity {
   }
 
   private frame(frame: Int16Array): void {
-    const at = this.nextMs as number;
+    const at = this.nextMs;
     this.nextMs = at + FRAME_MS;
     const speech = this.isSpeech(frame);
     const utterance = this.current;

@@ -1,6 +1,6 @@
 /**
  * The page's PCM taps for transcription, in real Chromium against the simulators: a driver asked
- * to transcribe hands over 16 kHz PCM per remote track, every 200 ms, loud in each utterance's
+ * to transcribe hands over 16 kHz PCM per remote track, every 100 ms, loud in each utterance's
  * window; on Meet two people talking at once arrive on two tracks, on Teams on the one mixed track.
  * It also reports who the page shows speaking and whether captions are on.
  */
@@ -44,7 +44,7 @@ describe('drivers: the PCM taps for transcription (simulators)', function () {
 
         const chunks = listener.pcmChunks;
         const sizes = new Set(chunks.map((c) => Buffer.from(c.data, 'base64').length));
-        expect([...sizes], '200 ms of 16-bit samples at 16 kHz').to.deep.equal([6400]);
+        expect([...sizes], '100 ms of 16-bit samples at 16 kHz').to.deep.equal([3200]);
         const tracks = [...new Set(chunks.map((c) => c.track))];
         const loudest = (from: number, to: number) =>
           tracks.map((t) => [t, loudness(chunks, t, from, to)] as const).sort((a, b) => b[1] - a[1])[0];
@@ -52,6 +52,15 @@ describe('drivers: the PCM taps for transcription (simulators)', function () {
         const [bobTrack, bobLevel] = loudest(saidToo.startedAt + 800, saidToo.startedAt + saidToo.durationMs);
         expect(aliceLevel).to.be.greaterThan(300);
         expect(bobLevel).to.be.greaterThan(300);
+        // While Alice speaks, her track's chunks follow each other on the audio clock, and their
+        // wall-clock times stay within the message latency of when they were heard.
+        const hers = chunks.filter(
+          (c) => c.track === aliceTrack && c.endMs > said.startedAt && c.endMs < said.startedAt + said.durationMs,
+        );
+        expect(hers.length).to.be.greaterThan(3);
+        hers.slice(1).forEach((c, i) => expect(c.frame, 'back to back').to.equal(hers[i].frame + 1600));
+        const late = hers.map((c) => c.endMs - hers[0].endMs - ((c.frame - hers[0].frame) * 1000) / 16000);
+        expect(Math.max(...late.map(Math.abs)), 'ms off the audio clock').to.be.lessThan(250);
         if (platform === 'google_meet') expect(bobTrack, 'Meet: a track per speaker').to.not.equal(aliceTrack);
         else expect(bobTrack, 'Teams: one mixed track').to.equal(aliceTrack);
 

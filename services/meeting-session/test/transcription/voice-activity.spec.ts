@@ -3,17 +3,21 @@ import { joined, silence, spokenPcm, spokenSeconds } from '../../../../test/supp
 import { VoiceActivity, MAX_MS, PAUSE_MS, type Utterance } from '../../src/transcription/voice-activity.js';
 
 const RATE = 16_000;
-const CHUNK = RATE / 5;
+const CHUNK = RATE / 10;
 
-/** Feeds `pcm` as the page does, 200 ms chunks back to back from `startMs`; the utterances that ended. */
-function cut(pcm: Int16Array, startMs = 1_000_000): { ended: Utterance[]; vad: VoiceActivity } {
+/**
+ * Feeds `pcm` as the page does, 100 ms chunks back to back on the audio clock from `startMs`, each
+ * placed on the wall clock `jitterMs(i)` off (a message handled late, a clock drifting); the
+ * utterances that ended.
+ */
+function cut(pcm: Int16Array, startMs = 1_000_000, jitterMs = (_i: number) => 0): { ended: Utterance[] } {
   const ended: Utterance[] = [];
   const vad = new VoiceActivity('t1', RATE, { started() {}, ended: (u) => ended.push(u) });
-  for (let at = 0; at < pcm.length; at += CHUNK) {
+  for (let at = 0, i = 0; at < pcm.length; at += CHUNK, i++) {
     const chunk = pcm.slice(at, at + CHUNK);
-    vad.push(chunk, startMs + ((at + chunk.length) * 1000) / RATE);
+    vad.push(chunk, 5_000 + at, startMs + ((at + chunk.length) * 1000) / RATE + jitterMs(i));
   }
-  return { ended, vad };
+  return { ended };
 }
 
 describe('voice activity (espeak-ng speech)', function () {
@@ -41,6 +45,13 @@ describe('voice activity (espeak-ng speech)', function () {
     expect(ended).to.have.length(1);
   });
 
+  it('keeps a sentence whole however late its chunks are placed on the wall clock', async () => {
+    const speech = joined(silence(0.5), await spokenPcm(`${first} and ${second}`), silence(1)).pcm;
+    // Up to 400 ms late, and a clock 3% slow: the samples still follow each other.
+    const { ended } = cut(speech, 1_000_000, (i) => (i % 3) * 200 - i * 6);
+    expect(ended).to.have.length(1);
+  });
+
   it('hears nothing in silence and in a click', () => {
     const click = silence(2);
     click.pcm.fill(20_000, 16_000, 16_016);
@@ -58,10 +69,10 @@ describe('voice activity (espeak-ng speech)', function () {
     const speech = (await spokenPcm(first)).pcm;
     const ended: Utterance[] = [];
     const vad = new VoiceActivity('t1', RATE, { started() {}, ended: (u) => ended.push(u) });
-    vad.push(speech.slice(0, RATE), 10_000);
+    vad.push(speech.slice(0, RATE), 0, 10_000);
     expect(vad.open).to.not.equal(null);
-    // The next chunk comes 5 s later: the track was unplugged in between.
-    vad.push(speech.slice(RATE, RATE + CHUNK), 15_000);
+    // The next chunk does not follow on the audio clock: the track was unplugged in between.
+    vad.push(speech.slice(RATE, RATE + CHUNK), RATE + 5 * RATE, 15_200);
     expect(ended).to.have.length(1);
     vad.close();
     expect(vad.open).to.equal(null);
