@@ -1,6 +1,6 @@
 /**
  * A recorded meeting on each platform, in real Chromium against the simulators, which speak with
- * espeak-ng over a real WebRTC path in the page (Meet a track per recent speaker, Teams one mixed
+ * espeak-ng over a real WebRTC path in the page (Meet a track per recent speaker, Teams and Zoom one mixed
  * track). The file must be a playable Ogg that ffmpeg decodes, as long as the meeting within 2 s,
  * with each utterance's sound where the meeting put it and silence between; a Chromium crash in
  * the middle leaves a playable file missing at most 2 s.
@@ -15,7 +15,7 @@ describe('whole stack in real Chromium: recording a meeting', function () {
   this.timeout(90_000);
   const world = useWorld();
 
-  for (const { platform, label } of PLATFORMS) {
+  for (const { platform, label } of [...PLATFORMS, { platform: 'zoom' as const, label: 'Zoom' }]) {
     it(`${label}: a playable Ogg as long as the meeting, each utterance where it was said, silence between`, async () => {
       const m = await world().start(platform, { meeting: { lobby: false }, request: { recording: 'audio' } });
       m.sim.join('Alice Example');

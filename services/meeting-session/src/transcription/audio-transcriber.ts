@@ -73,6 +73,8 @@ const MIN_PARTIAL_MS = 700;
 const HOLD_MS = 30_000;
 /** An utterance that began before captions stopped is taken over if this much of it came after. */
 const TAKE_OVER_MIN_MS = 1_000;
+/** The pause kept after an utterance's last speech when it is sent as a final. */
+const TAIL_MS = 150;
 /** Leaving, finals still with the engine after this are marked untranscribed. */
 const FINISH_WAIT_MS = 15_000;
 
@@ -247,7 +249,9 @@ export class AudioTranscriber {
     const { utterance } = tracked;
     const until = iso(utterance.speechToMs);
     if (!this.affords(utterance)) return { untranscribed: { reason: 'budget_exhausted', until } };
-    const pcm = utterance.samples();
+    // Without the pause that ended it: engines make words of silence (Whisper too), and it is billed.
+    const speechSamples = Math.ceil(((utterance.speechToMs + TAIL_MS - utterance.startMs) * PCM_SAMPLE_RATE) / 1000);
+    const pcm = utterance.samples().subarray(0, speechSamples);
     this.spend(pcm);
     try {
       const { text, engineMs } = await this.options.engine.transcribe(
