@@ -101,7 +101,8 @@ export class SpeechEngine {
   async transcribe(audio: SpeechAudio, options: TranscribeOptions): Promise<Transcription> {
     options.signal?.throwIfAborted();
     if (options.priority === 'partial') {
-      if (this.inFlight >= this.settings.concurrency) throw new SpeechEngineBusy();
+      // Partials may hold half the slots (all of one): a final never waits long behind them.
+      if (this.inFlight >= Math.max(1, Math.ceil(this.settings.concurrency / 2))) throw new SpeechEngineBusy();
       this.inFlight++;
     } else {
       await this.slot(options.signal);

@@ -120,6 +120,18 @@ describe('speech engine client', function () {
     expect(speech.load).to.deep.equal({ inFlight: 0, waiting: 0 });
   });
 
+  it('keeps half the slots for finals: partials beyond them are dropped while finals still go', async () => {
+    const speech = new SpeechEngine(settings({ STT_CONCURRENCY: '4' }));
+    const audio = await spokenPcm(SENTENCES[0]);
+    engine().delayMs = 600;
+    const partials = [0, 1].map(() => speech.transcribe(audio, { priority: 'partial' }));
+    await eventually(() => engine().requests.length === 2);
+    expect(await rejection(speech.transcribe(audio, { priority: 'partial' }))).to.include({ kind: 'busy' });
+    const finals = [0, 1].map(() => speech.transcribe(audio, { priority: 'final' }));
+    expect(speech.load).to.deep.equal({ inFlight: 4, waiting: 0 });
+    await Promise.all([...partials, ...finals]);
+  });
+
   it('lets a waiting final go when its caller aborts', async () => {
     const speech = new SpeechEngine(settings({ STT_CONCURRENCY: '1' }));
     const audio = await spokenPcm(SENTENCES[0]);
