@@ -65,7 +65,12 @@ function extremeSeeds(platform: Exclude<SimPlatform, 'zoom'>): number[] {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const us = (ms: number) => `${(ms * 1000).toFixed(0).padStart(5)} µs`;
 
-async function measure(browser: Browser, sim: Simulator, platform: Exclude<SimPlatform, 'zoom'>, seed: number): Promise<void> {
+async function measure(
+  browser: Browser,
+  sim: Simulator,
+  platform: Exclude<SimPlatform, 'zoom'>,
+  seed: number,
+): Promise<void> {
   const id =
     platform === 'google_meet'
       ? `rdr-${'abcdefghijklmnopqrstuvwxyz'[seed % 26]}nch-mrk`

@@ -248,10 +248,14 @@ describe('docker-compose.yml', () => {
   it('adds a self-hosted speech server with --profile speech only, wired to meeting-session', () => {
     const speech = compose.services.speech;
     expect(speech.profiles).to.deep.equal(['speech']);
-    expect(speech.image, 'an existing image, CPU build, pinned').to.match(/^ghcr\.io\/speaches-ai\/speaches:\d+\.\d+\.\d+-cpu$/);
+    expect(speech.image, 'an existing image, CPU build, pinned').to.match(
+      /^ghcr\.io\/speaches-ai\/speaches:\d+\.\d+\.\d+-cpu$/,
+    );
     expect(speech.ports, 'not published').to.equal(undefined);
     expect(compose.services['speech-model'].profiles).to.deep.equal(['speech']);
-    expect(compose.services['meeting-session'].environment!.STT_BASE_URL).to.equal('${STT_BASE_URL:-http://speech:8000/v1}');
+    expect(compose.services['meeting-session'].environment!.STT_BASE_URL).to.equal(
+      '${STT_BASE_URL:-http://speech:8000/v1}',
+    );
     // Only the speech profile's services have a profile: everything else runs without it.
     const profiled = Object.entries(compose.services).filter(([, s]) => s.profiles);
     expect(profiled.map(([name]) => name)).to.deep.equal(['speech', 'speech-model']);

@@ -114,9 +114,9 @@ export class AccountBook {
         : platform === 'zoom'
           ? account.storageState.cookies.map((c) => c.value)
           : [
-            account.storageState.cookies.find((c) => c.name === 'authtoken')!.value,
-            account.storageState.origins[0].localStorage[0].value,
-          ];
+              account.storageState.cookies.find((c) => c.name === 'authtoken')!.value,
+              account.storageState.origins[0].localStorage[0].value,
+            ];
     const complete = required.every((value) => presented.includes(value));
     if (!complete || this.signedOut.has(account)) return { valid: null, stale: true, seen };
     return { valid: account, stale: false, seen };

@@ -135,7 +135,13 @@ export class Segments {
         break;
       }
       const { speaker, text, timestamp, untranscribed } = s;
-      segments.push({ speaker, text, timestamp, source: s.source ?? 'captions', ...(untranscribed ? { untranscribed } : {}) });
+      segments.push({
+        speaker,
+        text,
+        timestamp,
+        source: s.source ?? 'captions',
+        ...(untranscribed ? { untranscribed } : {}),
+      });
     }
     return { segments, nextIndex };
   }

@@ -113,12 +113,7 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
     ),
     answer(bus, protocol.record, (request) => recordEvents({ records, log, counts }, request), queue),
     answer(bus, protocol.heartbeat, (beat) => renewLease(leaseDeps, beat), queue),
-    answer(
-      bus,
-      protocol.account,
-      (request) => nextAccount({ records, seats, logger }, request),
-      queue,
-    ),
+    answer(bus, protocol.account, (request) => nextAccount({ records, seats, logger }, request), queue),
     answer(bus, meetings.accountUsage, async () => ({ inUse: await seats.usage() }), queue),
     answer(
       bus,

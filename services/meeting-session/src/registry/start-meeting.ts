@@ -3,7 +3,14 @@
  * register the callback, and place the actor on a worker with room. Any step failing undoes the
  * earlier ones: the caller gets no meetingId and the URL stays free.
  */
-import { errors, routes, ServiceError, type ParsedRequestOf, type Platform, type RecordingMode } from '@notetaker/contracts';
+import {
+  errors,
+  routes,
+  ServiceError,
+  type ParsedRequestOf,
+  type Platform,
+  type RecordingMode,
+} from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/kit';
 import { newMeetingId } from '../ids.js';
