@@ -92,9 +92,10 @@ import { startSpeechEngine, type SpeechEngine } from '../support/speech-engine/i
 import { growWords, SPEECH_LEAD_MS, VOICES, type SimPlatform, type Voice } from '../simulators/index.js';
 import { synthesize } from '../simulators/speech.js';
 import { cpuTimes, percentile, stealShare } from './stats.js';
-import { CpuMeter, machineBusyS, reapedChildrenTicks, TICK_S } from './support/audio-cpu.js';
+import { CpuMeter, machineBusyS, reapedChildrenTicks, TICK_S } from './support/process-cpu.js';
 import { wordsOf } from './support/audio-scoring.js';
 import { observedDrivers } from './support/observed-drivers.js';
+import { runBounded } from './support/bounded-run.js';
 import type { Heard, Mode, Phase, Said } from './support/audio-phase.js';
 import {
   audioFigures,
@@ -628,21 +629,8 @@ if (missing) {
     },
     { receiver: { onCallback }, wrapDrivers: withPcmObserved },
   );
-  // Everything is bounded; this is the last resort if something hangs anyway.
+  token = world.token;
   const deadlineMs = PHASES.length * (2 * JOIN_TIMEOUT_MS + WARMUP_MS + LIVE_S * 1000 + STOP_TIMEOUT_MS + 60_000);
-  const watchdog = setTimeout(() => {
-    console.log(`gave up after ${(deadlineMs / 1000).toFixed(0)} s`);
-    void world.close().finally(() => process.exit(1));
-  }, deadlineMs);
-  try {
-    token = world.token;
-    await main(world);
-  } catch (err) {
-    console.log(`bench failed: ${(err as Error).stack ?? String(err)}`);
-    process.exitCode = 1;
-  } finally {
-    clearTimeout(watchdog);
-    await world.close();
-    await engine.close();
-  }
+  await runBounded(world, deadlineMs, main);
+  await engine.close();
 }

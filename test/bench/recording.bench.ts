@@ -40,13 +40,9 @@
  *
  * `npx tsx test/bench/recording.bench.ts [liveSeconds=60] [meetingsPerPhase=10] [phases=none,audio,audio,none]`
  */
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { EventEnvelope } from '@notetaker/contracts';
-import {
-  totalPssBytes,
-  type DriverFactory,
-} from '../../services/meeting-session/src/drivers/index.js';
+import { totalPssBytes, type DriverFactory } from '../../services/meeting-session/src/drivers/index.js';
 import type { AudioBatch } from '../../services/meeting-session/src/recording/page-capture.js';
 import { chromiumProcesses } from '../e2e/support/chromium.js';
 import {
@@ -63,6 +59,8 @@ import { growWords, SPEECH_LEAD_MS, VOICES, type SimPlatform } from '../simulato
 import { synthesize } from '../simulators/speech.js';
 import { cpuTimes, percentile, stealShare } from './stats.js';
 import { observedDrivers } from './support/observed-drivers.js';
+import { runBounded } from './support/bounded-run.js';
+import { CpuMeter, machineBusyS } from './support/process-cpu.js';
 
 type Mode = 'audio' | 'none';
 
@@ -79,8 +77,6 @@ const JOIN_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 60_000;
 const MiB = 1024 * 1024;
 const MB = 1e6;
-/** USER_HZ, the unit of /proc/<pid>/stat's times: 100 on every Linux this runs on. */
-const TICK_S = 1 / 100;
 
 const SPEAKER = 'Alice Example';
 const VOICE = VOICES[0];
@@ -113,57 +109,6 @@ const SENTENCES = [
 ];
 /** Pauses after each sentence (ms), the same sequence in every phase. */
 const PAUSES = [2_500, 1_500, 3_500, 2_000, 3_000, 1_800, 2_800, 2_200];
-
-/** utime + stime of one process, in clock ticks; null once it is gone. */
-function cpuTicks(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // After the command: state is field 3, utime field 14, stime field 15.
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return null;
-  }
-}
-
-/** Busy CPU time of the whole machine (every process, ours and others'), in seconds: /proc/stat's first line. */
-function machineBusyS(): number {
-  try {
-    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1, 9).map(Number);
-    // user nice system idle iowait irq softirq steal: all but idle and iowait.
-    return (f[0] + f[1] + f[2] + f[5] + f[6]) * TICK_S;
-  } catch {
-    return NaN;
-  }
-}
-
-/** CPU time of a changing set of processes over a window: from its start (or birth) to its last sample. */
-class CpuMeter {
-  private readonly start = new Map<number, number>();
-  private readonly last = new Map<number, number>();
-
-  constructor(pids: number[]) {
-    for (const pid of pids) {
-      const ticks = cpuTicks(pid);
-      if (ticks === null) continue;
-      this.start.set(pid, ticks);
-      this.last.set(pid, ticks);
-    }
-  }
-
-  sample(pids: number[]): void {
-    for (const pid of pids) {
-      const ticks = cpuTicks(pid);
-      if (ticks !== null) this.last.set(pid, ticks);
-    }
-  }
-
-  seconds(): number {
-    let ticks = 0;
-    for (const [pid, last] of this.last) ticks += last - (this.start.get(pid) ?? 0);
-    return ticks * TICK_S;
-  }
-}
 
 interface Phase {
   mode: Mode;
@@ -584,20 +529,7 @@ if (missing) {
     },
     { receiver: { onCallback }, wrapDrivers: withAudioObserved },
   );
-  // Everything is bounded; this is the last resort if something hangs anyway.
+  token = world.token;
   const deadlineMs = PHASES.length * (2 * JOIN_TIMEOUT_MS + WARMUP_MS + LIVE_S * 1000 + STOP_TIMEOUT_MS + 60_000);
-  const watchdog = setTimeout(() => {
-    console.log(`gave up after ${(deadlineMs / 1000).toFixed(0)} s`);
-    void world.close().finally(() => process.exit(1));
-  }, deadlineMs);
-  try {
-    token = world.token;
-    await main(world);
-  } catch (err) {
-    console.log(`bench failed: ${(err as Error).stack ?? String(err)}`);
-    process.exitCode = 1;
-  } finally {
-    clearTimeout(watchdog);
-    await world.close();
-  }
+  await runBounded(world, deadlineMs, main);
 }

@@ -1,7 +1,7 @@
 /**
- * CPU time from /proc for the audio-transcription benchmark: per process (utime + stime), the
- * children a process has reaped (cutime + cstime: there, the speech engine's ffmpeg and
- * pocketsphinx runs), and the whole machine. The same readings as recording.bench.ts.
+ * CPU time from /proc for the benchmarks that measure a process tree over a window: per process
+ * (utime + stime), the children a process has reaped (cutime + cstime: the audio-transcription
+ * bench's speech engine runs ffmpeg and pocketsphinx so), and the whole machine.
  */
 import { readFileSync } from 'node:fs';
 
