@@ -60,7 +60,7 @@ export interface ActorDeps {
   /** The worker's driver factory (created on first use; failing means no browser). */
   driverFactory: () => Promise<DriverFactory>;
   /** Where the bot's caption warnings go (log, record, metrics, snapshot). */
-  captionWarnings: Pick<CaptionWarnings, 'changed' | 'snapshotFailure'>;
+  captionWarnings: Pick<CaptionWarnings, 'changed' | 'failedAtWall'>;
   /** The bot's seat on the worker: on its way out, then free once the browser is closed. */
   seat: { leaving(): void; released(): void };
   /** Called once, when the actor has finished and released everything. */
@@ -298,7 +298,7 @@ export class MeetingActor {
   private async onFailed(reason: DriverFailure, detail?: string, evidence?: PageEvidence): Promise<void> {
     if (this.phase !== 'running') return;
     const log = { meetingId: this.meetingId, reason, detail, signedInAs: this.account?.name };
-    if (evidence) await this.logWall(log, evidence);
+    if (evidence) await this.deps.captionWarnings.failedAtWall(log, this.spec.platform, evidence);
     else this.deps.logger.warn(log, 'the bot failed');
     const retry = reason === 'signed_out' || (reason === 'guest_refused' && this.spec.signIn === 'auto');
     if (!retry) return this.finish('error', reason === 'guest_refused' ? 'sign_in_required' : reason);
@@ -314,23 +314,6 @@ export class MeetingActor {
     this.account = reply.account;
     if (!reply.account) return this.finish('error', reply.reason ?? 'sign_in_required');
     await this.launchDriver();
-  }
-
-  /**
-   * A wall the bot cannot pass (bot_detected): what the page looked like is written beside the
-   * caption snapshots, and the log line names the files, since the bot never goes back to look again.
-   */
-  private async logWall(log: { meetingId: string; reason: DriverFailure; detail?: string }, evidence: PageEvidence) {
-    const seen = log.detail ?? log.reason;
-    const files = await this.deps.captionWarnings.snapshotFailure(
-      this.meetingId,
-      this.spec.platform,
-      log.reason,
-      seen,
-      evidence,
-    );
-    const where = files ? `; the page's snapshot: ${files.snapshot}` : '';
-    this.deps.logger.warn({ ...log, ...files }, `the bot failed (${log.reason}) on ${seen}${where}`);
   }
 
   /** The platform showed who the bot is signed in as: kept on the account for the operator. */

@@ -121,18 +121,17 @@ export class CaptionWarnings {
 
   /**
    * A failure that came with what the page looked like (a CAPTCHA: bot_detected): its snapshot
-   * and screenshot written as a warning's are, so the operator can see the wall. The files' paths,
-   * or null when snapshots are off or could not be written.
+   * and screenshot written as a warning's are, and the log line names the files, since the bot
+   * never goes back to look again.
    */
-  async snapshotFailure(
-    meetingId: string,
+  async failedAtWall(
+    log: { meetingId: string; reason: string; detail?: string; signedInAs?: string },
     platform: Platform,
-    reason: string,
-    seen: string,
     evidence: PageEvidence,
-  ): Promise<{ snapshot: string; screenshot: string | null } | null> {
+  ): Promise<void> {
+    const { meetingId, reason } = log;
+    const seen = log.detail ?? reason;
     const dir = this.options.snapshotDir;
-    if (!dir) return null;
     const page = {
       meetingId,
       platform,
@@ -141,10 +140,14 @@ export class CaptionWarnings {
       nodes: evidence.snapshot,
       screenshot: evidence.screenshot,
     };
-    return writePageSnapshot(dir, page).catch((err: unknown) => {
-      this.options.logger.error({ err, meetingId }, 'could not write the page snapshot');
-      return null;
-    });
+    const files = dir
+      ? await writePageSnapshot(dir, page).catch((err: unknown) => {
+          this.options.logger.error({ err, meetingId }, 'could not write the page snapshot');
+          return null;
+        })
+      : null;
+    const where = files ? `; the page's snapshot: ${files.snapshot}` : '';
+    this.options.logger.warn({ ...log, ...files }, `the bot failed (${reason}) on ${seen}${where}`);
   }
 
   private async writeSnapshot(
