@@ -17,13 +17,7 @@ import { JoinScreenWatch } from './join-screen-watch.js';
 import { GuardedListener } from './listener-guard.js';
 import { actions, type SnapshotArea } from './page-actions.js';
 import { signIn } from './session.js';
-import {
-  AUDIO_BINDING,
-  captureScript,
-  PCM_BINDING,
-  type AudioBatch,
-  type PcmChunk,
-} from '../recording/page-capture.js';
+import { PageAudio } from './page-audio.js';
 import { peopleOf, speakersOf, TileReadings, type TileReading } from './tile-readings.js';
 import { ActionMemo, type PageState, type PlatformAdapter, type TimingSettings } from './platform.js';
 
@@ -50,8 +44,6 @@ const MAX_FAILED_READINGS = 40;
 /** After an action, the page is read again sooner to see its effect. */
 const AFTER_ACTION_MS = 60;
 const LEAVE_CONFIRM_MS = 2_000;
-/** Opus at 32 kbit/s (about 14 MB an hour), handed over about once a second. */
-const CAPTURE = { bitrate: 32_000, batchMs: 1_000 };
 
 export class PageDriver<Item> implements MeetingDriver {
   private listener: GuardedListener | null = null;
@@ -75,7 +67,7 @@ export class PageDriver<Item> implements MeetingDriver {
   private deadline = 0;
   /** Signed in: the name the platform shows for the bot's account (its tile carries it, not displayName). */
   private accountName: string | null = null;
-  private captureFailed = false;
+  private readonly audio: PageAudio;
   /** The last speaking names and caption state reported, so that only changes are. */
   private speakingKey = '';
   private lastCaptionsOn: boolean | null = null;
@@ -90,6 +82,7 @@ export class PageDriver<Item> implements MeetingDriver {
     private readonly clock: () => number = Date.now,
   ) {
     this.health = new CaptionHealth(settings.captionBlindAfterMs);
+    this.audio = new PageAudio(target, () => (this.stopping || this.phase !== 'live' ? null : this.listener));
     this.joinScreens = new JoinScreenWatch(settings.unknownScreenWarnMs);
     this.language = target.language ? new CaptionLanguage(target.language) : null;
     const prefix = randomBytes(4).toString('hex');
@@ -144,18 +137,7 @@ export class PageDriver<Item> implements MeetingDriver {
     if (this.target.account) await signIn(lease, page, this.target.account.session);
     await page.setExtraHTTPHeaders({ 'Accept-Language': 'en-US,en;q=0.9' });
     await page.exposeFunction('__ntCaptions', (json: string) => this.observed(json));
-    if (this.target.transcribeAudio) {
-      await page.exposeFunction(PCM_BINDING, (json: string) => this.heardPcm(json));
-    }
-    if (this.capturing) {
-      if (this.target.recordAudio) await page.exposeFunction(AUDIO_BINDING, (json: string) => this.heard(json));
-      // Before the platform's scripts: its peer connections are made with the hooked prototype.
-      await page.evaluateOnNewDocument(captureScript(CAPTURE));
-      // A page reloaded in the call starts a capture of its own (the recorder fills the gap).
-      page.on('load', () => {
-        if (this.phase === 'live') void this.startCapture(page);
-      });
-    }
+    await this.audio.install(page, () => this.phase === 'live');
     return page;
   }
 
@@ -239,7 +221,7 @@ export class PageDriver<Item> implements MeetingDriver {
     if (state.screen === 'in_call') {
       this.phase = 'live';
       this.listener?.admitted();
-      if (this.capturing) await this.startCapture(page);
+      await this.audio.start(page);
       return true;
     }
     if (state.screen === 'lobby' && this.phase === 'joining') {
@@ -312,42 +294,6 @@ export class PageDriver<Item> implements MeetingDriver {
     if (this.stopping || this.phase !== 'live') return;
     const report = JSON.parse(json) as { seq: number; items: Item[] };
     this.applyCaptions(report.seq, report.items, this.clock());
-  }
-
-  /** Whether the page's audio is captured: for a recording, for transcription, or both. */
-  private get capturing(): boolean {
-    return Boolean(this.target.recordAudio || this.target.transcribeAudio);
-  }
-
-  /** Starts the page's audio capture (page-capture.ts); a page that cannot is reported, once. */
-  private async startCapture(page: Page): Promise<void> {
-    const what = JSON.stringify({
-      record: Boolean(this.target.recordAudio),
-      transcribe: Boolean(this.target.transcribeAudio),
-    });
-    const failure = await page
-      .evaluate(`window.__ntCapture ? window.__ntCapture.start(${what}) : "the capture script is not in the page"`)
-      .catch((error: unknown) => `the page did not answer: ${message(error)}`);
-    if (typeof failure === 'string' && !this.captureFailed) {
-      this.captureFailed = true;
-      this.listener?.audioFailed(failure);
-    }
-  }
-
-  private heard(json: string): void {
-    if (this.stopping || this.phase !== 'live') return;
-    const batch = JSON.parse(json) as AudioBatch | { error: string };
-    if ('error' in batch) {
-      if (!this.captureFailed) this.listener?.audioFailed(`the audio encoder failed: ${batch.error}`);
-      this.captureFailed = true;
-      return;
-    }
-    this.listener?.audio(batch);
-  }
-
-  private heardPcm(json: string): void {
-    if (this.stopping || this.phase !== 'live') return;
-    this.listener?.pcm(JSON.parse(json) as PcmChunk);
   }
 
   private applyCaptions(seq: number, items: Item[] | null, now: number): void {
@@ -439,10 +385,7 @@ export class PageDriver<Item> implements MeetingDriver {
 
   private async stop(): Promise<void> {
     if (!this.stopping) {
-      // The audio up to the leaving is the recording's end: take the page's last batch first.
-      if (this.phase === 'live' && this.capturing && this.page) {
-        await withTimeout(this.page.evaluate('window.__ntCapture && window.__ntCapture.stop()'), 1_000).catch(() => {});
-      }
+      if (this.phase === 'live' && this.page) await this.audio.stop(this.page);
       this.stopping = true;
       const wasLive = this.phase === 'live';
       this.phase = 'over';

@@ -1,0 +1,90 @@
+/**
+ * The page driver's side of the audio capture (recording/page-capture.ts): the bindings and the
+ * script installed before the platform's, the capture started once in the call (and again after a
+ * reload), and stopped with the page's last batch handed over. A page that cannot capture is
+ * reported once.
+ */
+import type { Page } from 'puppeteer-core';
+import {
+  AUDIO_BINDING,
+  captureScript,
+  PCM_BINDING,
+  type AudioBatch,
+  type PcmChunk,
+} from '../recording/page-capture.js';
+import type { DriverListener, JoinTarget } from './driver.js';
+
+/** Opus at 32 kbit/s (about 14 MB an hour), handed over about once a second. */
+const CAPTURE = { bitrate: 32_000, batchMs: 1_000 };
+const STOP_WAIT_MS = 1_000;
+
+export class PageAudio {
+  private failed = false;
+
+  constructor(
+    private readonly target: Pick<JoinTarget, 'recordAudio' | 'transcribeAudio'>,
+    /** The listener while the bot is live in the call, else null (audio then counts for nothing). */
+    private readonly live: () => Pick<DriverListener, 'audio' | 'audioFailed' | 'pcm'> | null,
+  ) {}
+
+  /** Whether the page's audio is captured: for a recording, for transcription, or both. */
+  get wanted(): boolean {
+    return Boolean(this.target.recordAudio || this.target.transcribeAudio);
+  }
+
+  /** Before the page opens anything: the bindings, and the script ahead of the platform's own. */
+  async install(page: Page, inCall: () => boolean): Promise<void> {
+    if (!this.wanted) return;
+    if (this.target.transcribeAudio) await page.exposeFunction(PCM_BINDING, (json: string) => this.heardPcm(json));
+    if (this.target.recordAudio) await page.exposeFunction(AUDIO_BINDING, (json: string) => this.heard(json));
+    // Before the platform's scripts: its peer connections are made with the hooked prototype.
+    await page.evaluateOnNewDocument(captureScript(CAPTURE));
+    // A page reloaded in the call starts a capture of its own (the recorder fills the gap).
+    page.on('load', () => {
+      if (inCall()) void this.start(page);
+    });
+  }
+
+  /** In the call: the capture starts. */
+  async start(page: Page): Promise<void> {
+    if (!this.wanted) return;
+    const what = JSON.stringify({
+      record: Boolean(this.target.recordAudio),
+      transcribe: Boolean(this.target.transcribeAudio),
+    });
+    const failure = await page
+      .evaluate(`window.__ntCapture ? window.__ntCapture.start(${what}) : "the capture script is not in the page"`)
+      .catch((error: unknown) => `the page did not answer: ${error instanceof Error ? error.message : String(error)}`);
+    if (typeof failure === 'string') this.fail(failure);
+  }
+
+  /** Leaving: the audio up to here is the recording's end, so the page's last batch is taken first. */
+  async stop(page: Page): Promise<void> {
+    if (!this.wanted) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      page.evaluate('window.__ntCapture && window.__ntCapture.stop()'),
+      new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS))),
+    ])
+      .catch(() => {})
+      .finally(() => clearTimeout(timer));
+  }
+
+  private heard(json: string): void {
+    const listener = this.live();
+    if (!listener) return;
+    const batch = JSON.parse(json) as AudioBatch | { error: string };
+    if ('error' in batch) this.fail(`the audio encoder failed: ${batch.error}`);
+    else listener.audio(batch);
+  }
+
+  private heardPcm(json: string): void {
+    this.live()?.pcm(JSON.parse(json) as PcmChunk);
+  }
+
+  private fail(detail: string): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.live()?.audioFailed(detail);
+  }
+}
