@@ -30,8 +30,8 @@ export function assertServiceName(name: string): void {
 const MODIFIERS = new Set(['$set', '$inc', '$push', '$unset', '$setOnInsert']);
 
 /**
- * An update without operators would be a whole-document replacement in nedb (silently wiping
- * fields) and an error in MongoDB; reject it up front in both.
+ * An update without operators would be a whole-document replacement in some engines (silently
+ * wiping fields) and is an error in MongoDB; reject it up front in both adapters.
  */
 export function assertUpdate(update: Update): void {
   const keys = Object.keys(update);

@@ -1,14 +1,21 @@
 /**
- * One collection of the embedded adapter: an nedb Datastore (whole collection in memory, appended
- * to `<name>.db`). Every write goes through a per-collection queue so read-then-write operations
- * (updates that report modifiedCount, upserts) cannot interleave with another write.
+ * One collection of the embedded adapter: every document in memory (a map by `_id`, the hash
+ * indexes of doc-indexes.ts), every write appended to `<name>.db` (datafile.ts) before it is
+ * acknowledged. A write runs from start to end without yielding, so read-then-write operations
+ * (updates that report modifiedCount, upserts) cannot interleave with another write, and one that
+ * fails (duplicate_key) changes nothing. Stored documents are never changed in place: an update
+ * stores a new object, so a result handed out earlier stays as it was.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { errors } from '@notetaker/contracts';
-import { assertUpdate, equalityFields, newId } from './common.js';
-import { idsOf, toNedbQuery } from './nedb-query.js';
 import { Appender } from './appender.js';
-import { Datastore, indexesOf, model, takeOverPersistence, type NedbIndexes } from './nedb-internals.js';
+import { assertUpdate, newId } from './common.js';
+import { deletion, indexCreated, indexRemoved, loadDatafile, rewriteDatafile, serialize } from './datafile.js';
+import { compileFilter, type Pin } from './doc-filter.js';
+import { Indexes, type IndexSpec } from './doc-indexes.js';
+import { projected, sortDocs } from './doc-results.js';
+import { applyUpdate, forExisting, upsertDocument } from './doc-update.js';
+import { assertFieldNames, deepCopy, type Raw } from './doc-values.js';
 import type {
   Collection,
   Document,
@@ -21,35 +28,12 @@ import type {
 } from './port.js';
 
 type Stored<T> = T & { _id: string };
-type Raw = Record<string, unknown> & { _id: string };
-
-function mapError(err: unknown): unknown {
-  if ((err as { errorType?: string } | null)?.errorType === 'uniqueViolated') return errors.duplicateKey();
-  return err;
-}
-
-/** The update without `$setOnInsert` (only for inserts), or null when nothing remains. */
-function forExisting(update: Update): Record<string, unknown> | null {
-  const { $setOnInsert: _ignored, ...rest } = update;
-  return Object.keys(rest).length > 0 ? rest : null;
-}
-
-/** The document an upsert inserts: the filter's equalities, then the update with $setOnInsert. */
-function upsertDocument(filter: Filter, update: Update): Record<string, unknown> {
-  const { _id, ...seed } = equalityFields(filter);
-  let doc: Record<string, unknown> = { _id: typeof _id === 'string' ? _id : newId() };
-  if (Object.keys(seed).length > 0) doc = model.modify(doc, { $set: seed });
-  const { $setOnInsert, $set, ...rest } = update;
-  const mods: Record<string, unknown> = { ...rest };
-  if ($setOnInsert || $set) mods.$set = { ...$setOnInsert, ...$set };
-  return Object.keys(mods).length > 0 ? model.modify(doc, mods) : doc;
-}
 
 export class EmbeddedCollection<T extends Document = Document> implements Collection<T> {
-  private readonly db: Datastore;
+  private docs = new Map<string, Raw>();
+  private readonly indexes = new Indexes();
   private readonly appender: Appender;
   private readonly ready: Promise<void>;
-  private queue: Promise<unknown> = Promise.resolve();
   /** Written to since the last compaction: idle collections are not rewritten for nothing. */
   private dirty = false;
 
@@ -58,26 +42,20 @@ export class EmbeddedCollection<T extends Document = Document> implements Collec
     prepare: () => Promise<void>,
     private readonly assertOpen: () => void,
   ) {
-    this.db = new Datastore({ filename: file });
-    const appender = new Appender(file);
-    this.appender = appender;
-    takeOverPersistence(this.db, async (docs) =>
-      appender.append(docs.map((doc) => `${model.serialize(doc)}\n`).join('')),
-    );
-    // Compaction renames a fresh file over the old one: append to the new one from now on.
-    this.db.on('compaction.done', () => appender.close());
-    // nedb rewrites the file compactly while loading: the append log restarts small on each open.
-    this.ready = prepare().then(() => this.db.loadDatabaseAsync());
+    this.appender = new Appender(file);
+    this.ready = prepare().then(() => this.load());
     this.ready.catch(() => undefined); // reported by the first operation that awaits it
   }
 
   async insertOne(doc: T): Promise<Stored<T>> {
-    return this.write(() => this.insertRaw({ ...doc, _id: doc._id ?? newId() }));
+    await this.writable();
+    return this.insert([{ ...doc, _id: doc._id ?? newId() }])[0] as Stored<T>;
   }
 
   async insertMany(docs: T[]): Promise<Array<Stored<T>>> {
     if (docs.length === 0) return [];
-    return this.write(() => this.insertRaw(docs.map((doc) => ({ ...doc, _id: doc._id ?? newId() }))));
+    await this.writable();
+    return this.insert(docs.map((doc) => ({ ...doc, _id: doc._id ?? newId() }))) as Array<Stored<T>>;
   }
 
   async findOne(filter: Filter, options: FindOptions = {}): Promise<Stored<T> | null> {
@@ -87,120 +65,88 @@ export class EmbeddedCollection<T extends Document = Document> implements Collec
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Array<Stored<T>>> {
     await this.open();
-    const ids = options.projection || options.skip ? null : idsOf(filter);
-    if (ids) return this.byIds(ids, options);
-    const cursor = this.db.findAsync(toNedbQuery(filter));
-    if (options.sort) cursor.sort(options.sort);
-    if (options.skip) cursor.skip(options.skip);
-    if (options.limit) cursor.limit(options.limit);
-    const projection = options.projection;
-    if (projection) cursor.projection(projection);
-    const docs = (await cursor) as unknown as Raw[];
-    // nedb reads `{_id: 1}` alone as "no projection": keep only the _id like MongoDB does.
-    if (projection && projection._id === 1 && Object.keys(projection).length === 1) {
-      return docs.map((d) => ({ _id: d._id }) as Stored<T>);
-    }
-    return docs as Array<Stored<T>>;
-  }
-
-  /**
-   * Documents by id straight from nedb's `_id` index. nedb's own query would match every candidate
-   * against the whole `$in` list (a record request's 50 meetings: 2,500 comparisons) behind its
-   * operation queue; the answer is the same, as of every write acknowledged so far.
-   */
-  private byIds(ids: string[], { sort, limit }: FindOptions): Array<Stored<T>> {
-    const docs = this.indexes._id.getMatching(ids);
-    if (sort) {
-      const criteria = Object.entries(sort);
-      docs.sort((a, b) => {
-        for (const [field, direction] of criteria) {
-          const order = model.compareThings(model.getDotValue(a, field), model.getDotValue(b, field));
-          if (order !== 0) return direction * order;
-        }
-        return 0;
-      });
-    }
-    return (limit ? docs.slice(0, limit) : docs).map((doc) => model.deepCopy(doc) as Stored<T>);
+    const { sort, skip = 0, limit, projection } = options;
+    const found = sort
+      ? sortDocs(this.matching(filter), sort).slice(skip, limit ? skip + limit : undefined)
+      : this.matching(filter, skip + (limit || Infinity)).slice(skip);
+    return found.map((doc) => (projection ? projected(doc, projection) : deepCopy(doc)) as Stored<T>);
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
     assertUpdate(update);
-    return this.write(async () => (await this.updateFirst(filter, update, options.upsert ?? false)).result);
+    await this.writable();
+    return this.updateFirst(filter, update, options.upsert ?? false).result;
   }
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
     assertUpdate(update);
-    return this.write(async () => {
-      const before = (await this.db.findAsync(toNedbQuery(filter))) as unknown as Raw[];
-      const mods = forExisting(update);
-      if (before.length === 0 || !mods) return { matchedCount: before.length, modifiedCount: 0, upsertedId: null };
-      const ids = before.map((d) => d._id);
-      const { affectedDocuments } = await this.db
-        .updateAsync({ _id: { $in: ids } }, mods, { multi: true, returnUpdatedDocs: true })
-        .catch((err: unknown) => Promise.reject(mapError(err)));
-      const byId = new Map(before.map((d) => [d._id, d]));
-      const after = (affectedDocuments ?? []) as Raw[];
-      const modifiedCount = after.filter((d) => !isDeepStrictEqual(byId.get(d._id), d)).length;
-      return { matchedCount: before.length, modifiedCount, upsertedId: null };
-    });
+    await this.writable();
+    const before = this.matching(filter);
+    const mods = forExisting(update);
+    if (before.length === 0 || !mods) return { matchedCount: before.length, modifiedCount: 0, upsertedId: null };
+    const after = before.map((doc) => applyUpdate(doc, mods));
+    this.replace(before, after);
+    const modifiedCount = after.filter((doc, i) => !isDeepStrictEqual(before[i], doc)).length;
+    return { matchedCount: before.length, modifiedCount, upsertedId: null };
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<Stored<T> | null> {
     assertUpdate(update);
-    return this.write(async () => (await this.updateFirst(filter, update, options.upsert ?? false)).doc);
+    await this.writable();
+    const { doc } = this.updateFirst(filter, update, options.upsert ?? false);
+    return doc && (deepCopy(doc) as Stored<T>);
   }
 
   async deleteOne(filter: Filter): Promise<number> {
-    return this.write(() => this.db.removeAsync(toNedbQuery(filter), { multi: false }));
+    await this.writable();
+    return this.remove(this.matching(filter, 1));
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    return this.write(() => this.db.removeAsync(toNedbQuery(filter), { multi: true }));
+    await this.writable();
+    return this.remove(this.matching(filter));
   }
 
   async countDocuments(filter: Filter = {}): Promise<number> {
     await this.open();
-    return (await this.db.countAsync(toNedbQuery(filter))) as unknown as number;
+    return Object.keys(filter).length === 0 ? this.docs.size : this.matching(filter).length;
   }
 
   async createIndex(fields: Record<string, 1 | -1>, options: IndexOptions = {}): Promise<void> {
     const names = Object.keys(fields);
     if (names.length === 0) throw errors.badRequest('An index needs at least one field');
-    // nedb indexes have no direction: equality lookups and sorts work either way. nedb uses a
-    // compound index only for an equality on every one of its fields, never for a prefix or a
-    // range, yet keeps it up to date at several times the cost of a plain one (measured: 3x per
-    // insert). So a non-unique compound index becomes an index of its first field, which is what
-    // serves the queries on its prefix; a unique one stays compound, since it is a constraint.
+    // Indexes here have no direction and answer equalities only, so a non-unique compound index
+    // becomes an index of its first field, which serves the queries on its prefix; a unique one
+    // stays compound, since it is a constraint.
     const compound = names.length > 1 && options.unique === true;
-    const fieldName = compound ? names : names[0];
-    await this.write(async () => {
-      // A data file written before this rule reloads such an index as compound (nedb keys it by
-      // its sorted field names): drop it.
-      const dropped = [...names].sort().join(',');
-      if (!compound && names.length > 1 && dropped in this.indexes) await this.db.removeIndexAsync(dropped);
-      await this.db
-        .ensureIndexAsync({ fieldName, unique: options.unique ?? false, sparse: options.sparse ?? false })
-        .catch((err: unknown) => Promise.reject(mapError(err)));
-    });
+    const spec: IndexSpec = {
+      fieldName: compound ? [...names].sort().join(',') : names[0],
+      unique: options.unique ?? false,
+      sparse: options.sparse ?? false,
+    };
+    await this.writable();
+    const lines: string[] = [];
+    // A datafile of a version before this rule holds such an index compound (by its sorted names): drop it.
+    const older = [...names].sort().join(',');
+    if (!compound && names.length > 1 && this.indexes.drop(older)) lines.push(indexRemoved(older));
+    if (this.indexes.create(spec, this.docs.values())) lines.push(indexCreated(spec));
+    this.append(lines);
   }
 
   async dropIndex(fields: Record<string, 1 | -1>): Promise<void> {
     const names = Object.keys(fields);
-    await this.write(async () => {
-      // Keyed as createIndex keys it; a compound index of an older version too.
-      for (const key of new Set([names[0], [...names].sort().join(',')])) {
-        if (key !== '_id' && key in this.indexes) await this.db.removeIndexAsync(key);
-      }
-    });
+    await this.writable();
+    // Named as createIndex names it; a compound index of an older version too.
+    const dropped = [...new Set([names[0], [...names].sort().join(',')])].filter((name) => this.indexes.drop(name));
+    this.append(dropped.map(indexRemoved));
   }
 
-  /** Rewrites the datafile without the superseded lines (nedb queues it after pending writes). */
+  /** Rewrites the datafile without the superseded lines. */
   async compact(): Promise<void> {
     await this.ready;
-    await this.queue;
     if (!this.dirty) return;
     this.dirty = false;
-    await this.db.compactDatafileAsync();
+    this.rewrite();
   }
 
   /** Compacts, then lets go of the file (the store is closing). */
@@ -212,9 +158,17 @@ export class EmbeddedCollection<T extends Document = Document> implements Collec
     }
   }
 
-  /** Read for lookups by id and for dropping an index an older version made. */
-  private get indexes(): NedbIndexes {
-    return indexesOf(this.db);
+  private async load(): Promise<void> {
+    const loaded = await loadDatafile(this.file);
+    this.docs = loaded.docs;
+    for (const spec of loaded.indexes.values()) this.indexes.create(spec, this.docs.values());
+    // Superseded lines go on open, so the append log restarts small.
+    if (loaded.lines > this.docs.size + loaded.indexes.size) this.rewrite();
+  }
+
+  private rewrite(): void {
+    rewriteDatafile(this.file, this.docs.values(), this.indexes.specs());
+    this.appender.close(); // the next append opens the new file
   }
 
   private async open(): Promise<void> {
@@ -222,43 +176,91 @@ export class EmbeddedCollection<T extends Document = Document> implements Collec
     await this.ready;
   }
 
-  private async write<R>(task: () => Promise<R>): Promise<R> {
+  private async writable(): Promise<void> {
     await this.open();
     this.dirty = true;
-    const run = this.queue.then(task, task);
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
-  /** One document, or several inserted all-or-nothing and appended to the file as one write. */
-  private async insertRaw(doc: Record<string, unknown>): Promise<Stored<T>>;
-  private async insertRaw(docs: Array<Record<string, unknown>>): Promise<Array<Stored<T>>>;
-  private async insertRaw(docs: Record<string, unknown> | Array<Record<string, unknown>>): Promise<unknown> {
-    try {
-      // nedb deep-copies both the stored documents and the ones it returns.
-      return await this.db.insertAsync(docs as Record<string, unknown>);
-    } catch (err) {
-      throw mapError(err);
+  private append(lines: string[]): void {
+    if (lines.length > 0) this.appender.append(`${lines.join('\n')}\n`);
+  }
+
+  /** The documents `filter` matches, in the order of their candidates, at most `limit` of them. */
+  private matching(filter: Filter, limit = Infinity): Raw[] {
+    const { matches, pins } = compileFilter(filter);
+    const found: Raw[] = [];
+    if (limit <= 0) return found;
+    for (const doc of this.candidates(pins)) {
+      if (matches(doc) && found.push(doc) >= limit) break;
     }
+    return found;
   }
 
-  private async updateFirst(
-    filter: Filter,
-    update: Update,
-    upsert: boolean,
-  ): Promise<{ result: UpdateResult; doc: Stored<T> | null }> {
-    const before = (await this.db.findOneAsync(toNedbQuery(filter))) as unknown as Raw | null;
+  /** The documents a match must be among: those of the given ids, of an index key, or all. */
+  private candidates(pins: Pin[]): Iterable<Raw> {
+    const ids = pins.find((pin) => pin.field === '_id');
+    if (ids) return [...new Set(ids.values)].map((id) => this.docs.get(id as string)).filter((d) => d !== undefined);
+    return this.indexes.candidates(pins) ?? this.docs.values();
+  }
+
+  /** Stores new documents, all or none (duplicate_key), as one append; their copies. */
+  private insert(docs: Array<Record<string, unknown>>): Raw[] {
+    const stored = docs.map((doc) => {
+      assertFieldNames(doc);
+      return deepCopy(doc) as Raw;
+    });
+    const done: Raw[] = [];
+    try {
+      for (const doc of stored) {
+        if (this.docs.has(doc._id)) throw errors.duplicateKey();
+        this.indexes.add(doc);
+        this.docs.set(doc._id, doc);
+        done.push(doc);
+      }
+    } catch (err) {
+      for (const doc of done) {
+        this.indexes.remove(doc);
+        this.docs.delete(doc._id);
+      }
+      throw err;
+    }
+    this.append(stored.map((doc) => serialize(doc)));
+    return stored.map((doc) => deepCopy(doc));
+  }
+
+  /** Stores `after[i]` in place of `before[i]`, all or none (duplicate_key), as one append. */
+  private replace(before: Raw[], after: Raw[]): void {
+    let done = 0;
+    try {
+      for (; done < before.length; done++) this.indexes.replace(before[done], after[done]);
+    } catch (err) {
+      for (let i = done - 1; i >= 0; i--) this.indexes.replace(after[i], before[i]);
+      throw err;
+    }
+    for (const doc of after) this.docs.set(doc._id, doc);
+    this.append(after.map((doc) => serialize(doc)));
+  }
+
+  private remove(docs: Raw[]): number {
+    for (const doc of docs) {
+      this.indexes.remove(doc);
+      this.docs.delete(doc._id);
+    }
+    this.append(docs.map((doc) => deletion(doc._id)));
+    return docs.length;
+  }
+
+  private updateFirst(filter: Filter, update: Update, upsert: boolean): { result: UpdateResult; doc: Raw | null } {
+    const [before] = this.matching(filter, 1);
     if (!before) {
       if (!upsert) return { result: { matchedCount: 0, modifiedCount: 0, upsertedId: null }, doc: null };
-      const doc = await this.insertRaw(upsertDocument(filter, update));
+      const [doc] = this.insert([upsertDocument(filter, update)]);
       return { result: { matchedCount: 0, modifiedCount: 0, upsertedId: doc._id }, doc };
     }
     const mods = forExisting(update);
-    if (!mods) return { result: { matchedCount: 1, modifiedCount: 0, upsertedId: null }, doc: before as Stored<T> };
-    const { affectedDocuments } = await this.db
-      .updateAsync({ _id: before._id }, mods, { returnUpdatedDocs: true })
-      .catch((err: unknown) => Promise.reject(mapError(err)));
-    const after = affectedDocuments as unknown as Stored<T>;
+    if (!mods) return { result: { matchedCount: 1, modifiedCount: 0, upsertedId: null }, doc: before };
+    const after = applyUpdate(before, mods);
+    this.replace([before], [after]);
     const modifiedCount = isDeepStrictEqual(before, after) ? 0 : 1;
     return { result: { matchedCount: 1, modifiedCount, upsertedId: null }, doc: after };
   }

@@ -2,7 +2,7 @@
  * The embedded adapter's history log (port.ts): a folder `<name>.history/` with one file per key
  * (the key in base64url), one record per line, oldest first. In memory there are only two numbers
  * per key touched since start (its records and bytes), so memory follows the number of keys and
- * not their records: nedb would hold every record in the heap, and a scheduler with 10,000 tasks
+ * not their records: a collection would hold every record in the heap, and a scheduler with 10,000 tasks
  * keeping 1,000 executions each would hold ten million of them.
  *
  * - append: one write at the end of the key's file; a write that fails part way is cut off again.

@@ -2,7 +2,7 @@
  * The embedded adapter's sequence log (port.ts): one file per log, `<name>.log`, appended with one
  * synchronous write per call (as appender.ts), and in memory only four numbers per page: its
  * first and last sequence, where its body starts in the file and how long it is. A collection
- * would keep every page in the heap (nedb holds whole collections there); a busy event stream
+ * would keep every page in the heap (the embedded adapter holds whole collections there); a busy event stream
  * then made every garbage collection trace and copy it. Here the bodies stay on disk (in the page
  * cache while recent) and are read back with one positioned read per page.
  *

@@ -1,10 +1,10 @@
 /**
  * The embedded adapter: no server to run, one folder per service (`<dataDir>/<service>/`), one
- * nedb datafile per collection (`<name>.db`), one file per sequence log (`<name>.log`, see
- * embedded-log.ts), one folder per history log (`<name>.history/`, see embedded-history.ts), one
- * process at a time (see lock.ts).
+ * datafile per collection (`<name>.db`, see embedded-collection.ts), one file per sequence log
+ * (`<name>.log`, see embedded-log.ts), one folder per history log (`<name>.history/`, see
+ * embedded-history.ts), one process at a time (see lock.ts).
  *
- * Durability: a write is acknowledged once nedb has appended its line to the file (no fsync), so
+ * Durability: a write is acknowledged once its line is appended to the file (no fsync), so
  * it survives the process being killed at any point; an OS crash or power loss can still lose the
  * last seconds, as with Redis' `appendfsync no`.
  */
@@ -120,9 +120,9 @@ async function warnOnFailure(what: string, step: () => void | Promise<void>): Pr
 }
 
 /**
- * A process killed in the middle of an append can leave a partial last line. nedb would count it
- * as corruption and, in a small file, refuse to load (more than 10% corrupt); that write was never
- * acknowledged, so cut it off instead.
+ * A process killed in the middle of an append can leave a partial last line. Loading would count
+ * it as corruption and, in a small file, refuse to load (more than 10% corrupt); that write was
+ * never acknowledged, so cut it off instead.
  */
 async function dropTornTail(file: string): Promise<void> {
   let handle: fs.FileHandle;

@@ -1,5 +1,5 @@
 /**
- * One process per embedded folder. nedb keeps the whole collection in memory and appends to its
+ * One process per embedded folder. A collection is kept whole in memory and appended to its
  * file, so a second writer would silently lose or duplicate data: the LOCK file (created with
  * O_EXCL) turns that into a clear error at open time.
  *

@@ -42,7 +42,7 @@ const clients = new Map<string, { client: MongoClient; connected: Promise<MongoC
 async function acquireClient(url: string): Promise<MongoClient> {
   let entry = clients.get(url);
   if (!entry) {
-    // ignoreUndefined: documents behave like JSON (an undefined field is absent), as in nedb.
+    // ignoreUndefined: documents behave like JSON (an undefined field is absent), as in the embedded adapter.
     const client = new MongoClient(url, { ignoreUndefined: true });
     const created = { client, connected: client.connect(), users: 0 };
     created.connected.catch(() => {

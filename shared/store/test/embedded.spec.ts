@@ -77,6 +77,40 @@ describe('embedded store', () => {
       expect(reloaded.filter((l) => l._id).length).to.equal(2);
     });
 
+    it('loads a datafile as nedb (the engine of earlier versions) wrote it, and writes the same format', async () => {
+      // Written by @seald-io/nedb 4.1.2: indexes, Dates, an update, a removal, an index made and dropped.
+      const written = [
+        '{"$$indexCreated":{"fieldName":"email","unique":true,"sparse":false}}',
+        '{"$$indexCreated":{"fieldName":"a,b","unique":true,"sparse":false}}',
+        '{"_id":"a","email":"a@x","at":{"$$date":1700000000000},"nested":{"when":{"$$date":0},"list":[1,"two",null]}}',
+        '{"_id":"b","email":"b@x","a":1,"b":2}',
+        '{"_id":"a","email":"a@x","at":{"$$date":1700000000000},"nested":{"when":{"$$date":0},"list":[1,"two",null]},"n":1}',
+        '{"$$deleted":true,"_id":"b"}',
+        '{"$$indexCreated":{"fieldName":"gone"}}',
+        '{"$$indexRemoved":"gone"}',
+      ];
+      const file = path.join(dir, 'svc', 'users.db');
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.writeFile(file, written.map((line) => `${line}\n`).join(''));
+      const store = await openEmbeddedStore({ service: 'svc', dataDir: dir });
+      const users = store.collection('users');
+      const a = {
+        _id: 'a',
+        email: 'a@x',
+        at: new Date(1700000000000),
+        nested: { when: new Date(0), list: [1, 'two', null] },
+        n: 1,
+      };
+      expect(await users.find({})).to.deep.equal([a]);
+      expect(await users.findOne({ at: { $gt: new Date(1600000000000) } })).to.deep.equal(a);
+      await rejectsWith(users.insertOne({ email: 'a@x' }), 'duplicate_key');
+      await users.insertOne({ _id: 'c', email: 'c@x', a: 1, b: 2 });
+      await rejectsWith(users.insertOne({ email: 'd@x', a: 1, b: 2 }), 'duplicate_key');
+      await store.close();
+      const rewritten = (await fs.readFile(file, 'utf8')).trim().split('\n');
+      expect(rewritten).to.deep.equal([written[4], '{"_id":"c","email":"c@x","a":1,"b":2}', written[0], written[1]]);
+    });
+
     it('keeps data and indexes across close and reopen, one file per collection', async () => {
       const first = await openEmbeddedStore({ service: 'svc', dataDir: dir });
       const users = first.collection('users');
