@@ -24,7 +24,7 @@ import {
   type Harness,
 } from '../../services/transcript-store/test/support/harness.js';
 import { newMeetingId } from '../../services/transcript-store/test/support/meetings.js';
-import { silentLogger } from '@notetaker/kit';
+import { silentLogger } from '@notetaker/observability';
 import { Documents } from '../../services/transcript-store/src/documents.js';
 import { Indexer } from '../../services/transcript-store/src/indexer.js';
 import { Segments } from '../../services/transcript-store/src/segments.js';

@@ -27,7 +27,7 @@ import { expect } from 'chai';
 import { evaluate as cel } from '@marcbachmann/cel-js';
 import { parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
-import { baseEnvSchema } from '@notetaker/kit';
+import { baseEnvSchema } from '@notetaker/config';
 import { webEnvSchema } from '../../services/gateway/src/web/config.js';
 import { mcpEnvSchema } from '../../services/gateway/src/mcp/config.js';
 import { grantEnvSchema } from '../../services/gateway/src/identity/grants.js';
@@ -286,7 +286,7 @@ describe('Kubernetes manifests (deploy/kubernetes, kubectl kustomize, offline sc
   });
 
   it('probes /healthz and /readyz on the port the services listen on, and scales on metrics the code exports', () => {
-    const ops = fs.readFileSync(path.join(root, 'shared/kit/src/ops.ts'), 'utf8');
+    const ops = fs.readFileSync(path.join(root, 'shared/observability/src/ops.ts'), 'utf8');
     for (const route of ['/healthz', '/readyz', '/metrics']) expect(ops).to.contain(`router.get('${route}'`);
     // The gateway serves them itself, from the same router.
     expect(fs.readFileSync(path.join(root, 'services/gateway/src/app.ts'), 'utf8')).to.contain('opsRouter(');

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { generate } from 'selfsigned';
 import { ServiceError, type EventEnvelope } from '@notetaker/contracts';
-import { silentLogger } from '@notetaker/kit';
+import { silentLogger } from '@notetaker/observability';
 import { spawnChild, type Child } from '../../services/meeting-session/test/support/child.js';
 import { TOKEN_CALLER } from '../../services/meeting-session/test/support/harness.js';
 import { registryOnNats } from '../../services/meeting-session/test/support/registry-on-nats.js';

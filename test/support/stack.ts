@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { createLogger, loadBaseConfig, type Logger } from '@notetaker/kit';
+import { loadBaseConfig } from '@notetaker/config';
+import { createLogger, type Logger } from '@notetaker/observability';
 import { duplicateKeys } from './duplicate-keys.js';
 import { startStack, type Stack, type StackOptions } from '@notetaker/stack';
 

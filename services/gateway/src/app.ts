@@ -6,7 +6,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import type client from 'prom-client';
 import type { Bus } from '@notetaker/bus';
-import { opsRouter, type Logger, type ReadinessCheck, type ReadinessDetails } from '@notetaker/kit';
+import { opsRouter, type Logger, type ReadinessCheck, type ReadinessDetails } from '@notetaker/observability';
 import { API_PREFIX, isApiPath } from './http/api-path.js';
 import { apiKeyAuth } from './http/auth.js';
 import { jsonBody } from './http/body.js';

@@ -4,19 +4,17 @@
  */
 import { answer } from '@notetaker/bus';
 import { queueGroup, routes } from '@notetaker/contracts';
+import type { ReadinessCheck, ReadinessDetails, Logger } from '@notetaker/observability';
 import {
-  listen,
-  type ReadinessCheck,
-  type ReadinessDetails,
+  serveHttp,
   type RunningService,
   type ServiceContext,
   type ServiceDefinition,
-  type Logger,
-} from '@notetaker/kit';
+} from '@notetaker/service-runtime';
 import { createGatewayApp } from './app.js';
 import { AccountService } from './identity/accounts.js';
 import { adminSocketPath, serveAdminSocket } from './identity/admin-socket.js';
-import { BotAccountService, meetingsInUse, registerBotAccountMetrics } from './identity/bot-accounts.js';
+import { BotAccountService, meetingsInUse, registerBotAccountMetrics } from './identity/bot-account-store.js';
 import { runIdentityCommand } from './identity/commands.js';
 import { GrantWatch } from './identity/grants.js';
 import { SecretBox } from './identity/secrets.js';
@@ -63,7 +61,7 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
         async ({ tokenId }) => ({ signingSecret: await identity.tokens.signingSecret(tokenId) }),
         { queue: queueGroup('identity') },
       );
-      // Bot accounts for meeting-session: the list, one account's session (decrypted), what a bot saw.
+      // Bot accounts for meeting-session: the list, one account's storage state (decrypted), what a bot saw.
       const bots = identity.botAccounts;
       const identityQueue = { queue: queueGroup('identity') };
       const botSubs = [
@@ -75,8 +73,8 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
         ),
         answer(
           ctx.bus,
-          routes.identity.botAccountSession,
-          async (r) => ({ session: await bots.session(r.accountId) }),
+          routes.identity.botAccountStorageState,
+          async (r) => ({ session: await bots.storageState(r.accountId) }),
           identityQueue,
         ),
         answer(
@@ -116,6 +114,7 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
         grants,
         logger: ctx.logger,
         config: loadMcpConfig(ctx.config.env),
+        metrics: ctx.metrics,
       });
       grants.start({
         token: (tokenId) => identity.tokens.isActive(tokenId),
@@ -132,7 +131,7 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
         mcp,
         publicUrl,
       });
-      const http = await listen(app, ctx.config.port, ctx.config.host);
+      const http = await serveHttp(app, ctx.config.port, ctx.config.host);
       ctx.logger.info({ url: `http://${ctx.config.host}:${http.port}` }, 'gateway listening');
       return {
         port: http.port,

@@ -9,22 +9,23 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { connectBus } from '@notetaker/bus';
-import { createMetricsRegistry, loadBaseConfig, silentLogger } from '@notetaker/kit';
+import { loadBaseConfig } from '@notetaker/config';
+import { createMetricsRegistry, silentLogger } from '@notetaker/observability';
 import { openStore } from '@notetaker/store';
 import { adminSocketPath, callAdminSocket } from '../src/identity/admin-socket.js';
 import { gatewayService } from '../src/index.js';
-import { COOKIE_SECRET, cookieArray, googleState, STORAGE_SECRET, teamsState } from './identity/session-files.js';
+import { COOKIE_SECRET, cookieArray, googleState, STORAGE_SECRET, teamsState } from './identity/storage-states.js';
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, '../../..');
 
-interface Outcome {
+interface CliResult {
   code: number;
   stdout: string;
   stderr: string;
 }
 
-async function cli(dataDir: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Outcome> {
+async function cli(dataDir: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
   return run(process.execPath, ['--import', 'tsx', 'services/gateway/src/cli/main.ts', ...args], {
     cwd: root,
     env: { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { loadBaseConfig, silentLogger } from '@notetaker/kit';
+import { loadBaseConfig } from '@notetaker/config';
+import { silentLogger } from '@notetaker/observability';
 import { startStack } from '@notetaker/stack';
 
 const run = promisify(execFile);

@@ -1,4 +1,4 @@
-/** SPEC 4.1 start, stop and status through the gateway, on the whole stack (scripted meeting platform). */
+/** Meetings' start, stop and status through the gateway, on the whole stack (scripted meeting platform). */
 import { expect } from 'chai';
 import { call } from '@notetaker/bus';
 import { evtMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
@@ -11,7 +11,7 @@ const CALLBACK = 'http://127.0.0.1:9/hook';
 /** A valid start request: most of the 400 cases below add one bad field to it. */
 const VALID_START = { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: CALLBACK };
 
-describe('meetings REST (SPEC 4.1)', () => {
+describe('meetings REST', () => {
   let t: TestStack;
   let driver: ScriptedDriverFactory;
   let key: { id: string; apiKey: string };
@@ -295,7 +295,7 @@ describe('meetings REST (SPEC 4.1)', () => {
     expect(await res.json()).to.deep.equal({ error: 'meetingId is required and must be a string' });
   });
 
-  it("lists only the calling key's meetings still being transcribed, with the SPEC fields", async () => {
+  it("lists only the calling key's meetings still being transcribed, with the documented fields", async () => {
     const fresh = await t.createToken();
     const { meetingId } = (await (
       await start({ url: meetUrl(), callbackUrl: CALLBACK, title: 'Standup' }, fresh.apiKey)
@@ -332,7 +332,7 @@ describe('meetings REST (SPEC 4.1)', () => {
         'startedAt',
         'status',
         'title',
-        'warnings', // an addition to the SPEC fields: why a live bot may be transcribing nothing
+        'warnings', // why a live bot may be transcribing nothing
         'signedInAs', // additions: the bot account the bot joined with (null: a guest)
         'language', // and the caption language asked for (null: the platform's)
         'recording', // and the audio recording so far (null: not recorded)

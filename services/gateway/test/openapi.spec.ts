@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { silentLogger } from '@notetaker/kit';
+import { silentLogger } from '@notetaker/observability';
 import { apiRouter } from '../src/app.js';
 import { RECORDING_DOWNLOAD } from '../src/http/recording-download.js';
 import { openApiPath } from '../src/openapi/document.js';

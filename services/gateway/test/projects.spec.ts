@@ -1,5 +1,6 @@
 /**
- * SPEC 4.2 through the gateway, on the real stack with real files in a temporary CONTENT_ROOT.
+ * Projects (docs/api/reference.md#projects) through the gateway, on the real stack with real
+ * files in a temporary CONTENT_ROOT.
  * Saved transcripts are written by transcript-store driven over the stack's bus, the way a
  * meeting's actor drives it, so these tests do not depend on a meeting platform.
  */

@@ -1,6 +1,6 @@
 /**
- * SPEC 4.3 over HTTP against the whole stack (startTestStack), the model a scripted
- * OpenAI-compatible server on loopback (test/support/fake-llm.ts).
+ * The tasks API (docs/api/reference.md#tasks) over HTTP against the whole stack
+ * (startTestStack), the model a scripted OpenAI-compatible server on loopback (test/support/fake-llm.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';

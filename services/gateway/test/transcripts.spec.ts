@@ -1,5 +1,5 @@
 /**
- * SPEC 4.1 transcript and document through the gateway, on the real stack: meetings are started
+ * A meeting's transcript and document through the gateway, on the real stack: meetings are started
  * over REST and run by meeting-session's actors against the scripted meeting platform (the only
  * stand-in: every service of ours is real), documents are real files in a temporary CONTENT_ROOT.
  */
@@ -113,7 +113,7 @@ describe('transcript and document REST', () => {
       ['Bob', 'Hi Alice'],
     ]);
     for (const s of segments) expect(s.timestamp).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    // The SPEC's three fields, and where the words came from (an addition).
+    // speaker, text, timestamp, and where the words came from.
     expect(Object.keys(segments[0]).sort()).to.deep.equal(['source', 'speaker', 'text', 'timestamp']);
 
     await stop(started.meetingId);

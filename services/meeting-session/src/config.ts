@@ -1,11 +1,11 @@
 /**
- * meeting-session's own environment variables (the shared ones are in the kit's base config).
+ * meeting-session's own environment variables (the shared ones are in @notetaker/config).
  * Durations are milliseconds so tests can shrink them; defaults are the product's rules.
  */
 import { z } from 'zod';
 import { recordingMode, type RecordingMode } from '@notetaker/contracts';
-import { baseEnvSchema, envBool, envInt, envMs, parseEnv } from '@notetaker/kit';
-import type { LlmSettings } from '@notetaker/kit/llm';
+import { baseEnvSchema, envBool, envInt, envMs, parseEnv } from '@notetaker/config';
+import type { LlmSettings } from '@notetaker/llm';
 import { DRIVER_DEFAULTS, driverEnv } from './drivers/options.js';
 import { JOIN_TIMEOUT_DEFAULT_MS, LOBBY_TIMEOUT_DEFAULT_MS } from './limits.js';
 import { speechEngineSettingsFromEnv, type SpeechEngineSettings } from './transcription/speech-engine-config.js';

@@ -1,4 +1,4 @@
-import { runStandalone } from '@notetaker/kit';
+import { runStandalone } from '@notetaker/service-runtime';
 import { meetingSessionService } from './service.js';
 
 await runStandalone(meetingSessionService());

@@ -1,7 +1,7 @@
 /** meeting-session's Prometheus metrics (on /metrics of the process that runs it). */
 import client from 'prom-client';
 import type { MeetingWarning, EventEnvelope } from '@notetaker/contracts';
-import { FastHistogram } from '@notetaker/kit';
+import { FastHistogram } from './fast-histogram.js';
 import type { CoachingMetrics } from './actor/coaching.js';
 import { isBlindness } from './worker/caption-warnings.js';
 import type { SpeechToText } from './transcription/audio-transcriber.js';
@@ -9,7 +9,7 @@ import { SpeechEngineError } from './transcription/speech-engine.js';
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 
-export interface SessionGauges {
+export interface MeetingGauges {
   activeMeetings(): number;
   /** Meetings whose bot cannot read captions now (worker/caption-warnings.ts). */
   captionWarnings(): Array<{ platform: string; warning: string; meetings: number }>;
@@ -17,7 +17,7 @@ export interface SessionGauges {
   seats(): { inUse: number; total: number };
 }
 
-export function createSessionMetrics(registry: client.Registry, gauges: SessionGauges) {
+export function createMeetingMetrics(registry: client.Registry, gauges: MeetingGauges) {
   const registers = [registry];
   // Counted per event in a plain object and handed to prom-client when it is read: its labelled
   // inc costs more than the rest of publishing an event.

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import {
   actorMeeting,
-  browserSession,
+  storageState,
   captionLanguage,
   meetingPasscode,
   meetingWarning,
@@ -38,8 +38,11 @@ export const warningsRequest = workersMeeting.extend({ warnings: z.array(meeting
 /** The registry stores the warnings (or ignores them: not that worker's meeting any more) and says nothing. */
 export const warningsReply = z.object({});
 
-/** A bot account a meeting may join with: the registry took a seat of it; the session is a secret. */
-export const grantedAccount = z.object({ id: z.string(), name: z.string(), session: browserSession });
+/**
+ * A bot account a meeting may join with: the registry took a slot of it. `session` is its storage
+ * state (a secret), under the name the workers of every version read.
+ */
+export const grantedAccount = z.object({ id: z.string(), name: z.string(), session: storageState });
 
 /**
  * worker -> registry: the platform refused the guest (`signedOut` null), or sent the signed-in bot
@@ -63,7 +66,7 @@ export const placeRequest = z.object({
   language: captionLanguage.nullable().default(null),
   /** A passcode for a link without one (Zoom); handed on, never stored. */
   passcode: meetingPasscode.nullable().default(null),
-  /** `signIn: always`: the account the registry took a seat of, with its session. */
+  /** `signIn: always`: the account the registry took a slot of, with its storage state. */
   account: grantedAccount.nullable().default(null),
   /** Null: the worker resolves it (it holds the model configuration). */
   coach: coachMode.nullable().default(null),

@@ -5,11 +5,11 @@
  */
 import path from 'node:path';
 import type { EventEnvelope } from '@notetaker/contracts';
-import type { RunningService, ServiceDefinition } from '@notetaker/kit';
+import type { RunningService, ServiceDefinition } from '@notetaker/service-runtime';
 import { loadMeetingSessionConfig, type MeetingSessionConfig } from './config.js';
 import type { DriverFactory } from './drivers/driver.js';
 import { lazyDriverFactory } from './driver-factory.js';
-import { createSessionMetrics } from './metrics.js';
+import { createMeetingMetrics } from './metrics.js';
 import { Coaching } from './actor/coaching.js';
 import { startRegistry, type RunningRegistry } from './registry/registry.js';
 import { startWorker, type RunningWorker } from './worker/worker.js';
@@ -41,7 +41,7 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
     async start(ctx): Promise<RunningMeetingSession> {
       const config = loadMeetingSessionConfig(ctx.config.env);
       let worker: RunningWorker | null = null;
-      const metrics = createSessionMetrics(ctx.metrics, {
+      const metrics = createMeetingMetrics(ctx.metrics, {
         activeMeetings: () => worker?.activeMeetings() ?? 0,
         seats: () => worker?.seats() ?? { inUse: 0, total: 0 },
         captionWarnings: () => worker?.captionWarnings() ?? [],

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import { createLogger } from '@notetaker/kit';
+import { createLogger } from '@notetaker/observability';
 import { aptInstaller, BotBrowser, BROWSER_FIX, type BrowserInstaller } from '../src/worker/bot-browser.js';
 import { eventually, freshMeetUrl, rejection, startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
 

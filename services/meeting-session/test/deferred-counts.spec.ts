@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { silentLogger } from '@notetaker/kit';
+import { silentLogger } from '@notetaker/observability';
 import { openStore, type Collection, type Store } from '@notetaker/store';
 import { DeferredCounts } from '../src/registry/deferred-counts.js';
 import type { MeetingDoc } from '../src/registry/records.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { MemoryBroker, MemoryBus } from '@notetaker/bus';
 import { evtMeeting, type EventEnvelope } from '@notetaker/contracts';
-import { silentLogger } from '@notetaker/kit';
+import { silentLogger } from '@notetaker/observability';
 import { openStore, type Store } from '@notetaker/store';
 import { EventStream } from '../src/actor/event-stream.js';
 import { protocol, type ActorState } from '../src/protocol.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { MemoryBroker, MemoryBus } from '@notetaker/bus';
 import { evtMeeting, type EventEnvelope } from '@notetaker/contracts';
-import { silentLogger } from '@notetaker/kit';
+import { silentLogger } from '@notetaker/observability';
 import { openStore, type Store } from '@notetaker/store';
 import { EventLog } from '../src/registry/event-log.js';
 import { endLostMeeting, renewLease, sweep, type LeaseDeps } from '../src/registry/leases.js';

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { Writable } from 'node:stream';
-import { createLogger } from '@notetaker/kit';
+import { createLogger } from '@notetaker/observability';
 import path from 'node:path';
 import { expect } from 'chai';
 import { RECORDING_MAX_CHUNK_BYTES, routes, type RecordingInfo } from '@notetaker/contracts';

@@ -14,13 +14,12 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PROJECT_ID, errors, type Project, type ProjectMeeting } from '@notetaker/contracts';
+import { DOCS_DIR, PROJECT_ID, errors, type Project, type ProjectMeeting } from '@notetaker/contracts';
 import type { Collection, Store } from '@notetaker/store';
 import { entryFrom, newestFirst } from './entries.js';
 import { parseFrontMatter, readHead } from './front-matter.js';
 import { METADATA_FILES, nameFromId, nameFromMetadata } from './project-name.js';
 
-export const DOCS_DIR = path.join('deployed-md-files', 'docs');
 export const RACY_MS = 2000;
 const UNTRUSTED = -1;
 const STAT_CONCURRENCY = 32;

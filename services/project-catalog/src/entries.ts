@@ -1,6 +1,6 @@
 /**
- * A meeting-history entry (SPEC 2.4) from a document's front matter, falling back field by field
- * when a value is missing or malformed: the title from the file name, the date from the file's
+ * A meeting-history entry (docs/api/reference.md#projects) from a document's front matter,
+ * falling back field by field when a value is missing or malformed: the title from the file name, the date from the file's
  * modification time, status `completed`, no participants, meetingId `""`.
  */
 import type { ProjectMeeting } from '@notetaker/contracts';

@@ -4,7 +4,7 @@
  * is "no front matter", never an error: the listing shows what can be read.
  */
 import fs from 'node:fs/promises';
-import { splitFrontMatter } from '@notetaker/kit';
+import { splitFrontMatter } from '@notetaker/front-matter';
 
 /** Front matter is at the top and small; a file without a closing line within this is broken. */
 export const HEAD_BYTES = 64 * 1024;

@@ -1,1 +1,1 @@
-export { projectCatalogService, DOCS_DIR } from './service.js';
+export { projectCatalogService } from './service.js';

@@ -7,10 +7,8 @@
  */
 import { answer } from '@notetaker/bus';
 import { queueGroup, routes } from '@notetaker/contracts';
-import type { RunningService, ServiceContext, ServiceDefinition } from '@notetaker/kit';
+import type { RunningService, ServiceContext, ServiceDefinition } from '@notetaker/service-runtime';
 import { Catalog } from './catalog.js';
-
-export { DOCS_DIR } from './catalog.js';
 
 export function projectCatalogService(): ServiceDefinition {
   return {

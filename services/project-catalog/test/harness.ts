@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { routes } from '@notetaker/contracts';
-import { startServiceUnderTest } from '@notetaker/kit/test-support';
+import { startServiceUnderTest } from '@notetaker/service-runtime/test-support';
 import { openStore } from '@notetaker/store';
 import { projectCatalogService } from '../src/index.js';
 

@@ -1,4 +1,6 @@
-import { createLogger, loadBaseConfig, onShutdownSignal } from '@notetaker/kit';
+import { loadBaseConfig } from '@notetaker/config';
+import { createLogger } from '@notetaker/observability';
+import { onShutdownSignal } from '@notetaker/service-runtime';
 import { startStack } from './stack.js';
 
 const config = loadBaseConfig();

@@ -6,15 +6,9 @@
 import type { Bus } from '@notetaker/bus';
 import { connectBus } from '@notetaker/bus';
 import { gatewayService, type RunningGateway } from '@notetaker/gateway';
-import {
-  createLogger,
-  createMetricsRegistry,
-  openServiceStore,
-  type BaseConfig,
-  type Logger,
-  type RunningService,
-  type ServiceDefinition,
-} from '@notetaker/kit';
+import type { BaseConfig } from '@notetaker/config';
+import { createLogger, createMetricsRegistry, type Logger } from '@notetaker/observability';
+import { openServiceStore, type RunningService, type ServiceDefinition } from '@notetaker/service-runtime';
 import { meetingSessionService, type DriverFactory } from '@notetaker/meeting-session';
 import { projectCatalogService } from '@notetaker/project-catalog';
 import type { Store } from '@notetaker/store';

@@ -1,6 +1,6 @@
 /** The task-scheduler's own environment variables (LLM_*, SKILLS_DIR, CONTENT_ROOT are in the base config). */
 import { z } from 'zod';
-import { envInt, envMs } from '@notetaker/kit';
+import { envInt, envMs } from '@notetaker/config';
 
 export const schedulerEnvSchema = z.object({
   /** Executions kept per task; older ones are pruned as new ones finish. */

@@ -11,7 +11,8 @@ import type { ExecutionStatus, TaskExecution } from '@notetaker/contracts';
 import type { Collection, HistoryLog } from '@notetaker/store';
 import { cutSummary, executionView, type ExecutionDoc, type TaskDoc } from './records.js';
 
-export interface Outcome {
+/** How a task run ended: what its execution record is finished with. */
+export interface RunOutcome {
   status: Exclude<ExecutionStatus, 'running'>;
   resultSummary: string;
   inputTokens: number;
@@ -54,7 +55,7 @@ export class ExecutionLog {
    * Records the outcome; a record that is no longer running (stale-marked, deleted) stays as it is.
    * The task's lastStatus goes first: whoever sees the execution finished sees the task agree.
    */
-  async finish(doc: ExecutionDoc, outcome: Outcome, completedAt: number): Promise<void> {
+  async finish(doc: ExecutionDoc, outcome: RunOutcome, completedAt: number): Promise<void> {
     await this.tasks.updateOne({ _id: doc.name, lastRunAt: doc.startedAt }, { $set: { lastStatus: outcome.status } });
     const finished = await this.executions.findOneAndUpdate(
       { _id: doc._id, status: 'running' },
@@ -79,7 +80,7 @@ export class ExecutionLog {
 
   /**
    * Every execution still `running` whose instance is not among `liveInstances` becomes `stale`
-   * (SPEC 3.2): its process is gone, so it will never finish. Returns how many.
+   * (docs/api/reference.md#tasks): its process is gone, so it will never finish. Returns how many.
    */
   async markStale(liveInstances: string[], summary: string): Promise<number> {
     const orphans = await this.executions.find(

@@ -17,9 +17,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { errors, ServiceError } from '@notetaker/contracts';
-import { isoTime, type Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
+import { isoTime } from '@notetaker/iso-time';
 import type { Collection } from '@notetaker/store';
-import type { ExecutionLog, Outcome } from './execution-log.js';
+import type { ExecutionLog, RunOutcome } from './execution-log.js';
 import type { SchedulerMetrics } from './metrics.js';
 import type { ExecutionDoc, TaskDoc, TaskSnapshot } from './records.js';
 import { RunError, type TokenUsage } from './runner/agent.js';
@@ -320,7 +321,7 @@ export class Executor {
     timer = setTimeout(expire, Math.max(0, entry.deadline - Date.now()));
     if (entry.cancelled) controller.abort(new ExecutionStop('cancelled'));
     const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
-    let outcome: Outcome;
+    let outcome: RunOutcome;
     try {
       if (signal.aborted) throw signal.reason;
       const answer = await this.options.runner.run(task, signal, usage);
@@ -343,7 +344,7 @@ export class Executor {
   }
 
   /** Records the outcome (null: a cancelled run, whose record goes with its task) and lets the task go. */
-  private async settle(entry: Active, outcome: Outcome | null): Promise<void> {
+  private async settle(entry: Active, outcome: RunOutcome | null): Promise<void> {
     const { task, doc } = entry;
     try {
       await entry.marked;
@@ -371,7 +372,7 @@ export class Executor {
   }
 }
 
-function failure(err: unknown, reason: unknown, task: TaskSnapshot): Pick<Outcome, 'status' | 'resultSummary'> {
+function failure(err: unknown, reason: unknown, task: TaskSnapshot): Pick<RunOutcome, 'status' | 'resultSummary'> {
   if (reason instanceof ExecutionStop) {
     if (reason.kind === 'timeout') return { status: 'timeout', resultSummary: `Timed out after ${task.timeoutMs} ms` };
     if (reason.kind === 'shutdown') {

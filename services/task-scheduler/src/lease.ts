@@ -7,7 +7,7 @@
  * holder can tell which instances' running executions are orphans (see executions.ts).
  */
 import type { Collection, Document } from '@notetaker/store';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 
 const LEASE_ID = 'scheduler';
 

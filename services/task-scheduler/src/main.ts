@@ -1,5 +1,5 @@
 import v8 from 'node:v8';
-import { runStandalone } from '@notetaker/kit';
+import { runStandalone } from '@notetaker/service-runtime';
 import { taskSchedulerService } from './service.js';
 
 // A minute boundary with thousands of tasks makes garbage fast (records, model requests), and V8

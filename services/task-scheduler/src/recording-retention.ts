@@ -5,7 +5,7 @@
  */
 import { routes } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 
 export interface RecordingRetentionOptions {
   bus: Bus;

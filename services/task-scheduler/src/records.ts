@@ -1,6 +1,6 @@
 /**
  * What the scheduler stores: tasks (one document per task, `_id` = name) and executions, and how
- * they become the wire shapes of SPEC 2.5 / 2.6.
+ * they become the wire shapes of the tasks API (shared/contracts' `task` and `taskExecution`).
  */
 import type { ExecutionStatus, Task, TaskExecution } from '@notetaker/contracts';
 import type { Document } from '@notetaker/store';

@@ -1,7 +1,7 @@
 /**
  * Cron expressions and time zones, evaluated with the `cron` package (which uses luxon's IANA
- * zones). Every outside expression is exactly 5 fields (SPEC 2.5); a 6th, leading seconds field
- * exists only for tests that cannot wait a minute, behind an option REST never reaches.
+ * zones). Every outside expression is exactly 5 fields (docs/api/reference.md#tasks); a 6th,
+ * leading seconds field exists only for tests that cannot wait a minute, behind an option REST never reaches.
  *
  * DST, as the `cron` package computes it and schedule.spec.ts pins down:
  * - a wall-clock time inside a spring-forward gap runs once, at the first instant after the gap

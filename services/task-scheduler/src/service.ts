@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { announce, answer, listen } from '@notetaker/bus';
 import { broadcasts, queueGroup, routes } from '@notetaker/contracts';
-import { parseEnv, type RunningService, type ServiceContext, type ServiceDefinition } from '@notetaker/kit';
+import { parseEnv } from '@notetaker/config';
+import type { RunningService, ServiceContext, ServiceDefinition } from '@notetaker/service-runtime';
 import { CronTimers } from './cron-timers.js';
 import { schedulerEnvSchema } from './env.js';
 import { startRecordingRetention } from './recording-retention.js';
@@ -69,7 +70,7 @@ export function taskSchedulerService(options: TaskSchedulerOptions = {}): Servic
         },
       });
 
-      // SPEC 3.2: whatever was running when the service (re)started will never finish. With the
+      // Whatever was running when the service (re)started will never finish. With the
       // embedded store no other process can be running anything, so that is every running record.
       const liveOthers = shared ? (await lease.liveInstances()).filter((id) => id !== instanceId) : [];
       const staled = await log.markStale(liveOthers, STALE_SUMMARY);
@@ -170,7 +171,8 @@ export function taskSchedulerService(options: TaskSchedulerOptions = {}): Servic
         answer(bus, verbs.delete, ({ name }) => service.remove(name), queue),
         answer(bus, verbs.enable, ({ name }) => service.setEnabled(name, true), queue),
         answer(bus, verbs.disable, ({ name }) => service.setEnabled(name, false), queue),
-        answer(bus, verbs.run, ({ name, triggerType }) => service.run(name, triggerType), queue),
+        // The history says who ran it: the web, else a key or another service.
+        answer(bus, verbs.run, ({ name, caller }) => service.run(name, caller?.kind === 'ui' ? 'ui' : 'api'), queue),
         answer(bus, verbs.history, ({ name, limit, offset }) => service.history(name, limit, offset), queue),
         // Every instance (no queue group): follow changes made through the others.
         listen(bus, broadcasts.taskChanged, async ({ name, origin }) => {

@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SKILL_NAME } from '@notetaker/contracts';
-import { splitFrontMatter } from '@notetaker/kit';
+import { splitFrontMatter } from '@notetaker/front-matter';
 
 const MAX_SKILL_BYTES = 256 * 1024;
 

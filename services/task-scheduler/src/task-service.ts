@@ -1,5 +1,5 @@
 /**
- * SPEC 4.3 as operations on the store: what each svc.tasks.* verb does. Every change re-arms this
+ * The tasks API as operations on the store: what each svc.tasks.* verb does. Every change re-arms this
  * instance's timer at once and is announced on broadcast.tasks.changed so the other instances (and the
  * lease holder among them) follow.
  */
@@ -7,6 +7,8 @@ import {
   DEFAULT_TASK_TIMEOUT_MS,
   errors,
   ServiceError,
+  TASK_NAME,
+  TASK_NOT_FOUND,
   type CreateTaskRequest,
   type Task,
   type TaskExecution,
@@ -31,7 +33,7 @@ export interface TaskServiceOptions {
   announce(name: string): void;
 }
 
-const notFound = () => errors.notFound('Task not found');
+const notFound = () => errors.notFound(TASK_NOT_FOUND);
 const RECENT_EXECUTIONS = 10;
 
 export class TaskService {
@@ -100,6 +102,7 @@ export class TaskService {
   }
 
   async update(name: string, changes: UpdateTaskRequest): Promise<{ task: Task }> {
+    if (!TASK_NAME.test(name)) throw notFound();
     if (Object.keys(changes).length === 0) {
       throw errors.badRequest('Give at least one of skillName, cronExpression, timezone, enabled, timeout');
     }
@@ -155,7 +158,7 @@ export class TaskService {
     return { task: this.view(updated) };
   }
 
-  /** Starts an execution now, scheduled or not, enabled or not (SPEC 3.4). */
+  /** Starts an execution now, scheduled or not, enabled or not. */
   async run(name: string, triggerType: 'api' | 'ui'): Promise<{ success: true; message: string; taskName: string }> {
     const doc = await this.require(name);
     const result = await this.o.executor.start({ task: snapshotOf(doc), executionType: 'manual', triggerType });
@@ -172,7 +175,9 @@ export class TaskService {
     return { executions: await this.o.log.history(name, limit, offset) };
   }
 
+  /** The task of that name; a name no task could have is simply not found, like any other unknown task. */
   private async require(name: string): Promise<TaskDoc> {
+    if (!TASK_NAME.test(name)) throw notFound();
     const doc = await this.o.tasks.findOne({ _id: name });
     if (!doc) throw notFound();
     return doc;

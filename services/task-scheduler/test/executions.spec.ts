@@ -27,7 +27,7 @@ describe('task executions', function () {
   const startHangingRun = async (name: string) => {
     await h.request('create', { name, skillName: 'daily-meeting-digest' });
     llm.respond(() => ({ answer: 'never', delayMs: 10_000 }));
-    await h.request('run', { name, triggerType: 'api' });
+    await h.request('run', { name });
     await eventually(async () => llm.requests.length === 1);
   };
 
@@ -70,7 +70,7 @@ describe('task executions', function () {
       },
       { answer: 'Wrote digests/today.md for acme.', usage: { prompt: 150, completion: 30 } },
     ]);
-    const run = await h.request('run', { name: 'digest.acme', triggerType: 'api' });
+    const run = await h.request('run', { name: 'digest.acme' });
     expect(run).to.include({ success: true, taskName: 'digest.acme' });
     const [execution] = await finished('digest.acme');
     expect(execution).to.include({
@@ -121,7 +121,8 @@ describe('task executions', function () {
       },
       { answer: 'done' },
     ]);
-    await h.request('run', { name: 'tools-probe', triggerType: 'ui' });
+    // Run from the web: the history says so.
+    await h.request('run', { name: 'tools-probe', caller: { kind: 'ui', accountId: 'acct_admin' } });
     const [execution] = await finished('tools-probe');
     expect(execution).to.include({ status: 'completed', triggerType: 'ui' });
     const results = llm.requests[1].messages.filter((m) => m.role === 'tool').map((m) => m.content);
@@ -133,7 +134,7 @@ describe('task executions', function () {
   it('fails with a clear summary when the model endpoint fails', async () => {
     await h.request('create', { name: 'failing', skillName: 'daily-meeting-digest' });
     llm.respond(() => ({ status: 500, error: 'model overloaded' }));
-    await h.request('run', { name: 'failing', triggerType: 'api' });
+    await h.request('run', { name: 'failing' });
     const [execution] = await finished('failing');
     expect(execution.status).to.equal('failed');
     expect(execution.resultSummary).to.contain('500').and.to.contain('model overloaded');
@@ -146,7 +147,7 @@ describe('task executions', function () {
     await h.request('create', { name: 'slow', skillName: 'daily-meeting-digest', timeout: 400 });
     llm.respond(() => ({ answer: 'too late', delayMs: 10_000 }));
     const abortedBefore = llm.aborted;
-    await h.request('run', { name: 'slow', triggerType: 'api' });
+    await h.request('run', { name: 'slow' });
     const [execution] = await finished('slow');
     expect(execution).to.include({ status: 'timeout', resultSummary: 'Timed out after 400 ms' });
     expect(execution.durationMs).to.be.within(400, 2000);
@@ -159,7 +160,7 @@ describe('task executions', function () {
     try {
       await h.request('create', { name: 'slow-tool', skillName: 'daily-meeting-digest', timeout: 500 });
       llm.script([{ toolCalls: [{ name: 'list_projects', arguments: {} }], usage: { prompt: 7, completion: 2 } }]);
-      await h.request('run', { name: 'slow-tool', triggerType: 'api' });
+      await h.request('run', { name: 'slow-tool' });
       const [execution] = await finished('slow-tool');
       expect(execution).to.include({ status: 'timeout', inputTokens: 7, outputTokens: 2 });
       expect(execution.durationMs).to.be.within(500, 2000);
@@ -172,7 +173,7 @@ describe('task executions', function () {
   it('caps the number of model turns', async () => {
     await h.request('create', { name: 'loops', skillName: 'daily-meeting-digest' });
     llm.respond(() => ({ toolCalls: [{ name: 'list_projects', arguments: {} }], usage: { prompt: 5, completion: 1 } }));
-    await h.request('run', { name: 'loops', triggerType: 'api' });
+    await h.request('run', { name: 'loops' });
     const [execution] = await finished('loops');
     expect(execution.status).to.equal('failed');
     expect(execution.resultSummary).to.contain('Stopped after 3 model turns');
@@ -181,7 +182,7 @@ describe('task executions', function () {
 
   it('fails a malformed skill with a clear summary, and the service goes on', async () => {
     await h.request('create', { name: 'broken', skillName: 'broken-skill' });
-    await h.request('run', { name: 'broken', triggerType: 'api' });
+    await h.request('run', { name: 'broken' });
     const [execution] = await finished('broken');
     expect(execution.status).to.equal('failed');
     expect(execution.resultSummary).to.equal(
@@ -192,7 +193,7 @@ describe('task executions', function () {
 
   it('refuses a second run while one runs (409) and cancels the run when the task is deleted', async () => {
     await startHangingRun('doomed');
-    const again = await h.request('run', { name: 'doomed', triggerType: 'api' }).catch((err: Error) => err);
+    const again = await h.request('run', { name: 'doomed' }).catch((err: Error) => err);
     expect(again).to.include({ status: 409, message: 'Task doomed is already running' });
     const abortedBefore = llm.aborted;
     const deleted = await h.request('delete', { name: 'doomed' });
@@ -209,7 +210,7 @@ describe('task executions', function () {
     await h.request('create', { name: 'pruned', skillName: 'daily-meeting-digest' });
     llm.respond((_req, i) => ({ answer: `run ${i}` }));
     for (let i = 0; i < 5; i++) {
-      await h.request('run', { name: 'pruned', triggerType: 'api' });
+      await h.request('run', { name: 'pruned' });
       await finished('pruned', Math.min(i + 1, 3));
       await eventually(async () => (await history('pruned')).every((e) => e.status !== 'running'));
     }
@@ -220,7 +221,7 @@ describe('task executions', function () {
   it('cuts the resultSummary to 2,000 characters', async () => {
     await h.request('create', { name: 'verbose', skillName: 'daily-meeting-digest' });
     llm.script([{ answer: 'x'.repeat(5000) }]);
-    await h.request('run', { name: 'verbose', triggerType: 'api' });
+    await h.request('run', { name: 'verbose' });
     const [execution] = await finished('verbose');
     expect(execution.resultSummary).to.have.length(2000);
   });
@@ -241,7 +242,7 @@ describe('task executions without a model', () => {
   it('fail with a resultSummary naming the variables to set', async () => {
     const h = harness();
     await h.request('create', { name: 'no-model', skillName: 'latest-meeting-action-items' });
-    await h.request('run', { name: 'no-model', triggerType: 'api' });
+    await h.request('run', { name: 'no-model' });
     const [execution] = await eventually(async () => {
       const { executions } = await h.request('history', { name: 'no-model', limit: 10, offset: 0 });
       return executions[0]?.status !== 'running' && executions;

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import type { Task, TaskExecution } from '@notetaker/contracts';
-import { silentLogger } from '@notetaker/kit';
+import { silentLogger } from '@notetaker/observability';
 import { startFakeLlm, type FakeLlm } from '../../../test/support/fake-llm.js';
 import { SchedulerLease } from '../src/lease.js';
 import { eventually, harnessForSuite, sleep, startHarness, type Harness } from './harness.js';
@@ -77,7 +77,7 @@ describe('cron scheduling', function () {
     expect((await getTask('pausable')).nextRunAt).to.equal(null);
     await sleep(1300);
     expect(await history('pausable')).to.have.length(0);
-    await h.request('run', { name: 'pausable', triggerType: 'api' });
+    await h.request('run', { name: 'pausable' });
     await eventually(async () => (await history('pausable')).length === 1);
     const { task } = await h.request<{ task: Task }>('enable', { name: 'pausable' });
     expect(task.enabled).to.equal(true);

@@ -22,7 +22,7 @@ describe('runs waiting for a slot', function () {
     }
   };
   const runAll = async (names: string[]) => {
-    for (const name of names) await h.request('run', { name, triggerType: 'api' });
+    for (const name of names) await h.request('run', { name });
   };
 
   before(async () => {

@@ -1,6 +1,6 @@
 /**
- * SPEC 3.2 the hard way: the service runs as its own process (services/task-scheduler/src/main.ts,
- * real NATS, embedded store on disk), is SIGKILLed in the middle of a run, and started again.
+ * `stale` after a restart (docs/api/reference.md#tasks), the hard way: the service runs as its
+ * own process (services/task-scheduler/src/main.ts, real NATS, embedded store on disk), is SIGKILLed in the middle of a run, and started again.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -78,7 +78,7 @@ describe('stale executions after the process is killed', function () {
       timezone: 'Europe/Paris',
     });
     llm.respond(() => ({ answer: 'never arrives', delayMs: 60_000 }));
-    await request('run', { name: 'long-run', triggerType: 'api' });
+    await request('run', { name: 'long-run' });
     await eventually(async () => llm.requests.length === 1, 10_000); // the model request is in flight
     const [running] = (
       await request<{ executions: TaskExecution[] }>('history', { name: 'long-run', limit: 10, offset: 0 })
@@ -106,7 +106,7 @@ describe('stale executions after the process is killed', function () {
 
     // And the task runs again normally.
     llm.respond(() => ({ answer: 'fine now' }));
-    await request('run', { name: 'long-run', triggerType: 'api' });
+    await request('run', { name: 'long-run' });
     await eventually(async () => {
       const { executions } = await request<{ executions: TaskExecution[] }>('history', {
         name: 'long-run',

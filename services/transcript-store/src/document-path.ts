@@ -1,13 +1,13 @@
 /**
  * Where a transcript document lives, relative to CONTENT_ROOT:
- * `deployed-md-files/docs/<project>/meetings/<Month> <ordinal day> - <title>.md` (SPEC 2.1).
+ * `deployed-md-files/docs/<project>/meetings/<Month> <ordinal day> - <title>.md`
+ * (docs/api/reference.md#meetings).
  * Nothing from outside reaches a path unchecked: the project id is allowlisted by regex, the title
  * is reduced to a safe file-name part, and every resolved path is checked to stay inside the root.
  */
 import path from 'node:path';
-import { PLATFORM_NAMES, PROJECT_ID, errors, type Platform } from '@notetaker/contracts';
+import { DOCS_DIR, PLATFORM_NAMES, PROJECT_ID, errors, type Platform } from '@notetaker/contracts';
 
-export const DOCS_DIR = 'deployed-md-files/docs';
 export const MEETINGS_DIR = 'meetings';
 
 const MONTHS = [
@@ -102,7 +102,7 @@ export function assertProjectId(project: string): void {
     throw errors.badRequest('project must match ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$', 'project');
 }
 
-/** The documentPath (relative, forward slashes, as SPEC shows it) of a file in a project. */
+/** The documentPath (relative, forward slashes, as the API answers it) of a file in a project. */
 export function documentPath(project: string, fileName: string): string {
   assertProjectId(project);
   return [DOCS_DIR, project, MEETINGS_DIR, fileName].join('/');

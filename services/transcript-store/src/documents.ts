@@ -9,7 +9,14 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ServiceError, errors, type Platform, type transcriptFlush, type transcriptOpen } from '@notetaker/contracts';
+import {
+  NO_DOCUMENT,
+  ServiceError,
+  errors,
+  type Platform,
+  type transcriptFlush,
+  type transcriptOpen,
+} from '@notetaker/contracts';
 import type { Collection, Store } from '@notetaker/store';
 import type { z } from 'zod';
 import { ensureDirInside, writeFileAtomic } from './atomic-write.js';
@@ -67,7 +74,6 @@ interface RenderedBody {
 const MAX_COPIES = 1000;
 /** Characters per document page over the bus: at most 4 bytes each, well under 1 MB. */
 const PAGE_CHARS = 128 * 1024;
-export const NO_DOCUMENT = 'No saved document for this meeting';
 
 export class Documents {
   readonly metas: Collection<DocumentMeta>;

@@ -10,7 +10,7 @@
  * thousands of segments at once must not stall every other request.
  */
 import { errors, type SearchResult } from '@notetaker/contracts';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import type { Documents, FlushedSegments } from './documents.js';
 import { SearchIndex } from './search-index.js';
 import type { Segments } from './segments.js';

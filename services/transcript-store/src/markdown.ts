@@ -14,7 +14,8 @@
 import { stringify } from 'yaml';
 import type { TranscriptSegment } from '@notetaker/contracts';
 
-export interface FrontMatter {
+/** What a transcript document's front matter says about its meeting. */
+export interface DocumentHeader {
   title: string;
   meetingId: string;
   date: string;
@@ -33,8 +34,9 @@ export interface FrontMatter {
   recording?: { url: string; status: string } | null;
 }
 
-export function renderFrontMatter(meta: FrontMatter): string {
-  // Field order as SPEC lists them. Every string value double-quoted, on one line, with escapes:
+export function renderFrontMatter(meta: DocumentHeader): string {
+  // The fields the history reads first, in a fixed order. Every string value double-quoted, on
+  // one line, with escapes:
   // plain, single-quoted and block styles fold a value over several lines, and the library's
   // folded form does not read back every string exactly (e.g. a space before a newline).
   const yaml = stringify(

@@ -4,8 +4,7 @@
  * store adapter without a read first.
  */
 import { ServiceError, type TranscriptSegment, type TranscriptSource, type Untranscribed } from '@notetaker/contracts';
-import type { Collection, Store } from '@notetaker/store';
-import { GroupCommit } from '@notetaker/kit';
+import { GroupCommit, type Collection, type Store } from '@notetaker/store';
 
 export interface StoredSegment {
   [key: string]: unknown;
@@ -51,7 +50,7 @@ export class Segments {
       index,
       speaker: segment.speaker,
       text: segment.text,
-      // Always with milliseconds, whatever precision the caller sent (SPEC 2.2).
+      // Always with milliseconds, whatever precision the caller sent: every instant the API answers has them.
       timestamp: new Date(segment.timestamp).toISOString(),
       ...(segment.source === 'audio' ? { source: 'audio' } : {}),
       ...(segment.untranscribed ? { untranscribed: segment.untranscribed } : {}),

@@ -6,7 +6,8 @@
  */
 import crypto from 'node:crypto';
 import { broadcasts, queueGroup, routes } from '@notetaker/contracts';
-import { parseEnv, type RunningService, type ServiceContext, type ServiceDefinition } from '@notetaker/kit';
+import { parseEnv } from '@notetaker/config';
+import type { RunningService, ServiceContext, ServiceDefinition } from '@notetaker/service-runtime';
 import { announce, answer, listen, type Subscription } from '@notetaker/bus';
 import { z } from 'zod';
 import { Documents } from './documents.js';
@@ -15,7 +16,7 @@ import { Segments } from './segments.js';
 import { RecordingLibrary } from './recordings/library.js';
 import { recordingStorageFromEnv } from './recordings/index.js';
 
-/** transcript-store's own variables (the shared ones are in the kit's base config). */
+/** transcript-store's own variables (the shared ones are in @notetaker/config). */
 export const transcriptStoreEnv = z.object({
   TRANSCRIPT_FSYNC: z
     .enum(['true', 'false'], { error: 'must be true or false' })

@@ -46,7 +46,7 @@ describe('document paths', () => {
     expect(datePart('2024-11-21T23:30:00.000-05:00')).to.equal('November 22nd');
   });
 
-  it('builds the SPEC shape, with (2) (3) for copies', () => {
+  it('builds the documented shape, with (2) (3) for copies', () => {
     expect(documentPath('api', documentFileName('2024-11-21T10:00:00Z', 'Weekly sync'))).to.equal(
       'deployed-md-files/docs/api/meetings/November 21st - Weekly sync.md',
     );

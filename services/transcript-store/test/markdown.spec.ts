@@ -7,12 +7,12 @@ import {
   renderFrontMatter,
   renderHeading,
   renderSegment,
-  type FrontMatter,
+  type DocumentHeader,
 } from '../src/markdown.js';
 import { anchorOf, collapse, holds, needlesOf, normalize, parseQuery, snippet } from '../src/search-text.js';
 import { randomStrings, seededRandom } from './support/fuzz.js';
 
-const base: FrontMatter = {
+const base: DocumentHeader = {
   title: 'Weekly sync',
   meetingId: 'meeting_1732183200000_abcdefghij',
   date: '2024-11-21T10:00:00.000Z',

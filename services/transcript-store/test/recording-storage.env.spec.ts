@@ -1,7 +1,7 @@
 /** Which recording storage the environment asks for, and what it refuses (src/recordings/index.ts). */
 import path from 'node:path';
 import { expect } from 'chai';
-import { ConfigError } from '@notetaker/kit';
+import { ConfigError } from '@notetaker/config';
 import { FilesystemRecordingStorage, S3RecordingStorage, recordingStorageFromEnv } from '../src/recordings/index.js';
 
 const dataDir = path.resolve('/tmp/recording-env-test');

@@ -32,7 +32,7 @@ export function transcriptStoreContract(factory: StoreFactory): void {
     it('reserves <project>/meetings/<Month> <ordinal> - <title>.md at open, and writes exactly there', async () => {
       const m = await openMeeting(h, { project: 'acme', title: 'Weekly sync', startedAt: '2024-11-21T23:59:00.000Z' });
       expect(m.documentPath).to.equal('deployed-md-files/docs/acme/meetings/November 21st - Weekly sync.md');
-      // The project folder appears on first save, not before (SPEC 4.1 rule 5).
+      // The project folder appears on first save, not before.
       expect(fs.existsSync(path.join(h.contentRoot, 'deployed-md-files/docs/acme'))).to.equal(false);
       const saved = await flush(h, m.meetingId);
       expect(saved?.documentPath).to.equal(m.documentPath);

@@ -3,7 +3,7 @@
  * retry schedule is configurable so tests and benchmarks run in seconds.
  */
 import { z } from 'zod';
-import { ConfigError, envBool, envInt, parseEnv } from '@notetaker/kit';
+import { ConfigError, envBool, envInt, parseEnv } from '@notetaker/config';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,12 +1,12 @@
 /**
- * The webhook-emitter service: signed, ordered, durable callbacks (SPEC 5.6 and 6).
+ * The webhook-emitter service: signed, ordered, durable callbacks (docs/api/reference.md#events).
  * Serves svc.webhooks.register and svc.webhooks.deliveries; consumes every meeting event
  * (evt.meeting.*.*) in queue group q.webhooks; asks the gateway for signing secrets and
  * meeting-session for events it missed. See docs/services/webhook-emitter.md.
  */
 import { answer } from '@notetaker/bus';
 import { eventEnvelope, evtMeeting, firstIssueMessage, queueGroup, routes } from '@notetaker/contracts';
-import type { RunningService, ServiceContext, ServiceDefinition } from '@notetaker/kit';
+import type { RunningService, ServiceContext, ServiceDefinition } from '@notetaker/service-runtime';
 import { deliveryLog } from './api/delivery-log.js';
 import { registerCallback } from './api/register.js';
 import { loadEmitterConfig } from './config.js';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { silentLogger } from '@notetaker/kit';
+import { silentLogger } from '@notetaker/observability';
 import { openEmbeddedStore, type Store } from '@notetaker/store';
 import { arrived } from '../src/delivery/emitter.js';
 import { MeetingLane } from '../src/delivery/lane.js';

@@ -1,4 +1,4 @@
-/** Meeting events (SPEC 6): one envelope, eight types, one sequence per meeting. */
+/** Meeting events (docs/api/reference.md#events): one envelope, eight types, one sequence per meeting. */
 import { z } from 'zod';
 
 /** An instant in UTC with milliseconds, as every event and REST body writes it. */
@@ -26,7 +26,7 @@ export const eventEnvelope = z.object({
 });
 export type EventEnvelope = z.infer<typeof eventEnvelope>;
 
-/** Header names of a callback delivery (SPEC 6, plus the two our receivers use to deduplicate). */
+/** Header names of a callback delivery (docs/api/reference.md#events). */
 export const CALLBACK_HEADERS = {
   signature: 'X-Service-Signature',
   event: 'X-Service-Event',

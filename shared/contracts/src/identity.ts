@@ -5,9 +5,6 @@ export const CAPABILITIES = ['knowledge:write'] as const;
 export const capability = z.enum(CAPABILITIES);
 export type Capability = z.infer<typeof capability>;
 
-/** Who made a request: an API token, or the browser UI (which belongs to no key). */
-export type Caller = { kind: 'token'; tokenId: string; capabilities: Capability[] } | { kind: 'ui'; accountId: string };
-
 /**
  * Broadcast on broadcast.identity.grant-ended to every gateway when what a stream was opened on
  * ends: an API key revoked, or a web session signed out. Each gateway ends that grant's open
@@ -29,8 +26,8 @@ export const BOT_ACCOUNT_STATUSES = ['active', 'signed_out'] as const;
 export const botAccountStatus = z.enum(BOT_ACCOUNT_STATUSES);
 export type BotAccountStatus = z.infer<typeof botAccountStatus>;
 
-/** One cookie of a signed-in browser session, in the Chrome DevTools shape (what puppeteer sets). */
-export const sessionCookie = z.object({
+/** One cookie of a browser signed in to a bot account, in the Chrome DevTools shape (what puppeteer sets). */
+export const browserCookie = z.object({
   name: z.string().min(1).max(4096),
   value: z.string().max(8192),
   domain: z.string().min(1).max(255),
@@ -41,11 +38,15 @@ export const sessionCookie = z.object({
   secure: z.boolean().default(false),
   sameSite: z.enum(['Strict', 'Lax', 'None']).optional(),
 });
-export type SessionCookie = z.infer<typeof sessionCookie>;
+export type BrowserCookie = z.infer<typeof browserCookie>;
 
-/** A signed-in browser session: cookies, and localStorage per origin (Playwright's storageState shape). */
-export const browserSession = z.object({
-  cookies: z.array(sessionCookie),
+/**
+ * A bot account's storage state: the cookies, and the localStorage per origin, of a browser signed
+ * in to it (Playwright's storageState shape). It signs in as the account: a secret. Operators call
+ * the file it comes in the account's "session file".
+ */
+export const storageState = z.object({
+  cookies: z.array(browserCookie),
   origins: z.array(
     z.object({
       origin: z.string(),
@@ -53,9 +54,9 @@ export const browserSession = z.object({
     }),
   ),
 });
-export type BrowserSession = z.infer<typeof browserSession>;
+export type StorageState = z.infer<typeof storageState>;
 
-/** What may be shown about a bot account: never its session. */
+/** What may be shown about a bot account: never its storage state. */
 export const botAccountInfo = z.object({
   id: z.string(),
   platform: z.enum(['google_meet', 'teams', 'zoom']),
@@ -69,12 +70,16 @@ export const botAccountInfo = z.object({
 });
 export type BotAccountInfo = z.infer<typeof botAccountInfo>;
 
-/** svc.identity.bot-accounts: the accounts of a platform, without sessions. */
+/** svc.identity.bot-accounts: the accounts of a platform, without their storage states. */
 export const botAccountsRequest = z.object({ platform: z.enum(['google_meet', 'teams', 'zoom']) });
 export const botAccountsReply = z.object({ accounts: z.array(botAccountInfo) });
-/** svc.identity.bot-account-session: one account's session, decrypted, for meeting-session only. 404 when removed. */
-export const botAccountSessionRequest = z.object({ accountId: z.string() });
-export const botAccountSessionReply = z.object({ session: browserSession });
+/**
+ * svc.identity.bot-account-session: one account's storage state, decrypted, for meeting-session
+ * only; 404 when removed. The subject and the reply's `session` keep their first names, so that
+ * services of two versions still understand each other.
+ */
+export const botAccountStorageStateRequest = z.object({ accountId: z.string() });
+export const botAccountStorageStateReply = z.object({ session: storageState });
 /** svc.identity.bot-account-report: what a bot saw of an account (signed out, the identity shown, used now). */
 export const botAccountReport = z.object({
   accountId: z.string(),

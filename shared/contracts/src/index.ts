@@ -15,3 +15,5 @@ export * from './events.js';
 export * from './identity.js';
 export * from './messages.js';
 export * from './routes.js';
+export * from './capability.js';
+export * from './capabilities/index.js';

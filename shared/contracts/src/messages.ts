@@ -1,67 +1,26 @@
 /**
- * Bus messages between services: the request and reply of every `svc.<service>.<verb>`.
+ * Bus messages between services: the request and reply of every `svc.<service>.<verb>` that is no
+ * capability's (a capability's are its input and output: capabilities/*.ts).
  * Each owning service parses its requests with these schemas; callers build them from the types.
- * A `caller` is always the authenticated party the gateway saw (SPEC 5: a key sees only its own).
+ * A `caller` is always the authenticated party the gateway saw (a key sees only its own meetings:
+ * docs/api/reference.md#authentication).
  */
 import { z } from 'zod';
 import { eventEnvelope } from './events.js';
-import {
-  callbackUrl,
-  captionLanguage,
-  coachMode,
-  meetingSummary,
-  meetingPasscode,
-  meetingTitle,
-  meetingUrl,
-  platform,
-  projectId,
-  recordingInfo,
-  recordingMode,
-  transcriptionMode,
-  recordingState,
-  signInMode,
-  transcriptSegment,
-} from './rest.js';
-import {
-  createTaskRequest,
-  DEFAULT_DELIVERIES_LIMIT,
-  MAX_DELIVERIES_LIMIT,
-  MAX_HISTORY_LIMIT,
-  task,
-  updateTaskRequest,
-} from './rest.js';
+import { meetingSummary, platform, projectId, recordingInfo, recordingState, transcriptSegment } from './rest.js';
+import { task } from './rest.js';
 
 export const caller = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('token'), tokenId: z.string(), capabilities: z.array(z.string()) }),
   z.object({ kind: z.literal('ui'), accountId: z.string() }),
 ]);
+/** Who made a request: an API token, or the browser UI (which belongs to no key). */
+export type Caller = z.infer<typeof caller>;
 
 // ---- meetings (meeting-session)
 
-/** svc.meetings.start: the REST body already validated, plus who asks. Reply: startMeetingResponse. */
-export const meetingsStart = z.object({
-  caller,
-  url: meetingUrl,
-  title: meetingTitle.nullable(),
-  /** Null for the web UI's meetings: they get no callback. */
-  callbackUrl: callbackUrl.nullable(),
-  project: projectId,
-  saveTranscript: z.boolean(),
-  signIn: signInMode.default('auto'),
-  language: captionLanguage.nullable().default(null),
-  /** A passcode for a link without one (Zoom); never stored on the record, like the link itself. */
-  passcode: meetingPasscode.nullable().default(null),
-  /** Null: the worker's default (`ai` when it has a model configured, else `rules`). */
-  coach: coachMode.nullable().default(null),
-  /** Null: the installation's default (RECORDING_DEFAULT, else none). */
-  recording: recordingMode.nullable().default(null),
-  /** Null: auto. */
-  transcription: transcriptionMode.nullable().default(null),
-});
-/** svc.meetings.stop -> {meetingId, status: 'stopping'}; svc.meetings.get -> meetingRecord. */
+/** svc.meetings.get -> meetingRecord, the caller's meeting (404 for another's). */
 export const meetingRef = z.object({ caller, meetingId: z.string() });
-/** svc.meetings.status -> {meetings: MeetingSummary[]} (live ones of this caller). */
-export const meetingsStatus = z.object({ caller });
 
 /**
  * What meeting-session answers about one meeting (svc.meetings.get): its summary, as the REST
@@ -159,12 +118,6 @@ export const transcriptDocumentReply = z.object({
 export const SEARCH_MAX_QUERY_LENGTH = 200;
 export const SEARCH_DEFAULT_LIMIT = 20;
 export const SEARCH_MAX_LIMIT = 100;
-/** svc.transcripts.search: saved transcripts of the whole instance, best first. */
-export const transcriptSearch = z.object({
-  q: z.string().min(1).max(SEARCH_MAX_QUERY_LENGTH),
-  project: projectId.optional(),
-  limit: z.number().int().min(1).max(SEARCH_MAX_LIMIT).default(SEARCH_DEFAULT_LIMIT),
-});
 export const searchResult = z.object({
   project: z.string(),
   meetingId: z.string(),
@@ -176,7 +129,7 @@ export const searchResult = z.object({
   snippet: z.string(),
 });
 export type SearchResult = z.infer<typeof searchResult>;
-/** The query of GET /api/v1/search (and the search_transcripts tool's arguments). */
+/** The query of GET /api/v1/search (and the search_transcripts tool's arguments): search_transcripts' input. */
 export const searchQuery = z.strictObject({
   q: z
     .string({ error: 'q is required and must be a string' })
@@ -208,23 +161,8 @@ export const transcriptSavedNotice = z.object({
   origin: z.string(),
 });
 
-// ---- projects (project-catalog)
+// ---- tasks (task-scheduler; its capabilities are capabilities/tasks.ts)
 
-/** svc.projects.list: {} -> projectsResponse (every project of the instance). */
-export const projectsList = z.looseObject({});
-/** svc.projects.meetings -> projectMeetingsResponse, newest first; 404 `Project not found`. */
-export const projectMeetingsRequest = z.object({ projectId });
-
-// ---- tasks (task-scheduler)
-// Served in queue group q.tasks. The gateway validated the REST body already; the scheduler parses
-// again (cron ranges, skill existence and the timezone's canonical name are its own checks).
-
-// The scheduler checks the cron expression itself (field count included, with its ranges), so the
-// bus schemas take any string there.
-const cronOnBus = z.string().max(200, 'cronExpression must be at most 200 characters');
-
-/** svc.tasks.create -> taskResponse; 404 unknown skill, 409 duplicate name. */
-export const tasksCreate = createTaskRequest.extend({ cronExpression: cronOnBus.optional() });
 /**
  * svc.tasks.list -> {tasks, next}: by name, a page at a time so one reply stays far below NATS'
  * 1 MB payload limit with thousands of tasks; ask again with `after: next` until next is null.
@@ -236,22 +174,6 @@ export const tasksList = z.object({
   limit: z.number().int().min(1).max(TASKS_PAGE_MAX).default(500),
 });
 export const tasksPage = z.object({ tasks: z.array(task), next: z.string().nullable() });
-/** svc.tasks.get -> taskDetailsResponse; svc.tasks.delete -> successResponse;
- *  svc.tasks.enable / svc.tasks.disable -> taskResponse (409 for an on-demand task). 404 `Task not found`. */
-export const taskRef = z.object({ name: z.string() });
-/** svc.tasks.update -> taskResponse. */
-export const tasksUpdate = z.object({
-  name: z.string(),
-  changes: updateTaskRequest.extend({ cronExpression: cronOnBus.nullable().optional() }),
-});
-/** svc.tasks.run -> runTaskResponse once the execution is recorded as running; 409 while one runs. */
-export const tasksRun = z.object({ name: z.string(), triggerType: z.enum(['api', 'ui']) });
-/** svc.tasks.history -> historyResponse, newest first. */
-export const tasksHistory = z.object({
-  name: z.string(),
-  limit: z.number().int().min(1).max(MAX_HISTORY_LIMIT),
-  offset: z.number().int().min(0),
-});
 /**
  * Broadcast (not requested) on broadcast.tasks.changed after every change to a task, to every
  * task-scheduler instance: each re-reads the task and re-arms its timer, and cancels a run of a
@@ -273,13 +195,7 @@ export const webhookRegisterReply = z.object({
   state: z.enum(['active', 'gone', 'no_key']),
 });
 
-/** svc.webhooks.deliveries: a meeting's delivery log, for its owner (404 otherwise). */
-export const webhookDeliveriesRequest = z.object({
-  caller,
-  meetingId: z.string(),
-  afterSequence: z.number().int().min(0).default(0),
-  limit: z.number().int().min(1).max(MAX_DELIVERIES_LIMIT).default(DEFAULT_DELIVERIES_LIMIT),
-});
+// svc.webhooks.deliveries is get_deliveries' route (capabilities/deliveries.ts); its reply:
 export const deliveryAttempt = z.object({
   at: z.string(),
   deliveryId: z.string(),

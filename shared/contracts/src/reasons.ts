@@ -1,6 +1,7 @@
 /**
- * Why a meeting ended or failed: the `reason` of its last meeting_status event (SPEC 6) and of its
- * record. Each list is written here once; meeting-session's drivers, actor and registry import it.
+ * Why a meeting ended or failed: the `reason` of its last meeting_status event
+ * (docs/api/reference.md#events) and of its record. Each list is written here once; meeting-session's
+ * drivers, actor and registry import it.
  */
 import { z } from 'zod';
 
@@ -17,7 +18,7 @@ export const DRIVER_FAILURES = [
   'bot_detected',
   /** The platform does not let guests in (Meet's "You can't join this video call", a tenant without anonymous join, a sign-in redirect). */
   'guest_refused',
-  /** Signed in with a bot account, the platform sent the bot to its sign-in page: the session is no longer accepted. */
+  /** Signed in with a bot account, the platform sent the bot to its sign-in page: its storage state is no longer accepted. */
   'signed_out',
   'join_failed',
   'browser_unavailable',

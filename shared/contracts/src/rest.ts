@@ -1,6 +1,6 @@
 /**
- * REST bodies of SPEC sections 2 and 4. Request schemas are strict (unknown fields are a 400) and
- * carry the messages a caller sees; response schemas document and test what we answer. Each area
+ * REST bodies (docs/api/openapi.json is generated from them). Request schemas are strict (unknown
+ * fields are a 400) and carry the messages a caller sees; response schemas document and test what we answer. Each area
  * is a module of rest/; this one gathers them, so importers name './rest.js' alone.
  */
 export { isoTimestamp } from './events.js';

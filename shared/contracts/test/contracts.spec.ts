@@ -57,9 +57,18 @@ describe('contracts', () => {
         invalid = err;
       }
       const rebuilt = ServiceError.fromWire((invalid as ServiceError).toWire());
-      expect(rebuilt).to.include({ status: 400, field: 'callbackUrl', message: 'callbackUrl is required and must be a string' });
+      expect(rebuilt).to.include({
+        status: 400,
+        field: 'callbackUrl',
+        message: 'callbackUrl is required and must be a string',
+      });
       const busy = ServiceError.fromWire(errors.atCapacity(10).toWire());
-      expect(busy).to.include({ status: 503, retryable: true, retryAfterS: 5, message: 'All 10 bot seats are busy; retry in 5 s' });
+      expect(busy).to.include({
+        status: 503,
+        retryable: true,
+        retryAfterS: 5,
+        message: 'All 10 bot seats are busy; retry in 5 s',
+      });
       expect(ServiceError.fromWire(errors.notFound().toWire())).to.not.have.property('field');
     });
   });
@@ -67,8 +76,14 @@ describe('contracts', () => {
   describe('REST bodies', () => {
     const valid = { url: 'https://meet.google.com/abc-defg-hij', callbackUrl: 'https://example.com/hook' };
 
-    it('accepts a minimal start request', () => {
-      expect(startMeetingRequest.parse(valid)).to.deep.equal(valid);
+    it('accepts a minimal start request, its defaults filled in by the schema', () => {
+      expect(startMeetingRequest.parse(valid)).to.deep.equal({
+        ...valid,
+        project: 'api',
+        saveTranscript: true,
+        signIn: 'auto',
+        transcription: 'auto',
+      });
     });
 
     it('names the field that is wrong', () => {

@@ -12,6 +12,7 @@ export { openEmbeddedStore, type EmbeddedStoreOptions } from './embedded.js';
 export type { MongoStoreOptions } from './mongodb.js';
 export { newId } from './common.js';
 export type { StaleLock } from './lock.js';
+export { GroupCommit } from './group-commit.js';
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.mongodbUrl) return openMongoStore({ service: options.service, url: options.mongodbUrl });

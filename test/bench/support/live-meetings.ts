@@ -75,7 +75,7 @@ export async function liveMeetingsMemory(options: LiveMeetingsOptions): Promise<
         url: sim.url(platform, id),
         meetingId: `meeting_${tag}_${i}`,
         displayName: 'Notetaker',
-        account: account && { name: account.name, session: account.storageState },
+        account: account && { name: account.name, storageState: account.storageState },
       });
       drivers.push(driver);
       await driver.start(quiet);

@@ -4,7 +4,9 @@
  * process hosts the worker and its actors. Prints "ready" once serving; stops cleanly on SIGTERM.
  */
 import { connectBus } from '@notetaker/bus';
-import { createMetricsRegistry, loadBaseConfig, silentLogger, type RunningService } from '@notetaker/kit';
+import { loadBaseConfig } from '@notetaker/config';
+import { createMetricsRegistry, silentLogger } from '@notetaker/observability';
+import type { RunningService } from '@notetaker/service-runtime';
 import { meetingSessionService } from '@notetaker/meeting-session';
 import { openStore, type Store } from '@notetaker/store';
 import { transcriptStoreService } from '@notetaker/transcript-store';

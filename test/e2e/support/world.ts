@@ -9,7 +9,7 @@
  * meeting length so nothing a failed case leaves behind can run long.
  */
 import { randomBytes } from 'node:crypto';
-import { findChrome } from '@notetaker/kit';
+import { findChrome } from '@notetaker/find-chrome';
 import {
   createDriverFactory,
   driverOptionsFromEnv,

@@ -1,15 +1,15 @@
 /**
  * `bot-account login`: a person signs the bot account in, in a visible Chromium on their desktop,
- * and the session is taken when they close it. The browser gives nothing once closed, so its
+ * and the account's storage state is taken when they close it. The browser gives nothing once closed, so its
  * cookies and the platform origins' localStorage are read every second while it is open and the
- * last reading is the session.
+ * last reading is the storage state.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Platform } from '@notetaker/contracts';
-import { CHROME_CANDIDATES, findChrome } from '@notetaker/kit';
-import { isPlatformHost } from '../identity/session-file.js';
+import { CHROME_CANDIDATES, findChrome } from '@notetaker/find-chrome';
+import { isPlatformHost } from '../identity/storage-state-file.js';
 
 const NO_DISPLAY = 'bot-account login needs a display: run it on a desktop, then import the file with bot-account add';
 
@@ -18,7 +18,7 @@ const START_URL: Record<Platform, string> = {
   teams: 'https://login.microsoftonline.com/',
   zoom: 'https://zoom.us/signin',
 };
-/** Teams keeps part of its session in its own origin's localStorage: visit it once signed in. */
+/** Teams keeps part of its sign-in in its own origin's localStorage: visit it once signed in. */
 const TEAMS_URL = 'https://teams.microsoft.com/';
 
 /** Besides the Linux packages' places: a desktop's may be a Mac. */
@@ -33,7 +33,7 @@ interface StorageState {
 }
 
 /** Runs the sign-in and resolves with the session file's text (Playwright's storageState shape). */
-export async function loginSession(platform: Platform, say: (line: string) => void): Promise<string> {
+export async function captureStorageState(platform: Platform, say: (line: string) => void): Promise<string> {
   // macOS has a display without DISPLAY; elsewhere X11 or Wayland says there is one.
   if (process.platform !== 'darwin' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
     throw new Error(NO_DISPLAY);

@@ -7,14 +7,14 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { platform as platformSchema, ServiceError, type Platform, type WireError } from '@notetaker/contracts';
-import { loadBaseConfig } from '@notetaker/kit';
+import { loadBaseConfig } from '@notetaker/config';
 import { openStore } from '@notetaker/store';
 import { adminSocketPath, callAdminSocket } from '../identity/admin-socket.js';
-import { MAX_MEETINGS_PER_ACCOUNT } from '../identity/bot-accounts.js';
+import { MAX_MEETINGS_PER_ACCOUNT } from '../identity/bot-account-store.js';
 import { runIdentityCommand } from '../identity/commands.js';
-import { MAX_SESSION_BYTES } from '../identity/session-file.js';
+import { MAX_STORAGE_STATE_BYTES } from '../identity/storage-state-file.js';
 import { startIdentity } from '../service.js';
-import { loginSession } from './login.js';
+import { captureStorageState } from './login.js';
 
 const USAGE = `usage:
   cli token create --name NAME [--capability knowledge:write]... [--account EMAIL]
@@ -69,7 +69,7 @@ function parseCommand(argv: string[]): Record<string, unknown> {
         platform: values.platform,
         name: values.name,
         // The CLI reads the file: a gateway reached through its socket may not see this path.
-        session: readSessionFile(values.session),
+        session: readStorageStateFile(values.session),
         maxMeetings: maxMeetings(values['max-meetings']),
       };
     case 'bot-account.list':
@@ -95,14 +95,14 @@ function parseCommand(argv: string[]): Record<string, unknown> {
 
 class UsageError extends Error {}
 
-function readSessionFile(file: string): string {
+function readStorageStateFile(file: string): string {
   let size: number;
   try {
     size = fs.statSync(file).size;
   } catch (err) {
     throw new Error(`cannot read the session file ${file} (${(err as NodeJS.ErrnoException).code})`);
   }
-  if (size > MAX_SESSION_BYTES) throw new Error('The session file is over 1 MB');
+  if (size > MAX_STORAGE_STATE_BYTES) throw new Error('The session file is over 1 MB');
   return fs.readFileSync(file, 'utf8');
 }
 
@@ -115,13 +115,19 @@ function maxMeetings(value: string | undefined): number | undefined {
 
 /** `login` signs in here, on the operator's desktop, then adds the account like `add` does. */
 async function login(cmd: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const session = await loginSession(cmd.platform as Platform, (line) => process.stderr.write(`${line}\n`));
+  const state = await captureStorageState(cmd.platform as Platform, (line) => process.stderr.write(`${line}\n`));
   if (typeof cmd.out === 'string') {
     // Written before the add, so a refused add (a duplicate name) does not lose the sign-in.
-    fs.writeFileSync(cmd.out, session, { mode: 0o600 });
+    fs.writeFileSync(cmd.out, state, { mode: 0o600 });
     process.stderr.write(`Session saved to ${cmd.out}: keep it secret, and delete it once imported.\n`);
   }
-  return { command: 'bot-account.add', platform: cmd.platform, name: cmd.name, session, maxMeetings: cmd.maxMeetings };
+  return {
+    command: 'bot-account.add',
+    platform: cmd.platform,
+    name: cmd.name,
+    session: state,
+    maxMeetings: cmd.maxMeetings,
+  };
 }
 
 async function execute(command: Record<string, unknown>): Promise<unknown> {

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { Middleware } from 'koa';
 import { ServiceError } from '@notetaker/contracts';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 
 export function errorMiddleware(logger: Logger): Middleware {
   return async (ctx, next) => {

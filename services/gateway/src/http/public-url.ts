@@ -7,7 +7,7 @@
  */
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
-import { envString, parseEnv } from '@notetaker/kit';
+import { envString, parseEnv } from '@notetaker/config';
 
 export const publicUrlEnvSchema = z.object({
   /** `https://notes.example.com` (a path prefix is kept): the base of absolute links in answers. */

@@ -30,7 +30,7 @@ import {
   type Caller,
   type RecordingInfo,
 } from '@notetaker/contracts';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import { NO_AUDIO_YET, NO_RECORDING } from '../operations/recordings.js';
 import { ownedMeeting } from '../operations/transcripts.js';
 

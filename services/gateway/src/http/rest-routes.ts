@@ -6,16 +6,11 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Bus } from '@notetaker/bus';
-import type { Caller } from '@notetaker/contracts';
+import { pathParameters, type Caller } from '@notetaker/contracts';
 import { contentDisposition } from '../operations/transcripts.js';
 import { perform, type Operation } from '../operations/operation.js';
 import { baseUrlOf } from './public-url.js';
 import { parseInput } from './validate.js';
-
-/** The `:name`s of a Koa path, in order. */
-export function pathParameters(path: string): string[] {
-  return [...path.matchAll(/:(\w+)/g)].map(([, name]) => name);
-}
 
 /**
  * Where REST reads an operation's input besides the path: its query or body schema (the input's

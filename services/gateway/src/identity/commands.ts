@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { capability, errors, firstIssueMessage } from '@notetaker/contracts';
 import type { AccountService } from './accounts.js';
-import type { BotAccountService } from './bot-accounts.js';
+import type { BotAccountService } from './bot-account-store.js';
 import type { TokenService } from './tokens.js';
 
 export const identityCommand = z.discriminatedUnion('command', [
@@ -70,7 +70,7 @@ export async function runIdentityCommand(input: unknown, services: IdentityServi
       const added = await services.botAccounts.add({
         platform: cmd.platform,
         name: cmd.name,
-        sessionText: cmd.session,
+        storageStateText: cmd.session,
         maxMeetings: cmd.maxMeetings,
       });
       return {

@@ -11,7 +11,8 @@
  */
 import { announce, listen, type Bus, type Subscription } from '@notetaker/bus';
 import { broadcasts, type Grant } from '@notetaker/contracts';
-import { envMs, parseEnv, type Logger } from '@notetaker/kit';
+import { envMs, parseEnv } from '@notetaker/config';
+import type { Logger } from '@notetaker/observability';
 import { z } from 'zod';
 
 export const grantEnvSchema = z.object({

@@ -1,6 +1,6 @@
 /**
  * What the identity services show of a stored record: its `_id` as `id`, then exactly the fields
- * named, in that order. A field not named (a key digest, a sealed secret or session) is never
+ * named, in that order. A field not named (a key digest, a sealed secret or storage state) is never
  * shown, so a new secret field stays hidden without anyone remembering to leave it out.
  */
 export function shownFields<R extends { _id: string }, K extends keyof R & string>(

@@ -10,6 +10,12 @@ import type { RequestContext } from '../operations/operation.js';
 
 type TokenCaller = Extract<Caller, { kind: 'token' }>;
 
+/** The caller and request of every exchange on a server that serves one caller only. */
+export interface BoundContext {
+  caller: TokenCaller;
+  request: RequestContext;
+}
+
 export function authInfoOf(caller: TokenCaller, request: RequestContext): AuthInfo {
   return {
     token: caller.tokenId,

@@ -1,6 +1,6 @@
 /** The /mcp endpoint's own environment variables (durations in ms so tests can shrink them). */
 import { z } from 'zod';
-import { envInt, envMs, parseEnv } from '@notetaker/kit';
+import { envInt, envMs, parseEnv } from '@notetaker/config';
 
 export const mcpEnvSchema = z.object({
   /**

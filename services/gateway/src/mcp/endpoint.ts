@@ -1,30 +1,34 @@
 /**
  * The Model Context Protocol at /mcp, beside REST on the gateway's port. Before any MCP exchange:
  * the Origin allow-list (403), the API key (401, as on REST), the body size limit (413, as on
- * REST). A plain `tools/call` of either era is then answered here, as the SDK would (direct.ts);
- * other 2026-07-28 requests go to the SDK's per-request handler, whose `subscriptions/listen`
- * streams hear our bus; other 2025-era requests go to sessions (see sessions.ts).
+ * REST). A plain `tools/call` of either era is then answered on a long-lived SDK connection of
+ * the key's, without the web Request and Response the SDK's HTTP entries need (plain-tool-call.ts,
+ * tool-call-lines.ts); other 2026-07-28 requests go to the SDK's per-request handler, whose
+ * `subscriptions/listen` streams hear our bus; other 2025-era requests go to sessions (see
+ * sessions.ts). `mcp_tool_calls_total` counts tools/call requests by the route they took.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Context, Middleware } from 'koa';
+import client from 'prom-client';
 import { createMcpHandler, isLegacyRequest, type AuthInfo } from '@modelcontextprotocol/server';
 import { errors, type Caller } from '@notetaker/contracts';
 import type { Bus } from '@notetaker/bus';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import { apiKeyAuth } from '../http/auth.js';
 import { MAX_BODY_BYTES, readLimited } from '../http/body.js';
 import { baseUrlOf } from '../http/public-url.js';
 import type { GrantWatch } from '../identity/grants.js';
 import type { TokenService } from '../identity/tokens.js';
+import type { RequestContext } from '../operations/operation.js';
 import { authInfoOf, callerOf } from './caller.js';
 import { normalOrigin, type McpConfig } from './config.js';
 import { McpChangeRelay } from './event-bus.js';
 import { assertSubscribable } from './resources.js';
-import { directSessionToolCall, directToolCall, sessionToolCallResponse, toolCallResponse } from './direct.js';
+import { plainSessionToolCall, plainToolCall, type PlainToolCall } from './plain-tool-call.js';
 import { createMcpServer, ServerPool } from './server.js';
 import { LegacySessions, type SessionResponse } from './sessions.js';
-import { callTool } from './tools.js';
+import { ToolCallLines } from './tool-call-lines.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -35,6 +39,7 @@ export interface McpEndpointDeps {
   grants: GrantWatch;
   logger: Logger;
   config: McpConfig;
+  metrics: client.Registry;
 }
 
 export interface McpEndpoint {
@@ -49,8 +54,12 @@ type TokenCaller = Extract<Caller, { kind: 'token' }>;
 export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
   const { bus, logger, config } = deps;
   const events = new McpChangeRelay(bus, logger);
-  const newServer = () => createMcpServer({ bus, logger });
-  const pool = new ServerPool(newServer);
+  const newServer = () => createMcpServer({ bus, logger }, 'legacy');
+  const pool = new ServerPool(() => createMcpServer({ bus, logger }, 'modern'));
+  const lines = new ToolCallLines(
+    (era, caller, request) => createMcpServer({ bus, logger }, era, { caller, request }),
+    logger,
+  );
   const onerror = (err: Error) => logger.debug({ err }, 'MCP request refused');
   // Every request reaching the handler was authenticated: its AuthInfo names the key to pool by.
   const modern = createMcpHandler(({ authInfo }) => pool.take(callerOfAuth(authInfo).tokenId), {
@@ -69,6 +78,12 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
     maxPerKey: config.maxSessionsPerKey,
   });
   const authenticate = apiKeyAuth(deps.tokens);
+  const toolCalls = new client.Counter({
+    name: 'mcp_tool_calls_total',
+    help: "MCP tools/call requests by route: plain (a long-lived SDK connection of the key's), sdk (the SDK's HTTP handler or a session's transport)",
+    labelNames: ['route'],
+    registers: [deps.metrics],
+  });
 
   async function serve(ctx: Context): Promise<void> {
     const caller = ctx.state.caller as TokenCaller;
@@ -78,24 +93,11 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
     const raw = ctx.method === 'POST' ? await readLimited(ctx.req, MAX_BODY_BYTES) : undefined;
     const parsedBody = raw && raw.length > 0 && ctx.is('application/json') ? parseJson(raw) : undefined;
     if (parsedBody === INVALID_JSON) return send(ctx, jsonRpcParseError());
-    // The plain 2026-07-28 tools/call: answered here, byte for byte as the SDK would (direct.ts).
-    const direct = parsedBody === undefined ? undefined : directToolCall(ctx.req.headers, parsedBody);
-    if (direct) {
-      const result = await callTool(direct.op, bus, logger, caller, direct.args, request);
-      return sendJson(ctx, toolCallResponse(direct.id, result));
+    if (parsedBody !== undefined && (await answeredPlainly(ctx, caller, request, parsedBody))) {
+      toolCalls.inc({ route: 'plain' });
+      return;
     }
-    // The plain tools/call on an open 2025-era session of this key: answered as its transport would.
-    const sessionId = ctx.get('mcp-session-id');
-    const call = sessionId && parsedBody !== undefined ? directSessionToolCall(ctx.req.headers, parsedBody) : undefined;
-    const claimed = call && sessions.claim(sessionId, caller.tokenId);
-    if (call && claimed) {
-      try {
-        const result = await callTool(call.op, bus, logger, caller, call.args, request);
-        return sendJson(ctx, sessionToolCallResponse(call.id, result), { 'mcp-session-id': claimed.id });
-      } finally {
-        claimed.release();
-      }
-    }
+    if ((parsedBody as { method?: unknown } | undefined)?.method === 'tools/call') toolCalls.inc({ route: 'sdk' });
 
     // Tells the SDK the client went away (a listen stream ends with it); not after a full answer.
     const abort = new AbortController();
@@ -125,6 +127,35 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
       return await send(ctx, response);
     } finally {
       unwatch();
+    }
+  }
+
+  /**
+   * Answers a plain tools/call (plain-tool-call.ts) on the SDK's long-lived connections
+   * (tool-call-lines.ts): of 2026-07-28, or of 2025 on an open session of this key, which counts
+   * busy meanwhile and whose id the answer carries, as its transport's would. False for any other
+   * request, left to the SDK's HTTP entries.
+   */
+  async function answeredPlainly(
+    ctx: Context,
+    caller: TokenCaller,
+    request: RequestContext,
+    body: unknown,
+  ): Promise<boolean> {
+    const modernCall = plainToolCall(ctx.req.headers, body);
+    if (modernCall) {
+      sendJson(ctx, await lines.answer(modernCall, caller, request));
+      return true;
+    }
+    const sessionId = ctx.get('mcp-session-id');
+    const call: PlainToolCall | undefined = sessionId ? plainSessionToolCall(ctx.req.headers, body) : undefined;
+    const claimed = call && sessions.claim(sessionId, caller.tokenId);
+    if (!call || !claimed) return false;
+    try {
+      sendJson(ctx, await lines.answer(call, caller, request), { 'mcp-session-id': claimed.id });
+      return true;
+    } finally {
+      claimed.release();
     }
   }
 
@@ -166,6 +197,7 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
     async close() {
       await modern.close();
       pool.clear();
+      await lines.closeAll();
       await sessions.closeAll();
     },
   };
@@ -199,13 +231,16 @@ function headersOf(ctx: Context): Headers {
 const isEventStream = (response: Response) =>
   response.headers.get('content-type')?.startsWith('text/event-stream') === true;
 
-/** Answers 200 with a JSON text already made (the direct tools/call answers), then `headers`. */
-function sendJson(ctx: Context, text: string, headers: Record<string, string> = {}): void {
+/**
+ * Answers 200 `application/json` with a JSON-RPC message as the SDK's HTTP transports write one
+ * (`Response.json`: the message's JSON, nothing after it), then `headers`.
+ */
+function sendJson(ctx: Context, message: unknown, headers: Record<string, string> = {}): void {
   ctx.respond = false;
   ctx.res.statusCode = 200;
   ctx.res.setHeader('content-type', 'application/json');
   for (const [name, value] of Object.entries(headers)) ctx.res.setHeader(name, value);
-  ctx.res.end(text);
+  ctx.res.end(JSON.stringify(message));
 }
 
 /** Writes a web Response to Node's response: an event stream as it comes (it stays open), the rest whole. */

@@ -14,7 +14,7 @@
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import type { Bus, Subscription } from '@notetaker/bus';
 import { evtMcpChange, evtMeeting } from '@notetaker/contracts';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import { transcriptUri } from './resources.js';
 
 /** The meeting events that change what a transcript resource reads. */

@@ -19,7 +19,7 @@ import {
 import { z } from 'zod';
 import { call, type Bus } from '@notetaker/bus';
 import { routes, ServiceError, type Caller, type ProjectMeeting } from '@notetaker/contracts';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import { publicError } from '../http/errors.js';
 import { listMeetings } from '../operations/meetings.js';
 import { perform, type RequestContext } from '../operations/operation.js';

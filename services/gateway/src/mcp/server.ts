@@ -2,9 +2,10 @@
  * One definition of the MCP server (tools and resources) for both protocol eras: the 2026-07-28
  * handler takes one from a per-key pool for each request, a 2025-era session builds its own.
  */
-import { McpServer } from '@modelcontextprotocol/server';
+import { McpServer, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import type { Bus } from '@notetaker/bus';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
+import type { BoundContext } from './caller.js';
 import { registerResources } from './resources.js';
 import { registerTools } from './tools.js';
 
@@ -21,15 +22,25 @@ const INSTRUCTIONS =
 /** The server's identity, as `initialize`, `server/discover` and each modern result's `_meta` name it. */
 export const SERVER_INFO = { name: 'notetaker', title: 'Notetaker', version: '0.1.0' };
 
-export function createMcpServer(deps: McpServerDeps): McpServer {
+/** The per-request revision: a server serves it only when its supported versions list it. */
+export const MODERN_REVISION = '2026-07-28';
+
+/**
+ * A server for a 2025-era session (`legacy`), or for 2026-07-28 exchanges (`modern`): listing the
+ * modern revision is what lets the SDK's per-request transport bind it to that era when it
+ * connects (the SDK's own HTTP handler adds it too, on the first exchange it serves). A `bound`
+ * server's tools answer as that caller whatever the exchange says (tool-call-lines.ts).
+ */
+export function createMcpServer(deps: McpServerDeps, era: 'modern' | 'legacy', bound?: BoundContext): McpServer {
   const server = new McpServer(
     { ...SERVER_INFO },
     {
       capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } },
       instructions: INSTRUCTIONS,
+      ...(era === 'modern' && { supportedProtocolVersions: [...SUPPORTED_PROTOCOL_VERSIONS, MODERN_REVISION] }),
     },
   );
-  registerTools(server, deps.bus, deps.logger);
+  registerTools(server, deps.bus, deps.logger, bound);
   registerResources(server, deps);
   return server;
 }

@@ -17,7 +17,7 @@ import {
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import type { Caller } from '@notetaker/contracts';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import type { GrantWatch } from '../identity/grants.js';
 import { callerOf } from './caller.js';
 import { assertSubscribable, type ResourceDeps } from './resources.js';

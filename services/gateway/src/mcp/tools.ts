@@ -9,11 +9,11 @@ import type { CallToolResult, McpServer, StandardSchemaWithJSON } from '@modelco
 import type { z } from 'zod';
 import type { Bus } from '@notetaker/bus';
 import type { Caller } from '@notetaker/contracts';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import { publicError } from '../http/errors.js';
 import { OPERATIONS } from '../operations/index.js';
 import { perform, type Operation, type RequestContext } from '../operations/operation.js';
-import { callerOf, requestOf } from './caller.js';
+import { callerOf, requestOf, type BoundContext } from './caller.js';
 
 type Props = StandardSchemaWithJSON['~standard'];
 type JsonOptions = Parameters<Props['jsonSchema']['input']>[0];
@@ -48,7 +48,11 @@ function withJsonSchemaOnce(schema: z.ZodType): StandardSchemaWithJSON {
   };
 }
 
-export function registerTools(server: McpServer, bus: Bus, logger: Logger): void {
+/**
+ * Registers every operation's tool. Their caller and request come from the exchange's AuthInfo
+ * (caller.ts), or from `bound`, for a server that serves one caller only (tool-call-lines.ts).
+ */
+export function registerTools(server: McpServer, bus: Bus, logger: Logger, bound?: BoundContext): void {
   for (const op of OPERATIONS) {
     const { title, description, annotations } = op.tool;
     server.registerTool(
@@ -60,13 +64,14 @@ export function registerTools(server: McpServer, bus: Bus, logger: Logger): void
         outputSchema: withJsonSchemaOnce(op.output),
         annotations: { title, ...annotations },
       },
-      (args: unknown, ctx) => callTool(op, bus, logger, callerOf(ctx), args, requestOf(ctx)),
+      (args: unknown, ctx) =>
+        callTool(op, bus, logger, bound?.caller ?? callerOf(ctx), args, bound?.request ?? requestOf(ctx)),
     );
   }
 }
 
-/** One operation's tool result, for the SDK's handler and the direct path alike (mcp/direct.ts). */
-export async function callTool(
+/** One operation's tool result: the handler of its tool on every server (mcp/server.ts). */
+async function callTool(
   op: Operation,
   bus: Bus,
   logger: Logger,

@@ -10,23 +10,18 @@ import {
   EVENT_TYPES,
   errorBody,
   eventEnvelope,
-  MEETING_ID,
-  projectMeetingsParams,
-  TASK_NAME,
+  getRecording,
+  NO_AUDIO_YET,
+  NO_RECORDING,
+  NOT_OWNED,
+  pathParameters,
 } from '@notetaker/contracts';
 import { RECORDING_DOWNLOAD } from '../http/recording-download.js';
-import { restInput, pathParameters } from '../http/rest-routes.js';
-import { NO_AUDIO_YET, NO_RECORDING } from '../operations/recordings.js';
+import { restInput } from '../http/rest-routes.js';
 import { OPERATIONS } from '../operations/index.js';
-import { NOT_OWNED, type Method, type Operation, type Tag } from '../operations/operation.js';
+import type { Method, Operation } from '../operations/operation.js';
 
 type Json = Record<string, unknown>;
-
-const PATH_PARAMETERS: Record<string, { schema: z.ZodType; description: string }> = {
-  meetingId: { schema: z.string().regex(MEETING_ID), description: 'A meeting id as the start answered it' },
-  projectId: { schema: projectMeetingsParams.shape.projectId, description: 'A project id' },
-  name: { schema: z.string().regex(TASK_NAME), description: 'A task name' },
-};
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input; the message names the field',
@@ -45,11 +40,15 @@ const errorResponse = (description: string) => ({
   content: json({ $ref: '#/components/schemas/Error' }),
 });
 
-/** A path's operation as OpenAPI states it; `public`: served without a key (only this document). */
+/**
+ * A path's operation as OpenAPI states it; `params`: the schema whose fields its path parameters
+ * are (the operation's input); `public`: served without a key (only this document).
+ */
 interface PathEntry {
   method: Method;
   path: string;
-  tag: Tag;
+  params?: z.ZodType;
+  tag: string;
   summary: string;
   query?: z.ZodType;
   body?: z.ZodType;
@@ -64,6 +63,7 @@ function entryOf(op: Operation): PathEntry {
   return {
     method: rest.method,
     path: rest.path,
+    params: op.input,
     tag: rest.tag,
     summary: rest.summary,
     ...(input && { [input.in]: input.schema }),
@@ -72,7 +72,7 @@ function entryOf(op: Operation): PathEntry {
       description: rest.description,
       ...(rest.markdown ? { markdown: true as const } : { schema: op.output }),
     },
-    errors: rest.errors,
+    errors: op.errors,
   };
 }
 
@@ -93,6 +93,8 @@ const DOCUMENT_ENTRY: PathEntry = {
 const RECORDING_ENTRY: PathEntry = {
   method: RECORDING_DOWNLOAD.method,
   path: RECORDING_DOWNLOAD.path,
+  // The meeting as get_recording names it.
+  params: getRecording.input,
   tag: 'meetings',
   summary:
     "The meeting's audio recording (Ogg Opus), streamed, with HTTP ranges; while the meeting is live, what is stored so far",
@@ -143,14 +145,16 @@ const RANGE_PARAMETER: Json = {
   schema: { type: 'string' },
 };
 
+/** A path parameter as its field of the input declares it, the field's description lifted to the parameter. */
+function pathParameter(op: PathEntry, name: string): Json {
+  const field = (op.params as { shape?: Record<string, z.ZodType> } | undefined)?.shape?.[name];
+  if (!field) throw new Error(`${op.method} ${op.path}: path parameter :${name} is no field of its input`);
+  const { description, ...schema } = schemaOf(field, 'input');
+  return { name, in: 'path', required: true, ...(description ? { description } : {}), schema };
+}
+
 function operationObject(op: PathEntry): Json {
-  const parameters: Json[] = pathParameters(op.path).map((name) => ({
-    name,
-    in: 'path',
-    required: true,
-    description: PATH_PARAMETERS[name].description,
-    schema: schemaOf(PATH_PARAMETERS[name].schema, 'input'),
-  }));
+  const parameters: Json[] = pathParameters(op.path).map((name) => pathParameter(op, name));
   if (op.query) {
     const query = schemaOf(op.query, 'input') as { properties: Record<string, Json>; required?: string[] };
     for (const [name, schema] of Object.entries(query.properties)) {
@@ -236,8 +240,10 @@ let built: Json | null = null;
 export function openApiDocument(): Json {
   if (built) return built;
   const paths: Record<string, Json> = {};
-  for (const op of [...OPERATIONS.map(entryOf), RECORDING_ENTRY, DOCUMENT_ENTRY])
-    (paths[openApiPath(op.path)] ??= {})[op.method] = operationObject(op);
+  const entries = [...OPERATIONS.map(entryOf), RECORDING_ENTRY, DOCUMENT_ENTRY];
+  for (const op of entries) (paths[openApiPath(op.path)] ??= {})[op.method] = operationObject(op);
+  // The capabilities' tags by name, then the document's own.
+  const tags = [...new Set(entries.filter((op) => !op.public).map((op) => op.tag))].sort();
   built = {
     openapi: '3.1.0',
     info: {
@@ -248,7 +254,7 @@ export function openApiDocument(): Json {
     },
     servers: [{ url: '/' }],
     security: [{ apiKey: [] }, { bearer: [] }],
-    tags: [{ name: 'meetings' }, { name: 'projects' }, { name: 'search' }, { name: 'tasks' }, { name: 'meta' }],
+    tags: [...tags, DOCUMENT_ENTRY.tag].map((name) => ({ name })),
     paths,
     webhooks: callbackWebhooks(),
     components: {

@@ -1,11 +1,12 @@
 /**
- * A meeting's events after a sequence, each the envelope its callback carried: how a receiver that
- * was down, or a client that reconnects, catches up. Ownership is the transcript's (`ownedMeeting`:
- * 404 `Not found` for unknown and foreign meetings alike); the events are meeting-session's log.
+ * get_events (capabilities/meetings.ts): a meeting's events after a sequence, each the envelope its
+ * callback carried: how a receiver that was down, or a client that reconnects, catches up.
+ * Ownership is the transcript's (`ownedMeeting`: 404 `Not found` for unknown and foreign meetings
+ * alike); the events are meeting-session's log, read on until the page is full.
  */
 import { call, type Bus } from '@notetaker/bus';
-import { eventsRequest, eventsResponse, MAX_EVENTS_LIMIT, routes, type EventEnvelope } from '@notetaker/contracts';
-import { count, defineOperation, NOT_OWNED, READ } from './operation.js';
+import { getEvents as getEventsCapability, MAX_EVENTS_LIMIT, routes, type EventEnvelope } from '@notetaker/contracts';
+import { composed } from './operation.js';
 import { ownedMeeting } from './transcripts.js';
 
 /**
@@ -14,66 +15,39 @@ import { ownedMeeting } from './transcripts.js';
  */
 const MAX_READS = 1000;
 
-export const getEvents = defineOperation({
-  name: 'get_events',
-  input: eventsRequest,
-  output: eventsResponse,
-  rest: {
-    method: 'get',
-    path: '/meetings/:meetingId/events',
-    status: 200,
-    tag: 'meetings',
-    summary: 'The events of a meeting after a sequence, each as its callback carried it: catch up on what was missed',
-    description: 'Events in sequence order',
-    errors: { 404: NOT_OWNED },
-  },
-  tool: {
-    title: "Read a meeting's events",
-    description:
-      'The events of a meeting this API key started, in sequence order, each exactly as its callback carried ' +
-      'it: statuses, captions in progress, finalized segments, participants, coaching, the saved document. ' +
-      'Pass the nextAfter of one answer as `after` to read on; once a page is empty and `ended` is true, ' +
-      'every event has been read.',
-    annotations: READ,
-    text: (b) =>
-      `Meeting ${b.meetingId}: ${count(b.events.length, 'event')}, nextAfter ${b.nextAfter}` +
-      `${b.ended ? ', the meeting has ended' : ''}` +
-      b.events.map((e) => `\n#${e.sequence} ${e.type}`).join(''),
-  },
-  async handler(bus, caller, { meetingId, after, limit, types }) {
-    // The record is read before the log, so `ended` never claims more than the log then held.
-    const meeting = await ownedMeeting(bus, caller, meetingId);
-    const wanted = types ? new Set<string>(types) : null;
-    const events: EventEnvelope[] = [];
-    let last: EventEnvelope | undefined; // the last event looked at
-    let atEnd = false;
-    // A reply may hold fewer events than asked (it stays under NATS' message limit): read on until
-    // `limit` events are kept or the log has nothing more.
-    for (let reads = 0; events.length < limit && reads < MAX_READS; reads++) {
-      const page = await call(bus, routes.meetings.events, {
-        meetingId: meeting.meetingId,
-        afterSequence: last?.sequence ?? after,
-        limit: wanted ? MAX_EVENTS_LIMIT : limit - events.length,
-      });
-      if (page.events.length === 0) {
-        atEnd = true;
-        break;
-      }
-      for (const event of page.events) {
-        last = event; // skipped ones too: nextAfter passes them, so the next request does not scan them again
-        if (wanted && !wanted.has(event.type)) continue;
-        events.push(event);
-        if (events.length === limit) break;
-      }
-    }
-    const over = meeting.status === 'ended' || meeting.status === 'error';
-    return {
+export const getEvents = composed(getEventsCapability, async (bus, caller, { meetingId, after, limit, types }) => {
+  // The record is read before the log, so `ended` never claims more than the log then held.
+  const meeting = await ownedMeeting(bus, caller, meetingId);
+  const wanted = types ? new Set<string>(types) : null;
+  const events: EventEnvelope[] = [];
+  let last: EventEnvelope | undefined; // the last event looked at
+  let atEnd = false;
+  // A reply may hold fewer events than asked (it stays under NATS' message limit): read on until
+  // `limit` events are kept or the log has nothing more.
+  for (let reads = 0; events.length < limit && reads < MAX_READS; reads++) {
+    const page = await call(bus, routes.meetings.events, {
       meetingId: meeting.meetingId,
-      events,
-      nextAfter: last?.sequence ?? after,
-      ended: over && (!atEnd || (await endsWithFinalStatus(bus, meeting.meetingId, last, after))),
-    };
-  },
+      afterSequence: last?.sequence ?? after,
+      limit: wanted ? MAX_EVENTS_LIMIT : limit - events.length,
+    });
+    if (page.events.length === 0) {
+      atEnd = true;
+      break;
+    }
+    for (const event of page.events) {
+      last = event; // skipped ones too: nextAfter passes them, so the next request does not scan them again
+      if (wanted && !wanted.has(event.type)) continue;
+      events.push(event);
+      if (events.length === limit) break;
+    }
+  }
+  const over = meeting.status === 'ended' || meeting.status === 'error';
+  return {
+    meetingId: meeting.meetingId,
+    events,
+    nextAfter: last?.sequence ?? after,
+    ended: over && (!atEnd || (await endsWithFinalStatus(bus, meeting.meetingId, last, after))),
+  };
 });
 
 /**

@@ -1,67 +1,23 @@
 /**
- * One capability of the API, declared once (in the manner of Moleculer's actions): its name, the
- * schema its input is validated with, the schema of what it answers, the token capability it needs
- * (if any), how REST serves it, how MCP offers it as a tool, and the handler that answers it over
- * the bus.
- * The list of them (index.ts) is the only place an interface changes: the Koa routes
- * (http/rest-routes.ts), the OpenAPI paths (openapi/document.ts) and the MCP tools (mcp/tools.ts)
- * are generated from it, so the three cannot drift apart.
+ * A capability of the API as the gateway serves it: its declaration (@notetaker/contracts,
+ * capabilities/*.ts, in the owning service's module) and the handler that answers it. A capability
+ * its owning service answers needs no code here: its handler sends the caller and the parsed input
+ * to its route (`forwarded`). One the gateway composes from several services (the owner check
+ * first, pages read on) has its own handler (`composed`), found by the capability's name.
+ * The list of them (index.ts) generates the Koa routes (http/rest-routes.ts), the OpenAPI paths
+ * (openapi/document.ts) and the MCP tools (mcp/tools.ts), so the three cannot drift apart.
  */
-import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import type { Bus } from '@notetaker/bus';
-import type { Caller, Capability } from '@notetaker/contracts';
+import { call, type Bus } from '@notetaker/bus';
+import type { ApiCapability, Caller, RequestOf, Route } from '@notetaker/contracts';
 import { parseInput } from '../http/validate.js';
 
-export type Method = 'get' | 'post' | 'put' | 'delete';
-export type Tag = 'meetings' | 'projects' | 'search' | 'tasks' | 'meta';
+export type { HttpMethod as Method, RestBinding, ToolBinding } from '@notetaker/contracts';
 
-export interface RestBinding {
-  method: Method;
-  /** Koa's spelling, relative to /api/v1: `/tasks/:name`. Path parameters are input fields. */
-  path: string;
-  /** The success status: 200, 201 (created), 202 (accepted, goes on after the answer). */
-  status: 200 | 201 | 202;
-  /**
-   * The other input fields come from the query (get, delete) or the JSON body (post, put). `body`
-   * instead puts the whole body under one input field, checked by its own schema first (so a path
-   * parameter's name in the body is an unknown field, not the path's).
-   */
-  body?: { field: string; schema: z.ZodType };
-  /** The answer is `output.content` as a text/markdown download named `output.filename`. */
-  markdown?: true;
-  tag: Tag;
-  /** The OpenAPI summary, and its success response's description. */
-  summary: string;
-  description: string;
-  /** Error statuses besides 401 (every route) and 400 (every route with input), as OpenAPI states them. */
-  errors?: Partial<Record<403 | 404 | 409 | 413 | 503, string>>;
-}
-
-export interface ToolBinding<O extends z.ZodType> {
-  title: string;
-  description: string;
-  /** readOnly, destructive, idempotent, openWorld hints. */
-  annotations: ToolAnnotations;
-  /** The short text a client without structuredContent support shows. */
-  text(output: z.infer<O>): string;
-}
-
-export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  /** The MCP tool's name too: `start_meeting`. */
-  name: string;
-  /** The arguments, as one object (REST gathers them from the path, the query or the body). */
-  input: I;
-  /** The REST response body; an MCP tool's structuredContent. */
-  output: O;
-  /**
-   * The token capability its handler's bus call requires, when it requires one: informational (the
-   * OpenAPI test expects its 403 documented). The check is made where the data lives (meeting-session
-   * refuses saveTranscript without knowledge:write), so the web and every interface share it.
-   */
-  needs?: Capability;
-  rest: RestBinding;
-  tool: ToolBinding<O>;
+export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends ApiCapability<
+  I,
+  O
+> {
   // Method syntax on purpose: the list holds operations of different types, and a method's
   // parameter is checked bivariantly, so `Operation<Specific>` is an `Operation` without a cast.
   handler(bus: Bus, caller: Caller, input: z.infer<I>, request: RequestContext): Promise<z.infer<O>>;
@@ -73,12 +29,37 @@ export interface RequestContext {
   baseUrl: string;
 }
 
-/**
- * Declares an operation: the identity, so TypeScript infers the handler's `input` and the tool
- * text's `output` from the two schemas instead of each entry restating their types.
- */
-export function defineOperation<I extends z.ZodType, O extends z.ZodType>(op: Operation<I, O>): Operation<I, O> {
+type OperationOf<C extends ApiCapability> = Operation<C['input'], C['output']>;
+export type HandlerOf<C extends ApiCapability> = OperationOf<C>['handler'];
+
+const made = new WeakSet<object>();
+/** True for an operation made here (index.ts gathers the area modules' by this). */
+export const isOperation = (value: unknown): value is Operation =>
+  typeof value === 'object' && value !== null && made.has(value);
+
+function operation<C extends ApiCapability>(capability: C, handler: HandlerOf<C>): OperationOf<C> {
+  const op: OperationOf<C> = { ...capability, handler };
+  made.add(op);
   return op;
+}
+
+/** A capability its owning service answers: the caller and the parsed input go to its route. */
+export function forwarded<C extends ApiCapability>(capability: C): OperationOf<C> {
+  const { route, bus: binding } = capability;
+  if (!route) throw new Error(`${capability.name} has no route: the gateway must compose it (operations/)`);
+  const options = binding?.timeoutMs ? { timeoutMs: binding.timeoutMs } : undefined;
+  // The input as parsed is what the service parses again (the declaration's rule), plus who asks.
+  // (TypeScript cannot carry a generic schema's types through: the reply is checked against the output.)
+  return operation(
+    capability,
+    (bus, caller, input) =>
+      call(bus, route, { ...(input as object), caller } as RequestOf<Route>, options) as Promise<z.infer<C['output']>>,
+  );
+}
+
+/** A capability the gateway answers with its own handler (which may call the capability's route too). */
+export function composed<C extends ApiCapability>(capability: C, handler: HandlerOf<C>): OperationOf<C> {
+  return operation(capability, handler);
 }
 
 /** Validates raw arguments with the operation's schema (a 400 naming the field), then handles them. */
@@ -91,15 +72,3 @@ export function perform<I extends z.ZodType, O extends z.ZodType>(
 ): Promise<z.infer<O>> {
   return op.handler(bus, caller, parseInput(op.input, raw), request);
 }
-
-/** Tool annotations most entries share. */
-export const READ: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
-export const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
-
-/** Pieces of the tools' texts: `2 things`, and `n things: a, b` (no list when there are none). */
-export const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-export const listed = (n: number, one: string, items: string[]) =>
-  `${count(n, one)}${items.length ? `: ${items.join(', ')}` : ''}`;
-
-/** The 404 every meeting-owned route documents. */
-export const NOT_OWNED = 'Not found: no such meeting, or another key’s';

@@ -1,89 +1,37 @@
 /**
- * A meeting's audio recording: what is stored (get_recording, with an absolute link to download
- * it) and its removal (delete_recording). Ownership is the transcript's (`ownedMeeting`: 404 `Not
- * found` for another key's meeting and an unknown one alike); the audio and its record are
- * transcript-store's. The download itself answers bytes, not JSON: http/recording-download.ts.
+ * get_recording and delete_recording (capabilities/recordings.ts), composed here: the owner check is
+ * meeting-session's (`ownedMeeting`: 404 `Not found` for another key's meeting and an unknown one
+ * alike), the audio and its record are transcript-store's. The download itself answers bytes, not
+ * JSON: http/recording-download.ts.
  */
-import { z } from 'zod';
 import { call } from '@notetaker/bus';
-import { errors, isTerminalStatus, meetingRefRequest, recordingInfo, routes } from '@notetaker/contracts';
-import { defineOperation, NOT_OWNED, READ } from './operation.js';
+import {
+  deleteRecording as deleteRecordingCapability,
+  errors,
+  getRecording as getRecordingCapability,
+  isTerminalStatus,
+  NO_RECORDING,
+  RECORDING_IN_PROGRESS,
+  routes,
+} from '@notetaker/contracts';
+import { composed } from './operation.js';
 import { ownedMeeting } from './transcripts.js';
 
-export const NO_RECORDING = 'No recording for this meeting';
-export const NO_AUDIO_YET = 'No audio has been stored for this meeting yet';
-export const RECORDING_IN_PROGRESS = 'The meeting is still being recorded: stop it first, then delete its recording';
+// Where the download route and the OpenAPI document have always found them.
+export { NO_AUDIO_YET, NO_RECORDING, RECORDING_IN_PROGRESS, recordingBody } from '@notetaker/contracts';
 
-export const recordingBody = recordingInfo.extend({
-  meetingId: z.string(),
-  downloadUrl: z
-    .string()
-    .describe(
-      'The absolute address of the audio file (GET with the same API key; HTTP ranges are served): `url` ' +
-        'on PUBLIC_URL, or on the address this request was sent to.',
-    ),
+export const getRecording = composed(getRecordingCapability, async (bus, caller, { meetingId }, request) => {
+  const meeting = await ownedMeeting(bus, caller, meetingId);
+  const info = await call(bus, routes.recordings.get, { meetingId: meeting.meetingId });
+  if (!info) throw errors.notFound(NO_RECORDING);
+  return { meetingId: meeting.meetingId, ...info, downloadUrl: `${request.baseUrl}${info.url}` };
 });
 
-export const getRecording = defineOperation({
-  name: 'get_recording',
-  input: meetingRefRequest,
-  output: recordingBody,
-  rest: {
-    method: 'get',
-    path: '/meetings/:meetingId/recording/info',
-    status: 200,
-    tag: 'meetings',
-    summary: "A meeting's audio recording: status, size, length, where its timeline starts, and its download URL",
-    description: 'The recording',
-    errors: { 404: `${NOT_OWNED}; or ${NO_RECORDING}` },
-  },
-  tool: {
-    title: "Describe a meeting's audio recording",
-    description:
-      'The audio recording of a meeting this API key started (when it was started with recording "audio"): ' +
-      'status (recording while the meeting is live, then saved), size, duration, the instant its timeline ' +
-      "starts (a segment's offset in the file is its timestamp minus startedAt) and an absolute downloadUrl " +
-      '(an Ogg Opus file, fetched with the same API key).',
-    annotations: READ,
-    text: (b) =>
-      `Recording of meeting ${b.meetingId}: ${b.status}, ${(b.durationMs / 1000).toFixed(1)} s, ${b.bytes} bytes ` +
-      `(${b.format}), starting ${b.startedAt}. Download it with this API key: ${b.downloadUrl}`,
-  },
-  async handler(bus, caller, { meetingId }, request) {
-    const meeting = await ownedMeeting(bus, caller, meetingId);
-    const info = await call(bus, routes.recordings.get, { meetingId: meeting.meetingId });
-    if (!info) throw errors.notFound(NO_RECORDING);
-    return { meetingId: meeting.meetingId, ...info, downloadUrl: `${request.baseUrl}${info.url}` };
-  },
-});
-
-export const deleteRecording = defineOperation({
-  name: 'delete_recording',
-  input: meetingRefRequest,
-  output: z.object({ meetingId: z.string(), deleted: z.literal(true) }),
-  rest: {
-    method: 'delete',
-    path: '/meetings/:meetingId/recording',
-    status: 200,
-    tag: 'meetings',
-    summary: "Delete a meeting's audio recording everywhere it is kept (its transcript stays)",
-    description: 'Deleted',
-    errors: { 404: `${NOT_OWNED}; or ${NO_RECORDING}`, 409: RECORDING_IN_PROGRESS },
-  },
-  tool: {
-    title: "Delete a meeting's audio recording",
-    description:
-      'Deletes the audio recording of a meeting this API key started, once the meeting has ended (the file ' +
-      'and its record, wherever they are stored). The transcript and the document stay.',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    text: (b) => `The recording of meeting ${b.meetingId} is deleted.`,
-  },
-  async handler(bus, caller, { meetingId }) {
-    const meeting = await ownedMeeting(bus, caller, meetingId);
-    // The bot is still writing it: deleting now would leave the rest of the meeting recorded.
-    if (!isTerminalStatus(meeting.status)) throw errors.conflict(RECORDING_IN_PROGRESS);
-    const { deleted } = await call(bus, routes.recordings.delete, { meetingId: meeting.meetingId });
-    if (!deleted) throw errors.notFound(NO_RECORDING);
-    return { meetingId: meeting.meetingId, deleted: true as const };
-  },
+export const deleteRecording = composed(deleteRecordingCapability, async (bus, caller, { meetingId }) => {
+  const meeting = await ownedMeeting(bus, caller, meetingId);
+  // The bot is still writing it: deleting now would leave the rest of the meeting recorded.
+  if (!isTerminalStatus(meeting.status)) throw errors.conflict(RECORDING_IN_PROGRESS);
+  const { deleted } = await call(bus, routes.recordings.delete, { meetingId: meeting.meetingId });
+  if (!deleted) throw errors.notFound(NO_RECORDING);
+  return { meetingId: meeting.meetingId, deleted: true as const };
 });

@@ -1,129 +1,53 @@
 /**
- * SPEC 4.1 transcript and document, and search over saved transcripts. Ownership is
+ * A meeting's transcript and document (capabilities/transcripts.ts), composed here: ownership is
  * meeting-session's answer (`routes.meetings.get` is 404 `Not found` for an unknown meeting and for
  * another key's, alike); the content is transcript-store's, read in pages so no single bus
- * message nears NATS' payload limit.
+ * message nears NATS' payload limit. Search is transcript-store's alone, on its route.
  */
-import { z } from 'zod';
 import {
   MEETING_ID,
+  NO_DOCUMENT,
   ServiceError,
   errors,
-  meetingRefRequest,
-  searchQuery,
+  getDocument as getDocumentCapability,
+  getTranscript as getTranscriptCapability,
   routes,
-  searchResponse,
-  transcriptRequest,
-  transcriptResponse,
+  searchTranscripts as searchTranscriptsCapability,
   type Caller,
   type MeetingRecord,
   type ReplyOf,
   type TranscriptSegment,
 } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
-import { count, defineOperation, NOT_OWNED, READ } from './operation.js';
+import { composed, forwarded } from './operation.js';
 
-export const NO_DOCUMENT = 'No saved document for this meeting';
+export { documentBody } from '@notetaker/contracts';
+
 /** A transcript of 10^6 segments is far beyond any meeting; a bound keeps a bug from looping. */
 const MAX_PAGES = 1000;
 
-export const getTranscript = defineOperation({
-  name: 'get_transcript',
-  input: transcriptRequest,
-  output: transcriptResponse,
-  rest: {
-    method: 'get',
-    path: '/meetings/:meetingId/transcript',
-    status: 200,
-    tag: 'meetings',
-    summary: 'The finalized segments of a live or ended meeting (after an index: only the newer ones)',
-    description: 'The transcript',
-    errors: { 404: NOT_OWNED },
-  },
-  tool: {
-    title: 'Read a meeting transcript',
-    description:
-      'The finalized segments of a meeting this API key started, live or ended. Pass `after` (the index of ' +
-      'the last segment already read) to get only the newer ones.',
-    annotations: READ,
-    text: (b) =>
-      `Meeting ${b.meetingId} (${b.status}): ${count(b.segments.length, 'segment')}` +
-      b.segments.map((s) => `\n${s.speaker}: ${s.text}`).join(''),
-  },
-  async handler(bus, caller, { meetingId, after }) {
-    const meeting = await ownedMeeting(bus, caller, meetingId);
-    return {
-      meetingId: meeting.meetingId,
-      status: meeting.status,
-      project: meeting.project,
-      documentPath: meeting.documentPath,
-      signedInAs: meeting.signedInAs,
-      language: meeting.language,
-      // transcript-store's word, not the record's: it knows a recording deleted since.
-      recording: await call(bus, routes.recordings.get, { meetingId: meeting.meetingId }),
-      segments: await segmentsFrom(bus, meeting.meetingId, after === undefined ? 0 : after + 1),
-    };
-  },
+export const getTranscript = composed(getTranscriptCapability, async (bus, caller, { meetingId, after }) => {
+  const meeting = await ownedMeeting(bus, caller, meetingId);
+  return {
+    meetingId: meeting.meetingId,
+    status: meeting.status,
+    project: meeting.project,
+    documentPath: meeting.documentPath,
+    signedInAs: meeting.signedInAs,
+    language: meeting.language,
+    // transcript-store's word, not the record's: it knows a recording deleted since.
+    recording: await call(bus, routes.recordings.get, { meetingId: meeting.meetingId }),
+    segments: await segmentsFrom(bus, meeting.meetingId, after === undefined ? 0 : after + 1),
+  };
 });
 
-/** The saved markdown file of a meeting (REST answers `content` as the body itself). */
-export const documentBody = z.object({
-  meetingId: z.string(),
-  filename: z.string(),
-  documentPath: z.string(),
-  content: z.string().describe('The markdown document: front matter, then the transcript.'),
+export const getDocument = composed(getDocumentCapability, async (bus, caller, { meetingId }) => {
+  const meeting = await ownedMeeting(bus, caller, meetingId);
+  if (!meeting.saveTranscript) throw errors.notFound(NO_DOCUMENT);
+  return { meetingId: meeting.meetingId, ...(await wholeDocument(bus, meeting.meetingId)) };
 });
 
-export const getDocument = defineOperation({
-  name: 'get_document',
-  input: meetingRefRequest,
-  output: documentBody,
-  rest: {
-    method: 'get',
-    path: '/meetings/:meetingId/document',
-    status: 200,
-    markdown: true,
-    tag: 'meetings',
-    summary: 'The saved markdown document, as a download',
-    description: 'The markdown file',
-    errors: { 404: `${NOT_OWNED}; or ${NO_DOCUMENT}` },
-  },
-  tool: {
-    title: 'Read a saved transcript document',
-    description: 'The markdown document saved for a meeting this API key started (when saveTranscript was on).',
-    annotations: READ,
-    text: (b) => b.content,
-  },
-  async handler(bus, caller, { meetingId }) {
-    const meeting = await ownedMeeting(bus, caller, meetingId);
-    if (!meeting.saveTranscript) throw errors.notFound(NO_DOCUMENT);
-    return { meetingId: meeting.meetingId, ...(await wholeDocument(bus, meeting.meetingId)) };
-  },
-});
-
-export const searchTranscripts = defineOperation({
-  name: 'search_transcripts',
-  input: searchQuery,
-  output: searchResponse,
-  rest: {
-    method: 'get',
-    path: '/search',
-    status: 200,
-    tag: 'search',
-    summary: 'Search saved transcripts, best first',
-    description: 'Results',
-    errors: { 503: 'The index is being rebuilt; retry' },
-  },
-  tool: {
-    title: 'Search saved transcripts',
-    description: 'Full-text search over the saved transcripts of the instance, best matches first.',
-    annotations: READ,
-    text: (b) =>
-      `${count(b.results.length, 'result')}` +
-      b.results.map((r) => `\n- ${r.title}, ${r.speaker}: ${r.snippet}`).join(''),
-  },
-  handler: (bus, _caller, query) => call(bus, routes.transcripts.search, query),
-});
+export const searchTranscripts = forwarded(searchTranscriptsCapability);
 
 /** The caller's meeting, or 404 `Not found` (a malformed id cannot name any meeting). */
 export async function ownedMeeting(bus: Bus, caller: Caller, meetingId: string): Promise<MeetingRecord> {

@@ -3,7 +3,7 @@
  * shrink them; the defaults are the product's rules.
  */
 import { z } from 'zod';
-import { envInt, envMs, parseEnv } from '@notetaker/kit';
+import { envInt, envMs, parseEnv } from '@notetaker/config';
 
 export const webEnvSchema = z.object({
   /** A session unused for this long ends (every request renews it). */

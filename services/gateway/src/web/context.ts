@@ -2,15 +2,15 @@
 import type { Context } from 'koa';
 import type { Bus } from '@notetaker/bus';
 import type { Caller } from '@notetaker/contracts';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import type { AccountInfo, AccountService } from '../identity/accounts.js';
-import type { BotAccountService } from '../identity/bot-accounts.js';
+import type { BotAccountService } from '../identity/bot-account-store.js';
 import type { GrantWatch } from '../identity/grants.js';
 import type { TokenService } from '../identity/tokens.js';
 import type { WebConfig } from './config.js';
 import type { Chrome, NavKey } from './layout.js';
 import { noticeFrom } from './notices.js';
-import type { SessionRecord, Sessions } from './sessions.js';
+import type { SignInRecord, SignIns } from './sign-ins.js';
 import type { SigninThrottle } from './signin-throttle.js';
 import type { SetupClaim } from './setup-claim.js';
 import type { UiMeetings } from './ui-meetings.js';
@@ -21,7 +21,7 @@ export interface WebDeps {
   accounts: AccountService;
   tokens: TokenService;
   botAccounts: BotAccountService;
-  sessions: Sessions;
+  sessions: SignIns;
   throttle: SigninThrottle;
   setup: SetupClaim;
   uiMeetings: UiMeetings;
@@ -36,7 +36,7 @@ export interface WebDeps {
 
 export interface SignedIn {
   account: AccountInfo;
-  session: SessionRecord;
+  session: SignInRecord;
 }
 
 /** Set by requireSession on every signed-in route. */

@@ -9,7 +9,7 @@ import type { Context } from 'koa';
 import { errors } from '@notetaker/contracts';
 import type { WebConfig } from './config.js';
 import { ANON_CSRF_COOKIE, readCookie, writeCookie } from './cookies.js';
-import { randomToken } from './sessions.js';
+import { randomToken } from './sign-ins.js';
 
 export const CSRF_FIELD = '_csrf';
 

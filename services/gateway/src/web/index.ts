@@ -7,11 +7,11 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Bus } from '@notetaker/bus';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import type { Store } from '@notetaker/store';
 import type { AccountService } from '../identity/accounts.js';
 import type { GrantWatch } from '../identity/grants.js';
-import type { BotAccountService } from '../identity/bot-accounts.js';
+import type { BotAccountService } from '../identity/bot-account-store.js';
 import type { SecretBox } from '../identity/secrets.js';
 import type { TokenService } from '../identity/tokens.js';
 import { loadWebConfig } from './config.js';
@@ -26,7 +26,7 @@ import { meetingPages } from './pages/meetings.js';
 import { projectPages } from './pages/projects.js';
 import { taskPages } from './pages/tasks.js';
 import { tokenPages } from './pages/tokens.js';
-import { Sessions } from './sessions.js';
+import { SignIns } from './sign-ins.js';
 import { SetupClaim } from './setup-claim.js';
 import { SigninThrottle } from './signin-throttle.js';
 import { staticAssets } from './static.js';
@@ -54,7 +54,7 @@ export interface WebOptions {
 export async function createWeb(options: WebOptions): Promise<WebDeps> {
   const config = loadWebConfig(options.env);
   const { grants } = options;
-  const sessions = new Sessions(options.store, options.box, config, (sessionId) =>
+  const sessions = new SignIns(options.store, options.box, config, (sessionId) =>
     grants.ended({ kind: 'web_session', sessionId }),
   );
   const uiMeetings = new UiMeetings(options.store);

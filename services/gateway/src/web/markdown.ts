@@ -5,7 +5,7 @@
  * CSP forbids inline script anyway; this makes sure nothing else gets through either.
  */
 import { Marked, type Tokens } from 'marked';
-import { splitFrontMatter, textFields } from '@notetaker/kit';
+import { splitFrontMatter, textFields } from '@notetaker/front-matter';
 import { escapeHtml, trustedHtml, type Html } from './html.js';
 
 function safeHref(href: string): boolean {

@@ -14,13 +14,10 @@ const NOTICES = {
     'The bot account was added. Delete the session file now: the service keeps its own encrypted copy.',
   'bot-account-removed': 'The bot account was removed. Bots no longer sign in with it.',
   'meeting-stopping': 'The bot is leaving the meeting. The transcript is being finalised.',
-  'meeting-ended': 'This meeting has already ended.',
   'task-created': 'The task was created.',
   'task-enabled': 'The schedule is enabled.',
   'task-disabled': 'The schedule is paused. The cron expression is kept.',
   'task-started': 'The task is running. Its outcome appears in the history below.',
-  'task-busy': 'This task is running already; wait for that run to finish.',
-  'task-on-demand': 'This task has no schedule to enable or disable; it runs on demand.',
 } as const;
 
 export type NoticeCode = keyof typeof NOTICES;

@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SKILL_NAME } from '@notetaker/contracts';
-import { splitFrontMatter, textFields } from '@notetaker/kit';
+import { splitFrontMatter, textFields } from '@notetaker/front-matter';
 
 export interface SkillChoice {
   name: string;

@@ -1,6 +1,6 @@
 /**
  * MCP requests as bytes on the wire, for the tests and the benchmark that replay them with plain
- * HTTP (services/gateway/test/mcp/direct.spec.ts, test/bench/mcp.bench.ts): the exact request a
+ * HTTP (services/gateway/test/mcp/plain-tool-call.spec.ts, test/bench/mcp.bench.ts): the exact request a
  * real 2.x Client sends for a tools/call (recorded from one), a 2025-11-25 session opened as the
  * 1.x client opens one, a raw request that keeps the answer's bytes, and a live meeting on the
  * scripted platform whose transcript already holds its segments.

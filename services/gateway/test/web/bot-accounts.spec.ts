@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, ElementHandle } from 'puppeteer-core';
-import { COOKIE_SECRET, googleState, STORAGE_SECRET, teamsState } from '../identity/session-files.js';
+import { COOKIE_SECRET, googleState, STORAGE_SECRET, teamsState } from '../identity/storage-states.js';
 import {
   clickAndWait,
   fill,

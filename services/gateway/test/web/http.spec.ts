@@ -38,7 +38,7 @@ describe('web application over HTTP', () => {
     expect(htmx.headers.get('content-type')).to.contain('javascript');
     expect((await client.get('/static/pico.min.css')).headers.get('content-type')).to.contain('text/css');
     expect((await client.get('/static/app.js')).status).to.equal(200);
-    expect((await client.get('/static/..%2Fsessions.ts')).status).to.equal(404);
+    expect((await client.get('/static/..%2Fsign-ins.ts')).status).to.equal(404);
     expect((await client.get('/static/package.json')).status).to.equal(404);
   });
 

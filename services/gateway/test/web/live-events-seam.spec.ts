@@ -22,7 +22,7 @@ import {
   type EventType,
   type MeetingRecord,
 } from '@notetaker/contracts';
-import { silentLogger } from '@notetaker/kit';
+import { silentLogger } from '@notetaker/observability';
 import { natsForSuite } from '../../../../shared/bus/test/support/nats-server.js';
 import { GrantWatch } from '../../src/identity/grants.js';
 import type { WebDeps } from '../../src/web/context.js';

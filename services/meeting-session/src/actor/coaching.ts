@@ -13,8 +13,8 @@
  * makes the calls; `ai` asked of a worker without a model coaches with the rules alone.
  */
 import type { CoachMode } from '@notetaker/contracts';
-import type { Logger } from '@notetaker/kit';
-import { createLlmClient, type OpenAI } from '@notetaker/kit/llm';
+import type { Logger } from '@notetaker/observability';
+import { createLlmClient, type OpenAI } from '@notetaker/llm';
 import type { CoachConfig } from '../config.js';
 import type { FinalSegment } from '../drivers/driver.js';
 import { Coach, type CoachInsight } from './coach.js';

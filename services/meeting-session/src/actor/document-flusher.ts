@@ -6,7 +6,7 @@
  */
 import { routes } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 
 export interface FlusherOptions {
   bus: Bus;

@@ -18,7 +18,7 @@ import {
 } from '@notetaker/contracts';
 import { randomBytes } from 'node:crypto';
 import { call, type Bus, type Subscription } from '@notetaker/bus';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import type {
   CaptionUpdate,
   DriverFactory,
@@ -236,7 +236,7 @@ export class MeetingActor {
         displayName: this.deps.displayName,
         language: this.spec.language,
         passcode: this.spec.passcode,
-        account: this.account && { name: this.account.name, session: this.account.session },
+        account: this.account && { name: this.account.name, storageState: this.account.session },
         recordAudio: this.recorder !== null,
         transcribeAudio: this.transcription !== null,
       });
@@ -485,7 +485,7 @@ export class MeetingActor {
   private transition(to: MeetingStatus, reason: string | null): void {
     const previousStatus = this.status;
     this.status = to;
-    // Signed in, every status says as whom (a guest's payload is the SPEC's three fields).
+    // Signed in, every status says as whom (a guest's payload is status, previousStatus and reason alone).
     const signedIn = this.account ? { signedInAs: this.account.name } : {};
     this.stream.emit('meeting_status', { status: to, previousStatus, reason, ...signedIn });
   }

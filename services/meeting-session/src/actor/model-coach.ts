@@ -15,8 +15,8 @@
  * See PROMPT_LIMITS; test/model-coach.spec.ts holds a 2-hour meeting to it.
  */
 import { z } from 'zod';
-import type { Logger } from '@notetaker/kit';
-import { describeLlmError, OpenAI, zodResponseFormat } from '@notetaker/kit/llm';
+import type { Logger } from '@notetaker/observability';
+import { describeLlmError, OpenAI, zodResponseFormat } from '@notetaker/llm';
 import type { FinalSegment } from '../drivers/driver.js';
 import { RULE_CATEGORIES, truncate } from './coach.js';
 

@@ -4,7 +4,7 @@
  */
 import { driverFailure, routes, ServiceError, type DriverFailure } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import type { FinalSegment, MeetingDriver } from '../drivers/driver.js';
 
 const DRIVER_LEAVE_TIMEOUT_MS = 30_000;

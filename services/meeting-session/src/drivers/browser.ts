@@ -16,7 +16,7 @@
  * another, and a crash ends exactly the meetings whose contexts lived in the browser that died.
  */
 import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
-import { findChrome } from '@notetaker/kit';
+import { findChrome } from '@notetaker/find-chrome';
 import { killBrowserProcesses } from './process-tree.js';
 
 export class BrowserUnavailableError extends Error {}

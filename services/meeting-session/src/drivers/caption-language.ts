@@ -20,15 +20,6 @@ export interface LanguagePage {
   adapter: Pick<PlatformAdapter<unknown>, 'run'>;
 }
 
-/**
- * The answer to `openLanguage`: the list of languages when it is open (with the one selected now), else
- * what was clicked on the way to it (null: nothing to click was found).
- */
-export interface LanguageOpened {
-  clicked: string | null;
-  list?: { current: string; options: string[] };
-}
-
 /** Why the language was not selected: what the operator's log line says, and where to snapshot the page. */
 export interface LanguageProblem {
   seen: string;

@@ -6,7 +6,7 @@
  * A driver reports through its listener; it never decides the meeting's status itself. Caption
  * finalisation (when a turn is complete) is the driver's job because its timing is per platform.
  */
-import type { BrowserSession, DriverEnd, DriverFailure, MeetingWarning, Platform } from '@notetaker/contracts';
+import type { DriverEnd, DriverFailure, MeetingWarning, Platform, StorageState } from '@notetaker/contracts';
 import type { AudioBatch, PcmChunk } from '../recording/page-capture.js';
 
 export interface CaptionUpdate {
@@ -108,8 +108,8 @@ export interface JoinTarget {
   language?: string | null;
   /** A passcode to type where the platform asks for one (Zoom, a link without pwd); null: none. */
   passcode?: string | null;
-  /** Join signed in with this bot account's session (its own browser context), or null as a guest. */
-  account?: { name: string; session: BrowserSession } | null;
+  /** Join signed in with this bot account's storage state (in its own browser context), or null as a guest. */
+  account?: { name: string; storageState: StorageState } | null;
   /** Capture the meeting's remote audio for a recording (recording/page-capture.ts). */
   recordAudio?: boolean;
   /** Tap each remote audio track for transcription (`DriverListener.pcm`). */

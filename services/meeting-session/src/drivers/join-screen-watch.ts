@@ -5,7 +5,7 @@
  * clears it. The bot keeps waiting either way. It also keeps the last screen seen, so that the
  * join timeout's message names where the bot was stuck.
  */
-import type { PageState } from './platform.js';
+import type { PageState } from './page-readings.js';
 
 type Seen = Pick<PageState<unknown>, 'screen' | 'url' | 'heading'>;
 

@@ -1,6 +1,6 @@
 /** How the driver factory is configured, and how the environment maps onto it. */
 import { z } from 'zod';
-import { envBool, envJsonStrings, parseEnv } from '@notetaker/kit';
+import { envBool, envJsonStrings, parseEnv } from '@notetaker/config';
 import { JOIN_TIMEOUT_DEFAULT_MS, LOBBY_TIMEOUT_DEFAULT_MS } from '../limits.js';
 
 export interface DriverFactoryOptions {

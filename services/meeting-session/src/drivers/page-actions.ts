@@ -4,9 +4,8 @@
  * is typed end to end, and a page script that answers a name not in this table does not compile
  * (page-scripts/source.ts). Meet, Teams and Zoom each answer the actions their pages need.
  */
-import type { LanguageOpened } from './caption-language.js';
 import type { SnapshotNode } from './driver.js';
-import type { PageState } from './platform.js';
+import type { LanguageOpened, PageState } from './page-readings.js';
 
 /** An action's name in the page, and (as types only) what it takes and gives back. */
 export interface PageAction<Arg, Result> {

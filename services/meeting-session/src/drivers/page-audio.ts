@@ -9,9 +9,10 @@ import {
   AUDIO_BINDING,
   captureScript,
   PCM_BINDING,
-  type AudioBatch,
   type PcmChunk,
+  type RecordingSlice,
 } from '../recording/page-capture.js';
+import { WebmBatches } from '../recording/webm-batches.js';
 import type { DriverListener, JoinTarget } from './driver.js';
 
 /** Opus at 32 kbit/s (about 14 MB an hour), handed over about once a second. */
@@ -20,6 +21,7 @@ const STOP_WAIT_MS = 1_000;
 
 export class PageAudio {
   private failed = false;
+  private readonly webm = new WebmBatches();
 
   constructor(
     private readonly target: Pick<JoinTarget, 'recordAudio' | 'transcribeAudio'>,
@@ -71,11 +73,15 @@ export class PageAudio {
   }
 
   private heard(json: string): void {
-    const listener = this.live();
-    if (!listener) return;
-    const batch = JSON.parse(json) as AudioBatch | { error: string };
-    if ('error' in batch) this.fail(`the audio encoder failed: ${batch.error}`);
-    else listener.audio(batch);
+    const slice = JSON.parse(json) as RecordingSlice | { error: string };
+    if ('error' in slice) return this.fail(`the audio encoder failed: ${slice.error}`);
+    try {
+      // Every slice is demuxed (the stream's header comes first), the audio counted only while live.
+      const batch = this.webm.take(slice);
+      if (batch) this.live()?.audio(batch);
+    } catch (error) {
+      this.fail(`the page's recording could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private heardPcm(json: string): void {

@@ -16,10 +16,11 @@ import type { DriverListener, JoinTarget, MeetingDriver, PageEvidence, SnapshotN
 import { JoinScreenWatch } from './join-screen-watch.js';
 import { GuardedListener } from './listener-guard.js';
 import { actions, type SnapshotArea } from './page-actions.js';
-import { signIn } from './session.js';
+import { seedStorageState } from './storage-state.js';
 import { PageAudio } from './page-audio.js';
 import { peopleOf, speakersOf, TileReadings, type TileReading } from './tile-readings.js';
-import { ActionMemo, type PageState, type PlatformAdapter, type TimingSettings } from './platform.js';
+import type { PageState } from './page-readings.js';
+import { ActionMemo, type PlatformAdapter, type TimingSettings } from './platform.js';
 
 export interface PageDriverSettings extends TimingSettings {
   lobbyTimeoutMs: number;
@@ -134,7 +135,7 @@ export class PageDriver<Item> implements MeetingDriver {
     page.on('error', () => this.fail('browser_crashed', 'the page crashed'));
     page.on('close', () => this.fail('browser_crashed', 'the page was closed'));
     await page.setUserAgent(lease.userAgent);
-    if (this.target.account) await signIn(lease, page, this.target.account.session);
+    if (this.target.account) await seedStorageState(lease, page, this.target.account.storageState);
     await page.setExtraHTTPHeaders({ 'Accept-Language': 'en-US,en;q=0.9' });
     await page.exposeFunction('__ntCaptions', (json: string) => this.observed(json));
     await this.audio.install(page, () => this.phase === 'live');
@@ -281,8 +282,8 @@ export class PageDriver<Item> implements MeetingDriver {
   }
 
   /**
-   * A refusal means something else for a signed-in bot: on the sign-in page its session is no
-   * longer accepted; on a refusal screen the platform refuses the account itself.
+   * A refusal means something else for a signed-in bot: on the sign-in page its storage state is
+   * no longer accepted; on a refusal screen the platform refuses the account itself.
    */
   private failureOf(state: PageState<Item>): DriverFailure {
     const reason = state.outcome as DriverFailure;

@@ -1,46 +1,10 @@
 /** What a platform (Google Meet, Teams) plugs into the shared page driver. */
-import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
+import type { DriverFailure } from '@notetaker/contracts';
 import type { Page } from 'puppeteer-core';
 import type { CaptionEmitter } from './caption-source.js';
 import type { CaptionTracker } from './caption-tracker.js';
 import { actions, type ArgsOf, type PageAction, type ResultOf } from './page-actions.js';
-
-/** `not_started`: Zoom's "waiting for the host to start this meeting", waited on up to the join timeout. */
-export type Screen = 'launcher' | 'prejoin' | 'lobby' | 'not_started' | 'in_call' | 'terminal' | 'sign_in' | 'unknown';
-
-/** One reading of the page, taken in a single round trip. */
-export interface PageState<Item> {
-  /** Orders readings and observer reports taken in the page, so a stale one is never applied. */
-  seq: number;
-  url: string;
-  screen: Screen;
-  outcome: DriverFailure | DriverEnd | null;
-  /** The label of a pop-up's confirming button, if one is open. */
-  dialog: string | null;
-  prejoin: {
-    name: string | null;
-    micOn: boolean;
-    camOn: boolean;
-    joinEnabled: boolean;
-    /** Zoom: what the passcode field holds, when the pre-join asks for one (absent: none asked). */
-    passcode?: string | null;
-    /** Signed in: the identity the account button names ("Ada Bot (ada@example.com)"). */
-    identity: string | null;
-  } | null;
-  captionsOn: boolean;
-  captions: Item[] | null;
-  /**
-   * What the tiles show: the people's names, whether the bot's own tile was told apart, and who
-   * of them the platform marks as speaking now (TileReading in tile-readings.ts).
-   */
-  participants: { names: string[]; selfFound: boolean; speaking: string[] } | null;
-  /** Whether the page's caption observer is installed (a new document loses it). */
-  observing: boolean;
-  /** Changes seen inside the caption area since the observer was installed (read or not). */
-  areaChanges: number;
-  /** An unknown screen's main heading (or its first words), so a warning or a timeout can name it. */
-  heading?: string | null;
-}
+import type { PageState } from './page-readings.js';
 
 export interface StepContext<Item> {
   page: Page;

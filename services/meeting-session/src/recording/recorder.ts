@@ -13,7 +13,7 @@
 import { randomInt } from 'node:crypto';
 import { RECORDING_FORMAT, recordingPath, routes, ServiceError, type RecordingInfo } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import { OggOpusWriter, OPUS_RATE, SILENT_PACKET, SILENT_PACKET_SAMPLES, type OpusPacket } from './ogg.js';
 import type { AudioBatch } from './page-capture.js';
 

@@ -13,7 +13,7 @@
  * requests behind until the meeting's next change; its end rewrites them all.
  */
 import type { Collection, Filter } from '@notetaker/store';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import type { MeetingDoc } from './records.js';
 
 export type Counts = Pick<MeetingDoc, 'participantCount' | 'segmentCount' | 'participants' | 'recording'>;

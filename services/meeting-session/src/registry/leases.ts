@@ -6,7 +6,7 @@
  */
 import { evtMeeting, isTerminalStatus, recordingSavedPayload, routes, type EventEnvelope } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import type { HeartbeatReply, HeartbeatRequest } from '../protocol.js';
 import type { EventLog } from './event-log.js';
 import { NON_TERMINAL, type MeetingDoc, type Records } from './records.js';

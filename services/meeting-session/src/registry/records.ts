@@ -2,13 +2,12 @@
  * The registry's collections: meetings (one record per meeting, a projection of its event
  * stream), claims (at most one live meeting per platform identity) and workers (leases).
  */
-import { z } from 'zod';
 import {
   errors,
   isTerminalStatus,
   meetingStatus,
   ServiceError,
-  type caller,
+  type Caller,
   type MeetingWarning,
   type RecordingInfo,
   type TranscriptionInfo,
@@ -19,14 +18,11 @@ import {
 } from '@notetaker/contracts';
 import type { Collection, Store } from '@notetaker/store';
 
-/** Who asks, as it crosses the bus (messages.ts `caller`). */
-export type Caller = z.infer<typeof caller>;
-
 /** Still being transcribed (status lists them, the URL stays claimed): `leaving` too, until the final flush. */
 export const NON_TERMINAL: readonly MeetingStatus[] = meetingStatus.options.filter((s) => !isTerminalStatus(s));
 /**
- * What a stop can still act on (SPEC 4.1: 409 once "no longer live"). A `leaving` bot is already
- * on its way out, so stopping it again is the same 409 as an ended meeting.
+ * What a stop can still act on (409 once it is no longer live: docs/api/reference.md#meetings).
+ * A `leaving` bot is already on its way out, so stopping it again is the same 409 as an ended meeting.
  */
 export const STOPPABLE: readonly MeetingStatus[] = ['joining', 'lobby', 'live'];
 export const isStoppable = (status: MeetingStatus) => STOPPABLE.includes(status);

@@ -5,7 +5,7 @@
  */
 import { errors, noticeMeeting, queueGroup, routes, ServiceError, type RecordingMode } from '@notetaker/contracts';
 import { answer, type Bus, type Subscription } from '@notetaker/bus';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import type { Store } from '@notetaker/store';
 import { protocol, subjects } from '../protocol.js';
 import { EventLog } from './event-log.js';
@@ -13,8 +13,8 @@ import { endLostMeeting, renewLease, sweep, type LeaseDeps } from './leases.js';
 import { recordEvents } from './record-events.js';
 import { DeferredCounts } from './deferred-counts.js';
 import { isStoppable, NON_TERMINAL, Records, toRecord, toSummary } from './records.js';
-import { startMeeting } from './start-meeting.js';
-import { AccountSeats, nextAccount } from './bot-accounts.js';
+import { launchBot } from './launch-bot.js';
+import { AccountPicker, nextAccount } from './account-picker.js';
 
 export interface RegistryOptions {
   bus: Bus;
@@ -46,8 +46,8 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
   const log = new EventLog(options.store);
   const counts = new DeferredCounts(records.meetings, logger);
   await records.init();
-  const seats = new AccountSeats(options.store, records, bus, logger);
-  await seats.init();
+  const accounts = new AccountPicker(options.store, records, bus, logger);
+  await accounts.init();
   const leaseDeps: LeaseDeps = {
     bus,
     records,
@@ -67,11 +67,11 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
       bus,
       meetings.start,
       (request) =>
-        startMeeting(
+        launchBot(
           {
             bus,
             records,
-            seats,
+            accounts,
             logger,
             onRefusedForCapacity: options.onRefusedForCapacity,
             recordingDefault: options.recordingDefault ?? 'none',
@@ -113,8 +113,8 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
     ),
     answer(bus, protocol.record, (request) => recordEvents({ records, log, counts }, request), queue),
     answer(bus, protocol.heartbeat, (beat) => renewLease(leaseDeps, beat), queue),
-    answer(bus, protocol.account, (request) => nextAccount({ records, seats, logger }, request), queue),
-    answer(bus, meetings.accountUsage, async () => ({ inUse: await seats.usage() }), queue),
+    answer(bus, protocol.account, (request) => nextAccount({ records, accounts, logger }, request), queue),
+    answer(bus, meetings.accountUsage, async () => ({ inUse: await accounts.usage() }), queue),
     answer(
       bus,
       protocol.warnings,

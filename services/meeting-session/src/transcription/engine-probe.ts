@@ -4,7 +4,7 @@
  * may be refused there and accepted for transcriptions); only no answer is unreachable. Readiness
  * never fails for it: the meetings go on on captions.
  */
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 
 export type AudioTranscriptionState = 'off' | 'reachable' | 'unreachable';
 

@@ -4,7 +4,7 @@
  * Unset STT_BASE_URL means no engine: meetings are transcribed from captions only.
  */
 import { z } from 'zod';
-import { envInt, envMs, envString, parseEnv } from '@notetaker/kit';
+import { envInt, envMs, envString, parseEnv } from '@notetaker/config';
 
 export interface SpeechEngineSettings {
   /** Up to and including the API version: requests go to `${baseUrl}/audio/transcriptions`. */

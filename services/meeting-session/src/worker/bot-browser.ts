@@ -11,7 +11,8 @@
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { CHROME_CANDIDATES, findChrome, firstExecutable, type Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
+import { CHROME_CANDIDATES, findChrome, firstExecutable } from '@notetaker/find-chrome';
 
 /** What /readyz says about the bots (a field: readiness never fails for it). */
 export interface BotsStatus {

@@ -16,7 +16,7 @@
  */
 import type { MeetingWarning, Platform } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import type { CaptionWarningChange, PageEvidence } from '../drivers/driver.js';
 import { protocol } from '../protocol.js';
 import { writePageSnapshot } from './page-snapshots.js';

@@ -6,7 +6,7 @@
  */
 import { evtMeeting, type EventEnvelope } from '@notetaker/contracts';
 import { call, JsonText, type Bus } from '@notetaker/bus';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import type { Emitted, EventStream, Outbox, StateToSend } from '../actor/event-stream.js';
 import { protocol, type RecordReply, type RecordRequest } from '../protocol.js';
 

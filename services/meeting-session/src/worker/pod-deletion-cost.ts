@@ -15,7 +15,8 @@ import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import { z } from 'zod';
-import { envString, parseEnv, type Logger } from '@notetaker/kit';
+import { envString, parseEnv } from '@notetaker/config';
+import type { Logger } from '@notetaker/observability';
 
 export const DELETION_COST_ANNOTATION = 'controller.kubernetes.io/pod-deletion-cost';
 const IN_CLUSTER_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';

@@ -7,7 +7,7 @@
  */
 import { type MeetingWarning, type EventEnvelope, type Platform, queueGroup } from '@notetaker/contracts';
 import { answer, call, type Bus, type Subscription } from '@notetaker/bus';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import type { DriverFactory } from '../drivers/driver.js';
 import type { MeetingSessionConfig } from '../config.js';
 import { newWorkerId } from '../ids.js';
@@ -21,7 +21,7 @@ import type { DeletionCost } from './pod-deletion-cost.js';
 import type { SpeechDeps } from '../actor/meeting-actor.js';
 import { protocol, type PlaceReply, type PlaceRequest } from '../protocol.js';
 
-/** Taking an account asks the gateway twice (the list, the session): allow it time. */
+/** Taking an account asks the gateway twice (the list, the storage state): allow it time. */
 const ACCOUNT_TIMEOUT_MS = 15_000;
 
 export interface WorkerOptions {

@@ -7,12 +7,13 @@
  */
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import type { SimMeeting, SimPlatform, Simulator } from '../../../../test/simulators/index.js';
-import { findChrome } from '@notetaker/kit';
+import { findChrome } from '@notetaker/find-chrome';
 import { chromeArgs } from '../../src/drivers/browser.js';
 import { googleMeet } from '../../src/drivers/google-meet.js';
 import type { MeetCaptionBlock } from '../../src/drivers/meet-captions.js';
 import { actions } from '../../src/drivers/page-actions.js';
-import { ActionMemo, type PageState, type PlatformAdapter } from '../../src/drivers/platform.js';
+import type { PageState } from '../../src/drivers/page-readings.js';
+import { ActionMemo, type PlatformAdapter } from '../../src/drivers/platform.js';
 import { teams } from '../../src/drivers/teams.js';
 import { zoom } from '../../src/drivers/zoom.js';
 import type { TeamsCaptionRow } from '../../src/drivers/teams-captions.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
 import { answer, MemoryBroker, MemoryBus } from '@notetaker/bus';
-import { createLogger } from '@notetaker/kit';
+import { createLogger } from '@notetaker/observability';
 import {
   growWords,
   MEET_CAPTION_LANGUAGES,

@@ -22,7 +22,8 @@ import {
   type SimMeeting,
   type SimPlatform,
 } from '../../../../test/simulators/index.js';
-import { ActionMemo, type PageState } from '../../src/drivers/platform.js';
+import type { PageState } from '../../src/drivers/page-readings.js';
+import { ActionMemo } from '../../src/drivers/platform.js';
 import { DISPLAY_NAME, enterCall, launchBrowser, type CallPage, type CaptionItem } from './call-page.js';
 import { driversOnSimulator, expectMatchesTruth, joinSimulated, type RecordingListener } from './helpers.js';
 import { eventually, sleep } from '../../../../test/support/wait.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { findChrome } from '@notetaker/kit';
+import { findChrome } from '@notetaker/find-chrome';
 import { meetSelectors } from '../../src/drivers/selectors/google-meet.js';
 import { teamsSelectors } from '../../src/drivers/selectors/teams.js';
 import { meetScript } from '../../src/drivers/page-scripts/google-meet.js';

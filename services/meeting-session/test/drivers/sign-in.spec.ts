@@ -4,8 +4,8 @@ import type { JoinTarget } from '../../src/drivers/index.js';
 import { driversOnSimulator, RecordingListener } from './helpers.js';
 
 /**
- * Bots signed in to a bot account, in real Chromium against the simulators: the session goes into
- * the meeting's own context before its first page, the platform shows the account, and a session
+ * Bots signed in to a bot account, in real Chromium against the simulators: the storage state goes
+ * into the meeting's own context before its first page, the platform shows the account, and a state
  * the platform no longer accepts, or a guest it refuses, is told apart.
  */
 describe('Signed-in bots (drivers)', function () {
@@ -13,7 +13,8 @@ describe('Signed-in bots (drivers)', function () {
   const suite = driversOnSimulator();
   let n = 0;
 
-  const letters = (k: number) => [0, 1, 2, 3].map((i) => String.fromCharCode(97 + (Math.floor(k / 26 ** i) % 26))).join('');
+  const letters = (k: number) =>
+    [0, 1, 2, 3].map((i) => String.fromCharCode(97 + (Math.floor(k / 26 ** i) % 26))).join('');
   const nativeId = (platform: SimPlatform) =>
     platform === 'google_meet' ? `sig-${letters(++n)}-zab` : `19:meeting_SignIn${++n}@thread.v2`;
 
@@ -24,7 +25,7 @@ describe('Signed-in bots (drivers)', function () {
       url: suite.sim.url(platform, id),
       meetingId: `meeting_s${n}`,
       displayName: 'Notetaker',
-      account: account && { name: `${account.platform} bot`, session: account.storageState },
+      account: account && { name: `${account.platform} bot`, storageState: account.storageState },
     };
     const driver = suite.factory.create(target);
     await driver.start(listener);
@@ -63,7 +64,7 @@ describe('Signed-in bots (drivers)', function () {
         await driver.leave();
       });
 
-      it('a session the platform no longer accepts ends on the sign-in page as signed_out', async () => {
+      it('a storage state the platform no longer accepts ends on the sign-in page as signed_out', async () => {
         const id = nativeId(platform);
         suite.sim.meeting(id, { guests: 'refused_screen' });
         const account = suite.sim.account(platform, 'Old Session', `old.${platform}@bots.example.com`);
@@ -76,7 +77,7 @@ describe('Signed-in bots (drivers)', function () {
     });
   }
 
-  it('two accounts and a guest at once in one browser: each page carries only its own session', async () => {
+  it('two accounts and a guest at once in one browser: each page carries only its own account', async () => {
     const meet = suite.sim.account('google_meet', 'Meet One', 'one@bots.example.com');
     const meet2 = suite.sim.account('google_meet', 'Meet Two', 'two@bots.example.com');
     const teams = suite.sim.account('teams', 'Teams Three', 'three@bots.example.com');
@@ -90,7 +91,12 @@ describe('Signed-in bots (drivers)', function () {
     ]);
     await Promise.all(ids.map((id) => suite.sim.meeting(id).waitForBot((b) => b.screen === 'in_call')));
     expect(suite.factory.browsers()).to.have.length(1, 'the meetings share one browser, in contexts of their own');
-    const seen = ids.map((id) => suite.sim.meeting(id).truth().pageLoads.map((load) => load.sessionsSeen ?? []));
+    const seen = ids.map((id) =>
+      suite.sim
+        .meeting(id)
+        .truth()
+        .pageLoads.map((load) => load.sessionsSeen ?? []),
+    );
     expect(seen[0].flat()).to.deep.equal([meet.email]);
     expect(seen[1].flat()).to.deep.equal([meet2.email]);
     expect([...new Set(seen[2].flat())]).to.deep.equal([teams.email]);

@@ -12,7 +12,7 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { findChrome } from '@notetaker/kit';
+import { findChrome } from '@notetaker/find-chrome';
 import {
   audioOf,
   describeMarkup,

@@ -196,7 +196,7 @@ describe('Zoom driver', function () {
       const meeting = sim.meeting(id, { guests: 'refused_sign_in', lobby: false });
       const account = sim.account('zoom', 'Ada Minutes', 'ada.zoom@bots.example.com');
       const { listener, driver } = await join(`https://zoom.us/j/${id}`, {
-        account: { name: 'zoom bot', session: account.storageState },
+        account: { name: 'zoom bot', storageState: account.storageState },
       });
       await listener.until(() => listener.events.includes('admitted'), 'admitted');
       expect(await meeting.waitForBot((b) => b.screen === 'in_call')).to.include({

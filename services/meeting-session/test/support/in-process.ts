@@ -4,13 +4,9 @@
  */
 import type client from 'prom-client';
 import type { Bus } from '@notetaker/bus';
-import {
-  createMetricsRegistry,
-  silentLogger,
-  type BaseConfig,
-  type RunningService,
-  type ServiceDefinition,
-} from '@notetaker/kit';
+import type { BaseConfig } from '@notetaker/config';
+import { createMetricsRegistry, silentLogger } from '@notetaker/observability';
+import type { RunningService, ServiceDefinition } from '@notetaker/service-runtime';
 import { openStore, type Store } from '@notetaker/store';
 
 export interface InProcessService {

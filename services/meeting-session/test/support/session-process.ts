@@ -12,7 +12,8 @@
  */
 import { connectBus } from '@notetaker/bus';
 import { evtMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
-import { loadBaseConfig, type ServiceDefinition } from '@notetaker/kit';
+import { loadBaseConfig } from '@notetaker/config';
+import type { ServiceDefinition } from '@notetaker/service-runtime';
 import { transcriptStoreService } from '@notetaker/transcript-store';
 import { meetingSessionService, type RunningMeetingSession } from '../../src/service.js';
 import { scriptedDriverFactory } from '../../../../test/support/scripted-driver.js';

@@ -4,7 +4,7 @@
  * shares its slots between finals and partials, and that the key stays out of its errors.
  */
 import { expect } from 'chai';
-import { ConfigError } from '@notetaker/kit';
+import { ConfigError } from '@notetaker/config';
 import { speechEngineForSuite, spokenPcm, startSpeechEngine } from '../../../../test/support/speech-engine/index.js';
 import { eventually } from '../../../../test/support/wait.js';
 import {

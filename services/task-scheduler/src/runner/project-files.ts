@@ -7,9 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PROJECT_ID } from '@notetaker/contracts';
+import { DOCS_DIR, PROJECT_ID } from '@notetaker/contracts';
 
-export const DOCS_FOLDER = path.join('deployed-md-files', 'docs');
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9 ._()-]{0,99}$/;
 export const MAX_DOCUMENT_CHARS = 200_000;
 
@@ -47,7 +46,7 @@ export async function writeProjectDocument(
   if (!PROJECT_ID.test(projectId)) throw new ToolInputError('projectId is not a valid project id');
   if (content.length > MAX_DOCUMENT_CHARS) throw new ToolInputError(`content is over ${MAX_DOCUMENT_CHARS} characters`);
   const segments = checkRelativePath(relative);
-  const docsRoot = path.resolve(contentRoot, DOCS_FOLDER);
+  const docsRoot = path.resolve(contentRoot, DOCS_DIR);
   const projectDir = path.resolve(docsRoot, projectId);
   let realDocs: string;
   let realProject: string;
@@ -78,5 +77,5 @@ export async function writeProjectDocument(
     await fs.rm(temp, { force: true });
     throw err;
   }
-  return path.posix.join('deployed-md-files/docs', projectId, ...segments);
+  return path.posix.join(DOCS_DIR, projectId, ...segments);
 }

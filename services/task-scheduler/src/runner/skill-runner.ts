@@ -4,13 +4,7 @@
  * the execution's resultSummary (never the API key).
  */
 import type { Bus } from '@notetaker/bus';
-import {
-  createLlmClient,
-  describeLlmError,
-  missingLlmVariables,
-  type LlmSettings,
-  type OpenAI,
-} from '@notetaker/kit/llm';
+import { createLlmClient, describeLlmError, missingLlmVariables, type LlmSettings, type OpenAI } from '@notetaker/llm';
 import { PROJECT_ID } from '@notetaker/contracts';
 import type { TaskSnapshot } from '../records.js';
 import { SkillCache, SkillError } from '../skills.js';
@@ -26,7 +20,7 @@ export interface SkillRunnerOptions {
   llmMaxRetries: number;
 }
 
-/** Tasks carry no parameters (SPEC 2.5): a task named `<anything>.<projectId>` is about that project. */
+/** Tasks carry no parameters: a task named `<anything>.<projectId>` is about that project. */
 export function projectScope(taskName: string): string | null {
   const dot = taskName.lastIndexOf('.');
   if (dot < 0) return null;

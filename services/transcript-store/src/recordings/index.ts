@@ -3,7 +3,8 @@
  * RECORDINGS_S3_URL names an S3-compatible endpoint, then a bucket there.
  */
 import path from 'node:path';
-import { envBool, envString, parseEnv, type Logger } from '@notetaker/kit';
+import { envBool, envString, parseEnv } from '@notetaker/config';
+import type { Logger } from '@notetaker/observability';
 import { z } from 'zod';
 import { FilesystemRecordingStorage } from './filesystem.js';
 import type { RecordingStorage } from './port.js';

@@ -14,7 +14,7 @@ import {
   type RecordingInfo,
   type routes,
 } from '@notetaker/contracts';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import type { Collection, Store } from '@notetaker/store';
 import type { RecordingStorage } from './port.js';
 

@@ -40,7 +40,7 @@ import { Readable } from 'node:stream';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { errors } from '@notetaker/contracts';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import { recordingErrors } from './errors.js';
 import { assertByteCount, assertRange, assertRecordingKey, isRecordingKey } from './key.js';
 import type { RecordingStat, RecordingStorage } from './port.js';

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Bus, MemoryBroker } from '@notetaker/bus';
 import { routes } from '@notetaker/contracts';
-import { startServiceUnderTest } from '@notetaker/kit/test-support';
+import { startServiceUnderTest } from '@notetaker/service-runtime/test-support';
 import { openStore, type Store } from '@notetaker/store';
 import { transcriptStoreService, type RunningTranscriptStore } from '../../src/index.js';
 

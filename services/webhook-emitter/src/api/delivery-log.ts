@@ -4,17 +4,22 @@
  * that registered the callback, so the log never leaks through another path. Unknown and foreign
  * meetings get the same 404.
  */
-import { errors, type Caller, type webhookDeliveriesRequest, type WebhookDeliveriesReply } from '@notetaker/contracts';
-import type { z } from 'zod';
+import {
+  errors,
+  type Caller,
+  type ParsedRequestOf,
+  type routes,
+  type WebhookDeliveriesReply,
+} from '@notetaker/contracts';
 import { eventId, type CallbackDoc, type DeliveryStore, type EventRecord } from '../store/delivery-store.js';
 
-function owns(caller: z.infer<typeof webhookDeliveriesRequest>['caller'] | Caller, callback: CallbackDoc): boolean {
+function owns(caller: Caller, callback: CallbackDoc): boolean {
   if (caller.kind === 'token') return callback.tokenId === caller.tokenId;
   return callback.tokenId === null; // the UI sees only UI meetings (which send nothing)
 }
 
 export async function deliveryLog(
-  request: z.infer<typeof webhookDeliveriesRequest>,
+  request: ParsedRequestOf<typeof routes.webhooks.deliveries>,
   store: DeliveryStore,
 ): Promise<WebhookDeliveriesReply> {
   const callback = await store.callbacks.findOne({ _id: request.meetingId });

@@ -9,7 +9,7 @@
  */
 import { call, type Bus } from '@notetaker/bus';
 import { routes, ServiceError, type EventEnvelope } from '@notetaker/contracts';
-import type { Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
 import type { Emitter } from './emitter.js';
 import type { MeetingLane } from './lane.js';
 

@@ -4,7 +4,8 @@
  */
 import crypto from 'node:crypto';
 import { CALLBACK_HEADERS, isFinalStatusEvent, type EventEnvelope } from '@notetaker/contracts';
-import { isoTime, type Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
+import { isoTime } from '@notetaker/iso-time';
 import type { EmitterMetrics } from '../metrics.js';
 import {
   eventId,

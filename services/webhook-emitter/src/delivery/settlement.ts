@@ -5,7 +5,8 @@
  * the receiver fails) or missed (never reached us and not in meeting-session's log); failed
  * attempts are recorded as `pending` with their next attempt time.
  */
-import { isoTime, type Logger } from '@notetaker/kit';
+import type { Logger } from '@notetaker/observability';
+import { isoTime } from '@notetaker/iso-time';
 import type { EmitterMetrics } from '../metrics.js';
 import type { AttemptRecord, DeliveryState, DeliveryStore, OutcomeEntry } from '../store/delivery-store.js';
 import type { MeetingLane, PendingEvent } from './lane.js';

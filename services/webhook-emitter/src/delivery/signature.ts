@@ -1,6 +1,6 @@
 /**
- * Callback signing (SPEC 5.6): `sha256=<lowercase hex HMAC-SHA256 of the raw body>`, keyed with
- * the UTF-8 bytes of the token's signing secret. The signed bytes are the very Buffer sent.
+ * Callback signing (docs/api/reference.md#signatures): `sha256=<lowercase hex HMAC-SHA256 of
+ * the raw body>`, keyed with the UTF-8 bytes of the token's signing secret. The signed bytes are the very Buffer sent.
  */
 import crypto from 'node:crypto';
 

@@ -13,8 +13,7 @@
  * written, pruned with age. The signing secret is never stored here.
  */
 import type { DeliveryOutcome } from '@notetaker/contracts';
-import type { Collection, LogPage, SequenceLog, Store } from '@notetaker/store';
-import { GroupCommit } from '@notetaker/kit';
+import { GroupCommit, type Collection, type LogPage, type SequenceLog, type Store } from '@notetaker/store';
 
 /** no_key: a meeting started from the UI (no API key, so no signing secret): nothing is sent. */
 export type CallbackState = 'active' | 'gone' | 'no_key';

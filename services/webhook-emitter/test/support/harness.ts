@@ -16,7 +16,9 @@ import {
   type EventType,
   type WebhookDeliveriesReply,
 } from '@notetaker/contracts';
-import { createMetricsRegistry, loadBaseConfig, silentLogger, type RunningService } from '@notetaker/kit';
+import { loadBaseConfig } from '@notetaker/config';
+import { createMetricsRegistry, silentLogger } from '@notetaker/observability';
+import type { RunningService } from '@notetaker/service-runtime';
 import { openStore, type Store } from '@notetaker/store';
 import type client from 'prom-client';
 import { webhookEmitterService, type WebhookEmitterOptions } from '../../src/index.js';

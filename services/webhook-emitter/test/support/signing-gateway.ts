@@ -4,7 +4,8 @@
  */
 import type { Bus } from '@notetaker/bus';
 import { gatewayService, type RunningGateway } from '@notetaker/gateway';
-import { createMetricsRegistry, loadBaseConfig, silentLogger } from '@notetaker/kit';
+import { loadBaseConfig } from '@notetaker/config';
+import { createMetricsRegistry, silentLogger } from '@notetaker/observability';
 import { openStore } from '@notetaker/store';
 
 export interface SigningGateway {

@@ -1,4 +1,4 @@
-/** Errors (SPEC 7): the error body, and outside input parsed into a 400 naming the field. */
+/** Errors (docs/api/reference.md#errors): the error body; outside input parsed into a 400 naming the field. */
 import { z } from 'zod';
 import { errors } from '../errors.js';
 

@@ -1,4 +1,4 @@
-/** Meetings (SPEC 2.1, 4.1): start, stop, status. */
+/** Meetings (docs/api/reference.md#meetings): start, stop, status. */
 import { z } from 'zod';
 import { isoTimestamp, type EventEnvelope } from '../events.js';
 import { projectId } from './projects.js';
@@ -80,6 +80,8 @@ export const coachMode = z.enum(COACH_MODES, { error: 'coach must be one of rule
 export type CoachMode = z.infer<typeof coachMode>;
 
 // The .describe() texts are for the MCP tools' input schemas: a model reads them to fill the fields.
+// A default is the schema's: the service that answers gets it filled in, whoever started. A field
+// without one is left out when not given: the service then decides (its configuration, the platform).
 export const startMeetingRequest = z.strictObject({
   url: meetingUrl.describe('The meeting link: a Google Meet (meet.google.com/...), Microsoft Teams or Zoom URL.'),
   title: meetingTitle.optional().describe('A label for the meeting; it also names the saved transcript document.'),
@@ -87,16 +89,16 @@ export const startMeetingRequest = z.strictObject({
     "An http(s) URL that receives every meeting event by POST, signed with the API token's signing secret.",
   ),
   project: projectId
-    .optional()
+    .default('api')
     .describe(
       'The project to save the transcript into (letters, digits, - and _). Default "api"; created on first save.',
     ),
   saveTranscript: z
     .boolean({ error: 'saveTranscript must be a boolean' })
-    .optional()
+    .default(true)
     .describe('Save the transcript as a markdown document in the project (default true; needs knowledge:write).'),
   signIn: signInMode
-    .optional()
+    .default('auto')
     .describe(
       'How the bot joins: "auto" (default) as a guest, signing in with a bot account if guests are refused; "always" signed in; "never" as a guest only.',
     ),
@@ -119,7 +121,7 @@ export const startMeetingRequest = z.strictObject({
       'Record the meeting\'s audio ("audio", an Ogg Opus file to play back or download) or not ("none"). Default "none" unless the installation sets RECORDING_DEFAULT.',
     ),
   transcription: transcriptionMode
-    .optional()
+    .default('auto')
     .describe(
       'Where the words come from: "auto" (default) the platform\'s captions while they can be read and the meeting\'s audio through the speech engine while they cannot; "captions" only captions; "audio" only the speech engine (needs STT_BASE_URL on the service).',
     ),
@@ -154,7 +156,7 @@ export const meetingSummary = z.object({
   project: z.string(),
   documentPath: z.string().nullable(),
   /**
-   * Why a live meeting may be transcribing nothing (an addition to SPEC 2.1): `captions_unreadable`
+   * Why a live meeting may be transcribing nothing: `captions_unreadable`
    * (the captions change but no text can be read: the platform changed its page) and
    * `captions_unavailable` (captions cannot be turned on). Empty when all is well.
    */

@@ -1,7 +1,12 @@
-/** Projects (SPEC 2.3, 2.4, 4.2): the folders under the content root and their saved meetings. */
+/** Projects (docs/api/reference.md#projects): the folders under the content root and their saved meetings. */
 import { z } from 'zod';
 
 export const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+/**
+ * The folder of the projects, relative to CONTENT_ROOT: one folder per project under it. With '/'
+ * as separator, as every documentPath starts with it.
+ */
+export const DOCS_DIR = 'deployed-md-files/docs';
 
 export const projectId = z.string({ error: 'project must be a string' }).regex(PROJECT_ID, {
   message: 'project must match ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$',

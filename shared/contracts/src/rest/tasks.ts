@@ -1,4 +1,4 @@
-/** Tasks (SPEC 2.5, 2.6, 4.3): skills run on demand or on a cron schedule, and their executions. */
+/** Tasks (docs/api/reference.md#tasks): skills run on demand or on a cron schedule, and their executions. */
 import { z } from 'zod';
 import { queryCount } from './query.js';
 
@@ -23,7 +23,7 @@ const skillName = z
 
 /** One cron field: digits, names (jan, mon), `*`, `,`, `-`, `/`. The scheduler checks ranges. */
 const CRON_FIELD = /^[A-Za-z0-9*,/-]{1,64}$/;
-/** Exactly the 5 fields of SPEC 2.5 (minute hour day-of-month month day-of-week); no @presets, no seconds. */
+/** Exactly 5 fields (minute hour day-of-month month day-of-week); no @presets, no seconds. */
 export function isFiveFieldCron(expression: string): boolean {
   const fields = expression.trim().split(/\s+/);
   return fields.length === 5 && fields.every((field) => CRON_FIELD.test(field));

@@ -1,10 +1,13 @@
-/** Transcripts (SPEC 2.2): a meeting's segments, read incrementally. */
+/** Transcripts: a meeting's segments, read incrementally. */
 import { z } from 'zod';
 import { recordingInfo } from './recordings.js';
 import { transcriptSource, untranscribed } from './transcription.js';
 import { isoTimestamp } from '../events.js';
 import { meetingRefRequest, meetingStatus } from './meetings.js';
 import { queryCount } from './query.js';
+
+/** A meeting whose transcript was not saved (or whose document is gone): the 404's message. */
+export const NO_DOCUMENT = 'No saved document for this meeting';
 
 export const transcriptSegment = z.object({
   speaker: z.string(),

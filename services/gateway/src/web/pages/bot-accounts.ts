@@ -14,8 +14,8 @@ import {
   type BotAccountInfo,
   type Platform,
 } from '@notetaker/contracts';
-import { MAX_MEETINGS_PER_ACCOUNT, meetingsInUse } from '../../identity/bot-accounts.js';
-import { MAX_SESSION_BYTES } from '../../identity/session-file.js';
+import { MAX_MEETINGS_PER_ACCOUNT, meetingsInUse } from '../../identity/bot-account-store.js';
+import { MAX_STORAGE_STATE_BYTES } from '../../identity/storage-state-file.js';
 import { PAGE_REQUEST_TIMEOUT_MS } from '../backend.js';
 import { chrome, formOf, isOwner, signedIn, type WebDeps } from '../context.js';
 import { field, MAX_FORM_BYTES } from '../form-body.js';
@@ -36,7 +36,7 @@ import { redirect } from '../notices.js';
 import { settingsNav } from './settings-nav.js';
 
 // Urlencoding turns each quote or brace of a JSON file into three bytes.
-const MAX_ADD_FORM_BYTES = 3 * MAX_SESSION_BYTES + MAX_FORM_BYTES;
+const MAX_ADD_FORM_BYTES = 3 * MAX_STORAGE_STATE_BYTES + MAX_FORM_BYTES;
 
 type FieldName = 'platform' | 'name' | 'maxMeetings' | 'session';
 
@@ -95,7 +95,7 @@ export function botAccountPages(router: Router, deps: WebDeps): void {
               type="file"
               accept=".json,application/json"
               data-session-into="f-session"
-              data-max-bytes="${MAX_SESSION_BYTES}"
+              data-max-bytes="${MAX_STORAGE_STATE_BYTES}"
               aria-describedby="${values.errors.session ? 'f-session-error f-session-hint' : 'f-session-hint'}"
               ${values.errors.session ? html` aria-invalid="true"` : ''}
             />
@@ -142,7 +142,7 @@ export function botAccountPages(router: Router, deps: WebDeps): void {
         await deps.botAccounts.add({
           platform: values.platform,
           name: values.name,
-          sessionText,
+          storageStateText: sessionText,
           maxMeetings: Number(values.maxMeetings),
         });
       } catch (err) {

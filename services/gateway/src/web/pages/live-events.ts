@@ -6,9 +6,11 @@
  * The stream ends after the meeting's final status, or when the session that opened it signs out
  * or expires (identity/grants.ts).
  */
-import type { Middleware } from 'koa';
-import { eventEnvelope, evtMeeting, noticeMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
-import { ask, settle } from '../backend.js';
+import type { Context, Middleware } from 'koa';
+import { eventEnvelope, evtMeeting, noticeMeeting, type EventEnvelope } from '@notetaker/contracts';
+import { getEvents } from '../../operations/events.js';
+import { ownedMeeting } from '../../operations/transcripts.js';
+import { inTime, PAGE_REQUEST_TIMEOUT_MS, read, settle } from '../backend.js';
 import { signedIn, uiCaller, type WebDeps } from '../context.js';
 import { meetingIdParam } from '../params.js';
 
@@ -20,7 +22,9 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 export function liveEvents(deps: WebDeps): Middleware {
   return async (ctx) => {
     const meetingId = meetingIdParam(ctx);
-    const found = await settle(ask(deps.bus, routes.meetings.get, { caller: uiCaller(ctx), meetingId }));
+    const found = await settle(
+      inTime(ownedMeeting(deps.bus, uiCaller(ctx), meetingId), PAGE_REQUEST_TIMEOUT_MS, 'the meeting'),
+    );
     if (!found.ok) {
       ctx.status = found.unavailable ? 503 : found.error.status;
       ctx.type = 'text/plain; charset=utf-8';
@@ -96,7 +100,7 @@ export function liveEvents(deps: WebDeps): Middleware {
 
     void (async () => {
       try {
-        await replay(deps, meetingId, lastSent, send, () => closed);
+        await replay(ctx, deps, meetingId, lastSent, send, () => closed);
         write('event: replayed\ndata: {}\n\n');
       } catch {
         // The log cannot be read: the view still gets everything from now on.
@@ -111,22 +115,21 @@ export function liveEvents(deps: WebDeps): Middleware {
   };
 }
 
+/** The meeting's log after `after`, read through get_events as REST's catch-up reads it. */
 async function replay(
+  ctx: Context,
   deps: WebDeps,
   meetingId: string,
   after: number,
   send: (event: EventEnvelope) => void,
   stopped: () => boolean,
 ): Promise<void> {
-  let afterSequence = after;
+  let from = after;
   while (!stopped()) {
-    const { events } = await ask(deps.bus, routes.meetings.events, {
-      meetingId,
-      afterSequence,
-      limit: REPLAY_PAGE,
-    });
-    for (const event of events) send(event);
-    if (events.length === 0) return; // a reply can be short of REPLAY_PAGE and still not be the end
-    afterSequence = events[events.length - 1].sequence;
+    const page = await read(ctx, deps.bus, getEvents, { meetingId, after: from, limit: REPLAY_PAGE });
+    for (const event of page.events) send(event);
+    // get_events reads on until it has `limit` events or the log has no more: a short page is the end.
+    if (page.events.length < REPLAY_PAGE) return;
+    from = page.nextAfter;
   }
 }

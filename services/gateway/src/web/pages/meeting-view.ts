@@ -3,9 +3,19 @@
  * live-events.ts into the page by app.js) and, once it ended, its transcript and document link.
  */
 import type Router from '@koa/router';
-import { PLATFORM_NAMES, routes, type RecordingInfo, type ReplyOf, type TranscriptSegment } from '@notetaker/contracts';
+import type { Context } from 'koa';
+import {
+  PLATFORM_NAMES,
+  ServiceError,
+  type MeetingRecord,
+  type RecordingInfo,
+  type TranscriptSegment,
+} from '@notetaker/contracts';
 import { sendRecording } from '../../http/recording-download.js';
-import { ask, settle, type Outcome } from '../backend.js';
+import { stopMeeting } from '../../operations/meetings.js';
+import { getRecording } from '../../operations/recordings.js';
+import { getTranscript, ownedMeeting } from '../../operations/transcripts.js';
+import { inTime, operate, PAGE_REQUEST_TIMEOUT_MS, read, settle } from '../backend.js';
 import { chrome, signedIn, uiCaller, type WebDeps } from '../context.js';
 import { requireSession, signedInForm } from '../guards.js';
 import { html, type Html } from '../html.js';
@@ -18,24 +28,26 @@ import { isActive, STATUS_LABELS, statusBadge } from './meeting-parts.js';
 export function meetingView(router: Router, deps: WebDeps): void {
   const auth = requireSession(deps);
 
-  router.get('/meetings/:meetingId', auth, async (ctx) => {
-    const meetingId = meetingIdParam(ctx);
-    const found = await settle(ask(deps.bus, routes.meetings.get, { caller: uiCaller(ctx), meetingId }));
+  /**
+   * The meeting's page; after a stop the operation refused (the meeting had ended), with the
+   * operation's own message, as REST and MCP answer it.
+   */
+  const showMeeting = async (ctx: Context, meetingId: string, refused?: ServiceError) => {
+    const found = await settle(
+      inTime(ownedMeeting(deps.bus, uiCaller(ctx), meetingId), PAGE_REQUEST_TIMEOUT_MS, 'the meeting'),
+    );
     if (!found.ok) {
       if (!found.unavailable) throw found.error;
       return sendPage(ctx, chrome(ctx, 'Meeting', 'meetings'), unavailable('meeting'), 503);
     }
     const meeting = found.value;
     const active = isActive(meeting.status);
-    const [transcript, recording] = await Promise.all([
-      active ? null : storedTranscript(deps, meetingId),
-      // transcript-store's word (it knows a recording deleted since); not answering: no player.
-      settle(ask(deps.bus, routes.recordings.get, { meetingId })),
-    ]);
-    const audio = recording.ok && recording.value && recording.value.bytes > 0 ? recording.value : null;
+    const { transcript, recording } = await transcriptAndRecording(ctx, deps, meeting);
+    const audio = recording && recording.bytes > 0 ? recording : null;
+    const page = chrome(ctx, meeting.title || 'Meeting', 'meetings');
     sendPage(
       ctx,
-      chrome(ctx, meeting.title || 'Meeting', 'meetings'),
+      refused ? { ...page, notice: refused.message } : page,
       html`<hgroup>
           <h1>${meeting.title || 'Untitled meeting'}</h1>
           <p>
@@ -106,16 +118,20 @@ export function meetingView(router: Router, deps: WebDeps): void {
             </div>
           </div>
         </section>`,
+      refused?.status ?? 200,
     );
-  });
+  };
+
+  router.get('/meetings/:meetingId', auth, (ctx) => showMeeting(ctx, meetingIdParam(ctx)));
 
   router.post('/meetings/:meetingId/stop', auth, signedInForm(), async (ctx) => {
     const meetingId = meetingIdParam(ctx);
-    const stopped = await settle(ask(deps.bus, routes.meetings.stop, { caller: uiCaller(ctx), meetingId }, 10_000));
-    if (!stopped.ok) {
-      if (!stopped.unavailable && stopped.error.status === 409)
-        return redirect(ctx, `/meetings/${meetingId}`, 'meeting-ended');
-      throw stopped.error;
+    try {
+      await operate(ctx, deps.bus, stopMeeting, { meetingId });
+    } catch (err) {
+      // 409: the meeting has ended already; its page says so in stop_meeting's words.
+      if (!(err instanceof ServiceError && err.status === 409)) throw err;
+      return showMeeting(ctx, meetingId, err);
     }
     redirect(ctx, `/meetings/${meetingId}`, 'meeting-stopping');
   });
@@ -170,19 +186,27 @@ function segmentItem(segment: TranscriptSegment): Html {
   </li>`;
 }
 
-/** An ended meeting's segments (at most a few pages: the document has them all). */
-async function storedTranscript(deps: WebDeps, meetingId: string) {
-  const segments: TranscriptSegment[] = [];
-  let fromIndex: number | null = 0;
-  for (let page = 0; page < 10 && fromIndex !== null; page++) {
-    const reply: Outcome<ReplyOf<typeof routes.transcripts.segments>> = await settle(
-      ask(deps.bus, routes.transcripts.segments, { meetingId, fromIndex }),
-    );
-    if (!reply.ok) return { segments, unavailable: true };
-    segments.push(...reply.value.segments);
-    fromIndex = reply.value.nextIndex;
+/**
+ * An ended meeting's transcript (get_transcript, which carries its recording too), or a live one's
+ * recording alone (get_recording; the live view streams its segments). The recording is
+ * transcript-store's word (it knows one deleted since); none, or no answer: no player.
+ */
+async function transcriptAndRecording(
+  ctx: Context,
+  deps: WebDeps,
+  meeting: MeetingRecord,
+): Promise<{
+  transcript: { segments: TranscriptSegment[]; unavailable: boolean } | null;
+  recording: RecordingInfo | null;
+}> {
+  const { meetingId } = meeting;
+  if (isActive(meeting.status)) {
+    const recording = await settle(read(ctx, deps.bus, getRecording, { meetingId }));
+    return { transcript: null, recording: recording.ok ? recording.value : null };
   }
-  return { segments, unavailable: false };
+  const stored = await settle(read(ctx, deps.bus, getTranscript, { meetingId }));
+  if (!stored.ok) return { transcript: { segments: [], unavailable: true }, recording: null };
+  return { transcript: { segments: stored.value.segments, unavailable: false }, recording: stored.value.recording };
 }
 
 /** The names of the coach's categories (rules and model), for the live view. */

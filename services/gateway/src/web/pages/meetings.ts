@@ -1,23 +1,18 @@
 /**
- * Meetings from the browser: start one (it belongs to no API key, SPEC 2.1 / 4.1 rule 1), the
+ * Meetings from the browser: start one (it belongs to no API key: docs/api/reference.md#authentication), the
  * live ones, the ones this account started recently, and each meeting's page with its live
  * transcript (see live-events.ts), Stop, and the document once it ended.
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import {
-  PLATFORM_NAMES,
-  PROJECT_ID,
-  routes,
-  type CoachMode,
-  type RecordingMode,
-  type TranscriptionMode,
-  type SignInMode,
-} from '@notetaker/contracts';
-import { start } from '../../operations/meetings.js';
-import { ask, settle } from '../backend.js';
+import { PLATFORM_NAMES } from '@notetaker/contracts';
+import { listMeetings, start, startMeeting } from '../../operations/meetings.js';
+import { listProjects } from '../../operations/projects.js';
+import { ownedMeeting } from '../../operations/transcripts.js';
+import { inTime, PAGE_REQUEST_TIMEOUT_MS, read, settle } from '../backend.js';
 import { chrome, formOf, signedIn, uiCaller, type WebDeps } from '../context.js';
 import { field } from '../form-body.js';
+import { checkForm, placeErrors } from '../form-input.js';
 import { requireSession, signedInForm } from '../guards.js';
 import { html, type Html } from '../html.js';
 import { csrfInput, formError, inputField, selectField, sendFragment, sendPage, time, unavailable } from '../layout.js';
@@ -39,6 +34,8 @@ const START_FIELDS = [
   'transcription',
 ] as const;
 type StartField = (typeof START_FIELDS)[number];
+/** start_meeting's own input schema; a meeting started here has no callback (it belongs to no key). */
+const startFormInput = startMeeting.input.omit({ callbackUrl: true });
 
 interface StartValues {
   url: string;
@@ -86,7 +83,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
   const auth = requireSession(deps);
 
   const liveList = async (ctx: Context): Promise<Html> => {
-    const live = await settle(ask(deps.bus, routes.meetings.status, { caller: uiCaller(ctx) }));
+    const live = await settle(read(ctx, deps.bus, listMeetings, {}));
     if (!live.ok) return live.unavailable ? unavailable('meeting') : html`<p>${live.error.message}</p>`;
     if (live.value.meetings.length === 0) return html`<p>No meeting started here is being transcribed right now.</p>`;
     return html`<ul class="cards live-meetings">
@@ -114,7 +111,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
     const { account, session } = signedIn(ctx);
     const [live, projects, recent] = await Promise.all([
       liveList(ctx),
-      settle(ask(deps.bus, routes.projects.list, {})),
+      settle(read(ctx, deps.bus, listProjects, {})),
       recentMeetings(ctx, deps, account.id),
     ]);
     sendPage(
@@ -199,29 +196,26 @@ export function meetingPages(router: Router, deps: WebDeps): void {
       transcription: field(form, 'transcription', 20) || 'auto',
       errors: {},
     };
-    // The link and the title are checked by the service, by the same schema as REST's; the project
-    // here too, with words for people rather than a pattern.
-    if (!PROJECT_ID.test(values.project)) {
-      values.errors.project = 'Use 1-64 letters, digits, - or _, starting with a letter or digit.';
+    // Checked by start_meeting's schema, as REST and MCP check it; an empty optional field is an
+    // absent one (the operation's default).
+    const checked = checkForm(startFormInput, {
+      url: values.url,
+      passcode: values.passcode || undefined,
+      title: values.title || undefined,
+      project: values.project,
+      saveTranscript: values.saveTranscript,
+      signIn: values.signIn,
+      language: values.language || undefined,
+      coach: values.coach || undefined,
+      recording: values.recording || undefined,
+      transcription: values.transcription,
+    });
+    if (!checked.ok) {
+      placeErrors(checked.errors, START_FIELDS, values.errors);
+      return renderIndex(ctx, values, 400);
     }
-    if (Object.keys(values.errors).length > 0) return renderIndex(ctx, values, 400);
-    // startMeeting's own handler (its defaults, its time allowed), as REST and MCP start; with no callback.
-    const started = await settle(
-      start(deps.bus, uiCaller(ctx), {
-        url: values.url,
-        passcode: values.passcode || undefined,
-        title: values.title || undefined,
-        callbackUrl: null,
-        project: values.project,
-        saveTranscript: values.saveTranscript,
-        // Checked by the service with REST's schema; a bad value comes back naming its field.
-        signIn: values.signIn as SignInMode,
-        language: values.language || undefined,
-        coach: (values.coach || undefined) as CoachMode | undefined,
-        recording: (values.recording || undefined) as RecordingMode | undefined,
-        transcription: values.transcription as TranscriptionMode,
-      }),
-    );
+    // start_meeting's own handler (its defaults, its time allowed), as REST and MCP start; with no callback.
+    const started = await settle(start(deps.bus, uiCaller(ctx), { ...checked.input, callbackUrl: null }));
     if (!started.ok) {
       const { error } = started;
       // Every bot seat taken (load, not a fault), or no browser for the bots: the message says what to do.
@@ -252,7 +246,9 @@ async function recentMeetings(ctx: Context, deps: WebDeps, accountId: string): P
   const recent = await deps.uiMeetings.recent(accountId);
   if (recent.length === 0) return html`<p>You have not started a meeting here yet.</p>`;
   const records = await Promise.all(
-    recent.map((r) => settle(ask(deps.bus, routes.meetings.get, { caller: uiCaller(ctx), meetingId: r._id }))),
+    recent.map((r) =>
+      settle(inTime(ownedMeeting(deps.bus, uiCaller(ctx), r._id), PAGE_REQUEST_TIMEOUT_MS, 'the meeting')),
+    ),
   );
   return html`<ul class="recent">
     ${recent.map((r, i) => {

@@ -1,18 +1,21 @@
 /** Projects, each project's meeting history (newest first), and search over saved transcripts. */
 import type Router from '@koa/router';
-import { PROJECT_ID, routes, SEARCH_MAX_QUERY_LENGTH } from '@notetaker/contracts';
-import { ask, settle } from '../backend.js';
+import { SEARCH_MAX_QUERY_LENGTH } from '@notetaker/contracts';
+import { listProjectMeetings, listProjects } from '../../operations/projects.js';
+import { searchTranscripts } from '../../operations/transcripts.js';
+import { handle, inTime, PAGE_REQUEST_TIMEOUT_MS, read, settle } from '../backend.js';
 import { chrome, type WebDeps } from '../context.js';
+import { checkForm } from '../form-input.js';
 import { requireSession } from '../guards.js';
 import { html } from '../html.js';
-import { inputField, sendPage, time, unavailable } from '../layout.js';
+import { formError, inputField, sendPage, time, unavailable } from '../layout.js';
 import { projectIdParam } from '../params.js';
 
 export function projectPages(router: Router, deps: WebDeps): void {
   const auth = requireSession(deps);
 
   router.get('/projects', auth, async (ctx) => {
-    const listed = await settle(ask(deps.bus, routes.projects.list, {}));
+    const listed = await settle(read(ctx, deps.bus, listProjects, {}));
     let body;
     if (!listed.ok) body = listed.unavailable ? unavailable('project') : html`<p>${listed.error.message}</p>`;
     else if (listed.value.projects.length === 0)
@@ -37,7 +40,7 @@ export function projectPages(router: Router, deps: WebDeps): void {
 
   router.get('/projects/:projectId', auth, async (ctx) => {
     const projectId = projectIdParam(ctx);
-    const history = await settle(ask(deps.bus, routes.projects.meetings, { projectId }));
+    const history = await settle(read(ctx, deps.bus, listProjectMeetings, { projectId }));
     if (!history.ok && !history.unavailable) throw history.error;
     const meetings = history.ok ? history.value.meetings : [];
     sendPage(
@@ -93,26 +96,26 @@ export function projectPages(router: Router, deps: WebDeps): void {
   });
 
   router.get('/search', auth, async (ctx) => {
-    const q = typeof ctx.query.q === 'string' ? ctx.query.q.trim().slice(0, SEARCH_MAX_QUERY_LENGTH) : '';
-    const rawProject = typeof ctx.query.project === 'string' ? ctx.query.project.trim() : '';
-    const project = PROJECT_ID.test(rawProject) ? rawProject : '';
-    const searched = q
-      ? await settle(
-          ask(deps.bus, routes.transcripts.search, {
-            q,
-            ...(project ? { project } : {}),
-            limit: 50,
-          }),
-        )
+    // What was typed (echoed back cut short), checked by search_transcripts' own schema; an empty
+    // project is none (every project). Opened without `q`: the form alone.
+    const typed = (name: string) => (typeof ctx.query[name] === 'string' ? (ctx.query[name] as string).trim() : '');
+    const [q, project] = [typed('q'), typed('project')];
+    const checked =
+      'q' in ctx.query ? checkForm(searchTranscripts.input, { q, project: project || undefined, limit: 50 }) : null;
+    const errors = checked && !checked.ok ? checked.errors : {};
+    const searched = checked?.ok
+      ? await settle(inTime(handle(ctx, deps.bus, searchTranscripts, checked.input), PAGE_REQUEST_TIMEOUT_MS, 'search'))
       : null;
+    const shown = (value: string) => value.slice(0, 1000);
     sendPage(
       ctx,
-      chrome(ctx, q ? `Search: ${q}` : 'Search', 'search'),
+      chrome(ctx, q ? `Search: ${shown(q)}` : 'Search', 'search'),
       html`<h1>Search saved transcripts</h1>
         <search>
           <form method="get" action="/search" class="search-form">
-            ${inputField({ name: 'q', label: 'Words to find', type: 'search', value: q, required: true, maxlength: SEARCH_MAX_QUERY_LENGTH })}
-            ${inputField({ name: 'project', label: 'Only in project', value: project, maxlength: 64 })}
+            ${formError(errors[''])}
+            ${inputField({ name: 'q', label: 'Words to find', type: 'search', value: shown(q), error: errors.q, required: true, maxlength: SEARCH_MAX_QUERY_LENGTH })}
+            ${inputField({ name: 'project', label: 'Only in project', value: shown(project), error: errors.project, maxlength: 64 })}
             <button type="submit">Search</button>
           </form>
         </search>
@@ -133,6 +136,7 @@ export function projectPages(router: Router, deps: WebDeps): void {
               )}
             </ol>`
         }`,
+      checked && !checked.ok ? 400 : 200,
     );
   });
 }

@@ -5,11 +5,13 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { DEFAULT_TASK_TIMEOUT_MS, MAX_TASK_TIMEOUT_MS, routes, TASK_NAME } from '@notetaker/contracts';
-import { ask, settle } from '../backend.js';
+import { DEFAULT_TASK_TIMEOUT_MS, MAX_TASK_TIMEOUT_MS } from '@notetaker/contracts';
+import { createTask } from '../../operations/tasks.js';
+import { handle, settle } from '../backend.js';
 import { chrome, formOf, signedIn, type WebDeps } from '../context.js';
 import { previewCron } from '../cron-preview.js';
 import { field } from '../form-body.js';
+import { checkForm, placeErrors } from '../form-input.js';
 import { requireSession, signedInForm } from '../guards.js';
 import { html } from '../html.js';
 import { csrfInput, fieldMessages, formError, inputField, sendFragment, sendPage } from '../layout.js';
@@ -115,29 +117,22 @@ export function taskForm(router: Router, deps: WebDeps): void {
 
   router.post('/tasks', auth, signedInForm(), async (ctx) => {
     const form = formOf(ctx);
-    const values = valuesFrom((name) => field(form, name, 200));
-    if (!TASK_NAME.test(values.name))
-      values.errors.name = 'Use 1-64 letters, digits, dot, - or _, starting with a letter or digit.';
-    if (!values.skillName) values.errors.skillName = 'Choose a skill.';
-    const seconds = Number(values.timeoutSeconds);
-    if (!Number.isInteger(seconds) || seconds < 1 || seconds * 1000 > MAX_TASK_TIMEOUT_MS) {
-      values.errors.timeout = `Enter whole seconds from 1 to ${MAX_TASK_TIMEOUT_MS / 1000}.`;
+    const values = valuesFrom((name) => field(form, name, 1000));
+    // Checked by create_task's schema, as REST and MCP check it (the form counts the timeout in
+    // seconds, the operation in milliseconds); the scheduler judges the schedule itself.
+    const checked = checkForm(createTask.input, {
+      name: values.name,
+      skillName: values.skillName,
+      cronExpression: values.cronExpression || undefined,
+      timezone: values.timezone,
+      enabled: values.enabled,
+      timeout: Number(values.timeoutSeconds) * 1000,
+    });
+    if (!checked.ok) {
+      placeErrors(checked.errors, TASK_FIELDS, values.errors);
+      return renderForm(ctx, values, 400);
     }
-    if (values.cronExpression) {
-      const preview = previewCron(values.cronExpression, values.timezone);
-      if (!preview.ok) values.errors[preview.field] = preview.error;
-    }
-    if (Object.keys(values.errors).length > 0) return renderForm(ctx, values, 400);
-    const created = await settle(
-      ask(deps.bus, routes.tasks.create, {
-        name: values.name,
-        skillName: values.skillName,
-        ...(values.cronExpression ? { cronExpression: values.cronExpression } : {}),
-        timezone: values.timezone,
-        enabled: values.enabled,
-        timeout: seconds * 1000,
-      }),
-    );
+    const created = await settle(handle(ctx, deps.bus, createTask, checked.input));
     if (!created.ok) {
       const { error } = created;
       if (created.unavailable) values.errors.form = 'The task service is unavailable right now. Try again in a moment.';

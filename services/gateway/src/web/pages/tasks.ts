@@ -1,31 +1,36 @@
 /**
- * Tasks (SPEC 2.5, 4.3) through task-scheduler's bus verbs: the list, a create form with a skill
- * picker (the folders of SKILLS_DIR) and a preview of the next runs in the task's time zone, and
- * each task's page with enable/disable, Run now (trigger `ui`) and its history.
+ * Tasks through the tasks operations (operations/tasks.ts), as REST and MCP reach them: the list,
+ * a create form with a skill picker (the folders of SKILLS_DIR) and a preview of the next runs in
+ * the task's time zone, and each task's page with enable/disable, Run now (trigger `ui`) and its
+ * history.
  */
 import type Router from '@koa/router';
-import { routes, ServiceError } from '@notetaker/contracts';
-import { ask, settle } from '../backend.js';
-import { chrome, signedIn, uiCaller, type WebDeps } from '../context.js';
+import type { Context } from 'koa';
+import { ServiceError } from '@notetaker/contracts';
+import { operate, read, settle } from '../backend.js';
+import { chrome, signedIn, type WebDeps } from '../context.js';
 import { requireSession, signedInForm } from '../guards.js';
 import { html } from '../html.js';
 import { csrfInput, sendPage, stackedTable, time, unavailable } from '../layout.js';
 import { redirect } from '../notices.js';
 import { taskNameParam } from '../params.js';
-import { baseUrlOf } from '../../http/public-url.js';
-import { listAllTasks } from '../../operations/task-list.js';
-import { disableTask, enableTask, runTask } from '../../operations/tasks.js';
+import type { Operation } from '../../operations/operation.js';
+import { disableTask, enableTask, getTask, getTaskHistory, listTasks, runTask } from '../../operations/tasks.js';
 import { taskForm } from './task-form.js';
 import { executionBadge, historyTable, scheduleText } from './task-parts.js';
 
 const HISTORY_PAGE = 20;
-const VERBS = { run: runTask, enable: enableTask, disable: disableTask };
+const VERBS: Record<'run' | 'enable' | 'disable', Operation<typeof runTask.input>> = {
+  run: runTask,
+  enable: enableTask,
+  disable: disableTask,
+};
 
 export function taskPages(router: Router, deps: WebDeps): void {
   const auth = requireSession(deps);
 
   router.get('/tasks', auth, async (ctx) => {
-    const listed = await settle(listAllTasks(deps.bus).then((tasks) => ({ tasks })));
+    const listed = await settle(read(ctx, deps.bus, listTasks, {}));
     const body = !listed.ok
       ? listed.unavailable
         ? unavailable('task')
@@ -58,12 +63,15 @@ export function taskPages(router: Router, deps: WebDeps): void {
 
   taskForm(router, deps);
 
-  router.get('/tasks/:name', auth, async (ctx) => {
-    const name = taskNameParam(ctx);
+  /**
+   * A task's page; after a switch or run the operation refused (409), with the operation's own
+   * message, as REST and MCP answer it.
+   */
+  const showTask = async (ctx: Context, name: string, refused?: ServiceError) => {
     const offset = Math.max(0, Math.min(1_000_000, Number.parseInt(String(ctx.query.offset ?? '0'), 10) || 0));
     const [details, history] = await Promise.all([
-      settle(ask(deps.bus, routes.tasks.get, { name })),
-      settle(ask(deps.bus, routes.tasks.history, { name, limit: HISTORY_PAGE, offset })),
+      settle(read(ctx, deps.bus, getTask, { name })),
+      settle(read(ctx, deps.bus, getTaskHistory, { name, limit: HISTORY_PAGE, offset })),
     ]);
     if (!details.ok) {
       if (!details.unavailable) throw details.error;
@@ -72,9 +80,10 @@ export function taskPages(router: Router, deps: WebDeps): void {
     const { task } = details.value;
     const csrf = signedIn(ctx).session.csrfToken;
     const executions = history.ok ? history.value.executions : [];
+    const page = chrome(ctx, task.name, 'tasks');
     sendPage(
       ctx,
-      chrome(ctx, task.name, 'tasks'),
+      refused ? { ...page, notice: refused.message } : page,
       html`<nav aria-label="breadcrumb">
           <ul>
             <li><a href="/tasks">Tasks</a></li>
@@ -123,19 +132,22 @@ export function taskPages(router: Router, deps: WebDeps): void {
           ${offset > 0 && html`<a href="/tasks/${task.name}?offset=${Math.max(0, offset - HISTORY_PAGE)}">Newer</a>`}
           ${executions.length === HISTORY_PAGE && html`<a href="/tasks/${task.name}?offset=${offset + HISTORY_PAGE}">Older</a>`}
         </nav>`,
+      refused?.status ?? 200,
     );
-  });
+  };
+
+  router.get('/tasks/:name', auth, (ctx) => showTask(ctx, taskNameParam(ctx)));
 
   for (const verb of ['run', 'enable', 'disable'] as const) {
     router.post(`/tasks/:name/${verb}`, auth, signedInForm(), async (ctx) => {
       const name = taskNameParam(ctx);
       try {
-        // The operations' own handlers, as REST and MCP call them (a run from here is triggered `ui`).
-        await VERBS[verb].handler(deps.bus, uiCaller(ctx), { name }, { baseUrl: baseUrlOf(ctx) });
+        // The operations themselves, as REST and MCP perform them (a run from here is triggered `ui`).
+        await operate(ctx, deps.bus, VERBS[verb], { name });
       } catch (err) {
         // 409: a run is in progress, or an on-demand task has no schedule to switch.
         if (!(err instanceof ServiceError && err.status === 409)) throw err;
-        return redirect(ctx, `/tasks/${name}`, verb === 'run' ? 'task-busy' : 'task-on-demand');
+        return showTask(ctx, name, err);
       }
       redirect(
         ctx,

@@ -1,6 +1,6 @@
 /**
- * Account settings -> API Tokens (SPEC 5.2): the account's own tokens, Create Token (a name and
- * capabilities), and Revoke. A new token's key and signing secret travel from the create request
+ * Account settings -> API Tokens (docs/api/reference.md#authentication): the account's own
+ * tokens, Create Token (a name and capabilities), and Revoke. A new token's key and signing secret travel from the create request
  * to the next page as a sealed one-time flash in the session: shown once, with a 303 in between so
  * a reload never creates a second token, and gone from then on.
  */

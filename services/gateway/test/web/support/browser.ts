@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
-import { findChrome } from '@notetaker/kit';
+import { findChrome } from '@notetaker/find-chrome';
 import { chromeArgs } from '../../../../meeting-session/src/drivers/browser.js';
 
 const require = createRequire(path.join(import.meta.dirname, '../../../../meeting-session/package.json'));

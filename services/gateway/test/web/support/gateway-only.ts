@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { connectBus, type Bus } from '@notetaker/bus';
-import { createMetricsRegistry, loadBaseConfig, silentLogger } from '@notetaker/kit';
+import { loadBaseConfig } from '@notetaker/config';
+import { createMetricsRegistry, silentLogger } from '@notetaker/observability';
 import { openStore, type Store } from '@notetaker/store';
 import { gatewayService, type RunningGateway } from '../../../src/index.js';
 

@@ -66,7 +66,7 @@ function baseState() {
 }
 /*
  * The platform's sign-in page: a guest is refused (the meeting wants an account), or a signed-in
- * bot's session is no longer accepted. The driver knows which of the two it is.
+ * bot's storage state is no longer accepted. The driver knows which of the two it is.
  */
 function signInState() {
   if (!S.text.signInHost.test(location.hostname)) return null;
