@@ -1,7 +1,8 @@
 /**
- * What recording a meeting's audio costs: the page's capture and Opus encoding
- * (services/meeting-session/src/recording/page-capture.ts), the worker's Ogg muxing and the appends
- * to transcript-store (recorder.ts, ogg.ts, transcript-store's recordings/), measured through the
+ * What recording a meeting's audio costs: the page's capture and Opus encoding by MediaRecorder
+ * (services/meeting-session/src/recording/page-capture.ts), the worker's WebM demuxing, Ogg muxing
+ * and the appends to transcript-store (webm-batches.ts, webm.ts, recorder.ts, ogg.ts,
+ * transcript-store's recordings/), measured through the
  * whole product as in e2e-latency.bench.ts: the real stack in this process, the real puppeteer
  * drivers in real Chromium against the Meet / Teams simulator, a local callback receiver.
  *
@@ -18,7 +19,8 @@
  * - Memory: PSS (/proc/<pid>/smaps_rollup) summed over the Chromium processes, sampled during the
  *   window; the phase's figure is the median sample.
  * - Chunk lag: each `listener.audio(batch)` the real driver makes (observed by wrapping the driver
- *   factory) is timed against the capture of the batch's last sample:
+ *   factory; a batch is one MediaRecorder slice, demuxed) is timed against the capture of the
+ *   batch's last sample:
  *   `Date.now() - (epochMs + (timestampsUs[last] + durationsUs[last])/1000)`, the page's and this
  *   process's clocks being the same machine's. Also how fast each page produced audio against the
  *   wall clock (audio carried / wall time between its first and last batch): below 1 the page's

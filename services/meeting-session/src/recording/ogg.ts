@@ -12,6 +12,23 @@ const PRE_SKIP = 312;
 export const SILENT_PACKET = Buffer.from([0xf8, 0xff, 0xfe]);
 export const SILENT_PACKET_SAMPLES = 960;
 
+/** Frame length in 48 kHz samples by the TOC byte's configuration (RFC 6716, 3.1): SILK, hybrid, CELT. */
+const FRAME_SAMPLES = [
+  ...[0, 1, 2].flatMap(() => [480, 960, 1920, 2880]),
+  ...[0, 1].flatMap(() => [480, 960]),
+  ...[0, 1, 2, 3].flatMap(() => [120, 240, 480, 960]),
+];
+
+/** How long an Opus packet lasts, in 48 kHz samples, from its TOC byte (and frame count byte): 0 if it is malformed. */
+export function opusPacketSamples(packet: Uint8Array): number {
+  if (packet.length === 0) return 0;
+  const frame = FRAME_SAMPLES[packet[0] >> 3];
+  const code = packet[0] & 0x03;
+  if (code === 0) return frame;
+  if (code !== 3) return 2 * frame;
+  return packet.length < 2 ? 0 : (packet[1] & 0x3f) * frame;
+}
+
 export interface OpusPacket {
   bytes: Buffer;
   /** Its length in 48 kHz samples. */

@@ -7,8 +7,10 @@
  *   page then plays it (an <audio> element, WebAudio, an element re-created);
  * - the tracks are mixed to one channel in an AudioContext whose graph runs whether or not anyone
  *   speaks, so silence stays silence and the file's timeline is the meeting's;
- * - the mix is encoded to Opus in the page (WebCodecs AudioEncoder, 32 kbit/s) and handed to the
- *   worker through `__ntAudio` in batches of about a second (recording/recorder.ts writes the Ogg).
+ * - the mix is encoded to Opus in the page by the browser's own MediaRecorder (WebM, 32 kbit/s,
+ *   natively: no JavaScript touches the samples) and handed to the worker through `__ntAudio` a
+ *   slice of about a second at a time; the worker demuxes the WebM (webm-batches.ts) and writes
+ *   the packets as Ogg pages (recorder.ts).
  *
  * The bot has no microphone track of its own in the capture (only remote tracks are taken), and
  * plays nothing out loud (the browser runs with --mute-audio, which silences output, not capture).
@@ -41,16 +43,33 @@ export interface PcmChunk {
 
 export const PCM_SAMPLE_RATE = 16_000;
 
-/** One batch from the page: Opus packets concatenated, with each one's size and duration. */
+/**
+ * One slice of the page's MediaRecorder output, as the page hands it over: the WebM stream's next
+ * bytes, cut wherever the recorder cut them.
+ */
+export interface RecordingSlice {
+  /** The recorder's stream: a page reloaded starts another, with a header and a timeline of its own. */
+  stream: string;
+  /** The slice's place in its stream, from 0. */
+  seq: number;
+  /** Epoch ms at which the page took the slice from the recorder. */
+  at: number;
+  /** Base64 of the bytes. */
+  data: string;
+  /** Remote audio tracks captured so far in this page. */
+  tracks: number;
+}
+
+/** One batch of the page's audio (webm-batches.ts): Opus packets concatenated, with each one's size and duration. */
 export interface AudioBatch {
-  /** Epoch ms at which the encoder's timeline (timestamp 0) is, as measured over this batch's frames. */
+  /** Epoch ms at which the encoder's timeline (timestamp 0) is, as measured over the recent slices. */
   epochMs: number;
   /** Each packet's timestamp on that timeline, µs. */
   timestampsUs: number[];
   /** Base64 of the packets, back to back. */
   data: string;
   sizes: number[];
-  /** Each packet's duration, µs (20 ms frames: 20000). */
+  /** Each packet's duration, µs (MediaRecorder's 60 ms packets: 60000). */
   durationsUs: number[];
   /** Remote audio tracks captured so far in this page. */
   tracks: number;
@@ -86,7 +105,7 @@ registerProcessor('nt-tap', NtTap);`;
 
 /**
  * The page's side, as JavaScript source (page-scripts/source.ts says why not a function): the
- * arguments are the bindings' names, the bitrate, the batch period, the tap's script and its rate.
+ * arguments are the bindings' names, the bitrate, the recorder's slice period (ms), the tap's script and its rate.
  */
 const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batchMs, tapScript, pcmRate) {
   'use strict';
@@ -226,10 +245,11 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
     return null;
   }
 
-  // Recording: the tracks mixed to one channel and encoded to Opus.
+  // Recording: the tracks mixed to one channel, encoded to Opus in WebM by the browser itself.
   function startMix() {
-    if (typeof AudioEncoder !== 'function' || typeof MediaStreamTrackProcessor !== 'function') {
-      return 'this browser has no AudioEncoder or MediaStreamTrackProcessor';
+    var type = 'audio/webm;codecs=opus';
+    if (typeof MediaRecorder !== 'function' || !MediaRecorder.isTypeSupported(type)) {
+      return 'this browser has no MediaRecorder for ' + type;
     }
     // sinkId none: the graph renders on its own clock without an output stream in the browser's audio service.
     var ctx = new AudioContext({ sampleRate: 48000, latencyHint: 'playback', sinkId: { type: 'none' } });
@@ -237,63 +257,55 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
     dest.channelCount = 1;
     dest.channelCountMode = 'explicit';
     dest.channelInterpretation = 'speakers';
-    // A silent source keeps the graph producing frames before the first track and between tracks.
+    // A silent source keeps the graph producing frames before the first track and between tracks:
+    // the recorder encodes silence as silence, so the stream's timeline is the meeting's.
     var idle = ctx.createConstantSource();
     idle.offset.value = 0;
     idle.connect(dest);
     idle.start();
     ctx.resume();
-    mix = { ctx: ctx, dest: dest };
-
-    // Where the audio clock's zero is on the wall clock, measured again for every batch: the least
-    // delayed reading of its frames. The frames' timestamps count samples, and a renderer short of
-    // CPU makes fewer samples than time passes: the worker fills what the wall clock says is
-    // missing with silence, so the file keeps the meeting's timeline.
-    var epochMs = Infinity;
-    var lastEpochMs = Infinity;
-    var packets = [];
-    var encoder = new AudioEncoder({
-      output: function (chunk) {
-        var bytes = new Uint8Array(chunk.byteLength);
-        chunk.copyTo(bytes);
-        packets.push({ bytes: bytes, timestamp: chunk.timestamp, duration: chunk.duration || 20000 });
-      },
-      error: function (e) { deliver(binding, { error: String(e) }); },
-    });
-    encoder.configure({ codec: 'opus', sampleRate: 48000, numberOfChannels: 1, bitrate: bitrate });
-    function flush() {
-      if (packets.length === 0) return;
-      var batch = packets;
-      packets = [];
-      if (epochMs !== Infinity) lastEpochMs = epochMs;
-      epochMs = Infinity;
-      var all = new Uint8Array(batch.reduce(function (n, p) { return n + p.bytes.length; }, 0));
-      batch.reduce(function (at, p) { all.set(p.bytes, at); return at + p.bytes.length; }, 0);
-      deliver(binding, {
-        epochMs: lastEpochMs,
-        timestampsUs: batch.map(function (p) { return p.timestamp; }),
-        data: base64(all),
-        sizes: batch.map(function (p) { return p.bytes.length; }),
-        durationsUs: batch.map(function (p) { return p.duration; }),
-        tracks: tracks.size,
-      });
-    }
-    var timer = setInterval(flush, batchMs);
-    var reader = new MediaStreamTrackProcessor({ track: dest.stream.getAudioTracks()[0] }).readable.getReader();
-    finished = (async function () {
-      while (!stopped) {
-        var next = await reader.read();
-        if (next.done || !next.value) break;
-        epochMs = Math.min(epochMs, Date.now() - next.value.timestamp / 1000);
-        if (encoder.state === 'configured') encoder.encode(next.value);
-        next.value.close();
-      }
-      await encoder.flush().catch(function () {});
-      flush();
-      clearInterval(timer);
-      reader.cancel().catch(function () {});
+    var recorder;
+    try {
+      recorder = new MediaRecorder(dest.stream, { mimeType: type, audioBitsPerSecond: bitrate });
+    } catch (e) {
       ctx.close().catch(function () {});
-    })();
+      return 'MediaRecorder refused the mix: ' + String(e);
+    }
+    mix = { ctx: ctx, dest: dest, recorder: recorder };
+    var stream = Date.now().toString(36) + '-' + Math.random().toString(36).slice(2);
+    var seq = 0;
+    // Slices are read one after the other, so they reach the worker in the stream's order.
+    var sending = Promise.resolve();
+    recorder.ondataavailable = function (event) {
+      var at = Date.now();
+      var blob = event.data;
+      if (!blob || blob.size === 0) return;
+      var n = seq++;
+      sending = sending.then(function () {
+        return new Promise(function (resolve) {
+          var reader = new FileReader();
+          reader.onloadend = function () {
+            var url = typeof reader.result === 'string' ? reader.result : '';
+            deliver(binding, { stream: stream, seq: n, at: at, data: url.slice(url.indexOf(',') + 1), tracks: tracks.size });
+            resolve();
+          };
+          // Native base64 of the bytes, no loop over them in JavaScript.
+          reader.readAsDataURL(blob);
+        });
+      });
+    };
+    recorder.onerror = function (event) {
+      deliver(binding, { error: String((event && event.error) || 'MediaRecorder failed') });
+    };
+    finished = new Promise(function (resolve) {
+      recorder.onstop = function () {
+        sending.then(function () {
+          ctx.close().catch(function () {});
+          resolve();
+        });
+      };
+    });
+    recorder.start(batchMs);
     return null;
   }
 
@@ -309,8 +321,11 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
   window.__ntCapture = {
     start: start,
     stop: function () {
+      if (stopped) return finished;
       stopped = true;
       if (tap) tap.ctx.close().catch(function () {});
+      // The recorder hands over what it holds, then stops.
+      if (mix && mix.recorder.state !== 'inactive') mix.recorder.stop();
       return finished;
     },
   };

@@ -4,9 +4,9 @@
  * worker keeps nothing but the bytes in flight, so a worker killed mid-meeting loses at most the
  * batch it was sending (about a second) and leaves a playable file.
  *
- * The file's timeline is the meeting's from admission: a gap in the page's audio clock (a page
- * reloaded, a renderer stalled) is filled with silence, so an utterance sits in the file at the
- * time it was spoken. Storage that refuses the audio (a full disk, an unreachable bucket) never
+ * The file's timeline is the meeting's from admission (timeline.ts): a gap in the page's audio (a
+ * page reloaded, a renderer short of CPU) is filled with silence, so an utterance sits in the file
+ * at the time it was spoken. Storage that refuses the audio (a full disk, an unreachable bucket) never
  * stops the meeting: the recorder raises `recording_unavailable`, keeps capturing, and clears the
  * warning once an append succeeds again.
  */
@@ -14,11 +14,9 @@ import { randomInt } from 'node:crypto';
 import { RECORDING_FORMAT, recordingPath, routes, ServiceError, type RecordingInfo } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/observability';
-import { OggOpusWriter, OPUS_RATE, SILENT_PACKET, SILENT_PACKET_SAMPLES, type OpusPacket } from './ogg.js';
+import { OPUS_RATE } from './ogg.js';
 import type { AudioBatch } from './page-capture.js';
-
-/** Gaps shorter than this are the clocks' drift, not missing audio. */
-const GAP_FILL_MS = 100;
+import { RecordingTimeline } from './timeline.js';
 /**
  * The page's audio over this much of the timeline is checked against the wall clock: a renderer
  * short of CPU makes fewer samples than time passes, and the file would be mostly filled silence.
@@ -41,7 +39,7 @@ export interface RecorderOptions {
 }
 
 export class Recorder {
-  private writer: OggOpusWriter | null = null;
+  private timeline: RecordingTimeline | null = null;
   /** The file's first bytes: sent again in front of the audio if storage lost them. */
   private headers: Buffer = Buffer.alloc(0);
   private startedAt = 0;
@@ -60,33 +58,20 @@ export class Recorder {
 
   /** The recording's timeline starts now (the bot was admitted). */
   start(at = Date.now()): void {
-    if (this.writer) return;
+    if (this.timeline) return;
     this.startedAt = at;
-    this.writer = new OggOpusWriter(randomInt(2 ** 31));
-    this.headers = this.writer.headers();
+    this.timeline = new RecordingTimeline(at, randomInt(2 ** 31));
+    this.headers = this.timeline.headers();
     this.enqueue(this.headers);
   }
 
   /** One batch from the page: each packet placed on the meeting's timeline, then stored. */
   add(batch: AudioBatch): void {
-    const writer = this.writer;
-    if (!writer || this.finished) return;
-    const data = Buffer.from(batch.data, 'base64');
-    const packets: OpusPacket[] = [];
-    // Where the file will be once the packets so far are in, in samples.
-    let position = writer.samples;
-    let offset = 0;
-    batch.sizes.forEach((size, i) => {
-      const gap = this.silenceBetween(position, batch.epochMs + batch.timestampsUs[i] / 1000);
-      const samples = Math.round((batch.durationsUs[i] * OPUS_RATE) / 1_000_000);
-      // What precedes the first packet is the wait for the page, not a page falling behind.
-      if (position > 0 || writer.samples > 0) this.window.filled += gap.length * SILENT_PACKET_SAMPLES;
-      this.window.heard += samples;
-      packets.push(...gap, { bytes: data.subarray(offset, offset + size), samples });
-      position += gap.length * SILENT_PACKET_SAMPLES + samples;
-      offset += size;
-    });
-    this.enqueue(writer.pages(packets));
+    if (!this.timeline || this.finished) return;
+    const { pages, heard, filled } = this.timeline.add(batch);
+    this.window.heard += heard;
+    this.window.filled += filled;
+    this.enqueue(pages);
     this.checkCapture();
   }
 
@@ -98,7 +83,7 @@ export class Recorder {
 
   /** What the status shows: null when the meeting is not recording (yet). */
   info(): RecordingInfo | null {
-    if (!this.writer) return null;
+    if (!this.timeline) return null;
     return {
       status: this.troubles.size > 0 ? 'unavailable' : 'recording',
       format: RECORDING_FORMAT,
@@ -116,9 +101,9 @@ export class Recorder {
    */
   finish(until?: number): Promise<RecordingInfo | null> {
     this.finished ??= (async () => {
-      const writer = this.writer;
-      if (!writer) return null;
-      if (until !== undefined) this.enqueue(writer.pages(this.silenceBetween(writer.samples, until)));
+      const timeline = this.timeline;
+      if (!timeline) return null;
+      if (until !== undefined) this.enqueue(timeline.until(until));
       await this.queue;
       try {
         return await call(this.options.bus, routes.recordings.finish, {
@@ -131,16 +116,6 @@ export class Recorder {
       }
     })();
     return this.finished;
-  }
-
-  /** Silence from `position` (samples into the file) to `at` (epoch ms), when that gap is longer than clocks drift. */
-  private silenceBetween(position: number, at: number): OpusPacket[] {
-    const missing = ((at - this.startedAt) * OPUS_RATE) / 1000 - position;
-    if (missing <= (GAP_FILL_MS * OPUS_RATE) / 1000) return [];
-    return Array.from({ length: Math.floor(missing / SILENT_PACKET_SAMPLES) }, () => ({
-      bytes: SILENT_PACKET,
-      samples: SILENT_PACKET_SAMPLES,
-    }));
   }
 
   /** Once a window of the timeline is full: did the page hand over enough of it? */
@@ -171,7 +146,7 @@ export class Recorder {
   }
 
   private get durationMs(): number {
-    return Math.round(((this.writer?.samples ?? 0) * 1000) / OPUS_RATE);
+    return Math.round(((this.timeline?.samples ?? 0) * 1000) / OPUS_RATE);
   }
 
   private enqueue(bytes: Buffer): void {
