@@ -5,8 +5,7 @@
  * puppeteer drivers in real Chromium against the Meet / Teams simulator, a local callback
  * receiver, and a real speech engine (test/support/speech-engine: pocketsphinx behind OpenAI's
  * `/v1/audio/transcriptions`, with a grammar of the script's sentences; it knows nothing of who
- * says what when; its decoding runs at niceness 19) passed to the stack by STT_BASE_URL /
- * STT_API_KEY, STT_CONCURRENCY=8.
+ * says what when) passed to the stack by STT_BASE_URL / STT_API_KEY, STT_CONCURRENCY=8.
  *
  * Each phase runs COUNT meetings at once (Meet and Teams alternating, lobby off), either
  * - `captions`: start with `transcription: "captions"`; each sentence's words shown as a caption
@@ -619,9 +618,7 @@ const missing = chromiumMissing();
 if (missing) {
   console.log(`skipped: ${missing}`);
 } else {
-  // A deployment's engine decodes on another machine: here its processes yield the two cores to
-  // the bots measured (niceness 19), so a phase's latencies are the product's, not a fight with it.
-  engine = await startSpeechEngine({ sentences: SENTENCES, apiKey: 'sk-bench-speech', niceness: 19 });
+  engine = await startSpeechEngine({ sentences: SENTENCES, apiKey: 'sk-bench-speech' });
   const world = await startWorld(
     {
       ...engine.env(),

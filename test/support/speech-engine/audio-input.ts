@@ -8,12 +8,11 @@
  * silence went from 69 to 78 of 84 utterances recognized exactly.
  */
 import { spawn } from 'node:child_process';
-import { niced } from './niced.js';
 import { SAMPLE_RATE } from './pocketsphinx.js';
 
 export class UndecodableAudio extends Error {}
 
-export function toDecoderPcm(file: Buffer, niceness?: number): Promise<Buffer> {
+export function toDecoderPcm(file: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const args = [
       ['-v', 'error', '-i', 'pipe:0'],
@@ -24,7 +23,7 @@ export function toDecoderPcm(file: Buffer, niceness?: number): Promise<Buffer> {
       ],
       ['-f', 's16le', '-ac', '1', '-ar', String(SAMPLE_RATE), 'pipe:1'],
     ].flat();
-    const ffmpeg = spawn(...niced(niceness, 'ffmpeg', args), { stdio: ['pipe', 'pipe', 'pipe'] });
+    const ffmpeg = spawn('ffmpeg', args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     ffmpeg.stdout.on('data', (chunk: Buffer) => out.push(chunk));

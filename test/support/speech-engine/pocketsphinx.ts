@@ -16,7 +16,6 @@
  *  - `-dither yes`: digital silence has no spectrum to normalize.
  */
 import { execFile } from 'node:child_process';
-import { niced } from './niced.js';
 import { writeFile, rm } from 'node:fs/promises';
 
 export const ACOUSTIC_MODEL = '/usr/share/pocketsphinx/model/en-us/en-us';
@@ -46,12 +45,7 @@ export interface GrammarFiles {
 export const FILLERS = '<s> SIL\n</s> SIL\n<sil> SIL\n';
 
 /** Decodes 16 kHz mono s16le PCM; `scratch` is a file path prefix of the caller's own. */
-export async function decodeWithGrammar(
-  pcm: Buffer,
-  files: GrammarFiles,
-  scratch: string,
-  niceness?: number,
-): Promise<TimedWord[]> {
+export async function decodeWithGrammar(pcm: Buffer, files: GrammarFiles, scratch: string): Promise<TimedWord[]> {
   const input = `${scratch}.raw`;
   await writeFile(input, pcm);
   try {
@@ -72,14 +66,10 @@ export async function decodeWithGrammar(
       ['-logfn', '/dev/null'],
     ].flat();
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(
-        ...niced(niceness, 'pocketsphinx_continuous', args),
-        { maxBuffer: 16 * 1024 * 1024 },
-        (error, out, err) => {
-          if (error) reject(new Error(`pocketsphinx_continuous failed: ${err || error.message}`));
-          else resolve(out);
-        },
-      );
+      execFile('pocketsphinx_continuous', args, { maxBuffer: 16 * 1024 * 1024 }, (error, out, err) => {
+        if (error) reject(new Error(`pocketsphinx_continuous failed: ${err || error.message}`));
+        else resolve(out);
+      });
     });
     return stdout
       .split('\n')

@@ -29,11 +29,6 @@ export interface SpeechEngineOptions {
   sentences: readonly string[];
   /** When set, every request must carry `Authorization: Bearer <apiKey>` (401 otherwise). */
   apiKey?: string;
-  /**
-   * The niceness its decoding processes (ffmpeg, pocketsphinx) run at. A bench sets it so that the
-   * engine, which a deployment runs elsewhere, yields this machine's cores to the bots it measures.
-   */
-  niceness?: number;
 }
 
 /** One request as the engine saw it; the answer's fields stay null until it is sent. */
@@ -199,14 +194,12 @@ export async function startSpeechEngine(options: SpeechEngineOptions): Promise<S
     const decodeStart = performance.now();
     let pcm: Buffer;
     try {
-      pcm = await toDecoderPcm(Buffer.from(await file.arrayBuffer()), options.niceness);
+      pcm = await toDecoderPcm(Buffer.from(await file.arrayBuffer()));
     } catch (error) {
       if (error instanceof UndecodableAudio) return answer(400, errorBody(400, error.message));
       throw error;
     }
-    const words = holdsSpeech(pcm)
-      ? await decodeWithGrammar(pcm, files, join(dir, `request-${++served}`), options.niceness)
-      : [];
+    const words = holdsSpeech(pcm) ? await decodeWithGrammar(pcm, files, join(dir, `request-${++served}`)) : [];
     const segments = grammar.segments(words.map((w) => w.word));
     log.decodeMs = Math.round(performance.now() - decodeStart);
     log.audioSeconds = pcmSeconds(pcm);
