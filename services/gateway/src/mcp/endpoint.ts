@@ -84,20 +84,22 @@ export function mcpEndpoint(deps: McpEndpointDeps): McpEndpoint {
     labelNames: ['route'],
     registers: [deps.metrics],
   });
+  const plainToolCalls = toolCalls.labels('plain');
+  const sdkToolCalls = toolCalls.labels('sdk');
 
   async function serve(ctx: Context): Promise<void> {
     const caller = ctx.state.caller as TokenCaller;
     const request = { baseUrl: baseUrlOf(ctx) };
-    const authInfo = authInfoOf(caller, request);
     if (Number(ctx.get('content-length') || 0) > MAX_BODY_BYTES) throw errors.payloadTooLarge();
     const raw = ctx.method === 'POST' ? await readLimited(ctx.req, MAX_BODY_BYTES) : undefined;
-    const parsedBody = raw && raw.length > 0 && ctx.is('application/json') ? parseJson(raw) : undefined;
+    const parsedBody = raw && raw.length > 0 && isJson(ctx) ? parseJson(raw) : undefined;
     if (parsedBody === INVALID_JSON) return send(ctx, jsonRpcParseError());
     if (parsedBody !== undefined && (await answeredPlainly(ctx, caller, request, parsedBody))) {
-      toolCalls.inc({ route: 'plain' });
+      plainToolCalls.inc();
       return;
     }
-    if ((parsedBody as { method?: unknown } | undefined)?.method === 'tools/call') toolCalls.inc({ route: 'sdk' });
+    if ((parsedBody as { method?: unknown } | undefined)?.method === 'tools/call') sdkToolCalls.inc();
+    const authInfo = authInfoOf(caller, request);
 
     // Tells the SDK the client went away (a listen stream ends with it); not after a full answer.
     const abort = new AbortController();
@@ -214,6 +216,9 @@ function parseJson(raw: Buffer): unknown {
     return INVALID_JSON;
   }
 }
+
+/** A JSON body, as Koa tells (the exact type every SDK client sends is known without parsing it). */
+const isJson = (ctx: Context) => ctx.get('content-type') === 'application/json' || Boolean(ctx.is('application/json'));
 
 function jsonRpcParseError(): Response {
   return Response.json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null }, { status: 400 });

@@ -28,8 +28,9 @@ export const MODERN_REVISION = '2026-07-28';
 /**
  * A server for a 2025-era session (`legacy`), or for 2026-07-28 exchanges (`modern`): listing the
  * modern revision is what lets the SDK's per-request transport bind it to that era when it
- * connects (the SDK's own HTTP handler adds it too, on the first exchange it serves). A `bound`
- * server's tools answer as that caller whatever the exchange says (tool-call-lines.ts).
+ * connects (the SDK's own HTTP handler adds it too, on the first exchange it serves; the tool call
+ * lines rely on it). A `bound` server's tools answer as that caller whatever the exchange says
+ * (tool-call-lines.ts).
  */
 export function createMcpServer(deps: McpServerDeps, era: 'modern' | 'legacy', bound?: BoundContext): McpServer {
   const server = new McpServer(

@@ -4,6 +4,7 @@
  * sessions bound to their key, and one key never seeing another's (or the web UI's) meetings
  * through tools, resources or subscriptions.
  */
+import http from 'node:http';
 import { expect } from 'chai';
 import { call } from '@notetaker/bus';
 import { routes } from '@notetaker/contracts';
@@ -23,6 +24,28 @@ const transcriptUri = (meetingId: string) => `notetaker://meetings/${meetingId}/
 function expectResourceNotFound(err: { code?: number; message: string }, uri: string): void {
   expect(err.code, err.message).to.equal(-32602);
   expect(err.message).to.include(`Resource not found: ${uri}`);
+}
+
+/** POST /mcp with `body` sent in chunks of 256 KiB, no Content-Length; the answer's status and text. */
+function postChunked(
+  baseUrl: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${baseUrl}/mcp`,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    for (let at = 0; at < body.length; at += 256 * 1024) req.write(body.slice(at, at + 256 * 1024));
+    req.end();
+  });
 }
 
 async function rejection(promise: Promise<unknown>): Promise<{ code?: number; message: string }> {
@@ -117,6 +140,10 @@ describe('MCP access rules (/mcp)', function () {
       const res = await postMcp(t.baseUrl, big, { 'X-API-Key': apiKey });
       expect(res.status).to.equal(413);
       expect(await res.json()).to.deep.equal({ error: 'Request body too large' });
+      // Without a Content-Length (chunked) the limit is found while reading, with the same answer.
+      const chunked = await postChunked(t.baseUrl, big, { 'X-API-Key': apiKey });
+      expect(chunked.status).to.equal(413);
+      expect(JSON.parse(chunked.text)).to.deep.equal({ error: 'Request body too large' });
       const bad = await postMcp(t.baseUrl, '{"jsonrpc":', { 'X-API-Key': apiKey });
       expect(bad.status).to.equal(400);
       expect(((await bad.json()) as { error: { code: number } }).error.code).to.equal(-32700);

@@ -162,6 +162,22 @@ describe('MCP plain tools/call: the SDK answer, without its HTTP entry', functio
       }
     });
 
+    it('leaves a malformed envelope to the SDK, after plain calls with a sound one', async () => {
+      const request = await recordToolCall(t.baseUrl, key.apiKey, 'plain', 'list_meetings', {});
+      expect((await endpoint(request.headers, withId(request, 13))).plain).to.equal(1);
+      const meta = request.body.params._meta as Record<string, unknown>;
+      for (const envelope of [
+        { ...meta, 'io.modelcontextprotocol/clientInfo': 5 },
+        { ...meta, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' },
+      ]) {
+        const body = JSON.stringify({ ...request.body, id: 14, params: { ...request.body.params, _meta: envelope } });
+        const ours = await endpoint(request.headers, body);
+        expect(ours.answer).to.deep.equal(await sdkModern(key, request.headers, body));
+        expect(ours.answer.status, ours.answer.text).to.be.within(400, 499);
+        expect(ours.plain).to.equal(0);
+      }
+    });
+
     it('answers each key with its own meetings only', async () => {
       const other = await t.createToken([]);
       const foreign = await recordToolCall(t.baseUrl, other.apiKey, 'plain', 'get_transcript', { meetingId });

@@ -2,10 +2,10 @@
  * The long-lived SDK connections plain tool calls are answered on (mcp/tool-call-lines.ts): one per
  * key, base URL and revision, shared by concurrent calls each answered with its own id, and
  * bounded, closing only idle ones. Servers here are real SDK servers with one tool that answers
- * with the caller it was bound to.
+ * with the caller it was bound to; a 2026-07-28 connection answers in that revision (`resultType`).
  */
 import { expect } from 'chai';
-import { McpServer, type JSONRPCRequest } from '@modelcontextprotocol/server';
+import { McpServer, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCRequest } from '@modelcontextprotocol/server';
 import { silentLogger } from '@notetaker/observability';
 import type { PlainToolCall } from '../../src/mcp/plain-tool-call.js';
 import { ToolCallLines } from '../../src/mcp/tool-call-lines.js';
@@ -38,7 +38,13 @@ describe('MCP tool call connections', () => {
     return new ToolCallLines(
       (era, bound) => {
         built.push(`${era} ${bound.tokenId}`);
-        const server = new McpServer({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
+        // A 2026-07-28 server lists that revision, as createMcpServer's do.
+        const versions =
+          era === 'modern' ? [...SUPPORTED_PROTOCOL_VERSIONS, '2026-07-28'] : SUPPORTED_PROTOCOL_VERSIONS;
+        const server = new McpServer(
+          { name: 'test', version: '1' },
+          { capabilities: { tools: {} }, supportedProtocolVersions: versions },
+        );
         server.registerTool('who', {}, async () => {
           if (bound.tokenId === 'b') await gate;
           return { content: [{ type: 'text', text: bound.tokenId }] };
