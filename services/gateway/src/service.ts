@@ -118,7 +118,7 @@ export function gatewayService(options: GatewayOptions = {}): ServiceDefinition<
       });
       grants.start({
         token: (tokenId) => identity.tokens.isActive(tokenId),
-        web_session: (sessionId) => web.sessions.isActive(sessionId),
+        web_session: (sessionId) => web.signIns.isActive(sessionId),
       });
       const app = createGatewayApp({
         bus: ctx.bus,

@@ -21,7 +21,7 @@ export interface WebDeps {
   accounts: AccountService;
   tokens: TokenService;
   botAccounts: BotAccountService;
-  sessions: SignIns;
+  signIns: SignIns;
   throttle: SigninThrottle;
   setup: SetupClaim;
   uiMeetings: UiMeetings;
@@ -39,7 +39,7 @@ export interface SignedIn {
   session: SignInRecord;
 }
 
-/** Set by requireSession on every signed-in route. */
+/** Set by requireSignIn on every signed-in route. */
 export function signedIn(ctx: Context): SignedIn {
   return ctx.state.web as SignedIn;
 }

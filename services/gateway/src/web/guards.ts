@@ -17,16 +17,16 @@ export function safeNext(value: unknown): string | null {
   return value;
 }
 
-export function requireSession(deps: WebDeps): Middleware {
+export function requireSignIn(deps: WebDeps): Middleware {
   return async (ctx, next) => {
     const cookie = readCookie(ctx, SESSION_COOKIE);
-    const found = await deps.sessions.lookup(cookie);
+    const found = await deps.signIns.lookup(cookie);
     const account = found.state === 'active' ? await deps.accounts.get(found.session.accountId) : null;
     if (found.state === 'active' && account) {
       ctx.state.web = { account, session: found.session };
       return next();
     }
-    if (found.state === 'active') await deps.sessions.destroy(cookie);
+    if (found.state === 'active') await deps.signIns.destroy(cookie);
     if (cookie) clearCookie(ctx, deps.config, SESSION_COOKIE);
     return signInFirst(ctx, deps, found.state !== 'none');
   };

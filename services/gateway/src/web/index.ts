@@ -54,11 +54,11 @@ export interface WebOptions {
 export async function createWeb(options: WebOptions): Promise<WebDeps> {
   const config = loadWebConfig(options.env);
   const { grants } = options;
-  const sessions = new SignIns(options.store, options.box, config, (sessionId) =>
+  const signIns = new SignIns(options.store, options.box, config, (sessionId) =>
     grants.ended({ kind: 'web_session', sessionId }),
   );
   const uiMeetings = new UiMeetings(options.store);
-  await sessions.init();
+  await signIns.init();
   await uiMeetings.init();
   return {
     bus: options.bus,
@@ -66,7 +66,7 @@ export async function createWeb(options: WebOptions): Promise<WebDeps> {
     accounts: options.accounts,
     tokens: options.tokens,
     botAccounts: options.botAccounts,
-    sessions,
+    signIns,
     throttle: new SigninThrottle(options.store, config),
     setup: new SetupClaim(options.store, options.accounts),
     uiMeetings,

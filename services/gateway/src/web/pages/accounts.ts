@@ -9,7 +9,7 @@ import { ServiceError } from '@notetaker/contracts';
 import { accountProblems, PASSWORD_LENGTH } from '../../identity/accounts.js';
 import { chrome, formOf, isOwner, signedIn, type WebDeps } from '../context.js';
 import { field } from '../form-body.js';
-import { requireSession, signedInForm } from '../guards.js';
+import { requireSignIn, signedInForm } from '../guards.js';
 import { html } from '../html.js';
 import { csrfInput, inputField, sendPage, time } from '../layout.js';
 import { redirect } from '../notices.js';
@@ -21,7 +21,7 @@ interface AddValues {
 }
 
 export function accountPages(router: Router, deps: WebDeps): void {
-  const auth = requireSession(deps);
+  const auth = requireSignIn(deps);
 
   const render = async (ctx: Context, values: AddValues, status = 200) => {
     const { account, session } = signedIn(ctx);

@@ -11,7 +11,7 @@ import type { WebDeps } from '../context.js';
 import { ANON_CSRF_COOKIE, clearCookie, readCookie, SESSION_COOKIE, writeCookie } from '../cookies.js';
 import { anonymousCsrfToken, requireCsrf } from '../csrf.js';
 import { field, readForm } from '../form-body.js';
-import { requireSession, safeNext, signedInForm } from '../guards.js';
+import { requireSignIn, safeNext, signedInForm } from '../guards.js';
 import { html } from '../html.js';
 import { csrfInput, formError, inputField, sendPage } from '../layout.js';
 import { noticeFrom, redirect } from '../notices.js';
@@ -71,8 +71,8 @@ export function authPages(router: Router, deps: WebDeps): void {
   };
 
   const startSession = async (ctx: Context, accountId: string) => {
-    await deps.sessions.destroy(readCookie(ctx, SESSION_COOKIE));
-    const { cookie } = await deps.sessions.create(accountId);
+    await deps.signIns.destroy(readCookie(ctx, SESSION_COOKIE));
+    const { cookie } = await deps.signIns.create(accountId);
     writeCookie(ctx, deps.config, SESSION_COOKIE, cookie);
   };
 
@@ -108,7 +108,7 @@ export function authPages(router: Router, deps: WebDeps): void {
   router.get('/signin', async (ctx) => {
     if (await deps.setup.open()) return redirect(ctx, '/setup');
     const next = safeNext(ctx.query.next);
-    const found = await deps.sessions.lookup(readCookie(ctx, SESSION_COOKIE));
+    const found = await deps.signIns.lookup(readCookie(ctx, SESSION_COOKIE));
     if (found.state === 'active') return redirect(ctx, next ?? '/meetings');
     renderSignin(ctx, { email: '', next, errors: {} });
   });
@@ -140,11 +140,11 @@ export function authPages(router: Router, deps: WebDeps): void {
     redirect(ctx, next ?? '/meetings');
   });
 
-  router.post('/signout', requireSession(deps), signedInForm(), async (ctx) => {
-    await deps.sessions.destroy(readCookie(ctx, SESSION_COOKIE));
+  router.post('/signout', requireSignIn(deps), signedInForm(), async (ctx) => {
+    await deps.signIns.destroy(readCookie(ctx, SESSION_COOKIE));
     clearCookie(ctx, deps.config, SESSION_COOKIE);
     redirect(ctx, '/signin', 'signed-out');
   });
 
-  router.get('/', requireSession(deps), (ctx) => redirect(ctx, '/meetings'));
+  router.get('/', requireSignIn(deps), (ctx) => redirect(ctx, '/meetings'));
 }

@@ -19,7 +19,7 @@ import { MAX_STORAGE_STATE_BYTES } from '../../identity/storage-state-file.js';
 import { PAGE_REQUEST_TIMEOUT_MS } from '../backend.js';
 import { chrome, formOf, isOwner, signedIn, type WebDeps } from '../context.js';
 import { field, MAX_FORM_BYTES } from '../form-body.js';
-import { requireSession, signedInForm } from '../guards.js';
+import { requireSignIn, signedInForm } from '../guards.js';
 import { html } from '../html.js';
 import {
   confirmedAction,
@@ -62,7 +62,7 @@ function ownerOnly(deps: WebDeps): Middleware {
 }
 
 export function botAccountPages(router: Router, deps: WebDeps): void {
-  const guard = [requireSession(deps), ownerOnly(deps)];
+  const guard = [requireSignIn(deps), ownerOnly(deps)];
 
   const render = async (ctx: Context, values: AddValues, status = 200) => {
     const csrf = signedIn(ctx).session.csrfToken;

@@ -8,14 +8,14 @@ import type { Context } from 'koa';
 import { contentDisposition, wholeDocument } from '../../operations/transcripts.js';
 import { PAGE_REQUEST_TIMEOUT_MS, settle } from '../backend.js';
 import { chrome, signedIn, type WebDeps } from '../context.js';
-import { requireSession } from '../guards.js';
+import { requireSignIn } from '../guards.js';
 import { html } from '../html.js';
 import { sendPage, time, unavailable } from '../layout.js';
 import { renderMarkdown, splitDocument } from '../markdown.js';
 import { meetingIdParam } from '../params.js';
 
 export function documentPages(router: Router, deps: WebDeps): void {
-  const auth = requireSession(deps);
+  const auth = requireSignIn(deps);
 
   router.get('/documents/:meetingId', auth, async (ctx: Context) => {
     const meetingId = meetingIdParam(ctx);

@@ -17,7 +17,7 @@ import { getRecording } from '../../operations/recordings.js';
 import { getTranscript, ownedMeeting } from '../../operations/transcripts.js';
 import { inTime, operate, PAGE_REQUEST_TIMEOUT_MS, read, settle } from '../backend.js';
 import { chrome, signedIn, uiCaller, type WebDeps } from '../context.js';
-import { requireSession, signedInForm } from '../guards.js';
+import { requireSignIn, signedInForm } from '../guards.js';
 import { html, type Html } from '../html.js';
 import { csrfInput, sendPage, time, unavailable } from '../layout.js';
 import { redirect } from '../notices.js';
@@ -26,7 +26,7 @@ import { liveEvents } from './live-events.js';
 import { isActive, STATUS_LABELS, statusBadge } from './meeting-parts.js';
 
 export function meetingView(router: Router, deps: WebDeps): void {
-  const auth = requireSession(deps);
+  const auth = requireSignIn(deps);
 
   /**
    * The meeting's page; after a stop the operation refused (the meeting had ended), with the

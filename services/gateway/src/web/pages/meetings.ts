@@ -13,7 +13,7 @@ import { inTime, PAGE_REQUEST_TIMEOUT_MS, read, settle } from '../backend.js';
 import { chrome, formOf, signedIn, uiCaller, type WebDeps } from '../context.js';
 import { field } from '../form-body.js';
 import { checkForm, placeErrors } from '../form-input.js';
-import { requireSession, signedInForm } from '../guards.js';
+import { requireSignIn, signedInForm } from '../guards.js';
 import { html, type Html } from '../html.js';
 import { csrfInput, formError, inputField, selectField, sendFragment, sendPage, time, unavailable } from '../layout.js';
 import { redirect } from '../notices.js';
@@ -80,7 +80,7 @@ const TRANSCRIPTION_CHOICES: Array<[string, string]> = [
 ];
 
 export function meetingPages(router: Router, deps: WebDeps): void {
-  const auth = requireSession(deps);
+  const auth = requireSignIn(deps);
 
   const liveList = async (ctx: Context): Promise<Html> => {
     const live = await settle(read(ctx, deps.bus, listMeetings, {}));

@@ -6,13 +6,13 @@ import { searchTranscripts } from '../../operations/transcripts.js';
 import { handle, inTime, PAGE_REQUEST_TIMEOUT_MS, read, settle } from '../backend.js';
 import { chrome, type WebDeps } from '../context.js';
 import { checkForm } from '../form-input.js';
-import { requireSession } from '../guards.js';
+import { requireSignIn } from '../guards.js';
 import { html } from '../html.js';
 import { formError, inputField, sendPage, time, unavailable } from '../layout.js';
 import { projectIdParam } from '../params.js';
 
 export function projectPages(router: Router, deps: WebDeps): void {
-  const auth = requireSession(deps);
+  const auth = requireSignIn(deps);
 
   router.get('/projects', auth, async (ctx) => {
     const listed = await settle(read(ctx, deps.bus, listProjects, {}));

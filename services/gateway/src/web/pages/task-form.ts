@@ -12,7 +12,7 @@ import { chrome, formOf, signedIn, type WebDeps } from '../context.js';
 import { previewCron } from '../cron-preview.js';
 import { field } from '../form-body.js';
 import { checkForm, placeErrors } from '../form-input.js';
-import { requireSession, signedInForm } from '../guards.js';
+import { requireSignIn, signedInForm } from '../guards.js';
 import { html } from '../html.js';
 import { csrfInput, fieldMessages, formError, inputField, sendFragment, sendPage } from '../layout.js';
 import { redirect } from '../notices.js';
@@ -36,7 +36,7 @@ interface TaskValues {
 const TIME_ZONES = Intl.supportedValuesOf('timeZone');
 
 export function taskForm(router: Router, deps: WebDeps): void {
-  const auth = requireSession(deps);
+  const auth = requireSignIn(deps);
 
   const renderForm = async (ctx: Context, values: TaskValues, status = 200) => {
     const skills = await listSkills(deps.skillsDir);

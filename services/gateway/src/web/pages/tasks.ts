@@ -9,7 +9,7 @@ import type { Context } from 'koa';
 import { ServiceError } from '@notetaker/contracts';
 import { operate, read, settle } from '../backend.js';
 import { chrome, signedIn, type WebDeps } from '../context.js';
-import { requireSession, signedInForm } from '../guards.js';
+import { requireSignIn, signedInForm } from '../guards.js';
 import { html } from '../html.js';
 import { csrfInput, sendPage, stackedTable, time, unavailable } from '../layout.js';
 import { redirect } from '../notices.js';
@@ -27,7 +27,7 @@ const VERBS: Record<'run' | 'enable' | 'disable', Operation<typeof runTask.input
 };
 
 export function taskPages(router: Router, deps: WebDeps): void {
-  const auth = requireSession(deps);
+  const auth = requireSignIn(deps);
 
   router.get('/tasks', auth, async (ctx) => {
     const listed = await settle(read(ctx, deps.bus, listTasks, {}));

@@ -10,7 +10,7 @@ import { CAPABILITIES, ServiceError, type Capability } from '@notetaker/contract
 import type { TokenInfo } from '../../identity/tokens.js';
 import { chrome, formOf, isOwner, signedIn, type WebDeps } from '../context.js';
 import { field } from '../form-body.js';
-import { requireSession, signedInForm } from '../guards.js';
+import { requireSignIn, signedInForm } from '../guards.js';
 import { html } from '../html.js';
 import { confirmedAction, csrfInput, fieldMessages, inputField, sendPage, stackedTable, time } from '../layout.js';
 import { redirect } from '../notices.js';
@@ -34,7 +34,7 @@ interface CreateValues {
 }
 
 export function tokenPages(router: Router, deps: WebDeps): void {
-  const auth = requireSession(deps);
+  const auth = requireSignIn(deps);
 
   const renderList = async (ctx: Context, values: CreateValues, status = 200) => {
     const { account, session } = signedIn(ctx);
@@ -101,12 +101,12 @@ ${fieldMessages('f-capabilities', values.errors.capabilities, null)}
       apiKey: created.apiKey,
       signingSecret: created.signingSecret,
     };
-    await deps.sessions.setFlash(session, flash);
+    await deps.signIns.setFlash(session, flash);
     redirect(ctx, '/settings/tokens/new');
   });
 
   router.get('/settings/tokens/new', auth, async (ctx) => {
-    const flash = (await deps.sessions.takeFlash(signedIn(ctx).session)) as CreatedFlash | null;
+    const flash = (await deps.signIns.takeFlash(signedIn(ctx).session)) as CreatedFlash | null;
     if (!flash || flash.kind !== 'created-token') return redirect(ctx, '/settings/tokens', 'token-gone');
     sendPage(
       ctx,
