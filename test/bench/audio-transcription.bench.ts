@@ -89,9 +89,9 @@ import {
 } from '../e2e/support/world.js';
 import { verifySignature, type ReceivedCallback } from '../support/callback-receiver.js';
 import { startSpeechEngine, type SpeechEngine } from '../support/speech-engine/index.js';
-import { growWords, SPEECH_LEAD_MS, VOICES, type SimPlatform, type Voice } from '../simulators/index.js';
+import { VOICES, type SimPlatform, type Voice } from '../simulators/index.js';
 import { synthesize } from '../simulators/speech.js';
-import { cpuTimes, percentile, stealShare } from './stats.js';
+import { cpuTimes, fmt, latencyRow, mean, median, percentile, sorted, stealShare } from './stats.js';
 import { CpuMeter, machineBusyS, reapedChildrenTicks, TICK_S } from './support/process-cpu.js';
 import { wordsOf } from './support/audio-scoring.js';
 import { observedDrivers } from './support/observed-drivers.js';
@@ -100,18 +100,14 @@ import type { Heard, Mode, Phase, Said } from './support/audio-phase.js';
 import {
   audioFigures,
   cores,
-  fmt,
-  latencyRow,
-  mean,
-  median,
   mergeAudio,
   pcmRates,
   printAudio,
   printProblems,
   SILENCE_MS,
-  sorted,
   type AudioFigures,
 } from './support/audio-figures.js';
+import { delayUntil, sayWithTimedCaptions } from './support/timed-speech.js';
 
 const LIVE_S = Number(process.argv[2] ?? 60);
 const COUNT = Number(process.argv[3] ?? 10);
@@ -261,8 +257,6 @@ const withPcmObserved = (real: DriverFactory) =>
     },
   }));
 
-const delayUntil = (at: number) => sleep(Math.max(0, at - Date.now()));
-
 /**
  * One sentence aloud by `speaker`. In a captions phase its words are shown as a caption turn in
  * step with the sound (as say's own captions), each change timed; in an audio phase captions are
@@ -274,19 +268,10 @@ async function sayTimed(p: Phase, m: StartedMeeting, speaker: string, voice: Voi
     p.said++;
     return;
   }
-  const speech = await synthesize(voice, text); // made before the phases: from the cache
-  const turn = m.sim.caption(speaker);
-  const startAt = Date.now() + SPEECH_LEAD_MS;
-  const said = m.sim.say(speaker, text, { captions: false, voice });
-  const steps = growWords(text);
-  const shows = steps.map((step, i) =>
-    delayUntil(startAt + (speech.durationMs * (i + 1)) / steps.length).then(() => {
-      p.pending.set(`${m.meetingId} ${step}`, performance.now());
-      p.shown++;
-      turn.show(step);
-    }),
-  );
-  await Promise.all([said, ...shows]);
+  await sayWithTimedCaptions(m.sim, speaker, voice, text, (step) => {
+    p.pending.set(`${m.meetingId} ${step}`, performance.now());
+    p.shown++;
+  });
   p.said++;
 }
 

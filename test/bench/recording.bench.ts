@@ -57,9 +57,10 @@ import {
   type World,
 } from '../e2e/support/world.js';
 import { verifySignature, type ReceivedCallback } from '../support/callback-receiver.js';
-import { growWords, SPEECH_LEAD_MS, VOICES, type SimPlatform } from '../simulators/index.js';
+import { SPEECH_LEAD_MS, VOICES, type SimPlatform } from '../simulators/index.js';
 import { synthesize } from '../simulators/speech.js';
-import { cpuTimes, percentile, stealShare } from './stats.js';
+import { cpuTimes, fmt, latencyRow, mean, median, percentile, sorted, stealShare } from './stats.js';
+import { delayUntil, sayWithTimedCaptions } from './support/timed-speech.js';
 import { observedDrivers } from './support/observed-drivers.js';
 import { runBounded } from './support/bounded-run.js';
 import { CpuMeter, machineBusyS } from './support/process-cpu.js';
@@ -202,23 +203,12 @@ const withAudioObserved = (real: DriverFactory) =>
     },
   }));
 
-const delayUntil = (at: number) => sleep(Math.max(0, at - Date.now()));
-
 /** One sentence aloud, its words shown as a caption turn in step with the sound (as say's own captions), each change timed. */
 async function sayTimed(p: Phase, m: StartedMeeting, text: string): Promise<void> {
-  const speech = await synthesize(VOICE, text); // made before the phases: from the cache
-  const turn = m.sim.caption(SPEAKER);
-  const startAt = Date.now() + SPEECH_LEAD_MS;
-  const said = m.sim.say(SPEAKER, text, { captions: false, voice: VOICE });
-  const steps = growWords(text);
-  const shows = steps.map((step, i) =>
-    delayUntil(startAt + (speech.durationMs * (i + 1)) / steps.length).then(() => {
-      p.pending.set(`${m.meetingId} ${step}`, performance.now());
-      p.shown++;
-      turn.show(step);
-    }),
-  );
-  await Promise.all([said, ...shows]);
+  await sayWithTimedCaptions(m.sim, SPEAKER, VOICE, text, (step) => {
+    p.pending.set(`${m.meetingId} ${step}`, performance.now());
+    p.shown++;
+  });
   p.said++;
 }
 
@@ -375,17 +365,7 @@ async function runPhase(world: World, mode: Mode): Promise<Phase> {
 const clockRates = (p: Phase) =>
   [...p.clock.values()].filter((c) => c.lastAt - c.firstAt > 5_000).map((c) => c.audioMs / (c.lastAt - c.firstAt));
 
-const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
-const median = (values: number[]) => percentile(sorted(values), 50);
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-const fmt = (value: number, digits = 1, width = 7) =>
-  (Number.isFinite(value) ? value.toFixed(digits) : 'n/a').padStart(width);
 const cores = (p: Phase) => (p.cpuChromiumS + p.cpuNodeS) / p.windowS;
-
-function latencyRow(label: string, values: number[], unit = 'ms', digits = 0): string {
-  const s = sorted(values);
-  return `${label.padEnd(52)} p50 ${fmt(percentile(s, 50), digits)} ${unit}  p99 ${fmt(percentile(s, 99), digits)} ${unit}  max ${fmt(s.at(-1) ?? NaN, digits)} ${unit}  (${s.length})`;
-}
 
 function printPhase(p: Phase, n: number): void {
   const batches = [...p.batches.values()];

@@ -6,6 +6,18 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, index)];
 }
 
+export const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+export const median = (values: number[]) => percentile(sorted(values), 50);
+export const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+export const fmt = (value: number, digits = 1, width = 7) =>
+  (Number.isFinite(value) ? value.toFixed(digits) : 'n/a').padStart(width);
+
+/** `label  p50 … p99 … max … (n)`, the latency rows of the meeting benches. */
+export function latencyRow(label: string, values: number[], unit = 'ms', digits = 0): string {
+  const s = sorted(values);
+  return `${label.padEnd(58)} p50 ${fmt(percentile(s, 50), digits)} ${unit}  p99 ${fmt(percentile(s, 99), digits)} ${unit}  max ${fmt(s.at(-1) ?? NaN, digits)} ${unit}  (${s.length})`;
+}
+
 export interface LatencySummary {
   count: number;
   perSecond: number;

@@ -3,27 +3,17 @@
  * time, cost, accuracy, what went wrong), and how they are printed.
  */
 import type { TranscriptionRequestLog } from '../../support/speech-engine/index.js';
-import { percentile } from '../stats.js';
+import { fmt, latencyRow, mean, median, percentile, sorted } from '../stats.js';
 import { metricSum, startsWithWords, wordEdits, wordsOf } from './audio-scoring.js';
 import type { Heard, Phase, Said } from './audio-phase.js';
 
 /** Speech, then at least this much silence, then speech again on one track: a silence inside speech. */
 export const SILENCE_MS = 300;
 
-export const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
-export const median = (values: number[]) => percentile(sorted(values), 50);
-export const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 export const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-export const fmt = (value: number, digits = 1, width = 7) =>
-  (Number.isFinite(value) ? value.toFixed(digits) : 'n/a').padStart(width);
 export const pct = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(1)}%` : 'n/a');
 export const cores = (p: Phase) => (p.cpuChromiumS + p.cpuNodeS) / p.windowS;
 export const inWindow = (p: Phase, at: number) => at >= p.windowFrom && at < p.windowTo;
-
-export function latencyRow(label: string, values: number[], unit = 'ms', digits = 0): string {
-  const s = sorted(values);
-  return `${label.padEnd(58)} p50 ${fmt(percentile(s, 50), digits)} ${unit}  p99 ${fmt(percentile(s, 99), digits)} ${unit}  max ${fmt(s.at(-1) ?? NaN, digits)} ${unit}  (${s.length})`;
-}
 
 /** Everything measured of an audio phase's words: latencies, engine time, cost, accuracy. */
 export interface AudioFigures {
