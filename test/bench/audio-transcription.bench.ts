@@ -76,9 +76,8 @@
  */
 import os from 'node:os';
 import type { EventEnvelope } from '@notetaker/contracts';
-import { totalPssBytes, type DriverFactory } from '../../services/meeting-session/src/drivers/index.js';
+import type { DriverFactory } from '../../services/meeting-session/src/drivers/index.js';
 import type { PcmChunk } from '../../services/meeting-session/src/recording/page-capture.js';
-import { chromiumProcesses } from '../e2e/support/chromium.js';
 import {
   chromiumMissing,
   sleep,
@@ -91,8 +90,8 @@ import { verifySignature, type ReceivedCallback } from '../support/callback-rece
 import { startSpeechEngine, type SpeechEngine } from '../support/speech-engine/index.js';
 import { VOICES, type SimPlatform, type Voice } from '../simulators/index.js';
 import { synthesize } from '../simulators/speech.js';
-import { cpuTimes, fmt, latencyRow, mean, median, percentile, sorted, stealShare } from './stats.js';
-import { CpuMeter, machineBusyS, reapedChildrenTicks, TICK_S } from './support/process-cpu.js';
+import { fmt, latencyRow, mean, median, percentile, sorted } from './stats.js';
+import { reapedChildrenTicks, TICK_S } from './support/process-cpu.js';
 import { wordsOf } from './support/audio-scoring.js';
 import { observedDrivers } from './support/observed-drivers.js';
 import { runBounded } from './support/bounded-run.js';
@@ -107,7 +106,8 @@ import {
   SILENCE_MS,
   type AudioFigures,
 } from './support/audio-figures.js';
-import { delayUntil, sayWithTimedCaptions } from './support/timed-speech.js';
+import { measureWindow } from './support/measured-window.js';
+import { sayWithTimedCaptions } from './support/timed-speech.js';
 
 const LIVE_S = Number(process.argv[2] ?? 60);
 const COUNT = Number(process.argv[3] ?? 10);
@@ -379,36 +379,12 @@ async function runPhase(world: World, mode: Mode): Promise<Phase> {
   await sleep(WARMUP_MS);
 
   p.metrics[0] = await scrapeMetrics(world);
-  const chromium = new CpuMeter(chromiumProcesses());
-  const node = new CpuMeter([process.pid]);
   const engineBefore = reapedChildrenTicks(process.pid) ?? 0;
-  const stealBefore = cpuTimes();
-  const busyBefore = machineBusyS();
-  p.load[0] = os.loadavg()[0];
-  const started = performance.now();
-  p.windowFrom = Date.now();
-  windowEnd = p.windowFrom + LIVE_S * 1000;
-  const sample = () => {
-    const pids = chromiumProcesses();
-    chromium.sample(pids);
-    node.sample([process.pid]);
-    p.processes = Math.max(p.processes, pids.length);
-  };
-  const sampler = setInterval(() => {
-    sample();
-    p.pssBytes.push(totalPssBytes(chromiumProcesses()));
-  }, SAMPLE_MS);
-  await delayUntil(windowEnd);
-  clearInterval(sampler);
-  sample();
-  p.windowTo = Date.now();
-  p.windowS = (performance.now() - started) / 1000;
-  p.cpuChromiumS = chromium.seconds();
-  p.cpuNodeS = node.seconds();
+  windowEnd = Date.now() + LIVE_S * 1000;
+  const { machineBusyS: busyS, ...measured } = await measureWindow(windowEnd, SAMPLE_MS);
+  Object.assign(p, measured);
   p.cpuEngineS = ((reapedChildrenTicks(process.pid) ?? 0) - engineBefore) * TICK_S;
-  p.steal = stealShare(stealBefore, cpuTimes());
-  p.othersCores = (machineBusyS() - busyBefore) / p.windowS - cores(p) - p.cpuEngineS / p.windowS;
-  p.load[1] = os.loadavg()[0];
+  p.othersCores = busyS / p.windowS - cores(p) - p.cpuEngineS / p.windowS;
   p.metrics[1] = await scrapeMetrics(world);
 
   // The last sentences end (a few seconds at most), then the bots leave: the last finals come before `ended`.

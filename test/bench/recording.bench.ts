@@ -44,9 +44,8 @@
  */
 import os from 'node:os';
 import type { EventEnvelope } from '@notetaker/contracts';
-import { totalPssBytes, type DriverFactory } from '../../services/meeting-session/src/drivers/index.js';
+import type { DriverFactory } from '../../services/meeting-session/src/drivers/index.js';
 import type { AudioBatch } from '../../services/meeting-session/src/recording/page-capture.js';
-import { chromiumProcesses } from '../e2e/support/chromium.js';
 import {
   chromiumMissing,
   payloadOf,
@@ -59,11 +58,11 @@ import {
 import { verifySignature, type ReceivedCallback } from '../support/callback-receiver.js';
 import { SPEECH_LEAD_MS, VOICES, type SimPlatform } from '../simulators/index.js';
 import { synthesize } from '../simulators/speech.js';
-import { cpuTimes, fmt, latencyRow, mean, median, percentile, sorted, stealShare } from './stats.js';
-import { delayUntil, sayWithTimedCaptions } from './support/timed-speech.js';
+import { fmt, latencyRow, mean, median, percentile, sorted } from './stats.js';
+import { measureWindow } from './support/measured-window.js';
+import { sayWithTimedCaptions } from './support/timed-speech.js';
 import { observedDrivers } from './support/observed-drivers.js';
 import { runBounded } from './support/bounded-run.js';
-import { CpuMeter, machineBusyS } from './support/process-cpu.js';
 
 type Mode = 'audio' | 'none';
 
@@ -296,32 +295,10 @@ async function runPhase(world: World, mode: Mode): Promise<Phase> {
   const talking = Promise.all(p.meetings.map((m, i) => talk(p, m, i, () => windowEnd)));
   await sleep(WARMUP_MS);
 
-  const chromium = new CpuMeter(chromiumProcesses());
-  const node = new CpuMeter([process.pid]);
-  const stealBefore = cpuTimes();
-  const busyBefore = machineBusyS();
-  p.load[0] = os.loadavg()[0];
-  const started = performance.now();
   windowEnd = Date.now() + LIVE_S * 1000;
-  const sample = () => {
-    const pids = chromiumProcesses();
-    chromium.sample(pids);
-    node.sample([process.pid]);
-    p.processes = Math.max(p.processes, pids.length);
-  };
-  const sampler = setInterval(() => {
-    sample();
-    p.pssBytes.push(totalPssBytes(chromiumProcesses()));
-  }, SAMPLE_MS);
-  await delayUntil(windowEnd);
-  clearInterval(sampler);
-  sample();
-  p.windowS = (performance.now() - started) / 1000;
-  p.cpuChromiumS = chromium.seconds();
-  p.cpuNodeS = node.seconds();
-  p.steal = stealShare(stealBefore, cpuTimes());
-  p.othersCores = (machineBusyS() - busyBefore) / p.windowS - cores(p);
-  p.load[1] = os.loadavg()[0];
+  const { machineBusyS: busyS, ...measured } = await measureWindow(windowEnd, SAMPLE_MS);
+  Object.assign(p, measured);
+  p.othersCores = busyS / p.windowS - cores(p);
 
   // The last sentences end (a few seconds at most), then the bots leave.
   await Promise.race([talking, sleep(20_000)]);

@@ -3,7 +3,7 @@
  * time, cost, accuracy, what went wrong), and how they are printed.
  */
 import type { TranscriptionRequestLog } from '../../support/speech-engine/index.js';
-import { fmt, latencyRow, mean, median, percentile, sorted } from '../stats.js';
+import { fmt, latencyRow, median, percentile, sorted } from '../stats.js';
 import { metricSum, startsWithWords, wordEdits, wordsOf } from './audio-scoring.js';
 import type { Heard, Phase, Said } from './audio-phase.js';
 
