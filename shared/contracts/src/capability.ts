@@ -39,6 +39,12 @@ export interface RestBinding {
   description: string;
 }
 
+/**
+ * A REST binding as declared: the success status is 200 and the tag is the path's first segment
+ * (`/tasks/:name/run` is listed under `tasks`) unless the declaration says otherwise.
+ */
+export type RestDeclaration = Omit<RestBinding, 'status' | 'tag'> & Partial<Pick<RestBinding, 'status' | 'tag'>>;
+
 /** MCP's tool annotations, by their shape (the contracts depend on no MCP library). */
 export interface ToolHints {
   readOnlyHint?: boolean;
@@ -99,15 +105,16 @@ interface Declaration<I extends z.ZodType, O extends z.ZodType> {
    * it; here it is documented (OpenAPI's 403).
    */
   needs?: TokenCapability;
-  rest: RestBinding;
+  rest: RestDeclaration;
   tool: ToolBinding<O>;
 }
 
 /** A declared capability, as the gateway and the documents read it. */
-export interface ApiCapability<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends Declaration<
-  I,
-  O
+export interface ApiCapability<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends Omit<
+  Declaration<I, O>,
+  'rest'
 > {
+  rest: RestBinding;
   /** How its owning service answers it; null when the gateway composes it (its handler is the gateway's). */
   readonly bus: BusBinding | null;
   readonly route: Route | null;
@@ -165,14 +172,20 @@ export function defineCapability(
   }
   if (rest.body && !fields.includes(rest.body.field))
     throw new Error(`${name}: body field ${rest.body.field} is no field of its input`);
+  const capability = { ...declaration, rest: withDefaults(rest) };
   const { bus } = declaration;
-  if (!bus) return { ...declaration, bus: null, route: null };
+  if (!bus) return { ...capability, bus: null, route: null };
   const request = z.object({
     ...input.shape,
     ...bus.fields,
     caller: bus.scope === 'caller' ? caller : caller.optional(),
   });
-  return { ...declaration, bus, route: route(bus.service, bus.verb, request, declaration.output) };
+  return { ...capability, bus, route: route(bus.service, bus.verb, request, declaration.output) };
+}
+
+/** The declared binding with what it leaves out: status 200, the tag the path's first segment. */
+function withDefaults({ status = 200, tag, ...binding }: RestDeclaration): RestBinding {
+  return { ...binding, status, tag: tag ?? binding.path.split('/')[1] };
 }
 
 /** The `:name`s of a Koa path, in order: `/tasks/:name/run` -> `['name']`. */
@@ -198,8 +211,17 @@ export function routesOf<const L extends readonly ApiCapability[]>(capabilities:
 /** Tool annotations most capabilities share. */
 export const READ: ToolHints = { readOnlyHint: true, openWorldHint: false };
 export const WRITE: ToolHints = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+/** A write that, made twice, leaves things as made once: a change of fields, a switch. */
+export const IDEMPOTENT_WRITE: ToolHints = { ...WRITE, idempotentHint: true };
+/** It takes away what was there: a deleted task or recording, a bot sent out of its meeting. */
+export const DESTRUCTIVE: ToolHints = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+};
 
-/** Pieces of the tools' texts: `2 things`, and `n things: a, b` (no list when there are none). */
+/** Pieces of the tools' texts: `2 things`, and `2 things: a, b` (no list when there are none). */
 export const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-export const listed = (n: number, one: string, items: string[]) =>
-  `${count(n, one)}${items.length ? `: ${items.join(', ')}` : ''}`;
+export const listed = <T>(one: string, items: T[], nameOf: (item: T) => string) =>
+  `${count(items.length, one)}${items.length ? `: ${items.map(nameOf).join(', ')}` : ''}`;

@@ -3,24 +3,26 @@ import { z } from 'zod';
 import {
   API_CAPABILITIES,
   defineCapability,
+  listed,
   pathParameters,
   routes,
   runTask,
   startMeeting,
   stopMeeting,
-  type RestBinding,
+  type RestDeclaration,
 } from '../src/index.js';
 
 const TOKEN = { kind: 'token', tokenId: 'tok_a', capabilities: [] } as const;
-const rest = (path: string): RestBinding => ({
-  method: 'get',
-  path,
-  status: 200,
-  tag: 'example',
-  summary: 'An example',
-  description: 'Found',
-});
+const rest = (path: string): RestDeclaration => ({ method: 'get', path, summary: 'An example', description: 'Found' });
 const tool = { title: 'Example', description: 'An example', annotations: {}, text: () => 'example' };
+const declareExample = (binding: RestDeclaration) =>
+  defineCapability({
+    name: 'get_example',
+    input: z.strictObject({ id: z.string() }),
+    output: z.object({}),
+    rest: binding,
+    tool,
+  });
 
 describe('capabilities', () => {
   it('derive their route: the owning service and verb, the input plus who asks, the output', () => {
@@ -81,14 +83,22 @@ describe('capabilities', () => {
   });
 
   it('refuse a path parameter that is no field of the input, when declared', () => {
-    const declare = () =>
-      defineCapability({
-        name: 'get_example',
-        input: z.strictObject({ id: z.string() }),
-        output: z.object({}),
-        rest: rest('/examples/:name'),
-        tool,
-      });
-    expect(declare).to.throw('get_example: path parameter :name is no field of its input');
+    expect(() => declareExample(rest('/examples/:name'))).to.throw(
+      'get_example: path parameter :name is no field of its input',
+    );
+  });
+
+  it('list things in a tool’s text: how many, then their names', () => {
+    const nameOf = (project: { id: string }) => project.id;
+    expect(listed('project', [], nameOf)).to.equal('0 projects');
+    expect(listed('project', [{ id: 'api' }], nameOf)).to.equal('1 project: api');
+    expect(listed('project', [{ id: 'api' }, { id: 'sales' }], nameOf)).to.equal('2 projects: api, sales');
+  });
+
+  it('answer 200 under the tag of their path’s first segment, unless declared otherwise', () => {
+    expect(declareExample(rest('/examples/:id/parts')).rest).to.include({ status: 200, tag: 'examples' });
+    const declared = declareExample({ ...rest('/examples/:id'), status: 201, tag: 'other' });
+    expect(declared.rest).to.include({ status: 201, tag: 'other' });
+    expect(runTask.rest).to.include({ path: '/tasks/:name/run', status: 202, tag: 'tasks' });
   });
 });

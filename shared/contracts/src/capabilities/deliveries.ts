@@ -18,8 +18,6 @@ export const getDeliveries = defineCapability({
   rest: {
     method: 'get',
     path: '/meetings/:meetingId/deliveries',
-    status: 200,
-    tag: 'meetings',
     summary: 'The callback delivery log of a meeting: each event, its attempts and outcome',
     description: 'Deliveries in sequence order',
   },

@@ -4,7 +4,7 @@
  * after the owner check).
  */
 import { z } from 'zod';
-import { count, defineCapability, READ } from '../capability.js';
+import { count, defineCapability, DESTRUCTIVE, READ } from '../capability.js';
 import {
   callbackUrl,
   eventsRequest,
@@ -49,7 +49,6 @@ export const startMeeting = defineCapability({
     method: 'post',
     path: '/meetings/start',
     status: 201,
-    tag: 'meetings',
     summary: 'Send a bot into a Google Meet, Teams or Zoom meeting; events go to callbackUrl, signed',
     description: 'The bot is joining',
   },
@@ -72,15 +71,13 @@ export const stopMeeting = defineCapability({
   rest: {
     method: 'post',
     path: '/meetings/stop',
-    status: 200,
-    tag: 'meetings',
     summary: 'Make the bot leave; the final document and status follow as events',
     description: 'The bot is leaving',
   },
   tool: {
     title: 'Stop transcribing a meeting',
     description: 'Makes the bot leave a live meeting this API key started; the transcript stays readable.',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    annotations: { ...DESTRUCTIVE, openWorldHint: true },
     text: (b) => `Meeting ${b.meetingId} is ${b.status}.`,
   },
 });
@@ -93,8 +90,6 @@ export const listMeetings = defineCapability({
   rest: {
     method: 'get',
     path: '/meetings/status',
-    status: 200,
-    tag: 'meetings',
     summary: 'Meetings of this key being transcribed now',
     description: 'Live meetings',
   },
@@ -116,8 +111,6 @@ export const getEvents = defineCapability({
   rest: {
     method: 'get',
     path: '/meetings/:meetingId/events',
-    status: 200,
-    tag: 'meetings',
     summary: 'The events of a meeting after a sequence, each as its callback carried it: catch up on what was missed',
     description: 'Events in sequence order',
   },

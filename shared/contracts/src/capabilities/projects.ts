@@ -16,8 +16,6 @@ export const listProjects = defineCapability({
   rest: {
     method: 'get',
     path: '/projects',
-    status: 200,
-    tag: 'projects',
     summary: 'Every project of the instance',
     description: 'Projects',
   },
@@ -25,12 +23,7 @@ export const listProjects = defineCapability({
     title: 'List projects',
     description: 'Every project of the instance; saved transcripts live in a project.',
     annotations: READ,
-    text: (b) =>
-      listed(
-        b.projects.length,
-        'project',
-        b.projects.map((p) => p.id),
-      ),
+    text: (b) => listed('project', b.projects, (p) => p.id),
   },
 });
 
@@ -43,8 +36,6 @@ export const listProjectMeetings = defineCapability({
   rest: {
     method: 'get',
     path: '/projects/:projectId/meetings',
-    status: 200,
-    tag: 'projects',
     summary: 'The meeting history of a project, newest first',
     description: 'History',
   },

@@ -5,7 +5,7 @@
  * The download itself answers bytes, not JSON: the gateway serves it beside these.
  */
 import { z } from 'zod';
-import { defineCapability, READ } from '../capability.js';
+import { defineCapability, DESTRUCTIVE, READ } from '../capability.js';
 import { meetingRefRequest, recordingInfo } from '../rest.js';
 import { NOT_OWNED } from './meetings.js';
 
@@ -31,8 +31,6 @@ export const getRecording = defineCapability({
   rest: {
     method: 'get',
     path: '/meetings/:meetingId/recording/info',
-    status: 200,
-    tag: 'meetings',
     summary: "A meeting's audio recording: status, size, length, where its timeline starts, and its download URL",
     description: 'The recording',
   },
@@ -58,8 +56,6 @@ export const deleteRecording = defineCapability({
   rest: {
     method: 'delete',
     path: '/meetings/:meetingId/recording',
-    status: 200,
-    tag: 'meetings',
     summary: "Delete a meeting's audio recording everywhere it is kept (its transcript stays)",
     description: 'Deleted',
   },
@@ -68,7 +64,7 @@ export const deleteRecording = defineCapability({
     description:
       'Deletes the audio recording of a meeting this API key started, once the meeting has ended (the file ' +
       'and its record, wherever they are stored). The transcript and the document stay.',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    annotations: DESTRUCTIVE,
     text: (b) => `The recording of meeting ${b.meetingId} is deleted.`,
   },
 });

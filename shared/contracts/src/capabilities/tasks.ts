@@ -4,7 +4,7 @@
  * enable and disable; 201 for a create; 202 for a run (it goes on after the answer).
  */
 import { z } from 'zod';
-import { count, defineCapability, listed, READ, WRITE } from '../capability.js';
+import { count, defineCapability, DESTRUCTIVE, IDEMPOTENT_WRITE, listed, READ, WRITE } from '../capability.js';
 import {
   createTaskRequest,
   historyResponse,
@@ -39,8 +39,6 @@ export const listTasks = defineCapability({
   rest: {
     method: 'get',
     path: '/tasks',
-    status: 200,
-    tag: 'tasks',
     summary: 'Every task, optionally only scheduled or only on-demand ones',
     description: 'Tasks by name',
   },
@@ -48,12 +46,7 @@ export const listTasks = defineCapability({
     title: 'List tasks',
     description: 'The AI tasks of the instance (a task runs a skill on demand or on a cron schedule).',
     annotations: READ,
-    text: (b) =>
-      listed(
-        b.tasks.length,
-        'task',
-        b.tasks.map((t) => t.name),
-      ),
+    text: (b) => listed('task', b.tasks, (t) => t.name),
   },
 });
 
@@ -67,7 +60,6 @@ export const createTask = defineCapability({
     method: 'post',
     path: '/tasks',
     status: 201,
-    tag: 'tasks',
     summary: 'Create a task running a skill, on a cron schedule or on demand',
     description: 'Created',
   },
@@ -88,8 +80,6 @@ export const getTask = defineCapability({
   rest: {
     method: 'get',
     path: '/tasks/:name',
-    status: 200,
-    tag: 'tasks',
     summary: 'A task and its 10 most recent executions',
     description: 'The task',
   },
@@ -115,16 +105,14 @@ export const updateTask = defineCapability({
   rest: {
     method: 'put',
     path: '/tasks/:name',
-    status: 200,
     body: { field: 'changes', schema: updateTaskRequest },
-    tag: 'tasks',
     summary: 'Change some fields of a task',
     description: 'The task as changed',
   },
   tool: {
     title: 'Change a task',
     description: 'Changes the given fields of a task; the others keep their value.',
-    annotations: { ...WRITE, idempotentHint: true },
+    annotations: IDEMPOTENT_WRITE,
     text: (b) => ranAt(b, 'Updated'),
   },
 });
@@ -138,15 +126,13 @@ export const deleteTask = defineCapability({
   rest: {
     method: 'delete',
     path: '/tasks/:name',
-    status: 200,
-    tag: 'tasks',
     summary: 'Delete a task (its history goes with it)',
     description: 'Deleted',
   },
   tool: {
     title: 'Delete a task',
     description: 'Deletes a task and its schedule; a run in progress is cancelled.',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    annotations: DESTRUCTIVE,
     text: (b) => b.message,
   },
 });
@@ -162,7 +148,6 @@ export const runTask = defineCapability({
     method: 'post',
     path: '/tasks/:name/run',
     status: 202,
-    tag: 'tasks',
     summary: 'Run a task now; the outcome is in its history',
     description: 'The run started',
   },
@@ -191,15 +176,13 @@ function scheduleSwitch<A extends 'enable' | 'disable'>(
     rest: {
       method: 'post',
       path: `/tasks/:name/${action}`,
-      status: 200,
-      tag: 'tasks',
       summary: words.summary,
       description: 'The task',
     },
     tool: {
       title: words.title,
       description: words.description,
-      annotations: { ...WRITE, idempotentHint: true },
+      annotations: IDEMPOTENT_WRITE,
       text: words.text,
     },
   });
@@ -228,8 +211,6 @@ export const getTaskHistory = defineCapability({
   rest: {
     method: 'get',
     path: '/tasks/:name/history',
-    status: 200,
-    tag: 'tasks',
     summary: 'Executions of a task, newest first',
     description: 'Executions',
   },

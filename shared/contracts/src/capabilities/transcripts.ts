@@ -18,8 +18,6 @@ export const getTranscript = defineCapability({
   rest: {
     method: 'get',
     path: '/meetings/:meetingId/transcript',
-    status: 200,
-    tag: 'meetings',
     summary: 'The finalized segments of a live or ended meeting (after an index: only the newer ones)',
     description: 'The transcript',
   },
@@ -51,9 +49,7 @@ export const getDocument = defineCapability({
   rest: {
     method: 'get',
     path: '/meetings/:meetingId/document',
-    status: 200,
     markdown: true,
-    tag: 'meetings',
     summary: 'The saved markdown document, as a download',
     description: 'The markdown file',
   },
@@ -74,8 +70,6 @@ export const searchTranscripts = defineCapability({
   rest: {
     method: 'get',
     path: '/search',
-    status: 200,
-    tag: 'search',
     summary: 'Search saved transcripts, best first',
     description: 'Results',
   },
