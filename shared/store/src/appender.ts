@@ -7,6 +7,7 @@
  * for microseconds; durability is unchanged (embedded.ts).
  */
 import fs from 'node:fs';
+import { writeAll } from './file-writes.js';
 
 export class Appender {
   private fd: number | null = null;
@@ -16,9 +17,7 @@ export class Appender {
   append(text: string): void {
     if (text.length === 0) return;
     this.fd ??= fs.openSync(this.file, 'a', 0o644);
-    const bytes = Buffer.from(text, 'utf8');
-    let written = 0;
-    while (written < bytes.length) written += fs.writeSync(this.fd, bytes, written);
+    writeAll(this.fd, Buffer.from(text, 'utf8'));
   }
 
   /** Lets go of the file; the next append opens it again (after a compaction: the new file). */

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexSpec } from './doc-indexes.js';
 import type { Raw } from './doc-values.js';
+import { replaceFile, writeAll } from './file-writes.js';
 
 /** More than this share of unreadable lines and the file is refused rather than half loaded. */
 const CORRUPT_SHARE = 0.1;
@@ -91,9 +92,7 @@ function apply(loaded: Loaded, entry: Record<string, unknown>): void {
 
 /** Writes the documents and index definitions as the whole new file, crash-safe (see above). */
 export function rewriteDatafile(file: string, docs: Iterable<Raw>, indexes: IndexSpec[]): void {
-  const next = `${file}~`;
-  const fd = fs.openSync(next, 'w', 0o644);
-  try {
+  replaceFile(file, `${file}~`, (fd) => {
     let text = '';
     const flush = () => {
       writeAll(fd, Buffer.from(text, 'utf8'));
@@ -105,20 +104,8 @@ export function rewriteDatafile(file: string, docs: Iterable<Raw>, indexes: Inde
     }
     for (const spec of indexes) text += `${indexCreated(spec)}\n`;
     flush();
-    fs.fsyncSync(fd);
-  } catch (err) {
-    fs.closeSync(fd);
-    fs.rmSync(next, { force: true });
-    throw err;
-  }
-  fs.closeSync(fd);
-  fs.renameSync(next, file);
+  });
   syncFolder(path.dirname(file));
-}
-
-function writeAll(fd: number, bytes: Buffer): void {
-  let written = 0;
-  while (written < bytes.length) written += fs.writeSync(fd, bytes, written);
 }
 
 /** The rename is durable once the folder is flushed too. */

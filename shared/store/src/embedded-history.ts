@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ServiceError } from '@notetaker/contracts';
+import { writeAll } from './file-writes.js';
 import { assertCounts, assertHistoryKey, assertHistoryRecord } from './history-rules.js';
 import type { HistoryLog } from './port.js';
 
@@ -154,11 +155,6 @@ export class EmbeddedHistoryLog implements HistoryLog {
     this.assertOpen();
     if (this.closed) throw new ServiceError('store_closed', `The history ${this.folder} is closed`, 503);
   }
-}
-
-function writeAll(fd: number, bytes: Buffer): void {
-  let written = 0;
-  while (written < bytes.length) written += fs.writeSync(fd, bytes, written);
 }
 
 function corrupt(file: string): Error {

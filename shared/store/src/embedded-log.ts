@@ -17,6 +17,7 @@
 import fs from 'node:fs';
 import { errors, ServiceError } from '@notetaker/contracts';
 import { assertPage, isCount } from './collection-log.js';
+import { replaceFile, writeAll } from './file-writes.js';
 import type { LogPage, SequenceLog } from './port.js';
 
 /** Per key, flat and oldest first: first, last, body offset, body bytes of each page. */
@@ -107,11 +108,9 @@ export class EmbeddedSequenceLog implements SequenceLog {
   /** Rewrites the file with only the live pages, when the dropped ones are at least half of it. */
   compact(): void {
     if (this.closed || this.deadBytes === 0 || this.deadBytes * 2 < this.size) return;
-    const next = `${this.file}.compacting`;
-    const out = fs.openSync(next, 'w', 0o644);
     const index = new Map<string, PageIndex>();
     let size = 0;
-    try {
+    replaceFile(this.file, `${this.file}.compacting`, (out) => {
       for (const [key, pages] of this.index) {
         const moved: PageIndex = [];
         for (let i = 0; i < pages.length; i += FIELDS) {
@@ -123,14 +122,7 @@ export class EmbeddedSequenceLog implements SequenceLog {
         }
         index.set(key, moved);
       }
-      fs.fsyncSync(out);
-    } catch (err) {
-      fs.closeSync(out);
-      fs.rmSync(next, { force: true });
-      throw err;
-    }
-    fs.closeSync(out);
-    fs.renameSync(next, this.file);
+    });
     fs.closeSync(this.fd);
     this.fd = fs.openSync(this.file, 'a+', 0o644);
     this.index = index;
@@ -263,11 +255,6 @@ function readFully(fd: number, buffer: Buffer, length: number, position: number)
 /** `{"key":...,"first":...,"last":...,"bytes":...}` and a newline; numbers need no escaping. */
 function headerLine(key: string, first: number, last: number, bytes: number): string {
   return `{"key":${JSON.stringify(key)},"first":${first},"last":${last},"bytes":${bytes}}\n`;
-}
-
-function writeAll(fd: number, bytes: Buffer): void {
-  let written = 0;
-  while (written < bytes.length) written += fs.writeSync(fd, bytes, written);
 }
 
 function corrupt(file: string, at: number): Error {

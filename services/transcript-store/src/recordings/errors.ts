@@ -32,3 +32,12 @@ export const recordingErrors = {
   unavailable: (where: string, why: string) =>
     new ServiceError('recording_storage_unavailable', `Recording storage ${where} failed: ${why}`, 503, true),
 };
+
+/** Runs a storage step; what it throws is thrown as `translate` makes it (a recording error, or the error as it was). */
+export async function translatingErrors<T>(step: () => Promise<T>, translate: (err: unknown) => unknown): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    throw translate(err);
+  }
+}

@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { errors } from '@notetaker/contracts';
-import { recordingErrors } from './errors.js';
+import { recordingErrors, translatingErrors } from './errors.js';
 import { assertByteCount, assertRange, assertRecordingKey, isRecordingKey } from './key.js';
 import type { RecordingStat, RecordingStorage } from './port.js';
 import { KeyedSerial } from './concurrency.js';
@@ -182,12 +182,8 @@ export class FilesystemRecordingStorage implements RecordingStorage {
     }
   }
 
-  private async guardAsync<T>(step: () => Promise<T>): Promise<T> {
-    try {
-      return await step();
-    } catch (err) {
-      throw this.failure(err);
-    }
+  private guardAsync<T>(step: () => Promise<T>): Promise<T> {
+    return translatingErrors(step, (err) => this.failure(err));
   }
 
   private failure(err: unknown): unknown {

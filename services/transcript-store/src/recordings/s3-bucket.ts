@@ -23,7 +23,7 @@ import {
   type CompletedPart,
 } from '@aws-sdk/client-s3';
 import { mapLimit } from './concurrency.js';
-import { recordingErrors } from './errors.js';
+import { recordingErrors, translatingErrors } from './errors.js';
 import { causeOf, isMissing, isNoSuchUpload, isUnsupported, originOf, type SdkError } from './s3-errors.js';
 
 /** Objects per DeleteObjects request (S3's limit). */
@@ -258,22 +258,13 @@ export class Bucket {
     }
   }
 
-  private async call<T>(send: () => Promise<T>): Promise<T> {
-    try {
-      return await send();
-    } catch (err) {
-      throw this.failure(err);
-    }
+  private call<T>(send: () => Promise<T>): Promise<T> {
+    return translatingErrors(send, (err) => this.failure(err));
   }
 
   /** A multipart call: a vanished upload is NoSuchUpload, for complete() to start a new one. */
-  private async upload<T>(send: () => Promise<T>): Promise<T> {
-    try {
-      return await send();
-    } catch (err) {
-      if (isNoSuchUpload(err)) throw new NoSuchUpload();
-      throw this.failure(err);
-    }
+  private upload<T>(send: () => Promise<T>): Promise<T> {
+    return translatingErrors(send, (err) => (isNoSuchUpload(err) ? new NoSuchUpload() : this.failure(err)));
   }
 
   private failure(err: unknown) {
