@@ -7,7 +7,7 @@
  * `/v1/audio/transcriptions`, with a grammar of the script's sentences; it knows nothing of who
  * says what when) passed to the stack by STT_BASE_URL / STT_API_KEY, STT_CONCURRENCY=8.
  *
- * Each phase runs COUNT meetings at once (Meet and Teams alternating, lobby off), either
+ * Each phase runs `meetingsPerPhase` meetings at once (Meet and Teams alternating, lobby off), either
  * - `captions`: start with `transcription: "captions"`; each sentence's words shown as a caption
  *   turn growing in step with the sound (as recording.bench.ts), or
  * - `audio`: the simulated meeting has `captionsAllowed: false` (the host turned captions off),
@@ -15,7 +15,7 @@
  * In each meeting two participants take turns saying sentences aloud (`say`: espeak-ng over
  * WebRTC into the bot's page; male voices, which the test engine hears best), a pause of 1.5-3 s
  * after each, the same script in both kinds of phase. Once every meeting is live and has talked
- * for WARMUP_MS, a window of LIVE_S seconds is measured:
+ * for a warm-up, a window of `liveSeconds` is measured (support/meeting-phases.ts runs the phases):
  *
  * - CPU: utime + stime (/proc/<pid>/stat) of this process (every service, the simulator, the
  *   engine's HTTP front) and every Chromium process, over the window; cores = CPU s / window s.
@@ -78,92 +78,45 @@ import os from 'node:os';
 import type { EventEnvelope } from '@notetaker/contracts';
 import type { DriverFactory } from '../../services/meeting-session/src/drivers/index.js';
 import type { PcmChunk } from '../../services/meeting-session/src/recording/page-capture.js';
-import {
-  chromiumMissing,
-  sleep,
-  startWorld,
-  type StartedMeeting,
-  type Token,
-  type World,
-} from '../e2e/support/world.js';
-import { verifySignature, type ReceivedCallback } from '../support/callback-receiver.js';
+import { chromiumMissing, startWorld, type StartedMeeting, type Token, type World } from '../e2e/support/world.js';
+import type { ReceivedCallback } from '../support/callback-receiver.js';
 import { startSpeechEngine, type SpeechEngine } from '../support/speech-engine/index.js';
 import { VOICES, type SimPlatform, type Voice } from '../simulators/index.js';
-import { synthesize } from '../simulators/speech.js';
 import { fmt, latencyRow, mean, median, percentile, sorted } from './stats.js';
 import { reapedChildrenTicks, TICK_S } from './support/process-cpu.js';
 import { wordsOf } from './support/audio-scoring.js';
-import { observedDrivers } from './support/observed-drivers.js';
+import { audioObservedDrivers } from './support/observed-drivers.js';
 import { runBounded } from './support/bounded-run.js';
 import type { Heard, Mode, Phase, Said } from './support/audio-phase.js';
 import {
   audioFigures,
-  cores,
   mergeAudio,
-  pcmRates,
   printAudio,
   printProblems,
   SILENCE_MS,
   type AudioFigures,
 } from './support/audio-figures.js';
-import { measureWindow } from './support/measured-window.js';
-import { sayWithTimedCaptions } from './support/timed-speech.js';
+import { clockAudio, clockRates } from './support/audio-clock.js';
+import { measureInto, newMeetingsPhase, PhasePlan, untilLive } from './support/meeting-phases.js';
+import { compareKinds, MiB, phaseHeadline, phasesByKind, windowCpuLine } from './support/phase-report.js';
+import { signedWith } from './support/signed-callback.js';
+import { SENTENCES, synthesizeScript } from './support/spoken-script.js';
+import { captionArrived, sayWithTimedCaptions } from './support/timed-speech.js';
 
-const LIVE_S = Number(process.argv[2] ?? 60);
-const COUNT = Number(process.argv[3] ?? 10);
-const PHASES = (process.argv[4] ?? 'captions,audio,audio,captions').split(',').map((p): Mode => {
-  if (p !== 'audio' && p !== 'captions') throw new Error(`a phase is audio or captions, not ${p}`);
-  return p;
-});
-/** Talking before the window opens: the pages' audio taps and the transcribers are running by then. */
-const WARMUP_MS = 8_000;
-const SAMPLE_MS = 2_500;
-const JOIN_TIMEOUT_MS = 120_000;
-const STOP_TIMEOUT_MS = 60_000;
+const PLAN = PhasePlan.fromArgv<Mode>(['captions', 'audio'], 'captions,audio,audio,captions');
 const STT_CONCURRENCY = 8;
 /** How far a heard utterance's start (voice activity) may lie from its sound's start to be matched. */
 const MATCH_MS = 1_000;
-const MiB = 1024 * 1024;
 
 const SPEAKERS = ['Adam Example', 'Bruno Example'];
 /** The simulator's male voices: the test engine heard all of SENTENCES exactly in each of them. */
 const MALE_VOICES: Voice[] = [VOICES[0], VOICES[2], VOICES[4]];
 /** Speaker `k` of meeting `i`: the two speakers of a meeting have different voices. */
 const voiceOf = (meeting: number, k: number) => MALE_VOICES[(meeting + k) % MALE_VOICES.length];
-/**
- * Plain words, no commas (a pause would cut a sentence), every word in the engine's dictionary;
- * recording.bench.ts's script with three sentences reworded that the engine misheard.
- */
-const SENTENCES = [
-  'good morning everyone thanks for joining the weekly sync',
-  'we should ship the release on friday after the review',
-  'the tests pass on every platform except the old tablet',
-  'can someone take the action item on the front page',
-  'i think the new dashboard is ready for the customers',
-  'the budget for next quarter is still under discussion',
-  'let us move the design review to next tuesday',
-  'marketing wants the screenshots by the end of the week',
-  'the database migration took about twenty minutes last night',
-  'we saw fewer support tickets after the last update',
-  'please add your notes to the shared document',
-  'the mobile team is blocked on the payment provider',
-  'our latency goal is two hundred milliseconds at the edge',
-  'i will follow up with legal about the new contract',
-  'the welcome page needs one more round of testing',
-  'do we have a date for the security audit',
-  'the interns start on monday and need laptops',
-  'let us keep the demo short and focus on search',
-  'the translation files came back from the agency',
-  'we agreed to drop the old export format next month',
-  'the cache hit rate went up to ninety percent',
-  'someone should update the manual for the pager',
-  'the partner asked for a sandbox account again',
-  'that is all from me for today thank you',
-];
 /** Pauses after each sentence (ms), the same sequence in every phase. */
 const PAUSES = [2_500, 1_500, 3_000, 2_000, 2_800, 1_800, 2_200, 1_600];
 /** Meetings start at different places in the script, so that two meetings rarely say the same sentence at once. */
-const SCRIPT_STEP = Math.max(1, Math.floor(SENTENCES.length / COUNT));
+const SCRIPT_STEP = Math.max(1, Math.floor(SENTENCES.length / PLAN.count));
 
 let phase: Phase | null = null;
 let token: Token | null = null;
@@ -172,21 +125,13 @@ let engine: SpeechEngine | null = null;
 function onCallback(c: ReceivedCallback): void {
   if (!phase || !token || (c.eventType !== 'caption_partial' && c.eventType !== 'segment_finalized')) return;
   const at = Date.now();
-  if (!verifySignature(token.signingSecret, c.rawBody, String(c.headers['x-service-signature']))) {
-    phase.badSignatures++;
-    return;
-  }
+  if (!signedWith(token.signingSecret, c, phase)) return;
   const payload = (c.json as EventEnvelope).payload as Record<string, unknown>;
   const source = String(payload.source);
   if (source !== phase.mode) phase.wrongSource++;
   const meetingId = String(c.meetingId);
   if (source === 'captions' && c.eventType === 'caption_partial') {
-    const key = `${meetingId} ${String(payload.text)}`;
-    const shownAt = phase.pending.get(key);
-    if (shownAt !== undefined) {
-      phase.captionMs.push(performance.now() - shownAt);
-      phase.pending.delete(key);
-    }
+    captionArrived(phase, c, String(payload.text));
     return;
   }
   if (source !== 'audio') return;
@@ -209,9 +154,7 @@ function onPcm(meetingId: string, chunk: PcmChunk): void {
   // Base64 of 16-bit samples at 16 kHz: 3 characters are 2.25 bytes, 32 bytes a millisecond.
   const audioMs = (Buffer.byteLength(chunk.data, 'base64') / 2 / 16_000) * 1000;
   const key = `${meetingId} ${chunk.track}`;
-  const clock = phase.pcmClock.get(key);
-  if (clock) Object.assign(clock, { lastAt: now, audioMs: clock.audioMs + audioMs });
-  else phase.pcmClock.set(key, { firstAt: now, lastAt: now, audioMs: 0 });
+  clockAudio(phase.pcmClock, key, now, audioMs);
   findSilences(phase, meetingId, key, chunk);
 }
 
@@ -246,14 +189,10 @@ function findSilences(p: Phase, meetingId: string, key: string, chunk: PcmChunk)
 
 /** The real driver factory, each PCM chunk observed on its way to the actor. */
 const withPcmObserved = (real: DriverFactory) =>
-  observedDrivers(real, (target, actor) => ({
+  audioObservedDrivers(real, (meetingId, actor) => ({
     pcm: (chunk) => {
-      onPcm(target.meetingId, chunk);
+      onPcm(meetingId, chunk);
       actor.pcm(chunk);
-    },
-    audioFailed: (detail) => {
-      console.log(`   ${target.meetingId}: audio capture failed: ${detail}`);
-      actor.audioFailed(detail);
     },
   }));
 
@@ -263,38 +202,8 @@ const withPcmObserved = (real: DriverFactory) =>
  * off in the meeting and only the sound goes out.
  */
 async function sayTimed(p: Phase, m: StartedMeeting, speaker: string, voice: Voice, text: string): Promise<void> {
-  if (p.mode === 'audio') {
-    await m.sim.say(speaker, text, { captions: false, voice });
-    p.said++;
-    return;
-  }
-  await sayWithTimedCaptions(m.sim, speaker, voice, text, (step) => {
-    p.pending.set(`${m.meetingId} ${step}`, performance.now());
-    p.shown++;
-  });
-  p.said++;
-}
-
-/** The two speakers take turns, a pause after each sentence, until `until` (epoch ms); meeting `index` starts at its own place in the script. */
-async function talk(p: Phase, m: StartedMeeting, index: number, until: () => number): Promise<void> {
-  await sleep((index * 3_000) / COUNT);
-  for (let k = 0; Date.now() < until(); k++) {
-    const speaker = k % SPEAKERS.length;
-    try {
-      await sayTimed(
-        p,
-        m,
-        SPEAKERS[speaker],
-        voiceOf(index, speaker),
-        SENTENCES[(index * SCRIPT_STEP + k) % SENTENCES.length],
-      );
-    } catch (err) {
-      p.sayErrors++;
-      console.log(`   ${m.meetingId}: say failed: ${(err as Error).message}`);
-      return;
-    }
-    await sleep(Math.min(PAUSES[k % PAUSES.length], Math.max(0, until() - Date.now())));
-  }
+  if (p.mode === 'captions') await sayWithTimedCaptions(p, m, speaker, voice, text);
+  else await m.sim.say(speaker, text, { captions: false, voice });
 }
 
 /** Starts one meeting and waits until it is live (with captions on, in a captions phase); throws with what went wrong. */
@@ -305,14 +214,7 @@ async function join(world: World, p: Phase, platform: SimPlatform, i: number): P
     request: { transcription: p.mode },
   });
   for (const speaker of SPEAKERS) m.sim.join(speaker);
-  try {
-    if (p.mode === 'captions') await m.sim.waitForBot((bot) => bot.captionsOn, JOIN_TIMEOUT_MS);
-    else await m.sim.waitForBot((bot) => bot.screen === 'in_call', JOIN_TIMEOUT_MS);
-    await world.waitForStatus(m.meetingId, 'live', JOIN_TIMEOUT_MS);
-  } catch (err) {
-    await world.stop(m.meetingId).catch(() => undefined);
-    throw new Error(`${m.meetingId}: ${(err as Error).message}`);
-  }
+  await untilLive(world, m, p.mode === 'captions' ? (bot) => bot.captionsOn : (bot) => bot.screen === 'in_call');
   return m;
 }
 
@@ -325,83 +227,52 @@ async function scrapeMetrics(world: World): Promise<string> {
   }
 }
 
+/** The window, with the engine's decoding (this process's reaped children) apart and the product's counters at its ends. */
+async function measureWithEngine(world: World, p: Phase, openWindow: () => number): Promise<void> {
+  p.metrics[0] = await scrapeMetrics(world);
+  const engineBefore = reapedChildrenTicks(process.pid) ?? 0;
+  await measureInto(p, openWindow());
+  p.cpuEngineS = ((reapedChildrenTicks(process.pid) ?? 0) - engineBefore) * TICK_S;
+  p.othersCores -= p.cpuEngineS / p.windowS;
+  p.metrics[1] = await scrapeMetrics(world);
+}
+
 async function runPhase(world: World, mode: Mode): Promise<Phase> {
   const p: Phase = {
-    mode,
-    meetings: [],
-    failures: [],
-    pending: new Map(),
-    shown: 0,
-    captionMs: [],
-    badSignatures: 0,
+    ...newMeetingsPhase(mode),
     wrongSource: 0,
     partials: new Map(),
     finals: new Map(),
     pcmLagMs: [],
     pcmClock: new Map(),
     silences: new Map(),
-    talking: false,
-    said: 0,
-    sayErrors: 0,
     requests: [],
     utterances: [],
     unheard: 0,
-    windowFrom: 0,
-    windowTo: 0,
-    windowS: 0,
-    cpuChromiumS: 0,
-    cpuNodeS: 0,
     cpuEngineS: 0,
-    pssBytes: [],
-    processes: 0,
-    steal: '',
-    othersCores: 0,
-    load: [0, 0],
     metrics: ['', ''],
   };
   phase = p;
-  const platforms: SimPlatform[] = Array.from({ length: COUNT }, (_, i) => (i % 2 === 0 ? 'google_meet' : 'teams'));
-  const joined = await Promise.allSettled(platforms.map((platform, i) => join(world, p, platform, i)));
-  for (const [i, result] of joined.entries()) {
-    if (result.status === 'fulfilled') p.meetings.push(result.value);
-    else {
-      p.failures.push(`${platforms[i]}: ${(result.reason as Error).message}`);
-      console.log(`   ${mode} meeting ${i} (${platforms[i]}) failed to go live: ${(result.reason as Error).message}`);
-    }
+  await PLAN.join(p, (platform, i) => join(world, p, platform, i));
+  if (p.meetings.length > 0) {
+    const logFrom = engine!.requests.length;
+    // The two speakers take turns; meeting `index` starts at its own place in the script.
+    await PLAN.talkMeasureAndStop(world, p, {
+      say: (m, index, k) =>
+        sayTimed(
+          p,
+          m,
+          SPEAKERS[k % SPEAKERS.length],
+          voiceOf(index, k % SPEAKERS.length),
+          SENTENCES[(index * SCRIPT_STEP + k) % SENTENCES.length],
+        ),
+      pauseMs: (_index, k) => PAUSES[k % PAUSES.length],
+      measure: (openWindow) => measureWithEngine(world, p, openWindow),
+    });
+    // The bots have left: the last finals came before `ended`.
+    p.requests = engine!.requests.slice(logFrom);
+    collectTruth(p);
   }
-  if (p.meetings.length === 0) return p;
-
-  // Talk from now until the window closes; measure the window after the warm-up.
-  const logFrom = engine!.requests.length;
-  let windowEnd = Number.POSITIVE_INFINITY;
-  p.talking = true;
-  const talking = Promise.all(p.meetings.map((m, i) => talk(p, m, i, () => windowEnd)));
-  await sleep(WARMUP_MS);
-
-  p.metrics[0] = await scrapeMetrics(world);
-  const engineBefore = reapedChildrenTicks(process.pid) ?? 0;
-  windowEnd = Date.now() + LIVE_S * 1000;
-  const { machineBusyS: busyS, ...measured } = await measureWindow(windowEnd, SAMPLE_MS);
-  Object.assign(p, measured);
-  p.cpuEngineS = ((reapedChildrenTicks(process.pid) ?? 0) - engineBefore) * TICK_S;
-  p.othersCores = busyS / p.windowS - cores(p) - p.cpuEngineS / p.windowS;
-  p.metrics[1] = await scrapeMetrics(world);
-
-  // The last sentences end (a few seconds at most), then the bots leave: the last finals come before `ended`.
-  await Promise.race([talking, sleep(20_000)]);
-  p.talking = false;
-  await sleep(1_500);
-  const stopped = await Promise.allSettled(
-    p.meetings.map(async (m) => {
-      await world.stop(m.meetingId);
-      await world.waitForStatus(m.meetingId, 'ended', STOP_TIMEOUT_MS);
-    }),
-  );
-  for (const [i, result] of stopped.entries())
-    if (result.status === 'rejected')
-      console.log(`   ${p.meetings[i].meetingId} did not end: ${(result.reason as Error).message}`);
-  p.requests = engine!.requests.slice(logFrom);
-  collectTruth(p);
   phase = null;
   return p;
 }
@@ -453,17 +324,9 @@ function collectTruth(p: Phase): void {
 }
 
 function printPhase(p: Phase, n: number): AudioFigures | null {
-  console.log(
-    `phase ${n} transcription=${p.mode}: ${p.meetings.length}/${COUNT} live${p.failures.length ? ` (${p.failures.length} failed)` : ''}, ` +
-      `${p.said} sentences said${p.sayErrors ? ` (${p.sayErrors} say errors)` : ''}, window ${p.windowS.toFixed(1)} s, ` +
-      `load ${p.load[0].toFixed(2)} -> ${p.load[1].toFixed(2)}, other processes ${p.othersCores.toFixed(2)} cores, ${p.steal}`,
-  );
+  console.log(phaseHeadline(p, n, 'transcription', PLAN));
   if (p.windowS === 0) return null;
-  console.log(
-    `   CPU over the window: Chromium ${fmt(p.cpuChromiumS, 1, 5)} s + this process ${fmt(p.cpuNodeS, 1, 5)} s = ${fmt(cores(p), 3, 5)} cores ` +
-      `(speech engine's decoding apart: ${fmt(p.cpuEngineS / p.windowS, 3, 5)} cores); ` +
-      `Chromium PSS median ${fmt(median(p.pssBytes) / MiB, 0, 5)} MiB (${p.pssBytes.length} samples, ${p.processes} processes)`,
-  );
+  console.log(windowCpuLine(p, ` (speech engine's decoding apart: ${fmt(p.cpuEngineS / p.windowS, 3, 5)} cores)`));
   const odd = [
     p.badSignatures && `${p.badSignatures} bad signatures`,
     p.wrongSource && `${p.wrongSource} events from the other source`,
@@ -480,7 +343,7 @@ function printPhase(p: Phase, n: number): AudioFigures | null {
       console.log(`   unexpected: ${p.requests.length} requests to the speech engine in a captions phase`);
     return null;
   }
-  const rates = sorted(pcmRates(p));
+  const rates = sorted(clockRates(p.pcmClock));
   console.log(
     `   ${latencyRow('PCM chunk: last sample rendered -> worker has it', p.pcmLagMs).trimStart()}; ` +
       `tracks' PCM against the wall clock median ${fmt(percentile(rates, 50), 2, 4)}, slowest ${fmt(rates[0] ?? NaN, 2, 4)} (${rates.length} tracks; 1.00: real time)`,
@@ -492,66 +355,45 @@ function printPhase(p: Phase, n: number): AudioFigures | null {
 }
 
 async function main(world: World): Promise<void> {
-  // Every sentence's WAV in every voice made before any phase, so espeak-ng runs in none of the windows.
-  const speeches = await Promise.all(MALE_VOICES.flatMap((voice) => SENTENCES.map((s) => synthesize(voice, s))));
-  const speechMs = mean(speeches.map((s) => s.durationMs));
+  const speechMs = await synthesizeScript(MALE_VOICES);
   const pauseMs = mean(PAUSES);
   console.log(
-    `audio transcription bench: ${COUNT} meetings per phase (Meet and Teams alternating, two speakers each), phases ${PHASES.join(', ')}, ` +
-      `${LIVE_S} s window each; a sentence of ${(speechMs / 1000).toFixed(1)} s on average then a pause of ${(pauseMs / 1000).toFixed(1)} s; ` +
+    `audio transcription bench: ${PLAN.count} meetings per phase (Meet and Teams alternating, two speakers each), phases ${PLAN.phases.join(', ')}, ` +
+      `${PLAN.liveS} s window each; a sentence of ${(speechMs / 1000).toFixed(1)} s on average then a pause of ${(pauseMs / 1000).toFixed(1)} s; ` +
       `speech engine pocketsphinx (grammar of ${SENTENCES.length} sentences), STT_CONCURRENCY=${STT_CONCURRENCY}; ${os.cpus().length} CPUs`,
   );
 
-  const done: Array<{ p: Phase; f: AudioFigures | null }> = [];
-  for (const [i, mode] of PHASES.entries()) {
-    const p = await runPhase(world, mode);
-    done.push({ p, f: printPhase(p, i + 1) });
-    await sleep(3_000); // the contexts of the phase close before the next one starts
-  }
+  const done = await PLAN.run((mode) => runPhase(world, mode), printPhase);
+  const phases = done.map(({ p }) => p);
 
-  const of = (mode: Mode) => done.filter(({ p }) => p.mode === mode && p.meetings.length > 0 && p.windowS > 0);
-  const [audio, captions] = [of('audio'), of('captions')];
-  console.log('\naudio vs captions (means over the phases of each kind):');
-  const others = mean(done.filter(({ p }) => p.windowS > 0).map(({ p }) => p.othersCores));
-  if (others > 0.25)
-    console.log(
-      `   other processes (not ours, not the engine's) kept ${others.toFixed(2)} of ${os.cpus().length} cores busy during the windows on average: ` +
-        `the meetings were short of CPU`,
-    );
-  const rates = sorted(audio.flatMap(({ p }) => pcmRates(p)));
+  const [audio, captions] = phasesByKind(phases, ['audio', 'captions'], 'audio vs captions');
+  const rates = sorted(audio.flatMap((p) => clockRates(p.pcmClock)));
   if (audio.length && (rates.length === 0 || percentile(rates, 50) < 0.95))
     console.log(
       `   NOT VALID: the pages' PCM ran at ${fmt(percentile(rates, 50), 2, 4)} of real time (median): the pages were starved of CPU ` +
         `and the engine heard only that share (run fewer meetings per phase, the second argument)`,
     );
   if (audio.length && captions.length) {
-    const live = (ps: typeof done) => mean(ps.map(({ p }) => p.meetings.length));
-    const [nAudio, nCaptions] = [live(audio), live(captions)];
-    const unequal = nAudio !== nCaptions;
-    if (unequal)
-      console.log(
-        `   unequal phases (${nAudio} vs ${nCaptions} live meetings on average): each kind is divided by its own count, fixed costs included`,
-      );
-    const perMeeting = (a: number, b: number) => (unequal ? a / nAudio - b / nCaptions : (a - b) / nAudio);
-    const avg = (ps: typeof done, pick: (p: Phase) => number) => mean(ps.map(({ p }) => pick(p)));
-    const [cA, cC] = [avg(audio, cores), avg(captions, cores)];
+    const kinds = compareKinds(audio, captions);
+    const cpu = kinds.cores.all;
     console.log(
-      `   CPU per meeting, audio minus captions          ${fmt(perMeeting(cA, cC), 4, 8)} cores   (${fmt(cA, 3, 5)} vs ${fmt(cC, 3, 5)} cores for all)`,
+      `   CPU per meeting, audio minus captions          ${fmt(cpu.perMeeting, 4, 8)} cores   (${fmt(cpu.first, 3, 5)} vs ${fmt(cpu.second, 3, 5)} cores for all)`,
     );
-    const chromium = (p: Phase) => p.cpuChromiumS / p.windowS;
-    const node = (p: Phase) => p.cpuNodeS / p.windowS;
+    const engineCores = mean(audio.map((p) => p.cpuEngineS / p.windowS));
     console.log(
-      `      of which Chromium ${fmt(perMeeting(avg(audio, chromium), avg(captions, chromium)), 4, 8)}, ` +
-        `this process (voice activity, requests, services) ${fmt(perMeeting(avg(audio, node), avg(captions, node)), 4, 8)}; ` +
-        `the engine's decoding (not ours with a hosted engine) ${fmt(avg(audio, (p) => p.cpuEngineS / p.windowS) / nAudio, 4, 8)} cores per meeting`,
+      `      of which Chromium ${fmt(kinds.cores.chromium.perMeeting, 4, 8)}, ` +
+        `this process (voice activity, requests, services) ${fmt(kinds.cores.node.perMeeting, 4, 8)}; ` +
+        `the engine's decoding (not ours with a hosted engine) ${fmt(engineCores / kinds.liveFirst, 4, 8)} cores per meeting`,
     );
-    const pss = (p: Phase) => median(p.pssBytes);
-    const [mA, mC] = [avg(audio, pss), avg(captions, pss)];
+    const { pss } = kinds;
     console.log(
-      `   Chromium PSS per meeting, audio minus captions ${fmt(perMeeting(mA, mC) / MiB, 2, 8)} MiB    (${fmt(mA / MiB, 0, 5)} vs ${fmt(mC / MiB, 0, 5)} MiB in all)`,
+      `   Chromium PSS per meeting, audio minus captions ${fmt(pss.perMeeting / MiB, 2, 8)} MiB    (${fmt(pss.first / MiB, 0, 5)} vs ${fmt(pss.second / MiB, 0, 5)} MiB in all)`,
     );
   } else console.log('   no CPU / PSS comparison: a kind of phase has no live meetings');
-  const figures = audio.map(({ f }) => f).filter((f): f is AudioFigures => f !== null);
+  const figures = done
+    .filter(({ p }) => audio.includes(p))
+    .map(({ figures: f }) => f)
+    .filter((f): f is AudioFigures => f !== null);
   if (figures.length) {
     const all = mergeAudio(figures);
     console.log(`   audio phases together:`);
@@ -570,7 +412,7 @@ async function main(world: World): Promise<void> {
   console.log(
     `   ${latencyRow(
       'caption latency (captions phases, for reference)',
-      captions.flatMap(({ p }) => p.captionMs),
+      captions.flatMap((p) => p.captionMs),
     )}`,
   );
 }
@@ -581,17 +423,10 @@ if (missing) {
 } else {
   engine = await startSpeechEngine({ sentences: SENTENCES, apiKey: 'sk-bench-speech' });
   const world = await startWorld(
-    {
-      ...engine.env(),
-      STT_CONCURRENCY: String(STT_CONCURRENCY),
-      MAX_MEETINGS_PER_WORKER: String(Math.max(10, COUNT)),
-      // The world's 90 s cap would end the meetings mid-window.
-      MAX_MEETING_DURATION_MS: String((LIVE_S * 1000 + WARMUP_MS) * 3 + 120_000),
-    },
+    { ...engine.env(), STT_CONCURRENCY: String(STT_CONCURRENCY), ...PLAN.worldEnv() },
     { receiver: { onCallback }, wrapDrivers: withPcmObserved },
   );
   token = world.token;
-  const deadlineMs = PHASES.length * (2 * JOIN_TIMEOUT_MS + WARMUP_MS + LIVE_S * 1000 + STOP_TIMEOUT_MS + 60_000);
-  await runBounded(world, deadlineMs, main);
+  await runBounded(world, PLAN.deadlineMs(), main);
   await engine.close();
 }

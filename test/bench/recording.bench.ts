@@ -6,12 +6,12 @@
  * whole product as in e2e-latency.bench.ts: the real stack in this process, the real puppeteer
  * drivers in real Chromium against the Meet / Teams simulator, a local callback receiver.
  *
- * Each phase runs COUNT meetings at once (Meet and Teams alternating, lobby off) with
+ * Each phase runs `meetingsPerPhase` meetings at once (Meet and Teams alternating, lobby off) with
  * `recording: "audio"` or `recording: "none"`; in each a participant talks aloud with the
  * simulator's `say` (espeak-ng speech over WebRTC into the bot's page, the words shown as captions
  * growing in step with the sound): a sentence, a pause of 1.5-3.5 s, the next sentence, the same
- * script in both kinds of phase. Once every meeting is live and has talked for WARMUP_MS, a window
- * of LIVE_S seconds is measured:
+ * script in both kinds of phase. Once every meeting is live and has talked for a warm-up, a window
+ * of `liveSeconds` is measured (support/meeting-phases.ts runs the phases):
  *
  * - CPU: utime + stime (/proc/<pid>/stat) summed over this process (every service, the simulator)
  *   and every Chromium process it launched, from the window's start to its end (a process gone
@@ -49,104 +49,45 @@ import type { AudioBatch } from '../../services/meeting-session/src/recording/pa
 import {
   chromiumMissing,
   payloadOf,
-  sleep,
   startWorld,
   type StartedMeeting,
   type Token,
   type World,
 } from '../e2e/support/world.js';
-import { verifySignature, type ReceivedCallback } from '../support/callback-receiver.js';
+import type { ReceivedCallback } from '../support/callback-receiver.js';
 import { SPEECH_LEAD_MS, VOICES, type SimPlatform } from '../simulators/index.js';
-import { synthesize } from '../simulators/speech.js';
 import { fmt, latencyRow, mean, median, percentile, sorted } from './stats.js';
-import { measureWindow } from './support/measured-window.js';
-import { sayWithTimedCaptions } from './support/timed-speech.js';
-import { observedDrivers } from './support/observed-drivers.js';
+import { clockAudio, clockRates, type AudioClock } from './support/audio-clock.js';
 import { runBounded } from './support/bounded-run.js';
+import { newMeetingsPhase, PhasePlan, untilLive, type MeetingsPhase } from './support/meeting-phases.js';
+import { audioObservedDrivers } from './support/observed-drivers.js';
+import { compareKinds, MiB, phaseHeadline, phasesByKind, windowCpuLine } from './support/phase-report.js';
+import { signedWith } from './support/signed-callback.js';
+import { SENTENCES, synthesizeScript } from './support/spoken-script.js';
+import { captionArrived, sayWithTimedCaptions } from './support/timed-speech.js';
 
 type Mode = 'audio' | 'none';
 
-const LIVE_S = Number(process.argv[2] ?? 60);
-const COUNT = Number(process.argv[3] ?? 10);
-const PHASES = (process.argv[4] ?? 'none,audio,audio,none').split(',').map((p): Mode => {
-  if (p !== 'audio' && p !== 'none') throw new Error(`a phase is audio or none, not ${p}`);
-  return p;
-});
-/** Talking before the window opens: the pages' audio paths and the recorders are running by then. */
-const WARMUP_MS = 8_000;
-const SAMPLE_MS = 2_500;
-const JOIN_TIMEOUT_MS = 120_000;
-const STOP_TIMEOUT_MS = 60_000;
-const MiB = 1024 * 1024;
+const PLAN = PhasePlan.fromArgv<Mode>(['audio', 'none'], 'none,audio,audio,none');
 const MB = 1e6;
 
 const SPEAKER = 'Alice Example';
 const VOICE = VOICES[0];
-/** Plain words (no capitals or punctuation), so the caption text a partial carries is the text shown. */
-const SENTENCES = [
-  'good morning everyone thanks for joining the weekly sync',
-  'we should ship the release on friday after the review',
-  'the tests pass on every platform except the old tablet',
-  'can someone take the action item on the login page',
-  'i think the new dashboard is ready for the customers',
-  'the budget for next quarter is still under discussion',
-  'let us move the design review to tuesday afternoon',
-  'marketing wants the screenshots by the end of the week',
-  'the database migration took about twenty minutes last night',
-  'we saw fewer support tickets after the last update',
-  'please add your notes to the shared document',
-  'the mobile team is blocked on the payment provider',
-  'our latency goal is two hundred milliseconds at the edge',
-  'i will follow up with legal about the new contract',
-  'the onboarding flow needs one more round of testing',
-  'do we have a date for the security audit',
-  'the interns start on monday and need laptops',
-  'let us keep the demo short and focus on search',
-  'the translation files came back from the agency',
-  'we agreed to drop the old export format next month',
-  'the cache hit rate went up to ninety percent',
-  'someone should update the runbook for the pager',
-  'the partner asked for a sandbox account again',
-  'that is all from me for today thank you',
-];
 /** Pauses after each sentence (ms), the same sequence in every phase. */
 const PAUSES = [2_500, 1_500, 3_500, 2_000, 3_000, 1_800, 2_800, 2_200];
 
-interface Phase {
-  mode: Mode;
-  meetings: StartedMeeting[];
-  failures: string[];
-  /** `${meetingId} ${text}` -> when the simulator showed it. */
-  pending: Map<string, number>;
-  shown: number;
-  captionMs: number[];
-  badSignatures: number;
+interface Phase extends MeetingsPhase<Mode> {
   /** Audio batches: lag behind capture, per meeting counts, the most tracks seen. */
   lagMs: number[];
   batches: Map<string, number>;
   tracks: Map<string, number>;
-  /** Per meeting: when its first and last batch arrived (epoch ms) and the audio (ms) the batches after the first carried. */
-  clock: Map<string, { firstAt: number; lastAt: number; audioMs: number }>;
-  /** Seconds of audio the batches carried, all meetings together, and the wall time they cover. */
+  /** Per meeting: how fast its page's batches came against the wall clock. */
+  clock: Map<string, AudioClock>;
+  /** Seconds of audio the batches carried while talking, all meetings together. */
   audioS: number;
-  talking: boolean;
-  talkingSince: number;
-  talkingS: number;
   /** performance.now() of each meeting's `live` callback and of its stop request. */
   liveAt: Map<string, number>;
   stopAt: Map<string, number>;
-  said: number;
-  sayErrors: number;
-  /** Measured window. */
-  windowS: number;
-  cpuChromiumS: number;
-  cpuNodeS: number;
-  pssBytes: number[];
-  processes: number;
-  steal: string;
-  /** Cores the rest of the machine (other processes than ours) kept busy during the window. */
-  othersCores: number;
-  load: [number, number];
   /** callS: from the meeting's `live` to its stop request, the wall time the file should about cover. */
   saved: Array<{ meetingId: string; bytes: number; durationMs: number; status: string; callS: number }>;
 }
@@ -156,15 +97,8 @@ let token: Token | null = null;
 
 function onCallback(c: ReceivedCallback): void {
   if (!phase || c.eventType !== 'caption_partial' || !token) return;
-  if (!verifySignature(token.signingSecret, c.rawBody, String(c.headers['x-service-signature']))) {
-    phase.badSignatures++;
-    return;
-  }
-  const key = `${c.meetingId} ${String((c.json as EventEnvelope).payload.text)}`;
-  const shownAt = phase.pending.get(key);
-  if (shownAt === undefined) return;
-  phase.pending.delete(key);
-  phase.captionMs.push(c.receivedAt - shownAt);
+  if (signedWith(token.signingSecret, c, phase))
+    captionArrived(phase, c, String((c.json as EventEnvelope).payload.text));
 }
 
 /**
@@ -181,9 +115,7 @@ function onAudio(meetingId: string, batch: AudioBatch): void {
   if (!phase?.talking) return;
   const durationUs = batch.durationsUs.reduce((a, b) => a + b, 0);
   phase.lagMs.push(now - lastSampleAt(batch));
-  const clock = phase.clock.get(meetingId);
-  if (clock) Object.assign(clock, { lastAt: now, audioMs: clock.audioMs + durationUs / 1000 });
-  else phase.clock.set(meetingId, { firstAt: now, lastAt: now, audioMs: 0 });
+  clockAudio(phase.clock, meetingId, now, durationUs / 1000);
   phase.batches.set(meetingId, (phase.batches.get(meetingId) ?? 0) + 1);
   phase.tracks.set(meetingId, Math.max(phase.tracks.get(meetingId) ?? 0, batch.tracks));
   phase.audioS += durationUs / 1e6;
@@ -191,130 +123,54 @@ function onAudio(meetingId: string, batch: AudioBatch): void {
 
 /** The real driver factory, each audio batch observed on its way to the actor. */
 const withAudioObserved = (real: DriverFactory) =>
-  observedDrivers(real, (target, actor) => ({
+  audioObservedDrivers(real, (meetingId, actor) => ({
     audio: (batch) => {
-      onAudio(target.meetingId, batch);
+      onAudio(meetingId, batch);
       actor.audio(batch);
-    },
-    audioFailed: (detail) => {
-      console.log(`   ${target.meetingId}: audio capture failed: ${detail}`);
-      actor.audioFailed(detail);
     },
   }));
 
-/** One sentence aloud, its words shown as a caption turn in step with the sound (as say's own captions), each change timed. */
-async function sayTimed(p: Phase, m: StartedMeeting, text: string): Promise<void> {
-  await sayWithTimedCaptions(m.sim, SPEAKER, VOICE, text, (step) => {
-    p.pending.set(`${m.meetingId} ${step}`, performance.now());
-    p.shown++;
-  });
-  p.said++;
-}
-
-/** Sentence, pause, sentence... until `until` (epoch ms); meeting `index` starts at its own place in the script. */
-async function talk(p: Phase, m: StartedMeeting, index: number, until: () => number): Promise<void> {
-  await sleep((index * 3_000) / COUNT);
-  for (let i = index; Date.now() < until(); i++) {
-    try {
-      await sayTimed(p, m, SENTENCES[i % SENTENCES.length]);
-    } catch (err) {
-      p.sayErrors++;
-      console.log(`   ${m.meetingId}: say failed: ${(err as Error).message}`);
-      return;
-    }
-    await sleep(Math.min(PAUSES[i % PAUSES.length], Math.max(0, until() - Date.now())));
-  }
-}
-
 /** Starts one meeting and waits until it is live with captions on; throws with what went wrong. */
 async function join(world: World, p: Phase, platform: SimPlatform, i: number): Promise<StartedMeeting> {
-  const mode = p.mode;
   const m = await world.start(platform, {
-    title: `recording ${mode} ${i}`,
+    title: `recording ${p.mode} ${i}`,
     meeting: { lobby: false },
-    request: { recording: mode },
+    request: { recording: p.mode },
   });
   m.sim.join(SPEAKER);
-  try {
-    await m.sim.waitForBot((bot) => bot.captionsOn, JOIN_TIMEOUT_MS);
-    p.liveAt.set(m.meetingId, (await world.waitForStatus(m.meetingId, 'live', JOIN_TIMEOUT_MS)).receivedAt);
-  } catch (err) {
-    await world.stop(m.meetingId).catch(() => undefined);
-    throw new Error(`${m.meetingId}: ${(err as Error).message}`);
-  }
+  p.liveAt.set(m.meetingId, (await untilLive(world, m, (bot) => bot.captionsOn)).receivedAt);
   return m;
 }
 
 async function runPhase(world: World, mode: Mode): Promise<Phase> {
   const p: Phase = {
-    mode,
-    meetings: [],
-    failures: [],
-    pending: new Map(),
-    shown: 0,
-    captionMs: [],
-    badSignatures: 0,
+    ...newMeetingsPhase(mode),
     lagMs: [],
     batches: new Map(),
     tracks: new Map(),
-    audioS: 0,
     clock: new Map(),
-    talking: false,
-    talkingSince: 0,
-    talkingS: 0,
+    audioS: 0,
     liveAt: new Map(),
     stopAt: new Map(),
-    said: 0,
-    sayErrors: 0,
-    windowS: 0,
-    cpuChromiumS: 0,
-    cpuNodeS: 0,
-    pssBytes: [],
-    processes: 0,
-    steal: '',
-    othersCores: 0,
-    load: [0, 0],
     saved: [],
   };
   phase = p;
-  const platforms: SimPlatform[] = Array.from({ length: COUNT }, (_, i) => (i % 2 === 0 ? 'google_meet' : 'teams'));
-  const joined = await Promise.allSettled(platforms.map((platform, i) => join(world, p, platform, i)));
-  for (const [i, result] of joined.entries()) {
-    if (result.status === 'fulfilled') p.meetings.push(result.value);
-    else {
-      p.failures.push(`${platforms[i]}: ${(result.reason as Error).message}`);
-      console.log(`   ${mode} meeting ${i} (${platforms[i]}) failed to go live: ${(result.reason as Error).message}`);
-    }
+  await PLAN.join(p, (platform, i) => join(world, p, platform, i));
+  if (p.meetings.length > 0) {
+    // One speaker says the script from the meeting's own place in it, each sentence's words shown as captions.
+    await PLAN.talkMeasureAndStop(world, p, {
+      say: (m, index, k) => sayWithTimedCaptions(p, m, SPEAKER, VOICE, SENTENCES[(index + k) % SENTENCES.length]),
+      pauseMs: (index, k) => PAUSES[(index + k) % PAUSES.length],
+      stopping: (m) => p.stopAt.set(m.meetingId, performance.now()),
+    });
+    collectSaved(world, p);
   }
-  if (p.meetings.length === 0) return p;
+  phase = null;
+  return p;
+}
 
-  // Talk from now until the window closes; measure the window after the warm-up.
-  let windowEnd = Number.POSITIVE_INFINITY;
-  p.talking = true;
-  p.talkingSince = performance.now();
-  const talking = Promise.all(p.meetings.map((m, i) => talk(p, m, i, () => windowEnd)));
-  await sleep(WARMUP_MS);
-
-  windowEnd = Date.now() + LIVE_S * 1000;
-  const { machineBusyS: busyS, ...measured } = await measureWindow(windowEnd, SAMPLE_MS);
-  Object.assign(p, measured);
-  p.othersCores = busyS / p.windowS - cores(p);
-
-  // The last sentences end (a few seconds at most), then the bots leave.
-  await Promise.race([talking, sleep(20_000)]);
-  p.talking = false;
-  p.talkingS = (performance.now() - p.talkingSince) / 1000;
-  await sleep(1_500); // the last partials arrive
-  const stopped = await Promise.allSettled(
-    p.meetings.map(async (m) => {
-      p.stopAt.set(m.meetingId, performance.now());
-      await world.stop(m.meetingId);
-      await world.waitForStatus(m.meetingId, 'ended', STOP_TIMEOUT_MS);
-    }),
-  );
-  for (const [i, result] of stopped.entries())
-    if (result.status === 'rejected')
-      console.log(`   ${p.meetings[i].meetingId} did not end: ${(result.reason as Error).message}`);
+/** Each meeting's `recording_saved`: its file's size and length against the time from live to stop. */
+function collectSaved(world: World, p: Phase): void {
   for (const m of p.meetings) {
     const saved = world.callbacks(m.meetingId).find((c) => c.eventType === 'recording_saved');
     if (saved) {
@@ -326,35 +182,22 @@ async function runPhase(world: World, mode: Mode): Promise<Phase> {
         status: String(payload.status),
         callS: ((p.stopAt.get(m.meetingId) ?? NaN) - (p.liveAt.get(m.meetingId) ?? NaN)) / 1000,
       });
-    } else if (mode === 'audio') console.log(`   ${m.meetingId}: no recording_saved callback`);
+    } else if (p.mode === 'audio') console.log(`   ${m.meetingId}: no recording_saved callback`);
   }
-  phase = null;
-  return p;
 }
 
 /**
- * How fast each page produced audio against the wall clock between its first and last batch: the
- * audio the later batches carried over the wall time between their arrivals (1: real time; the
- * page's own epoch estimate plays no part). Below 1 the page's audio graph was starved of CPU: it captured and encoded only
- * that share of the meeting, so the CPU it cost is understated and the recorder filled the rest of
- * the file with silence.
+ * How fast each page produced audio against the wall clock between its first and last batch.
+ * Below 1 the page's audio graph was starved of CPU: it captured and encoded only that share of
+ * the meeting, so the CPU it cost is understated and the recorder filled the rest of the file with
+ * silence.
  */
-const clockRates = (p: Phase) =>
-  [...p.clock.values()].filter((c) => c.lastAt - c.firstAt > 5_000).map((c) => c.audioMs / (c.lastAt - c.firstAt));
-
-const cores = (p: Phase) => (p.cpuChromiumS + p.cpuNodeS) / p.windowS;
+const pageRates = (p: Phase) => clockRates(p.clock);
 
 function printPhase(p: Phase, n: number): void {
   const batches = [...p.batches.values()];
-  console.log(
-    `phase ${n} recording=${p.mode}: ${p.meetings.length}/${COUNT} live${p.failures.length ? ` (${p.failures.length} failed)` : ''}, ` +
-      `${p.said} sentences said${p.sayErrors ? ` (${p.sayErrors} say errors)` : ''}, window ${p.windowS.toFixed(1)} s, ` +
-      `load ${p.load[0].toFixed(2)} -> ${p.load[1].toFixed(2)}, other processes ${p.othersCores.toFixed(2)} cores, ${p.steal}`,
-  );
-  console.log(
-    `   CPU over the window: Chromium ${fmt(p.cpuChromiumS, 1, 5)} s + this process ${fmt(p.cpuNodeS, 1, 5)} s = ${fmt(cores(p), 3, 5)} cores; ` +
-      `Chromium PSS median ${fmt(median(p.pssBytes) / MiB, 0, 5)} MiB (${p.pssBytes.length} samples, ${p.processes} processes)`,
-  );
+  console.log(phaseHeadline(p, n, 'recording', PLAN));
+  console.log(windowCpuLine(p));
   console.log(
     `   ${latencyRow('caption change -> signed caption_partial', p.captionMs).trimStart()}; ${p.shown} shown, ${p.pending.size} coalesced or lost, ${p.badSignatures} bad signatures`,
   );
@@ -372,7 +215,7 @@ function printPhase(p: Phase, n: number): void {
       `   recordings hold ${fileS.toFixed(0)} s of audio for ${callS.toFixed(0)} s from live to stop (${((100 * fileS) / callS).toFixed(0)}%); ` +
         `batches carried ${p.audioS.toFixed(0)} s while talking (${p.talkingS.toFixed(0)} s x ${p.meetings.length} meetings)`,
     );
-    const rates = sorted(clockRates(p));
+    const rates = sorted(pageRates(p));
     console.log(
       `   pages' audio clock against the wall's: median ${fmt(percentile(rates, 50), 2, 4)}, slowest ${fmt(rates[0] ?? NaN, 2, 4)} (1.00: real time)`,
     );
@@ -380,71 +223,47 @@ function printPhase(p: Phase, n: number): void {
 }
 
 async function main(world: World): Promise<void> {
-  // Every sentence's WAV made before any phase, so espeak-ng runs in none of the windows.
-  const speeches = await Promise.all(SENTENCES.map((s) => synthesize(VOICE, s)));
-  const speechMs = mean(speeches.map((s) => s.durationMs));
+  const speechMs = await synthesizeScript([VOICE]);
   const pauseMs = mean(PAUSES);
   console.log(
-    `recording bench: ${COUNT} meetings per phase (Meet and Teams alternating), phases ${PHASES.join(', ')}, ` +
-      `${LIVE_S} s window each; a sentence of ${(speechMs / 1000).toFixed(1)} s on average then a pause of ${(pauseMs / 1000).toFixed(1)} s ` +
+    `recording bench: ${PLAN.count} meetings per phase (Meet and Teams alternating), phases ${PLAN.phases.join(', ')}, ` +
+      `${PLAN.liveS} s window each; a sentence of ${(speechMs / 1000).toFixed(1)} s on average then a pause of ${(pauseMs / 1000).toFixed(1)} s ` +
       `(sound ~${((100 * speechMs) / (speechMs + pauseMs + SPEECH_LEAD_MS)).toFixed(0)}% of the time); ${os.cpus().length} CPUs`,
   );
 
-  const done: Phase[] = [];
-  for (const [i, mode] of PHASES.entries()) {
-    const p = await runPhase(world, mode);
-    done.push(p);
-    printPhase(p, i + 1);
-    await sleep(3_000); // the contexts of the phase close before the next one starts
-  }
+  const done = (await PLAN.run((mode) => runPhase(world, mode), printPhase)).map(({ p }) => p);
 
-  const of = (mode: Mode) => done.filter((p) => p.mode === mode && p.meetings.length > 0 && p.windowS > 0);
-  const [withRec, without] = [of('audio'), of('none')];
-  console.log('\nrecording vs none (means over the phases of each kind):');
+  const [withRec, without] = phasesByKind(
+    done,
+    ['audio', 'none'],
+    'recording vs none',
+    ", latencies and the page's audio clock suffer",
+  );
   if (withRec.length === 0 || without.length === 0) {
     console.log('   no comparison: a kind of phase has no live meetings');
     return;
   }
-  const live = (ps: Phase[]) => mean(ps.map((p) => p.meetings.length));
-  const [nWith, nWithout] = [live(withRec), live(without)];
-  const unequal = nWith !== nWithout;
-  if (unequal)
-    console.log(
-      `   unequal phases (${nWith} vs ${nWithout} live meetings on average): each kind is divided by its own count, fixed costs included`,
-    );
-  const others = mean(done.filter((p) => p.windowS > 0).map((p) => p.othersCores));
-  if (others > 0.25)
-    console.log(
-      `   other processes kept ${others.toFixed(2)} of ${os.cpus().length} cores busy during the windows on average: ` +
-        `the meetings were short of CPU, latencies and the page's audio clock suffer`,
-    );
-  const slow = sorted(withRec.flatMap(clockRates));
+  const kinds = compareKinds(withRec, without);
+  const slow = sorted(withRec.flatMap(pageRates));
   if (slow.length === 0 || percentile(slow, 50) < 0.95)
     console.log(
       `   NOT VALID: the pages' audio ran at ${fmt(percentile(slow, 50), 2, 4)} of real time (median), so the pages captured and encoded ` +
         `only that share of the meetings: the CPU and size figures understate recording, the lag is the audio clock falling behind ` +
-        `(the machine is short of CPU for ${COUNT} meetings: run fewer per phase, the second argument)`,
+        `(the machine is short of CPU for ${PLAN.count} meetings: run fewer per phase, the second argument)`,
     );
-  const perMeeting = (a: number, b: number) => (unequal ? a / nWith - b / nWithout : (a - b) / nWith);
 
-  const coresWith = mean(withRec.map(cores));
-  const coresWithout = mean(without.map(cores));
+  const cpu = kinds.cores.all;
   console.log(
-    `   CPU per meeting added by capture and encoding ${fmt(perMeeting(coresWith, coresWithout), 4, 8)} cores   ` +
-      `(${fmt(coresWith, 3, 5)} vs ${fmt(coresWithout, 3, 5)} cores for all; goal < 0.02)`,
+    `   CPU per meeting added by capture and encoding ${fmt(cpu.perMeeting, 4, 8)} cores   ` +
+      `(${fmt(cpu.first, 3, 5)} vs ${fmt(cpu.second, 3, 5)} cores for all; goal < 0.02)`,
   );
-  const chromiumWith = mean(withRec.map((p) => p.cpuChromiumS / p.windowS));
-  const chromiumWithout = mean(without.map((p) => p.cpuChromiumS / p.windowS));
-  const nodeWith = mean(withRec.map((p) => p.cpuNodeS / p.windowS));
-  const nodeWithout = mean(without.map((p) => p.cpuNodeS / p.windowS));
   console.log(
-    `      of which Chromium ${fmt(perMeeting(chromiumWith, chromiumWithout), 4, 8)}, this process (muxing, bus, storage) ${fmt(perMeeting(nodeWith, nodeWithout), 4, 8)}`,
+    `      of which Chromium ${fmt(kinds.cores.chromium.perMeeting, 4, 8)}, this process (muxing, bus, storage) ${fmt(kinds.cores.node.perMeeting, 4, 8)}`,
   );
-  const pssWith = mean(withRec.map((p) => median(p.pssBytes)));
-  const pssWithout = mean(without.map((p) => median(p.pssBytes)));
+  const { pss } = kinds;
   console.log(
-    `   PSS per meeting added                           ${fmt(perMeeting(pssWith, pssWithout) / MiB, 2, 8)} MiB    ` +
-      `(${fmt(pssWith / MiB, 0, 5)} vs ${fmt(pssWithout / MiB, 0, 5)} MiB Chromium in all; goal < 8 MB)`,
+    `   PSS per meeting added                           ${fmt(pss.perMeeting / MiB, 2, 8)} MiB    ` +
+      `(${fmt(pss.first / MiB, 0, 5)} vs ${fmt(pss.second / MiB, 0, 5)} MiB Chromium in all; goal < 8 MB)`,
   );
   const saved = withRec.flatMap((p) => p.saved).filter((s) => s.durationMs > 0);
   const perHour = sorted(saved.map((s) => ((s.bytes / s.durationMs) * 3_600_000) / MB));
@@ -480,15 +299,7 @@ const missing = chromiumMissing();
 if (missing) {
   console.log(`skipped: ${missing}`);
 } else {
-  const world = await startWorld(
-    {
-      MAX_MEETINGS_PER_WORKER: String(Math.max(10, COUNT)),
-      // The world's 90 s cap would end the meetings mid-window.
-      MAX_MEETING_DURATION_MS: String((LIVE_S * 1000 + WARMUP_MS) * 3 + 120_000),
-    },
-    { receiver: { onCallback }, wrapDrivers: withAudioObserved },
-  );
+  const world = await startWorld(PLAN.worldEnv(), { receiver: { onCallback }, wrapDrivers: withAudioObserved });
   token = world.token;
-  const deadlineMs = PHASES.length * (2 * JOIN_TIMEOUT_MS + WARMUP_MS + LIVE_S * 1000 + STOP_TIMEOUT_MS + 60_000);
-  await runBounded(world, deadlineMs, main);
+  await runBounded(world, PLAN.deadlineMs(), main);
 }

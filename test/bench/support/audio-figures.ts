@@ -12,7 +12,6 @@ export const SILENCE_MS = 300;
 
 export const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 export const pct = (a: number, b: number) => (b > 0 ? `${((100 * a) / b).toFixed(1)}%` : 'n/a');
-export const cores = (p: Phase) => (p.cpuChromiumS + p.cpuNodeS) / p.windowS;
 export const inWindow = (p: Phase, at: number) => at >= p.windowFrom && at < p.windowTo;
 
 /** Everything measured of an audio phase's words: latencies, engine time, cost, accuracy. */
@@ -309,10 +308,6 @@ export function printProblems(p: Phase): void {
   }
   for (const e of examples) console.log(`      ${e}`);
 }
-
-/** How fast each track's PCM came against the wall clock (1: real time; below, the page's audio was starved of CPU). */
-export const pcmRates = (p: Phase) =>
-  [...p.pcmClock.values()].filter((c) => c.lastAt - c.firstAt > 5_000).map((c) => c.audioMs / (c.lastAt - c.firstAt));
 
 export function printAudio(f: AudioFigures, indent = '   '): void {
   const line = (text: string) => console.log(`${indent}${text}`);

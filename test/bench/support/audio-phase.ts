@@ -1,6 +1,7 @@
 /** What one phase of the audio-transcription bench gathers (audio-transcription.bench.ts fills it). */
-import type { StartedMeeting } from '../../e2e/support/world.js';
 import type { TranscriptionRequestLog } from '../../support/speech-engine/index.js';
+import type { AudioClock } from './audio-clock.js';
+import type { MeetingsPhase } from './meeting-phases.js';
 
 export type Mode = 'captions' | 'audio';
 
@@ -28,44 +29,23 @@ export interface Said {
   partials?: Heard[];
 }
 
-export interface Phase {
-  mode: Mode;
-  meetings: StartedMeeting[];
-  failures: string[];
-  /** Caption latency (captions phases): `${meetingId} ${text}` -> when the simulator showed it. */
-  pending: Map<string, number>;
-  shown: number;
-  captionMs: number[];
-  badSignatures: number;
+export interface Phase extends MeetingsPhase<Mode> {
   /** Events whose `source` is not the phase's. */
   wrongSource: number;
   partials: Map<string, Heard[]>;
   finals: Map<string, Heard[]>;
   /** PCM chunks: lag behind rendering, and per meeting and track the audio carried over wall time. */
   pcmLagMs: number[];
-  pcmClock: Map<string, { firstAt: number; lastAt: number; audioMs: number }>;
+  pcmClock: Map<string, AudioClock>;
   /** Per meeting, silences of SILENCE_MS or more between speech on one track (epoch ms, the chunks' timeline). */
   silences: Map<string, Array<{ from: number; to: number }>>;
-  talking: boolean;
-  said: number;
-  sayErrors: number;
   /** The engine's log from the first word of the phase to its end. */
   requests: TranscriptionRequestLog[];
   utterances: Said[];
   /** Heard by nobody: said while the bot was not in the call. */
   unheard: number;
-  /** Measured window (epoch ms). */
-  windowFrom: number;
-  windowTo: number;
-  windowS: number;
-  cpuChromiumS: number;
-  cpuNodeS: number;
+  /** CPU of the engine's decoding over the window (this process's reaped children). */
   cpuEngineS: number;
-  pssBytes: number[];
-  processes: number;
-  steal: string;
-  othersCores: number;
-  load: [number, number];
   /** The stack's /metrics at the window's start and end. */
   metrics: [string, string];
 }

@@ -25,3 +25,20 @@ export function observedDrivers(
     close: () => real.close(),
   };
 }
+
+/**
+ * The real driver factory with the pages' audio observed (`observe` gives the listener methods to
+ * stand in for, per meeting, as above), and each failed audio capture printed.
+ */
+export function audioObservedDrivers(
+  real: DriverFactory,
+  observe: (meetingId: string, actor: DriverListener) => Partial<DriverListener>,
+): DriverFactory {
+  return observedDrivers(real, (target, actor) => ({
+    ...observe(target.meetingId, actor),
+    audioFailed: (detail) => {
+      console.log(`   ${target.meetingId}: audio capture failed: ${detail}`);
+      actor.audioFailed(detail);
+    },
+  }));
+}
