@@ -14,7 +14,7 @@ import { recordingStream, rangeOf, RECORDING_PIECE_BYTES } from '../src/http/rec
 import { loadPublicUrl } from '../src/http/public-url.js';
 import { scriptedDriverFactory } from '../../../test/support/scripted-driver.js';
 import { eventually } from '../../../test/support/wait.js';
-import { connectMcp, type McpTestClient } from './mcp/clients.js';
+import { connectMcp, mcpPerSuite } from './mcp/clients.js';
 import { meetUrl } from './support/meeting-with-receiver.js';
 import { stackPerSuite } from './support/stack-per-suite.js';
 
@@ -320,18 +320,12 @@ describe('recordings: download, ranges, delete, MCP', function () {
   });
 
   describe('over MCP', () => {
-    let mcp: McpTestClient;
-    let foreign: McpTestClient;
     let meetingId: string;
     before(async () => {
       meetingId = await recordedMeeting();
-      mcp = await connectMcp(t.baseUrl, 'modern', { apiKey: t.apiKey });
-      foreign = await connectMcp(t.baseUrl, 'legacy', { apiKey: other });
     });
-    after(async () => {
-      await mcp?.close();
-      await foreign?.close();
-    });
+    const mcp = mcpPerSuite(() => connectMcp(t.baseUrl, 'modern', { apiKey: t.apiKey }));
+    const foreign = mcpPerSuite(() => connectMcp(t.baseUrl, 'legacy', { apiKey: other }));
 
     it('get_recording answers the REST body: the metadata and an absolute URL that downloads the file', async () => {
       const result = await mcp.call('get_recording', { meetingId });

@@ -128,6 +128,21 @@ describe('recording storage (S3)', function () {
       await here.dispose();
     });
 
+    /** `total` bytes of m.ogg appended in steps of 256 KiB by a storage then closed, not completed. */
+    async function appendThenClose(total: number): Promise<void> {
+      const storage = open();
+      for (let at = 0; at < total; at += 256 * KiB) {
+        await storage.append('m.ogg', at, recordingBytes(at, Math.min(256 * KiB, total - at)));
+      }
+      await storage.close();
+    }
+
+    /** The note a complete() keeps of the multipart upload it started for m.ogg, for a later complete(). */
+    async function noteUpload(layout: S3Layout, uploadId: string): Promise<void> {
+      const { bucket } = endpoint.connection;
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: layout.uploadName('m.ogg'), Body: uploadId }));
+    }
+
     it('fails fast with a clear error when the endpoint cannot be reached, naming no secret', async () => {
       const port = await closedPort();
       const storage = open({ endpoint: `http://127.0.0.1:${port}`, secretAccessKey: 'not-to-be-shown' });
@@ -188,21 +203,14 @@ describe('recording storage (S3)', function () {
     });
 
     it('completes with the upload an interrupted complete() had started', async () => {
-      const storage = open();
       const layout = new S3Layout(here.prefix);
       const total = PART_SIZE + 300 * KiB;
-      for (let at = 0; at < total; at += 256 * KiB) {
-        await storage.append('m.ogg', at, recordingBytes(at, Math.min(256 * KiB, total - at)));
-      }
-      await storage.close();
+      await appendThenClose(total);
       // What a complete() killed after starting its upload leaves: the upload and the note of it.
-      const { bucket } = endpoint.connection;
       const started = await client.send(
-        new CreateMultipartUploadCommand({ Bucket: bucket, Key: layout.finalName('m.ogg') }),
+        new CreateMultipartUploadCommand({ Bucket: endpoint.connection.bucket, Key: layout.finalName('m.ogg') }),
       );
-      await client.send(
-        new PutObjectCommand({ Bucket: bucket, Key: layout.uploadName('m.ogg'), Body: started.UploadId }),
-      );
+      await noteUpload(layout, started.UploadId!);
 
       const again = open();
       expect(await again.complete('m.ogg')).to.deep.equal({ size: total });
@@ -213,17 +221,10 @@ describe('recording storage (S3)', function () {
     it('starts a new upload when the one an interrupted complete() noted is gone', async function () {
       // s3rver accepts parts for an upload it never started; S3 and its kin answer NoSuchUpload.
       if (endpoint.local) this.skip();
-      const storage = open();
       const layout = new S3Layout(here.prefix);
       const total = PART_SIZE + 10 * KiB;
-      for (let at = 0; at < total; at += 256 * KiB) {
-        await storage.append('m.ogg', at, recordingBytes(at, Math.min(256 * KiB, total - at)));
-      }
-      await storage.close();
-      const { bucket } = endpoint.connection;
-      await client.send(
-        new PutObjectCommand({ Bucket: bucket, Key: layout.uploadName('m.ogg'), Body: 'no-such-upload' }),
-      );
+      await appendThenClose(total);
+      await noteUpload(layout, 'no-such-upload');
       expect(await open().complete('m.ogg')).to.deep.equal({ size: total });
       expect(await traces(here.prefix)).to.deep.equal([layout.finalName('m.ogg')]);
     });

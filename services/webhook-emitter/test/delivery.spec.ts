@@ -2,27 +2,21 @@ import { expect } from 'chai';
 import { replies, startCallbackReceiver, type CallbackReceiver } from '../../../test/support/callback-receiver.js';
 import { simulatorCertificate } from '../../../test/simulators/certificate.js';
 import { signBody } from '../src/delivery/signature.js';
-import { envelope, newMeetingId, startHarness, waitForLog, type Harness, type Token } from './support/harness.js';
+import { envelope, harnessPerSuite, newMeetingId, waitForLog } from './support/harness.js';
 import { sleep } from '../../../test/support/wait.js';
 
 describe('webhook emitter: delivery to a real receiver', () => {
-  let h: Harness;
-  let token: Token;
+  const h = harnessPerSuite();
   let rx: CallbackReceiver;
 
-  before(async () => {
-    h = await startHarness();
-    token = await h.createToken();
-  });
-  after(() => h.stop());
   beforeEach(async () => {
-    rx = await startCallbackReceiver({ secret: token.signingSecret });
+    rx = await startCallbackReceiver({ secret: h.token.signingSecret });
   });
   afterEach(() => rx.close());
 
   async function meeting(path = '/hook'): Promise<string> {
     const meetingId = newMeetingId();
-    await h.register(meetingId, `${rx.url}${path}`, token.id);
+    await h.register(meetingId, `${rx.url}${path}`, h.token.id);
     return meetingId;
   }
 
@@ -56,7 +50,7 @@ describe('webhook emitter: delivery to a real receiver', () => {
     expect(got.path).to.equal('/hook');
     expect(got.json).to.deep.equal(sent);
     expect(got.signatureValid).to.equal(true);
-    expect(got.headers['x-service-signature']).to.equal(signBody(token.signingSecret, got.rawBody));
+    expect(got.headers['x-service-signature']).to.equal(signBody(h.token.signingSecret, got.rawBody));
     expect(got.headers['content-type']).to.equal('application/json');
     expect(got.headers['user-agent']).to.match(/^notetaker-webhooks\//);
     expect(got.headers['x-service-event']).to.equal('segment_finalized');
@@ -79,7 +73,7 @@ describe('webhook emitter: delivery to a real receiver', () => {
     expect(new Set(rx.received.map((c) => c.rawBody.toString('hex'))).size).to.equal(1);
     expect(rx.received.every((c) => c.signatureValid)).to.equal(true);
 
-    const log = await waitForLog(h, token.caller, meetingId, (l) => l.deliveries[0]?.outcome === 'delivered');
+    const log = await waitForLog(h, h.token.caller, meetingId, (l) => l.deliveries[0]?.outcome === 'delivered');
     const attempts = log.deliveries[0].attempts;
     expect(attempts.map((a) => a.status)).to.deep.equal([500, 502, null, 200]);
     expect(attempts[2].error).to.match(/connection reset|connection closed|network/);
@@ -110,7 +104,7 @@ describe('webhook emitter: delivery to a real receiver', () => {
     h.publish(envelope(meetingId, 3));
     const log = await waitForLog(
       h,
-      token.caller,
+      h.token.caller,
       meetingId,
       // The later delivery is marked gone right after the callback is.
       (l) => l.callbackState === 'gone' && l.deliveries.length === 3 && l.deliveries[2].outcome !== 'pending',
@@ -122,7 +116,7 @@ describe('webhook emitter: delivery to a real receiver', () => {
     expect(log.deliveries.map((d) => d.outcome)).to.deep.equal(['delivered', 'gone', 'gone']);
     expect(log.deliveries[1].attempts[0].status).to.equal(410);
     expect(log.deliveries[2].attempts).to.have.length(0);
-    expect((await h.register(meetingId, `${rx.url}/hook`, token.id)).state).to.equal('gone');
+    expect((await h.register(meetingId, `${rx.url}/hook`, h.token.id)).state).to.equal('gone');
   });
 
   it('honours Retry-After on 429 instead of the (shorter) schedule', async () => {
@@ -140,7 +134,7 @@ describe('webhook emitter: delivery to a real receiver', () => {
       const meetingId = await meeting();
       rx.script(replies.hang());
       h.publish(envelope(meetingId, 1));
-      const log = await waitForLog(h, token.caller, meetingId, (l) => (l.deliveries[0]?.attempts.length ?? 0) === 1);
+      const log = await waitForLog(h, h.token.caller, meetingId, (l) => (l.deliveries[0]?.attempts.length ?? 0) === 1);
       const [attempt] = log.deliveries[0].attempts;
       expect(attempt.status).to.equal(null);
       expect(attempt.error).to.equal('no answer within 300 ms');
@@ -158,7 +152,7 @@ describe('webhook emitter: delivery to a real receiver', () => {
       rx.script(replies.redirect(`${target.url}/elsewhere`), replies.redirect(`${target.url}/elsewhere`, 307));
       h.publish(envelope(meetingId, 1));
       await rx.waitForEvents(1);
-      const log = await waitForLog(h, token.caller, meetingId, (l) => l.deliveries[0]?.outcome === 'delivered');
+      const log = await waitForLog(h, h.token.caller, meetingId, (l) => l.deliveries[0]?.outcome === 'delivered');
       expect(log.deliveries[0].attempts.map((a) => [a.status, a.error])).to.deep.equal([
         [302, 'redirect not followed'],
         [307, 'redirect not followed'],
@@ -174,9 +168,9 @@ describe('webhook emitter: delivery to a real receiver', () => {
     const secure = await startCallbackReceiver({ tls: await simulatorCertificate() });
     try {
       const meetingId = newMeetingId();
-      await h.register(meetingId, `${secure.url}/hook`, token.id);
+      await h.register(meetingId, `${secure.url}/hook`, h.token.id);
       h.publish(envelope(meetingId, 1));
-      const log = await waitForLog(h, token.caller, meetingId, (l) => (l.deliveries[0]?.attempts.length ?? 0) > 0);
+      const log = await waitForLog(h, h.token.caller, meetingId, (l) => (l.deliveries[0]?.attempts.length ?? 0) > 0);
       expect(log.deliveries[0].attempts[0]).to.include({ status: null, error: 'TLS certificate not trusted' });
       expect(secure.received).to.have.length(0);
     } finally {
@@ -191,7 +185,7 @@ describe('webhook emitter: delivery to a real receiver', () => {
       h.publish(envelope(meetingId, 1));
       h.publish(envelope(meetingId, 2));
       await rx.waitForEvents(1);
-      const log = await waitForLog(h, token.caller, meetingId, (l) => l.deliveries[1]?.outcome === 'delivered');
+      const log = await waitForLog(h, h.token.caller, meetingId, (l) => l.deliveries[1]?.outcome === 'delivered');
       expect(log.deliveries[0].outcome).to.equal('dead_lettered');
       expect(log.deliveries[0].attempts).to.have.length(3);
       expect(log.deliveries[0].reason).to.equal('gave up after 3 attempts');
@@ -221,7 +215,7 @@ describe('webhook emitter: delivery to a real receiver', () => {
       expect(rx.events().map((c) => c.sequence)).to.deep.equal([1, 4, 5, 6]);
       const log = await waitForLog(
         h,
-        token.caller,
+        h.token.caller,
         meetingId,
         (l) => l.deliveries.length === 6 && l.deliveries.every((d) => d.outcome !== 'pending'),
       );
@@ -252,7 +246,7 @@ describe('webhook emitter: delivery to a real receiver', () => {
     const meetingId = await meeting();
     h.publish(envelope(meetingId, 1));
     await rx.waitForEvents(1);
-    await waitForLog(h, token.caller, meetingId, (l) => l.deliveries[0]?.outcome === 'delivered');
+    await waitForLog(h, h.token.caller, meetingId, (l) => l.deliveries[0]?.outcome === 'delivered');
     const text = await h.metrics.metrics();
     expect(text).to.match(/webhook_deliveries_total\{[^}]*outcome="delivered"[^}]*\} [1-9]/);
     expect(text).to.match(/webhook_attempt_duration_seconds_bucket\{[^}]*result="success"/);

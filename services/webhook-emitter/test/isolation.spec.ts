@@ -1,35 +1,29 @@
 import { expect } from 'chai';
 import { replies, startCallbackReceiver, type CallbackReceiver } from '../../../test/support/callback-receiver.js';
-import { envelope, newMeetingId, startHarness, type Harness, type Token } from './support/harness.js';
+import { envelope, harnessPerSuite, newMeetingId } from './support/harness.js';
 
 describe('webhook emitter: isolation', function () {
   this.timeout(30_000);
-  let h: Harness;
-  let token: Token;
+  // Small limits on purpose: the hung receiver's meetings outnumber every slot there is.
+  const h = harnessPerSuite({
+    WEBHOOK_TIMEOUT_MS: '5000',
+    WEBHOOK_RECEIVER_CONCURRENCY: '2',
+    WEBHOOK_GLOBAL_CONCURRENCY: '8',
+  });
   let hung: CallbackReceiver;
   const healthy: CallbackReceiver[] = [];
 
   before(async () => {
-    // Small limits on purpose: the hung receiver's meetings outnumber every slot there is.
-    h = await startHarness({
-      WEBHOOK_TIMEOUT_MS: '5000',
-      WEBHOOK_RECEIVER_CONCURRENCY: '2',
-      WEBHOOK_GLOBAL_CONCURRENCY: '8',
-    });
-    token = await h.createToken();
     hung = await startCallbackReceiver({ defaultReply: replies.hang() });
-    for (let i = 0; i < 50; i++) healthy.push(await startCallbackReceiver({ secret: token.signingSecret }));
+    for (let i = 0; i < 50; i++) healthy.push(await startCallbackReceiver({ secret: h.token.signingSecret }));
   });
-  after(async () => {
-    await h.stop();
-    await Promise.all([hung, ...healthy].map((r) => r.close()));
-  });
+  after(() => Promise.all([hung, ...healthy].map((r) => r.close())));
 
   it('one hung receiver (with 20 meetings) does not delay 50 healthy ones', async () => {
     const hungMeetings = Array.from({ length: 20 }, newMeetingId);
-    for (const meetingId of hungMeetings) await h.register(meetingId, `${hung.url}/hook`, token.id);
+    for (const meetingId of hungMeetings) await h.register(meetingId, `${hung.url}/hook`, h.token.id);
     const healthyMeetings = healthy.map(() => newMeetingId());
-    for (let i = 0; i < healthy.length; i++) await h.register(healthyMeetings[i], `${healthy[i].url}/hook`, token.id);
+    for (let i = 0; i < healthy.length; i++) await h.register(healthyMeetings[i], `${healthy[i].url}/hook`, h.token.id);
 
     // The hung receiver's events go first, so they are ahead in every queue.
     for (const meetingId of hungMeetings) h.publish(envelope(meetingId, 1));

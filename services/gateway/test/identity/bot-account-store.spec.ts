@@ -3,15 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import { call, connectBus, type Bus } from '@notetaker/bus';
+import { call } from '@notetaker/bus';
 import { routes, ServiceError } from '@notetaker/contracts';
-import { loadBaseConfig } from '@notetaker/config';
-import { createLogger, createMetricsRegistry, silentLogger } from '@notetaker/observability';
+import { createLogger, createMetricsRegistry } from '@notetaker/observability';
 import { openStore, type Store } from '@notetaker/store';
-import { gatewayService, type RunningGateway } from '../../src/index.js';
 import { BotAccountService, registerBotAccountMetrics } from '../../src/identity/bot-account-store.js';
 import { SecretBox } from '../../src/identity/secrets.js';
 import { parseStorageStateFile } from '../../src/identity/storage-state-file.js';
+import { gatewayOnlyForSuite } from '../web/support/gateway-only.js';
 import { COOKIE_SECRET, cookieArray, googleState, STORAGE_SECRET, teamsState } from './storage-states.js';
 
 /** Every file under `dir`, as text (the embedded store's files). */
@@ -285,29 +284,7 @@ describe('BotAccountService', () => {
 });
 
 describe('bot accounts over the bus', () => {
-  let dataDir: string;
-  let bus: Bus;
-  let store: Store;
-  let gateway: RunningGateway;
-
-  before(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bot-accounts-bus-'));
-    bus = await connectBus({ name: 'bot-accounts-bus' });
-    store = await openStore({ service: 'gateway', dataDir });
-    gateway = await gatewayService().start({
-      bus,
-      store,
-      config: loadBaseConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', SKILLS_DIR: dataDir }),
-      logger: silentLogger(),
-      metrics: createMetricsRegistry('gateway'),
-    });
-  });
-  after(async () => {
-    await gateway.stop();
-    await bus.close();
-    await store.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const gateway = gatewayOnlyForSuite();
 
   /** Adds an account with the operator's admin command (as the CLI does); its id. */
   const addAccount = async (fields: { platform: string; name: string; session: string; maxMeetings?: number }) =>
@@ -320,26 +297,26 @@ describe('bot accounts over the bus', () => {
       session: googleState(),
       maxMeetings: 2,
     });
-    const { accounts } = await call(bus, routes.identity.botAccounts, { platform: 'google_meet' });
+    const { accounts } = await call(gateway.bus, routes.identity.botAccounts, { platform: 'google_meet' });
     expect(accounts.map((a) => a.id)).to.deep.equal([added.id]);
     expect(JSON.stringify(accounts)).not.to.contain(COOKIE_SECRET);
-    expect((await call(bus, routes.identity.botAccounts, { platform: 'teams' })).accounts).to.deep.equal([]);
+    expect((await call(gateway.bus, routes.identity.botAccounts, { platform: 'teams' })).accounts).to.deep.equal([]);
 
-    const { session: state } = await call(bus, routes.identity.botAccountStorageState, { accountId: added.id });
+    const { session: state } = await call(gateway.bus, routes.identity.botAccountStorageState, { accountId: added.id });
     expect(state.cookies[0].value).to.equal(COOKIE_SECRET);
 
     expect(
-      await call(bus, routes.identity.botAccountReport, {
+      await call(gateway.bus, routes.identity.botAccountReport, {
         accountId: added.id,
         signedOut: true,
         identity: 'Notetaker Bot',
       }),
     ).to.deep.equal({});
-    const [after] = (await call(bus, routes.identity.botAccounts, { platform: 'google_meet' })).accounts;
+    const [after] = (await call(gateway.bus, routes.identity.botAccounts, { platform: 'google_meet' })).accounts;
     expect(after).to.deep.include({ status: 'signed_out', identity: 'Notetaker Bot' });
 
     await gateway.admin({ command: 'bot-account.remove', id: added.id });
-    const gone = await call(bus, routes.identity.botAccountStorageState, { accountId: added.id }).catch(
+    const gone = await call(gateway.bus, routes.identity.botAccountStorageState, { accountId: added.id }).catch(
       (e: unknown) => e,
     );
     expect(gone).to.be.instanceOf(ServiceError).with.property('status', 404);
@@ -350,7 +327,7 @@ describe('bot accounts over the bus', () => {
     const listed = () =>
       gateway.admin({ command: 'bot-account.list' }) as Promise<Array<{ id: string; meetingsInUse: number }>>;
     expect((await listed()).find((a) => a.id === added.id)?.meetingsInUse).to.equal(0);
-    const registry = bus.serve(routes.meetings.accountUsage.subject, () => ({ inUse: { [added.id]: 2 } }));
+    const registry = gateway.bus.serve(routes.meetings.accountUsage.subject, () => ({ inUse: { [added.id]: 2 } }));
     try {
       expect((await listed()).find((a) => a.id === added.id)?.meetingsInUse).to.equal(2);
     } finally {

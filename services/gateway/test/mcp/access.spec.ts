@@ -8,10 +8,10 @@ import http from 'node:http';
 import { expect } from 'chai';
 import { call } from '@notetaker/bus';
 import { routes } from '@notetaker/contracts';
-import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
-import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
-import { connectMcp, ERAS, INITIALIZE, postMcp, type McpTestClient } from './clients.js';
+import { scriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
+import { connectMcp, ERAS, INITIALIZE, mcpPerSuite, postMcp, type McpTestClient } from './clients.js';
 import { eventually, sleep } from '../../../../test/support/wait.js';
+import { stackPerSuite } from '../support/stack-per-suite.js';
 
 const CALLBACK = 'http://127.0.0.1:9/hook';
 const ALLOWED_ORIGIN = 'https://agent.example.com';
@@ -59,17 +59,11 @@ async function rejection(promise: Promise<unknown>): Promise<{ code?: number; me
 
 describe('MCP access rules (/mcp)', function () {
   this.timeout(60_000);
-  let t: TestStack;
-  let driver: ScriptedDriverFactory;
-
-  before(async () => {
-    driver = scriptedDriverFactory();
-    t = await startTestStack(
-      { MCP_ALLOWED_ORIGINS: `${ALLOWED_ORIGIN}, http://localhost:6274` },
-      { driverFactory: driver },
-    );
+  const driver = scriptedDriverFactory();
+  const t = stackPerSuite({
+    env: { MCP_ALLOWED_ORIGINS: `${ALLOWED_ORIGIN}, http://localhost:6274` },
+    options: { driverFactory: driver },
   });
-  after(() => t.stop());
 
   describe('authentication before any MCP exchange', () => {
     const expectInvalidKey = async (res: Response) => {
@@ -202,11 +196,7 @@ describe('MCP access rules (/mcp)', function () {
 
     for (const { era, label } of ERAS) {
       describe(label, () => {
-        let mcp: McpTestClient;
-        before(async () => {
-          mcp = await connectMcp(t.baseUrl, era, { apiKey: other.apiKey });
-        });
-        after(() => mcp.close());
+        const mcp = mcpPerSuite(() => connectMcp(t.baseUrl, era, { apiKey: other.apiKey }));
 
         it("tools: another key's and the UI's meetings are not found, not listed, not stoppable", async () => {
           const listed = (await mcp.call('list_meetings')).structuredContent!.meetings as Array<{ meetingId: string }>;
@@ -264,12 +254,7 @@ describe('MCP access rules (/mcp)', function () {
 
 describe('MCP sessions for 2025-era clients', function () {
   this.timeout(30_000);
-  let t: TestStack;
-
-  before(async () => {
-    t = await startTestStack({ MCP_SESSION_IDLE_MS: '600', MCP_MAX_SESSIONS_PER_KEY: '3' });
-  });
-  after(() => t.stop());
+  const t = stackPerSuite({ env: { MCP_SESSION_IDLE_MS: '600', MCP_MAX_SESSIONS_PER_KEY: '3' } });
 
   const open = async (apiKey: string) => {
     const res = await postMcp(t.baseUrl, INITIALIZE, { 'X-API-Key': apiKey });

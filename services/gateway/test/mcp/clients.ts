@@ -61,6 +61,20 @@ export async function connectMcp(baseUrl: string, era: Era, options: ConnectOpti
   return era === 'modern' ? connectModern(url, headers) : connectLegacy(url, headers);
 }
 
+/**
+ * A client for one mocha suite: `connect` is called by a before() hook registered here (so it may
+ * read what the suite's earlier hooks set up), and the client is closed by after(). The object
+ * returned is filled in once that hook has run: use it inside hooks and tests.
+ */
+export function mcpPerSuite(connect: () => Promise<McpTestClient>): McpTestClient {
+  const client = {} as McpTestClient;
+  before(async () => {
+    Object.assign(client, await connect());
+  });
+  after(() => client.close?.());
+  return client;
+}
+
 async function connectModern(url: URL, headers: Record<string, string>): Promise<McpTestClient> {
   const client = new ModernClient(
     { name: 'notetaker-tests', version: '1.0.0' },

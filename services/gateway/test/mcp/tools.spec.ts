@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { startFakeLlm, type FakeLlm } from '../../../../test/support/fake-llm.js';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
 import { startTestStack, type TestStack } from '../../../../test/support/stack.js';
-import { connectMcp, ERAS, type McpTestClient } from './clients.js';
+import { connectMcp, ERAS, mcpPerSuite } from './clients.js';
 import { eventually } from '../../../../test/support/wait.js';
 import { meetUrl } from '../support/meeting-with-receiver.js';
 
@@ -69,16 +69,8 @@ describe('MCP tools (/mcp) on the whole stack', function () {
 
   for (const { era, label } of ERAS) {
     describe(label, () => {
-      let mcp: McpTestClient;
-      let ro: McpTestClient;
-      before(async () => {
-        mcp = await connectMcp(t.baseUrl, era, { apiKey: key.apiKey });
-        ro = await connectMcp(t.baseUrl, era, { apiKey: readOnly.apiKey });
-      });
-      after(async () => {
-        await mcp.close();
-        await ro.close();
-      });
+      const mcp = mcpPerSuite(() => connectMcp(t.baseUrl, era, { apiKey: key.apiKey }));
+      const ro = mcpPerSuite(() => connectMcp(t.baseUrl, era, { apiKey: readOnly.apiKey }));
 
       const ok = async (name: string, args: Record<string, unknown> = {}) => {
         const result = await mcp.call(name, args);

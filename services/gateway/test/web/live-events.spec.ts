@@ -4,23 +4,18 @@
  * nothing, the end of the stream when the meeting ends, and who may read it.
  */
 import { expect } from 'chai';
-import type { ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
-import type { TestStack } from '../../../../test/support/stack.js';
-import { startSignedInStack } from './support/signed-in-stack.js';
+import { signedInStackPerSuite } from './support/signed-in-stack.js';
 import { readEvents } from './support/sse.js';
 import { WebClient } from './support/web-client.js';
 
 describe('web application live view events', () => {
-  let t: TestStack;
-  let platform: ScriptedDriverFactory;
-  let owner: WebClient;
+  const t = signedInStackPerSuite();
   let cookie: string;
   let meetingId: string;
 
   before(async () => {
-    ({ t, platform, owner } = await startSignedInStack());
-    cookie = `nt_session=${owner.cookies.get('nt_session')}`;
-    const started = await owner.submit('/meetings', {
+    cookie = `nt_session=${t.owner.cookies.get('nt_session')}`;
+    const started = await t.owner.submit('/meetings', {
       url: 'https://meet.google.com/xyz-abcd-efg',
       title: 'Stream test',
       project: 'streams',
@@ -29,10 +24,9 @@ describe('web application live view events', () => {
     expect(started.status).to.equal(303);
     meetingId = started.location!.split('/').pop()!;
   });
-  after(() => t.stop());
 
   it('sends every event once, in sequence, then resumes after Last-Event-ID without repeats', async () => {
-    const meeting = await platform.meeting(meetingId);
+    const meeting = await t.platform.meeting(meetingId);
     meeting.participants(['Ann']);
     meeting.caption({ captionId: 'c1', speaker: 'Ann', text: 'First' });
     meeting.segment({ speaker: 'Ann', text: 'First words.' });
@@ -63,7 +57,7 @@ describe('web application live view events', () => {
   });
 
   it('opened late while captions pour in: from the first event, each once, no gap at the seam', async () => {
-    const meeting = await platform.meeting(meetingId);
+    const meeting = await t.platform.meeting(meetingId);
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const talking = (async () => {
       for (let n = 0; n < 300; n++) {
@@ -105,7 +99,7 @@ describe('web application live view events', () => {
   });
 
   it('ends the stream after the meeting ended', async () => {
-    await owner.submit(`/meetings/${meetingId}/stop`, {}, '/meetings');
+    await t.owner.submit(`/meetings/${meetingId}/stop`, {}, '/meetings');
     const { events, ended } = await readEvents(t.baseUrl, `/meetings/${meetingId}/events`, cookie, () => false);
     expect(ended).to.equal(true);
     const statuses = events.filter((e) => e.event === 'meeting_status').map((e) => e.data.payload.status);

@@ -9,11 +9,9 @@ import crypto from 'node:crypto';
 import { expect } from 'chai';
 import { call } from '@notetaker/bus';
 import { routes } from '@notetaker/contracts';
-import type { ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
-import type { TestStack } from '../../../../test/support/stack.js';
 import { eventually } from '../../../../test/support/wait.js';
 import { meetUrl } from '../support/meeting-with-receiver.js';
-import { startSignedInStack } from './support/signed-in-stack.js';
+import { signedInStackPerSuite } from './support/signed-in-stack.js';
 import { WebClient } from './support/web-client.js';
 
 const FILE = Buffer.concat([Buffer.from('OggS'), crypto.randomBytes(300_000)]);
@@ -21,17 +19,10 @@ const STARTED_AT = '2030-01-02T03:04:05.000Z';
 
 describe('web application: the recording player', function () {
   this.timeout(60_000);
-  let t: TestStack;
-  let platform: ScriptedDriverFactory;
-  let owner: WebClient;
-
-  before(async () => {
-    ({ t, platform, owner } = await startSignedInStack());
-  });
-  after(() => t.stop());
+  const t = signedInStackPerSuite();
 
   async function startHere(fields: Record<string, string> = {}): Promise<string> {
-    const res = await owner.submit(
+    const res = await t.owner.submit(
       '/meetings',
       { url: meetUrl(), title: 'Recorded sync', project: 'general', saveTranscript: 'true', ...fields },
       '/meetings',
@@ -42,15 +33,15 @@ describe('web application: the recording player', function () {
   /** The status the meeting's page shows (its badge). */
   const statusOf = async (meetingId: string) =>
     /id="meeting-status"><span class="badge status-\w+" data-status="(\w+)"/.exec(
-      (await owner.get(`/meetings/${meetingId}`)).text,
+      (await t.owner.get(`/meetings/${meetingId}`)).text,
     )?.[1];
 
   async function live(meetingId: string) {
-    await platform.meeting(meetingId);
+    await t.platform.meeting(meetingId);
     await eventually(async () => (await statusOf(meetingId)) === 'live', 'live');
   }
   async function end(meetingId: string) {
-    const res = await owner.submit(`/meetings/${meetingId}/stop`, {}, `/meetings/${meetingId}`);
+    const res = await t.owner.submit(`/meetings/${meetingId}/stop`, {}, `/meetings/${meetingId}`);
     expect(res.status).to.equal(303);
     await eventually(async () => (await statusOf(meetingId)) === 'ended', 'ended');
   }
@@ -64,16 +55,16 @@ describe('web application: the recording player', function () {
     });
 
   it('asks for a recording on the start form and passes it to the bot', async () => {
-    const page = await owner.get('/meetings');
+    const page = await t.owner.get('/meetings');
     expect(page.text).to.match(/<select id="f-recording" name="recording"/);
     for (const mode of ['audio', 'none']) expect(page.text).to.contain(`value="${mode}"`);
-    const before = platform.started.length;
+    const before = t.platform.started.length;
     const recorded = await startHere({ recording: 'audio' });
     const plain = await startHere();
-    await eventually(() => platform.started.length === before + 2, 'both bots started');
-    expect((await platform.meeting(recorded)).target.recordAudio).to.equal(true);
-    expect((await platform.meeting(plain)).target.recordAudio).to.equal(false);
-    const bad = await owner.submit(
+    await eventually(() => t.platform.started.length === before + 2, 'both bots started');
+    expect((await t.platform.meeting(recorded)).target.recordAudio).to.equal(true);
+    expect((await t.platform.meeting(plain)).target.recordAudio).to.equal(false);
+    const bad = await t.owner.submit(
       '/meetings',
       { url: meetUrl(), project: 'general', recording: 'video' },
       '/meetings',
@@ -89,24 +80,24 @@ describe('web application: the recording player', function () {
   it('shows no player for a meeting without a recording', async () => {
     const meetingId = await startHere();
     await live(meetingId);
-    (await platform.meeting(meetingId)).segment({ speaker: 'Ann', text: 'Nothing recorded here.' });
+    (await t.platform.meeting(meetingId)).segment({ speaker: 'Ann', text: 'Nothing recorded here.' });
     await end(meetingId);
-    const page = await owner.get(`/meetings/${meetingId}`);
+    const page = await t.owner.get(`/meetings/${meetingId}`);
     expect(page.status).to.equal(200);
     expect(page.text).to.contain('Nothing recorded here.');
     expect(page.text).not.to.contain('<audio');
     expect(page.text).not.to.contain('seekable');
-    expect((await owner.get(`/meetings/${meetingId}/recording`)).status).to.equal(404);
+    expect((await t.owner.get(`/meetings/${meetingId}/recording`)).status).to.equal(404);
   });
 
   it('shows the player beside the transcript of a recorded meeting, live and ended; its source streams with ranges', async () => {
     const meetingId = await startHere();
     await live(meetingId);
-    const meeting = await platform.meeting(meetingId);
+    const meeting = await t.platform.meeting(meetingId);
     meeting.segment({ speaker: 'Ann', text: 'Ten seconds in.', timestamp: '2030-01-02T03:04:15.000Z' });
     await record(meetingId);
 
-    const during = await owner.get(`/meetings/${meetingId}`);
+    const during = await t.owner.get(`/meetings/${meetingId}`);
     expect(during.text).to.contain(
       `<audio id="recording-player" controls preload="metadata" src="/meetings/${meetingId}/recording"></audio>`,
     );
@@ -114,7 +105,7 @@ describe('web application: the recording player', function () {
 
     await end(meetingId);
     await call(t.stack.bus, routes.recordings.finish, { meetingId });
-    const page = await owner.get(`/meetings/${meetingId}`);
+    const page = await t.owner.get(`/meetings/${meetingId}`);
     expect(page.status).to.equal(200);
     expect(page.text).to.contain(`<figure id="recording" class="recording" data-started-at="${STARTED_AT}">`);
     expect(page.text).to.contain('<audio id="recording-player" controls preload="metadata"');
@@ -125,31 +116,31 @@ describe('web application: the recording player', function () {
     expect(page.text).to.contain('datetime="2030-01-02T03:04:15.000Z"');
     // The page's CSP is unchanged: the player is same-origin (default-src 'self'), the seeking in app.js.
     expect(page.headers.get('content-security-policy')).to.contain("default-src 'self'; script-src 'self'");
-    expect((await owner.get('/static/app.js')).text).to.contain('recording-player');
+    expect((await t.owner.get('/static/app.js')).text).to.contain('recording-player');
 
-    const whole = await fetch(`${t.baseUrl}/meetings/${meetingId}/recording`, { headers: cookieOf(owner) });
+    const whole = await fetch(`${t.baseUrl}/meetings/${meetingId}/recording`, { headers: cookieOf(t.owner) });
     expect(whole.status).to.equal(200);
     expect(whole.headers.get('content-type')).to.equal('audio/ogg');
     expect(whole.headers.get('accept-ranges')).to.equal('bytes');
     expect(whole.headers.get('cache-control')).to.equal('private, no-store');
     expect(Buffer.from(await whole.arrayBuffer()).equals(FILE)).to.equal(true);
     const part = await fetch(`${t.baseUrl}/meetings/${meetingId}/recording`, {
-      headers: { ...cookieOf(owner), Range: 'bytes=-100' },
+      headers: { ...cookieOf(t.owner), Range: 'bytes=-100' },
     });
     expect(part.status).to.equal(206);
     expect(part.headers.get('content-range')).to.equal(`bytes ${FILE.length - 100}-${FILE.length - 1}/${FILE.length}`);
     expect(Buffer.from(await part.arrayBuffer()).equals(FILE.subarray(FILE.length - 100))).to.equal(true);
     const beyond = await fetch(`${t.baseUrl}/meetings/${meetingId}/recording`, {
-      headers: { ...cookieOf(owner), Range: `bytes=${FILE.length}-` },
+      headers: { ...cookieOf(t.owner), Range: `bytes=${FILE.length}-` },
     });
     expect(beyond.status).to.equal(416);
     expect(beyond.headers.get('content-range')).to.equal(`bytes */${FILE.length}`);
 
     // Deleted: no player any more, and its source is gone.
     await call(t.stack.bus, routes.recordings.delete, { meetingId });
-    const after = await owner.get(`/meetings/${meetingId}`);
+    const after = await t.owner.get(`/meetings/${meetingId}`);
     expect(after.text).not.to.contain('<audio');
-    expect((await owner.get(`/meetings/${meetingId}/recording`)).status).to.equal(404);
+    expect((await t.owner.get(`/meetings/${meetingId}/recording`)).status).to.equal(404);
   });
 
   it("is the account's own: another account and API keys get 404, a visitor signed out is sent to sign in", async () => {

@@ -8,13 +8,11 @@
  * Real stack, scripted meeting platform.
  */
 import { expect } from 'chai';
-import type { ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
-import type { TestStack } from '../../../../test/support/stack.js';
 import { eventually } from '../../../../test/support/wait.js';
-import { connectMcp, type McpTestClient } from '../mcp/clients.js';
+import { connectMcp, mcpPerSuite } from '../mcp/clients.js';
 import { meetUrl } from '../support/meeting-with-receiver.js';
-import { startSignedInStack } from './support/signed-in-stack.js';
-import type { WebClient, WebResponse } from './support/web-client.js';
+import { signedInStackPerSuite } from './support/signed-in-stack.js';
+import type { WebResponse } from './support/web-client.js';
 
 const CALLBACK = 'http://127.0.0.1:9/hook';
 const SKILL = 'daily-meeting-digest';
@@ -49,24 +47,11 @@ interface FormCase {
 
 describe('the same bad input through the web, REST and MCP', function () {
   this.timeout(90_000);
-  let t: TestStack;
-  let platform: ScriptedDriverFactory;
-  let owner: WebClient;
-  let apiKey: string;
-  let mcp: McpTestClient;
-
-  before(async () => {
-    ({ t, platform, owner } = await startSignedInStack());
-    ({ apiKey } = await t.createToken());
-    mcp = await connectMcp(t.baseUrl, 'modern', { apiKey });
-  });
-  after(async () => {
-    await mcp?.close();
-    await t.stop();
-  });
+  const t = signedInStackPerSuite();
+  const mcp = mcpPerSuite(() => connectMcp(t.baseUrl, 'modern', { apiKey: t.apiKey }));
 
   async function rest(method: string, path: string, json?: unknown): Promise<{ status: number; error: string }> {
-    const res = await t.api(path, { method, apiKey, json });
+    const res = await t.api(path, { method, apiKey: t.apiKey, json });
     const body = (await res.json()) as { error?: string };
     return { status: res.status, error: body.error ?? `no error: ${JSON.stringify(body)}` };
   }
@@ -119,12 +104,12 @@ describe('the same bad input through the web, REST and MCP', function () {
     ];
     for (const c of cases) {
       await sameAnswer(c, {
-        web: (field, value) => owner.submit('/meetings', { ...webStart, [field]: value }),
+        web: (field, value) => t.owner.submit('/meetings', { ...webStart, [field]: value }),
         rest: (field, value) => rest('POST', '/meetings/start', { ...apiStart(), [field]: value }),
         tool: (field, value) => tool('start_meeting', { ...apiStart(), [field]: value }),
       });
     }
-    expect(platform.started, 'no bot was sent').to.have.length(0);
+    expect(t.platform.started, 'no bot was sent').to.have.length(0);
   });
 
   it('create_task: each bad field, a skill that does not exist and a name taken', async () => {
@@ -147,12 +132,14 @@ describe('the same bad input through the web, REST and MCP', function () {
     ];
     for (const c of cases) {
       await sameAnswer(c, {
-        web: (field, value) => owner.submit('/tasks', { ...webTask, [field]: value }, '/tasks/new'),
+        web: (field, value) => t.owner.submit('/tasks', { ...webTask, [field]: value }, '/tasks/new'),
         rest: (field, value) => rest('POST', '/tasks', { ...apiTask, [field]: value }),
         tool: (field, value) => tool('create_task', { ...apiTask, [field]: value }),
       });
     }
-    const { tasks } = (await (await t.api('/tasks', { apiKey })).json()) as { tasks: Array<{ name: string }> };
+    const { tasks } = (await (await t.api('/tasks', { apiKey: t.apiKey })).json()) as {
+      tasks: Array<{ name: string }>;
+    };
     expect(
       tasks.map((task) => task.name),
       'no task was created',
@@ -168,7 +155,7 @@ describe('the same bad input through the web, REST and MCP', function () {
     const query = (field: string, value: unknown) => new URLSearchParams({ q: 'budget', [field]: String(value) });
     for (const c of cases) {
       await sameAnswer(c, {
-        web: (field, value) => owner.get(`/search?${query(field, value)}`),
+        web: (field, value) => t.owner.get(`/search?${query(field, value)}`),
         rest: (field, value) => rest('GET', `/search?${query(field, value)}`),
         tool: (field, value) => tool('search_transcripts', { q: 'budget', [field]: value }),
       });
@@ -177,27 +164,27 @@ describe('the same bad input through the web, REST and MCP', function () {
 
   it('stop_meeting: a meeting that has ended', async () => {
     // The web's meeting (the account's) and the key's meeting, each stopped once and ended.
-    const started = await owner.submit('/meetings', { url: meetUrl(), project: 'general', saveTranscript: 'true' });
+    const started = await t.owner.submit('/meetings', { url: meetUrl(), project: 'general', saveTranscript: 'true' });
     expect(started.status, started.text.slice(0, 300)).to.equal(303);
     const webMeeting = started.location!.split('/').pop()!;
     const viaKey = await t.api('/meetings/start', {
       method: 'POST',
-      apiKey,
+      apiKey: t.apiKey,
       json: { url: meetUrl(), callbackUrl: CALLBACK },
     });
     expect(viaKey.status).to.equal(201);
     const keyMeeting = ((await viaKey.json()) as { meetingId: string }).meetingId;
     const webStatus = async (id: string) =>
       /id="meeting-status"><span class="badge status-\w+" data-status="(\w+)"/.exec(
-        (await owner.get(`/meetings/${id}`)).text,
+        (await t.owner.get(`/meetings/${id}`)).text,
       )?.[1];
     const keyStatus = async (id: string) =>
-      ((await (await t.api(`/meetings/${id}/transcript`, { apiKey })).json()) as { status: string }).status;
-    await platform.meeting(webMeeting);
-    await platform.meeting(keyMeeting);
+      ((await (await t.api(`/meetings/${id}/transcript`, { apiKey: t.apiKey })).json()) as { status: string }).status;
+    await t.platform.meeting(webMeeting);
+    await t.platform.meeting(keyMeeting);
     await eventually(async () => (await webStatus(webMeeting)) === 'live', 'the web meeting live');
     await eventually(async () => (await keyStatus(keyMeeting)) === 'live', 'the key meeting live');
-    const stopHere = (id: string) => owner.submit(`/meetings/${id}/stop`, {}, `/meetings/${id}`);
+    const stopHere = (id: string) => t.owner.submit(`/meetings/${id}/stop`, {}, `/meetings/${id}`);
     expect((await stopHere(webMeeting)).status).to.equal(303);
     expect((await rest('POST', '/meetings/stop', { meetingId: keyMeeting })).status).to.equal(200);
     await eventually(async () => (await webStatus(webMeeting)) === 'ended', 'the web meeting ended');
@@ -215,7 +202,7 @@ describe('the same bad input through the web, REST and MCP', function () {
   it('enable_task and disable_task: a task that has no schedule', async () => {
     expect((await rest('POST', '/tasks', { name: ON_DEMAND, skillName: SKILL })).status).to.equal(201);
     for (const verb of ['enable', 'disable']) {
-      const web = await owner.submit(`/tasks/${ON_DEMAND}/${verb}`, {}, `/tasks/${ON_DEMAND}`);
+      const web = await t.owner.submit(`/tasks/${ON_DEMAND}/${verb}`, {}, `/tasks/${ON_DEMAND}`);
       const viaRest = await rest('POST', `/tasks/${ON_DEMAND}/${verb}`);
       const viaTool = await tool(`${verb}_task`, { name: ON_DEMAND });
       expect(viaRest.status, verb).to.equal(409);

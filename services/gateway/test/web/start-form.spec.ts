@@ -4,24 +4,14 @@
  * come back next to their fields, checked by the same schema as REST's.
  */
 import { expect } from 'chai';
-import type { ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
-import type { TestStack } from '../../../../test/support/stack.js';
 import { eventually } from '../../../../test/support/wait.js';
-import { startSignedInStack } from './support/signed-in-stack.js';
-import type { WebClient } from './support/web-client.js';
+import { signedInStackPerSuite } from './support/signed-in-stack.js';
 
 describe('web application: the start form', () => {
-  let t: TestStack;
-  let platform: ScriptedDriverFactory;
-  let owner: WebClient;
-
-  before(async () => {
-    ({ t, platform, owner } = await startSignedInStack());
-  });
-  after(() => t.stop());
+  const t = signedInStackPerSuite();
 
   const start = (fields: Record<string, string>) =>
-    owner.submit('/meetings', {
+    t.owner.submit('/meetings', {
       url: 'https://meet.google.com/frm-test-abc',
       project: 'general',
       saveTranscript: 'true',
@@ -29,7 +19,7 @@ describe('web application: the start form', () => {
     });
 
   it('offers how the bot joins and the spoken language', async () => {
-    const page = await owner.get('/meetings');
+    const page = await t.owner.get('/meetings');
     expect(page.text).to.match(/<select id="f-signIn" name="signIn"/);
     for (const mode of ['auto', 'always', 'never']) expect(page.text).to.contain(`value="${mode}"`);
     expect(page.text).to.match(/<input\s+id="f-language"\s+name="language"/);
@@ -46,20 +36,20 @@ describe('web application: the start form', () => {
     const badPasscode = await start({ url: 'https://zoom.us/j/81234567890', passcode: 'x'.repeat(33) });
     expect(badPasscode.status).to.equal(400);
     expect(badPasscode.text).to.match(/id="f-passcode-error"[^>]*>passcode must be a string of 1-32 characters/);
-    expect(platform.started).to.have.length(0);
+    expect(t.platform.started).to.have.length(0);
   });
 
   it('passes signIn and the language to the bot', async () => {
     const res = await start({ signIn: 'never', language: 'de-DE' });
     expect(res.status).to.equal(303);
-    await eventually(() => platform.started.length === 1, 'the bot started');
-    expect(platform.started[0].target).to.include({ language: 'de-DE', account: null });
+    await eventually(() => t.platform.started.length === 1, 'the bot started');
+    expect(t.platform.started[0].target).to.include({ language: 'de-DE', account: null });
   });
 
   it('passes a Zoom passcode to the bot', async () => {
     const res = await start({ url: 'https://zoom.us/j/81234567891', passcode: 'Zq81' });
     expect(res.status).to.equal(303);
-    await eventually(() => platform.started.length === 2, 'the Zoom bot started');
-    expect(platform.started[1].target).to.include({ platform: 'zoom', passcode: 'Zq81' });
+    await eventually(() => t.platform.started.length === 2, 'the Zoom bot started');
+    expect(t.platform.started[1].target).to.include({ platform: 'zoom', passcode: 'Zq81' });
   });
 });

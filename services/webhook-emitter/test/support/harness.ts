@@ -138,6 +138,28 @@ export async function startHarness(
   };
 }
 
+/** The harness with a token of its gateway, for one mocha suite. */
+export interface SuiteHarness extends Harness {
+  token: Token;
+}
+
+/**
+ * The harness and one token for one mocha suite: started by a before() hook registered here, so it
+ * runs ahead of the hooks the suite registers after calling this, and stopped by after(). The
+ * object returned is filled in once that hook has run: read it inside hooks and tests.
+ */
+export function harnessPerSuite(env: Record<string, string> = {}): SuiteHarness {
+  const suite = {} as SuiteHarness;
+  before(async () => {
+    const harness = await startHarness(env);
+    // Descriptors, not values: `metrics` is a getter that follows the emitter across restarts.
+    Object.defineProperties(suite, Object.getOwnPropertyDescriptors(harness));
+    suite.token = await harness.createToken();
+  });
+  after(() => suite.stop?.());
+  return suite;
+}
+
 /** Polls the delivery log until `done` holds (the log is what a user sees). */
 export async function waitForLog(
   h: Harness,

@@ -13,6 +13,8 @@ import { gatewayService, type RunningGateway } from '../../../src/index.js';
 
 export interface GatewayOnly {
   baseUrl: string;
+  /** The bus it answers on, where nothing else does. */
+  bus: Bus;
   admin(command: unknown): Promise<unknown>;
   stop(): Promise<void>;
 }
@@ -35,6 +37,7 @@ export async function startGatewayOnly(env: Record<string, string> = {}): Promis
   const running = await startGateway(bus, store, { DATA_DIR: dataDir, SKILLS_DIR: dataDir, ...env });
   return {
     baseUrl: `http://127.0.0.1:${running.port}`,
+    bus,
     admin: (command) => running.admin(command),
     async stop() {
       await running.stop();
@@ -62,6 +65,9 @@ export function gatewayOnlyForSuite(env: Record<string, string> = {}): Omit<Gate
   return {
     get baseUrl() {
       return started().baseUrl;
+    },
+    get bus() {
+      return started().bus;
     },
     admin: (command) => started().admin(command),
   };
