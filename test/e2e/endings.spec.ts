@@ -7,7 +7,8 @@
  */
 import { expect } from 'chai';
 import { growWords, type SimPlatform } from '../simulators/index.js';
-import { expectKeptAsSaid, expectTranscript, finishedStream, shape } from './support/stream.js';
+import { expectKeptAsSaid, expectTranscript, finishedStream } from './support/stream.js';
+import { endedBy, failedWith, JOINED, shape } from './support/shape.js';
 import { payloadOf, type StartedMeeting, useWorld, type World } from './support/world.js';
 
 const PLATFORMS: Array<{ platform: SimPlatform; label: string; teamsLive?: boolean }> = [
@@ -41,8 +42,7 @@ describe('whole stack in real Chromium: meetings the platform ends', function ()
       expect(shape(callbacks)).to.deep.equal([
         'meeting_status:joining',
         'meeting_status:lobby',
-        'document_saved',
-        'meeting_status:error(admission_denied)',
+        ...failedWith('admission_denied'),
       ]);
       expect(payloadOf(callbacks.at(-1)!)).to.deep.equal({
         status: 'error',
@@ -65,14 +65,7 @@ describe('whole stack in real Chromium: meetings the platform ends', function ()
       );
       m.sim.removeBot();
       const callbacks = await finished(m, 'ended');
-      expect(shape(callbacks)).to.deep.equal([
-        'meeting_status:joining',
-        'meeting_status:live',
-        'captions',
-        'meeting_status:leaving(removed)',
-        'document_saved',
-        'meeting_status:ended(removed)',
-      ]);
+      expect(shape(callbacks)).to.deep.equal([...JOINED, 'captions', ...endedBy('removed')]);
       const segments = await expectKeptAsSaid(world(), m, callbacks, 'ended');
       expect(segments.map((s) => s.text)).to.deep.equal(['before you go one more thing']);
     });
@@ -81,13 +74,7 @@ describe('whole stack in real Chromium: meetings the platform ends', function ()
       const m = await startLive();
       m.sim.end();
       const callbacks = await finished(m, 'ended');
-      expect(shape(callbacks)).to.deep.equal([
-        'meeting_status:joining',
-        'meeting_status:live',
-        'meeting_status:leaving(meeting_ended)',
-        'document_saved',
-        'meeting_status:ended(meeting_ended)',
-      ]);
+      expect(shape(callbacks)).to.deep.equal([...JOINED, ...endedBy('meeting_ended')]);
       await expectTranscript(world(), m.meetingId, m.token, 'ended', []);
     });
   }
@@ -101,12 +88,9 @@ describe('whole stack in real Chromium: meetings the platform ends', function ()
     await world().waitForStatus(unanswered.meetingId, 'lobby');
     unanswered.sim.noAnswer();
     const expected: Array<[StartedMeeting, string[]]> = [
-      [notFound, ['meeting_status:joining', 'document_saved', 'meeting_status:error(meeting_not_found)']],
-      [signIn, ['meeting_status:joining', 'document_saved', 'meeting_status:error(sign_in_required)']],
-      [
-        unanswered,
-        ['meeting_status:joining', 'meeting_status:lobby', 'document_saved', 'meeting_status:error(lobby_timeout)'],
-      ],
+      [notFound, ['meeting_status:joining', ...failedWith('meeting_not_found')]],
+      [signIn, ['meeting_status:joining', ...failedWith('sign_in_required')]],
+      [unanswered, ['meeting_status:joining', 'meeting_status:lobby', ...failedWith('lobby_timeout')]],
     ];
     for (const [m, trail] of expected) expect(shape(await finished(m, 'error'))).to.deep.equal(trail);
     // Nobody was left waiting in a lobby or holding the URL.

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { interstitialOf, REFUSAL_WORDINGS, seedWithRefusal, type SimPlatform } from '../simulators/index.js';
 import { eventually } from '../support/wait.js';
-import { chromiumMissing, payloadOf, startWorld, statusOf, type World } from './support/world.js';
+import { useBotAccounts } from './support/bot-accounts.js';
+import { payloadOf, statusOf, useWorld } from './support/world.js';
 
 /**
  * Join screens told by what they are, through the whole stack: on every platform each wording of
@@ -14,48 +15,25 @@ import { chromiumMissing, payloadOf, startWorld, statusOf, type World } from './
  */
 describe('Join screens by what they are (whole stack)', function () {
   this.timeout(180_000);
-  let w: World;
+  const world = useWorld({}, { chromiumRequired: true });
+  const accounts = useBotAccounts(world, 'Screens Bot', 'screens');
   const PLATFORMS: SimPlatform[] = ['google_meet', 'teams', 'zoom'];
-
-  before(async function () {
-    const missing = chromiumMissing();
-    if (missing) throw new Error(missing);
-    w = await startWorld();
-  });
-  after(async () => w?.close());
-
-  let accounts = 0;
-  async function botAccount(platform: SimPlatform) {
-    const n = ++accounts;
-    const sim = w.sim.account(platform, `Screens Bot ${n}`, `screens${n}@bots.example.com`);
-    await w.t.stack.admin({
-      command: 'bot-account.add',
-      platform,
-      name: `screens-${n}`,
-      session: JSON.stringify(sim.storageState),
-    });
-    return sim;
-  }
-  afterEach(async () => {
-    const list = (await w.t.stack.admin({ command: 'bot-account.list' })) as Array<{ id: string }>;
-    for (const { id } of list) await w.t.stack.admin({ command: 'bot-account.remove', id });
-  });
 
   for (const platform of PLATFORMS) {
     for (const wording of REFUSAL_WORDINGS[platform]) {
       it(`${platform}, guests refused worded "${wording}": auto joins with the bot account, never ends sign_in_required`, async () => {
-        const markupSeed = seedWithRefusal(platform, wording, 5000 + accounts * 13);
+        const markupSeed = seedWithRefusal(platform, wording, 5000 + accounts.count() * 13);
         const meeting = { guests: 'refused_screen' as const, lobby: false, markupSeed };
-        const never = await w.start(platform, { meeting, request: { signIn: 'never' } });
-        const account = await botAccount(platform);
-        const auto = await w.start(platform, { meeting, request: { signIn: 'auto' } });
-        const refused = await w.waitForStatus(never.meetingId, 'error', 20_000);
+        const never = await world().start(platform, { meeting, request: { signIn: 'never' } });
+        const account = await accounts.add(platform);
+        const auto = await world().start(platform, { meeting, request: { signIn: 'auto' } });
+        const refused = await world().waitForStatus(never.meetingId, 'error', 20_000);
         expect(payloadOf(refused).reason).to.equal('sign_in_required');
-        const live = await w.waitForStatus(auto.meetingId, 'live', 30_000);
+        const live = await world().waitForStatus(auto.meetingId, 'live', 30_000);
         expect(payloadOf(live).signedInAs).to.match(/^screens-/);
-        expect(auto.sim.truth().bots.at(-1)?.account).to.equal(account.email);
-        await w.stop(auto.meetingId);
-        await w.waitForStatus(auto.meetingId, 'ended');
+        expect(auto.sim.truth().bots.at(-1)?.account).to.equal(account.sim.email);
+        await world().stop(auto.meetingId);
+        await world().waitForStatus(auto.meetingId, 'ended');
       });
     }
   }
@@ -65,8 +43,8 @@ describe('Join screens by what they are (whole stack)', function () {
       const markupSeed = 9100 + PLATFORMS.indexOf(platform);
       const heading = interstitialOf(markupSeed).heading;
       const startedAt = Date.now();
-      const m = await w.start(platform, { meeting: { interstitial: true, lobby: false, markupSeed } });
-      const warned = await w.waitForCallback(
+      const m = await world().start(platform, { meeting: { interstitial: true, lobby: false, markupSeed } });
+      const warned = await world().waitForCallback(
         m.meetingId,
         (c) => c.eventType === 'meeting_status' && payloadOf(c).warning === 'join_screen_unknown',
         'the join_screen_unknown warning',
@@ -77,7 +55,9 @@ describe('Join screens by what they are (whole stack)', function () {
       expect(payloadOf(warned).previousStatus).to.equal('joining');
 
       const warningsOnRecord = async () => {
-        const status = (await (await w.get('/meetings/status')).json()) as { meetings: Array<Record<string, unknown>> };
+        const status = (await (await world().get('/meetings/status')).json()) as {
+          meetings: Array<Record<string, unknown>>;
+        };
         return JSON.stringify(status.meetings.find((x) => x.meetingId === m.meetingId)?.warnings);
       };
       await eventually(
@@ -85,25 +65,22 @@ describe('Join screens by what they are (whole stack)', function () {
         'the warning on the record',
       );
 
-      const line = await eventually(
-        () => w.t.warnings().find((l) => l.meetingId === m.meetingId && l.warning === 'join_screen_unknown'),
-        'the log line',
-      );
+      const line = await world().waitForLogWarning(m.meetingId, { warning: 'join_screen_unknown' });
       expect(String(line.seen)).to.include(heading);
       const snapshot = JSON.parse(fs.readFileSync(String(line.snapshot), 'utf8')) as Record<string, unknown>;
-      expect(path.dirname(String(line.snapshot))).to.equal(path.join(w.t.dataDir, 'caption-snapshots'));
+      expect(path.dirname(String(line.snapshot))).to.equal(path.join(world().t.dataDir, 'caption-snapshots'));
       expect(JSON.stringify(snapshot.nodes)).not.to.include(heading);
       expect(snapshot.screenshot).to.equal(line.screenshot);
       expect(fs.readFileSync(String(line.screenshot)).subarray(1, 4).toString(), 'a PNG').to.equal('PNG');
-      const metrics = (await (await fetch(`${w.t.baseUrl}/metrics`)).text()).split('\n');
+      const metrics = (await (await fetch(`${world().t.baseUrl}/metrics`)).text()).split('\n');
       const counted = metrics.filter((l) => l.startsWith('meeting_join_screen_unknown_total{'));
       expect(counted.join('\n')).to.match(new RegExp(`platform="${platform}"[^}]*\\} [1-9]`));
 
       m.sim.configure({ interstitial: false });
-      await w.waitForStatus(m.meetingId, 'live', 30_000);
+      await world().waitForStatus(m.meetingId, 'live', 30_000);
       await eventually(async () => (await warningsOnRecord()) === '[]', 'the warning cleared from the record');
-      await w.stop(m.meetingId);
-      await w.waitForStatus(m.meetingId, 'ended');
+      await world().stop(m.meetingId);
+      await world().waitForStatus(m.meetingId, 'ended');
     });
   }
 });

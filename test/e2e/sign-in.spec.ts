@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { growWords, type SimAccount, type SimPlatform } from '../simulators/index.js';
-import { chromiumMissing, payloadOf, PLATFORMS, startWorld, statusOf, type World } from './support/world.js';
+import { listBotAccounts, removeBotAccount, useBotAccounts } from './support/bot-accounts.js';
+import { payloadOf, PLATFORMS, statusOf, useWorld } from './support/world.js';
 
 /**
  * Bots that get into meetings which refuse guests, as an operator sets them up: bot accounts
@@ -11,46 +12,8 @@ import { chromiumMissing, payloadOf, PLATFORMS, startWorld, statusOf, type World
  */
 describe('Signed-in bots (whole stack)', function () {
   this.timeout(120_000);
-  let w: World;
-  const world = () => w;
-
-  before(async function () {
-    const missing = chromiumMissing();
-    if (missing) throw new Error(missing);
-    w = await startWorld();
-  });
-  after(async () => w?.close());
-
-  let accounts = 0;
-  /** A platform account in the simulator, imported as a bot account; returns both. */
-  async function botAccount(platform: SimPlatform, options: { maxMeetings?: number } = {}) {
-    const n = ++accounts;
-    const sim = world().sim.account(platform, `Minutes Bot ${n}`, `minutes${n}@bots.example.com`);
-    const added = (await world().t.stack.admin({
-      command: 'bot-account.add',
-      platform,
-      name: `bot-${n}`,
-      session: JSON.stringify(sim.storageState),
-      ...(options.maxMeetings && { maxMeetings: options.maxMeetings }),
-    })) as { id: string; name: string };
-    return { sim, id: added.id, name: added.name };
-  }
-
-  async function listAccounts() {
-    return (await world().t.stack.admin({ command: 'bot-account.list' })) as Array<{
-      id: string;
-      status: string;
-      identity: string | null;
-      meetingsInUse: number;
-    }>;
-  }
-
-  async function removeAll() {
-    for (const account of await listAccounts()) {
-      await world().t.stack.admin({ command: 'bot-account.remove', id: account.id });
-    }
-  }
-  afterEach(removeAll);
+  const world = useWorld({}, { chromiumRequired: true });
+  const accounts = useBotAccounts(world, 'Minutes Bot', 'minutes');
 
   /** A meeting that refuses guests on the platform's screen (only a signed-in bot gets in), no lobby. */
   const startRefusingGuests = (platform: SimPlatform) =>
@@ -70,7 +33,7 @@ describe('Signed-in bots (whole stack)', function () {
 
   for (const { platform, label } of PLATFORMS) {
     it(`${label}: a refused guest joins again at once signed in, and is transcribed as that account`, async () => {
-      const account = await botAccount(platform);
+      const account = await accounts.add(platform);
       const guests = platform === 'google_meet' ? 'refused_screen' : 'refused_sign_in';
       const m = await world().start(platform, { meeting: { guests } });
       await world().waitForStatus(m.meetingId, 'lobby');
@@ -92,9 +55,9 @@ describe('Signed-in bots (whole stack)', function () {
       expect(statuses.map((p) => p.status)).to.deep.equal(['joining', 'lobby', 'live']);
       expect(statuses.slice(1).every((p) => p.signedInAs === account.name)).to.equal(true);
 
-      const [listed] = await listAccounts();
+      const [listed] = await listBotAccounts(world());
       expect(listed).to.include({ meetingsInUse: 1, status: 'active' });
-      expect(listed.identity).to.include(`Minutes Bot ${accounts}`);
+      expect(listed.identity).to.include(`Minutes Bot ${accounts.count()}`);
 
       await stopUntilEnded(m.meetingId);
       const transcript = (await (await world().get(`/meetings/${m.meetingId}/transcript`)).json()) as Record<
@@ -104,12 +67,12 @@ describe('Signed-in bots (whole stack)', function () {
       expect(transcript).to.include({ signedInAs: account.name });
       const doc = await (await world().get(`/meetings/${m.meetingId}/document`)).text();
       expect(doc).to.match(new RegExp(`signedInAs: "?${account.name}`));
-      expect((await listAccounts())[0].meetingsInUse, 'the seat is free again').to.equal(0);
+      expect((await listBotAccounts(world()))[0].meetingsInUse, 'the seat is free again').to.equal(0);
     });
   }
 
   it('signIn never: a refused guest ends in sign_in_required, with accounts available', async () => {
-    await botAccount('google_meet');
+    await accounts.add('google_meet');
     const nativeId = world().newNativeId('google_meet');
     world().sim.meeting(nativeId, { guests: 'refused_screen' });
     const res = await world().startRaw({
@@ -125,7 +88,7 @@ describe('Signed-in bots (whole stack)', function () {
   });
 
   it('signIn always with every account busy: 503 with Retry-After, no meeting, the URL unclaimed', async () => {
-    await botAccount('teams', { maxMeetings: 1 });
+    await accounts.add('teams', { maxMeetings: 1 });
     const first = await world().start('teams', { meeting: { lobby: false } });
     expect(first.started).to.deep.include({ status: 'joining' });
     // The first start was auto: a guest where guests are allowed takes no account.
@@ -158,18 +121,18 @@ describe('Signed-in bots (whole stack)', function () {
   });
 
   it('an account whose session the platform no longer takes is marked signed_out and the next one is used', async () => {
-    const later = await botAccount('google_meet');
+    const later = await accounts.add('google_meet');
     // `later` was used a moment ago; a never-used account goes first.
     const warmup = await startRefusingGuests('google_meet');
     await world().waitForStatus(warmup.meetingId, 'live');
     await stopUntilEnded(warmup.meetingId);
-    const stale = await botAccount('google_meet');
+    const stale = await accounts.add('google_meet');
     world().sim.signOut(stale.sim.email);
 
     const m = await startRefusingGuests('google_meet');
     const liveStatus = await world().waitForStatus(m.meetingId, 'live');
     expect(payloadOf(liveStatus).signedInAs).to.equal(later.name);
-    const listed = await listAccounts();
+    const listed = await listBotAccounts(world());
     expect(listed.find((a) => a.id === stale.id)?.status).to.equal('signed_out');
     expect(listed.find((a) => a.id === later.id)?.status).to.equal('active');
     const warning = world()
@@ -180,14 +143,14 @@ describe('Signed-in bots (whole stack)', function () {
 
     // With every account signed out, the meeting fails with bot_account_signed_out, not a loop.
     world().sim.signOut(later.sim.email);
-    await world().t.stack.admin({ command: 'bot-account.remove', id: stale.id });
+    await removeBotAccount(world(), stale.id);
     const last = await startRefusingGuests('google_meet');
     const error = await world().waitForStatus(last.meetingId, 'error');
     expect(payloadOf(error).reason).to.equal('bot_account_signed_out');
   });
 
   it('a session never shows: not in a log line, an answer, an event, or the data directory in the clear', async () => {
-    const account = await botAccount('teams');
+    const account = await accounts.add('teams');
     const m = await startRefusingGuests('teams');
     await world().waitForStatus(m.meetingId, 'live');
     await stopUntilEnded(m.meetingId);
@@ -197,7 +160,7 @@ describe('Signed-in bots (whole stack)', function () {
         async (p) => (await world().get(p)).text(),
       ),
     );
-    const listed = JSON.stringify(await listAccounts());
+    const listed = JSON.stringify(await listBotAccounts(world()));
     const events = JSON.stringify(
       world()
         .callbacks(m.meetingId)

@@ -6,7 +6,8 @@
  * shows in the project's meeting history and in search.
  */
 import { expect } from 'chai';
-import { expectKeptAsSaid, finalizedSegments, finishedStream, shape } from './support/stream.js';
+import { expectKeptAsSaid, finalizedSegments, finishedStream } from './support/stream.js';
+import { endedBy, shape } from './support/shape.js';
 import { aliceThenBob } from './support/conversation.js';
 import { payloadOf, PLATFORMS, useWorld } from './support/world.js';
 import { eventuallyPasses } from '../support/wait.js';
@@ -55,9 +56,7 @@ describe('whole stack in real Chromium: a transcribed meeting, start to stop', f
         'meeting_status:live',
         'participant_joined',
         'captions',
-        'meeting_status:leaving(stopped)',
-        'document_saved',
-        'meeting_status:ended(stopped)',
+        ...endedBy('stopped'),
       ]);
       const truth = m.sim.truth();
       expect(truth.segments.map((s) => s.text)).to.deep.equal([

@@ -2,17 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { growWords, zoomPwd, type MeetingOptions, type SimMeeting } from '../simulators/index.js';
-import { expectKeptAsSaid, finishedStream } from './support/stream.js';
+import { expectKeptAsSaid, finalizedSegments, finishedStream } from './support/stream.js';
 import { eventually } from '../support/wait.js';
-import {
-  chromiumMissing,
-  payloadOf,
-  sleep,
-  startWorld,
-  useWorld,
-  type StartedMeeting,
-  type World,
-} from './support/world.js';
+import { importBotAccount, removeBotAccount } from './support/bot-accounts.js';
+import { payloadOf, sleep, statusOf, useWorld, type StartedMeeting } from './support/world.js';
 
 /**
  * Zoom through the whole stack, as a customer meets it: starts over REST with every form of link,
@@ -24,14 +17,7 @@ import {
  */
 describe('Zoom (whole stack)', function () {
   this.timeout(120_000);
-  let w: World;
-
-  before(async function () {
-    const missing = chromiumMissing();
-    if (missing) throw new Error(missing);
-    w = await startWorld();
-  });
-  after(async () => w?.close());
+  const world = useWorld({}, { chromiumRequired: true });
 
   /** Starts the bot on `link` over REST for the simulated Zoom meeting `id`; expects 201. */
   async function startLink(
@@ -40,29 +26,29 @@ describe('Zoom (whole stack)', function () {
     meeting: Partial<MeetingOptions> = {},
     request: Record<string, unknown> = {},
   ): Promise<StartedMeeting> {
-    const sim: SimMeeting = w.sim.meeting(id, meeting);
-    const res = await w.startRaw({
+    const sim: SimMeeting = world().sim.meeting(id, meeting);
+    const res = await world().startRaw({
       url: link,
-      callbackUrl: `${w.rx.url}/hooks/notetaker`,
+      callbackUrl: `${world().rx.url}/hooks/notetaker`,
       title: 'Zoom e2e',
       ...request,
     });
     const started = (await res.json()) as Record<string, unknown>;
     if (res.status !== 201) throw new Error(`start of ${link} answered ${res.status} ${JSON.stringify(started)}`);
     expect(started.platform).to.equal('zoom');
-    return { meetingId: String(started.meetingId), platform: 'zoom', sim, url: link, token: w.token, started };
+    return { meetingId: String(started.meetingId), platform: 'zoom', sim, url: link, token: world().token, started };
   }
 
   const errorReason = async (m: StartedMeeting, timeoutMs?: number) =>
-    payloadOf(await w.waitForStatus(m.meetingId, 'error', timeoutMs)).reason;
+    payloadOf(await world().waitForStatus(m.meetingId, 'error', timeoutMs)).reason;
 
   async function stopUntilEnded(m: StartedMeeting): Promise<void> {
-    expect((await w.stop(m.meetingId)).status).to.equal(200);
-    await w.waitForStatus(m.meetingId, 'ended');
+    expect((await world().stop(m.meetingId)).status).to.equal(200);
+    await world().waitForStatus(m.meetingId, 'ended');
   }
 
   it('each form of link reaches live', async () => {
-    const ids = [0, 1, 2, 3].map(() => w.newNativeId('zoom'));
+    const ids = [0, 1, 2, 3].map(() => world().newNativeId('zoom'));
     const personal = `grace.hopper${Date.now() % 100_000}`;
     const pwd = zoomPwd('Zk42');
     const links = [
@@ -75,55 +61,52 @@ describe('Zoom (whole stack)', function () {
     const started = await Promise.all(
       [...ids, personal].map((id, i) => startLink(id, links[i], { lobby: false, passcode: 'Zk42' })),
     );
-    for (const m of started) await w.waitForStatus(m.meetingId, 'live', 45_000);
+    for (const m of started) await world().waitForStatus(m.meetingId, 'live', 45_000);
     for (const m of started) expect(m.sim.truth().bots[0]).to.include({ micOn: false, camOn: false, platform: 'zoom' });
     await Promise.all(started.map(stopUntilEnded));
   });
 
   it('the passcode: in the link, given as passcode, or wrong (passcode_invalid)', async () => {
-    const [inLink, given, wrong] = [0, 1, 2].map(() => w.newNativeId('zoom'));
+    const [inLink, given, wrong] = [0, 1, 2].map(() => world().newNativeId('zoom'));
     const meeting = { lobby: false, passcode: 'Pa55' };
     const viaLink = await startLink(inLink, `https://zoom.us/j/${inLink}?pwd=${zoomPwd('Pa55')}`, meeting);
     const viaField = await startLink(given, `https://zoom.us/j/${given}`, meeting, { passcode: 'Pa55' });
     const refused = await startLink(wrong, `https://zoom.us/j/${wrong}`, meeting, { passcode: 'nope' });
-    await w.waitForStatus(viaLink.meetingId, 'live');
-    await w.waitForStatus(viaField.meetingId, 'live');
+    await world().waitForStatus(viaLink.meetingId, 'live');
+    await world().waitForStatus(viaField.meetingId, 'live');
     expect(await errorReason(refused)).to.equal('passcode_invalid');
     await Promise.all([stopUntilEnded(viaLink), stopUntilEnded(viaField)]);
   });
 
   it('the waiting room is the lobby; admitted, the meeting is live', async () => {
-    const id = w.newNativeId('zoom');
+    const id = world().newNativeId('zoom');
     const m = await startLink(id, `https://zoom.us/j/${id}`, { lobby: true });
-    await w.waitForStatus(m.meetingId, 'lobby');
+    await world().waitForStatus(m.meetingId, 'lobby');
     m.sim.admit();
-    await w.waitForStatus(m.meetingId, 'live');
+    await world().waitForStatus(m.meetingId, 'live');
     await stopUntilEnded(m);
   });
 
   it('a meeting not started yet is waited on in joining, and joined once the host starts it', async () => {
-    const id = w.newNativeId('zoom');
+    const id = world().newNativeId('zoom');
     const m = await startLink(id, `https://zoom.us/j/${id}`, { lobby: false, started: false });
     await eventually(() => m.sim.truth().pageLoads.some((load) => load.path.startsWith('/wc/')), 'the web client');
     // Nothing else happens while the host is away: the bot waits in joining.
     await sleep(3_000);
-    expect(w.callbacks(m.meetingId).map((c) => payloadOf(c).status)).to.deep.equal(['joining']);
+    expect(world().callbacks(m.meetingId).map(statusOf)).to.deep.equal(['joining']);
     m.sim.start();
-    await w.waitForStatus(m.meetingId, 'live');
+    await world().waitForStatus(m.meetingId, 'live');
     await stopUntilEnded(m);
   });
 
   it('a bot wall (CAPTCHA) ends in error bot_detected within 10 s, once, its snapshot (no text) named in the log', async () => {
-    const id = w.newNativeId('zoom');
+    const id = world().newNativeId('zoom');
     const startedAt = Date.now();
     const m = await startLink(id, `https://zoom.us/j/${id}`, { botWall: true });
     expect(await errorReason(m, 10_000)).to.equal('bot_detected');
     expect(Date.now() - startedAt).to.be.below(10_000);
-    const line = await eventually(
-      () => w.t.warnings().find((l) => l.meetingId === m.meetingId && l.reason === 'bot_detected'),
-      'the log line',
-    );
-    expect(path.dirname(String(line.snapshot))).to.equal(path.join(w.t.dataDir, 'caption-snapshots'));
+    const line = await world().waitForLogWarning(m.meetingId, { reason: 'bot_detected' });
+    expect(path.dirname(String(line.snapshot))).to.equal(path.join(world().t.dataDir, 'caption-snapshots'));
     expect(String(line.msg)).to.include(String(line.snapshot));
     const snapshot = JSON.parse(fs.readFileSync(String(line.snapshot), 'utf8')) as Record<string, unknown>;
     expect(snapshot).to.include({ meetingId: m.meetingId, platform: 'zoom', reason: 'bot_detected' });
@@ -140,36 +123,35 @@ describe('Zoom (whole stack)', function () {
   });
 
   it('the waiting room denied: error admission_denied', async () => {
-    const id = w.newNativeId('zoom');
+    const id = world().newNativeId('zoom');
     const m = await startLink(id, `https://zoom.us/j/${id}`, { lobby: true });
-    await w.waitForStatus(m.meetingId, 'lobby');
+    await world().waitForStatus(m.meetingId, 'lobby');
     m.sim.deny();
     expect(await errorReason(m)).to.equal('admission_denied');
   });
 
   it('removed by the host: ended removed; the host ends the meeting: ended meeting_ended', async () => {
-    const [removedId, endedId] = [w.newNativeId('zoom'), w.newNativeId('zoom')];
+    const [removedId, endedId] = [world().newNativeId('zoom'), world().newNativeId('zoom')];
     const removed = await startLink(removedId, `https://zoom.us/j/${removedId}`, { lobby: false });
     const ended = await startLink(endedId, `https://zoom.us/j/${endedId}`, { lobby: false });
-    await Promise.all([w.waitForStatus(removed.meetingId, 'live'), w.waitForStatus(ended.meetingId, 'live')]);
+    await Promise.all([
+      world().waitForStatus(removed.meetingId, 'live'),
+      world().waitForStatus(ended.meetingId, 'live'),
+    ]);
     removed.sim.removeBot();
     ended.sim.end();
-    expect(payloadOf(await w.waitForStatus(removed.meetingId, 'ended')).reason).to.equal('removed');
-    expect(payloadOf(await w.waitForStatus(ended.meetingId, 'ended')).reason).to.equal('meeting_ended');
+    expect(payloadOf(await world().waitForStatus(removed.meetingId, 'ended')).reason).to.equal('removed');
+    expect(payloadOf(await world().waitForStatus(ended.meetingId, 'ended')).reason).to.equal('meeting_ended');
   });
 
   describe('a meeting for signed-in users only', () => {
     /** A Zoom account in the simulator, imported as a bot account over the identity commands. */
-    async function zoomBotAccount() {
-      const sim = w.sim.account('zoom', 'Zed Minutes', 'zed.minutes@bots.example.com');
-      const added = (await w.t.stack.admin({
-        command: 'bot-account.add',
-        platform: 'zoom',
+    const zoomBotAccount = () =>
+      importBotAccount(world(), 'zoom', {
+        displayName: 'Zed Minutes',
+        email: 'zed.minutes@bots.example.com',
         name: 'zoom-bot',
-        session: JSON.stringify(sim.storageState),
-      })) as { id: string; name: string };
-      return { sim, ...added };
-    }
+      });
 
     it('without an account: sign_in_required, with signIn never or auto, on the refusal screen or zoom.us/signin', async () => {
       const cases = [
@@ -180,7 +162,7 @@ describe('Zoom (whole stack)', function () {
       ];
       const started = await Promise.all(
         cases.map(({ guests, signIn }) => {
-          const id = w.newNativeId('zoom');
+          const id = world().newNativeId('zoom');
           return startLink(id, `https://zoom.us/j/${id}`, { guests, lobby: false }, { signIn });
         }),
       );
@@ -193,29 +175,29 @@ describe('Zoom (whole stack)', function () {
     it('with a Zoom bot account: goes live signed in as the account', async () => {
       const account = await zoomBotAccount();
       try {
-        const id = w.newNativeId('zoom');
+        const id = world().newNativeId('zoom');
         const m = await startLink(id, `https://zoom.us/j/${id}`, { guests: 'refused_sign_in', lobby: false });
-        const live = await w.waitForStatus(m.meetingId, 'live', 45_000);
+        const live = await world().waitForStatus(m.meetingId, 'live', 45_000);
         expect(payloadOf(live).signedInAs).to.equal(account.name);
         expect(m.sim.truth().bots.map((b) => b.account)).to.deep.equal([account.sim.email]);
         expect(m.sim.truth().bots[0].name).to.equal('Zed Minutes');
         await stopUntilEnded(m);
       } finally {
-        await w.t.stack.admin({ command: 'bot-account.remove', id: account.id });
+        await removeBotAccount(world(), account.id);
       }
     });
   });
 
   it('two Zoom meetings at once beside a Meet and a Teams one: each transcript is what was said in it', async () => {
     const meetings = await Promise.all([
-      w.start('zoom', { meeting: { lobby: false }, title: 'Zoom one' }),
-      w.start('zoom', { meeting: { lobby: false }, title: 'Zoom two' }),
-      w.start('google_meet', { meeting: { lobby: false }, title: 'Meet beside' }),
-      w.start('teams', { meeting: { lobby: false }, title: 'Teams beside' }),
+      world().start('zoom', { meeting: { lobby: false }, title: 'Zoom one' }),
+      world().start('zoom', { meeting: { lobby: false }, title: 'Zoom two' }),
+      world().start('google_meet', { meeting: { lobby: false }, title: 'Meet beside' }),
+      world().start('teams', { meeting: { lobby: false }, title: 'Teams beside' }),
     ]);
     const speakers = ['Ada Zoom', 'Bo Zoom', 'Cy Meet', 'Di Teams'];
     meetings.forEach((m, i) => m.sim.join(speakers[i]));
-    await Promise.all(meetings.map((m) => w.waitForStatus(m.meetingId, 'live', 45_000)));
+    await Promise.all(meetings.map((m) => world().waitForStatus(m.meetingId, 'live', 45_000)));
     await Promise.all(meetings.map((m) => m.sim.waitForBot((b) => b.captionsOn)));
     await Promise.all(
       meetings.map((m, i) =>
@@ -229,17 +211,17 @@ describe('Zoom (whole stack)', function () {
     );
     await Promise.all(
       meetings.map((m) =>
-        w.waitForCallback(
+        world().waitForCallback(
           m.meetingId,
-          () => w.callbacks(m.meetingId).filter((c) => c.eventType === 'segment_finalized').length === 2,
+          () => finalizedSegments(world().callbacks(m.meetingId)).length === 2,
           'two segments',
         ),
       ),
     );
-    await Promise.all(meetings.map((m) => w.stop(m.meetingId)));
+    await Promise.all(meetings.map((m) => world().stop(m.meetingId)));
     for (const m of meetings) {
-      const callbacks = await finishedStream(w, m, 'ended');
-      const segments = await expectKeptAsSaid(w, m, callbacks, 'ended');
+      const callbacks = await finishedStream(world(), m, 'ended');
+      const segments = await expectKeptAsSaid(world(), m, callbacks, 'ended');
       expect(segments.map((s) => s.speaker)).to.deep.equal([
         speakers[meetings.indexOf(m)],
         speakers[meetings.indexOf(m)],

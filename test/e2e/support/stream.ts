@@ -45,23 +45,6 @@ export function expectSignedInSequence(callbacks: ReceivedCallback[], token: Tok
   ).to.deep.equal(callbacks.map((_, i) => i + 1));
 }
 
-const CAPTION_EVENTS = new Set(['caption_partial', 'segment_finalized']);
-
-/**
- * The stream's shape: statuses with their reasons, and each run of caption events (partials and
- * finalized segments, whose interleaving is the platform's timing: Teams finalizes a row only once
- * it stood still, while the next speaker's row is already growing) shown once as `captions`.
- */
-export function shape(callbacks: ReceivedCallback[]): string[] {
-  const out: string[] = [];
-  for (const c of callbacks) {
-    const name = CAPTION_EVENTS.has(String(c.eventType)) ? 'captions' : describeCallback(c);
-    if (name === 'captions' && out.at(-1) === name) continue;
-    out.push(name);
-  }
-  return out;
-}
-
 /**
  * Waits for the meeting's final status callback, then checks that every callback it got is signed
  * and in sequence; returns them.

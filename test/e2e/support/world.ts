@@ -29,6 +29,7 @@ import {
   type SimPlatform,
   type Simulator,
 } from '../../simulators/index.js';
+import { eventually } from '../../support/wait.js';
 export { sleep } from '../../support/wait.js';
 
 export interface Token {
@@ -84,6 +85,8 @@ export interface World {
   ): Promise<ReceivedCallback>;
   /** Waits for the meeting_status callback with this status. */
   waitForStatus(meetingId: string, status: string, timeoutMs?: number): Promise<ReceivedCallback>;
+  /** Waits for the stack's log line at warn level or above about the meeting that holds `fields`; returns it parsed. */
+  waitForLogWarning(meetingId: string, fields: Record<string, unknown>): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -182,6 +185,11 @@ export async function startWorld(env: Record<string, string> = {}, options: Worl
         `status ${status}`,
         timeoutMs,
       ),
+    waitForLogWarning: (meetingId, fields) =>
+      eventually(
+        () => t.warnings().find((line) => line.meetingId === meetingId && holds(line, fields)),
+        `the log line ${JSON.stringify(fields)} of ${meetingId}`,
+      ),
     async close() {
       await t.stop();
       await rx.close();
@@ -190,6 +198,10 @@ export async function startWorld(env: Record<string, string> = {}, options: Worl
   };
   return world;
 }
+
+/** Every field of `fields` has its value in `line`. */
+const holds = (line: Record<string, unknown>, fields: Record<string, unknown>) =>
+  Object.entries(fields).every(([key, value]) => line[key] === value);
 
 export function payloadOf(c: ReceivedCallback): Record<string, unknown> {
   return ((c.json as { payload?: Record<string, unknown> } | undefined)?.payload ?? {}) as Record<string, unknown>;
@@ -212,14 +224,20 @@ export const PLATFORMS: Array<{ platform: SimPlatform; label: string }> = [
   { platform: 'teams', label: 'Microsoft Teams' },
 ];
 
+export interface UseWorldOptions {
+  /** Without Chromium the cases fail with the reason, rather than being skipped. */
+  chromiumRequired?: boolean;
+}
+
 /**
  * One world shared by the cases of a describe block: started before them (skipped with the reason
- * printed when there is no Chromium), closed after them. Call it inside `describe`.
+ * printed when there is no Chromium, unless it is required), closed after them. Call it inside `describe`.
  */
-export function useWorld(env: Record<string, string> = {}): () => World {
+export function useWorld(env: Record<string, string> = {}, options: UseWorldOptions = {}): () => World {
   let world: World | undefined;
   before(async function () {
     const missing = chromiumMissing();
+    if (missing && options.chromiumRequired) throw new Error(missing);
     if (missing) {
       console.log(`    skipped: ${missing}`);
       this.skip();
