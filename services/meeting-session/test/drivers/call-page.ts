@@ -3,10 +3,19 @@
  * scripts and join steps (PlatformAdapter.advanceJoin / tendCall) in a tight loop instead of the
  * driver's poll: the page-level variant tests and the caption-reader benchmark open dozens of these
  * on one browser, so each must take a fraction of a second. Caption reports from the page's own
- * observer are collected as they arrive.
+ * observer are collected as they arrive. Also what the variant tests share: a browser on the
+ * simulator for a suite, a seed per variant, a meeting of its own per seed, pages side by side.
  */
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import type { SimMeeting, SimPlatform, Simulator } from '../../../../test/simulators/index.js';
+import {
+  describeMarkup,
+  seedFromEnv,
+  startSimulator,
+  variantSeeds,
+  type SimMeeting,
+  type SimPlatform,
+  type Simulator,
+} from '../../../../test/simulators/index.js';
 import { findChrome } from '@notetaker/find-chrome';
 import { chromeArgs } from '../../src/drivers/browser.js';
 import { googleMeet } from '../../src/drivers/google-meet.js';
@@ -41,6 +50,71 @@ export function launchBrowser(sim: Simulator): Promise<Browser> {
   const executablePath = findChrome(process.env.CHROME_PATH);
   if (!executablePath) throw new Error('no Chromium (set CHROME_PATH or install chromium)');
   return puppeteer.launch({ executablePath, headless: true, pipe: true, args: chromeArgs(sim.hostResolverRules()) });
+}
+
+/**
+ * The simulator and a browser for a suite's pages: started before its tests, closed after them.
+ * Given `on` (a suite whose earlier `before` starts a simulator), the browser is on that one instead.
+ */
+export function pagesOnSimulator(on?: { readonly sim: Simulator }): { sim: Simulator; browser: Browser } {
+  const suite = {} as { sim: Simulator; browser: Browser };
+  before(async () => {
+    suite.sim = on?.sim ?? (await startSimulator());
+    suite.browser = await launchBrowser(suite.sim);
+  });
+  after(async () => {
+    await suite.browser?.close();
+    if (!on) await suite.sim?.close();
+  });
+  return suite;
+}
+
+/**
+ * A meeting id of the platform's own form for the page loads of `seed`, apart for each `use` (a
+ * word of three or more lowercase letters) on Meet and Teams; Zoom's is the seed's alone.
+ */
+export function seededMeetingId(platform: SimPlatform, seed: number, use: string): string {
+  if (platform === 'teams') return `19:meeting_${use}${seed}@thread.v2`;
+  if (platform === 'zoom') return String(70_000_000_000 + seed);
+  // Seven letters of the seed (a 32-bit number), three of the use.
+  const letters = Array.from({ length: 7 }, (_, i) => String.fromCharCode(97 + (Math.floor(seed / 26 ** i) % 26)));
+  return `${letters.slice(0, 3).join('')}-${letters.slice(3).join('')}-${use.slice(0, 3)}`;
+}
+
+/**
+ * The seeds of a test that loads a page per variant: SIM_SEED's alone when replaying, else a seed
+ * of each of `variants`, which `seedOf` finds from a start on (the starts spread from a fresh seed).
+ */
+export function seedPerVariant<T>(variants: readonly T[], seedOf: (variant: T, from: number) => number): number[] {
+  const replay = seedFromEnv();
+  if (replay !== null) return [replay];
+  const from = variantSeeds(1)[0];
+  return variants.map((variant, i) => seedOf(variant, from + i * 7_919));
+}
+
+/** Runs `test` on `count` fresh pages of `browser` (pages side by side), closing them all after. */
+export async function withPages<T>(browser: Browser, count: number, test: (pages: Page[]) => Promise<T>): Promise<T> {
+  const pages = await Promise.all(Array.from({ length: count }, () => browser.newPage()));
+  try {
+    return await test(pages);
+  } finally {
+    await Promise.all(pages.map((page) => page.close()));
+  }
+}
+
+/** One page load in its own meeting: its seed names it, and its markup, in every failure. */
+export class SeededPage {
+  call!: CallPage;
+  constructor(
+    readonly platform: SimPlatform,
+    readonly seed: number,
+    readonly meeting: SimMeeting,
+    readonly page: Page,
+  ) {}
+
+  get label(): string {
+    return describeMarkup(this.platform, this.seed);
+  }
 }
 
 const MEMO_STEP_MS = 400;

@@ -28,26 +28,30 @@ describe('caption language: a BCP 47 tag to the label a platform offers', () => 
   });
 
   it('takes the exact label, else the language without a region, else its usual region, else any region', () => {
-    expect(matchLanguage('de-DE', TEAMS_CAPTION_LANGUAGES)).to.equal('German (Germany)');
-    expect(matchLanguage('de-DE', MEET_CAPTION_LANGUAGES)).to.equal('German');
-    expect(matchLanguage('de', TEAMS_CAPTION_LANGUAGES)).to.equal('German (Germany)');
-    expect(matchLanguage('es-MX', MEET_CAPTION_LANGUAGES)).to.equal('Spanish (Mexico)');
+    const picks: Array<[tag: string, offered: string[], label: string]> = [
+      ['de-DE', TEAMS_CAPTION_LANGUAGES, 'German (Germany)'],
+      ['de-DE', MEET_CAPTION_LANGUAGES, 'German'],
+      ['de', TEAMS_CAPTION_LANGUAGES, 'German (Germany)'],
+      ['es-MX', MEET_CAPTION_LANGUAGES, 'Spanish (Mexico)'],
+      ['es-AR', MEET_CAPTION_LANGUAGES, 'Spanish (Spain)'],
+      ['es', MEET_CAPTION_LANGUAGES, 'Spanish (Spain)'],
+      ['pt', TEAMS_CAPTION_LANGUAGES, 'Portuguese (Brazil)'],
+      ['ja-JP', TEAMS_CAPTION_LANGUAGES, 'Japanese (Japan)'],
+      ['ja-JP', MEET_CAPTION_LANGUAGES, 'Japanese'],
+      ['en-GB', MEET_CAPTION_LANGUAGES, 'English'],
+      // Windows names Korea "Korea" where Intl says "South Korea"; Simplified Chinese is the usual script of zh-CN.
+      ['ko-KR', TEAMS_CAPTION_LANGUAGES, 'Korean (Korea)'],
+      ['zh-CN', TEAMS_CAPTION_LANGUAGES, 'Chinese (Simplified, China)'],
+      ['zh-Hant-TW', TEAMS_CAPTION_LANGUAGES, 'Chinese (Traditional, Taiwan)'],
+      // Zoom names most languages without a region, and French with one.
+      ['de-DE', ZOOM_CAPTION_LANGUAGES, 'German'],
+      ['fr', ZOOM_CAPTION_LANGUAGES, 'French (France)'],
+      ['fr-CA', ZOOM_CAPTION_LANGUAGES, 'French (Canada)'],
+      ['pt-BR', ZOOM_CAPTION_LANGUAGES, 'Portuguese'],
+    ];
+    for (const [tag, offered, label] of picks) expect(matchLanguage(tag, offered), tag).to.equal(label);
+    // Offered both with another region and without one: the one without.
     expect(matchLanguage('es-MX', ['Spanish (Spain)', 'Spanish'])).to.equal('Spanish');
-    expect(matchLanguage('es-AR', MEET_CAPTION_LANGUAGES)).to.equal('Spanish (Spain)');
-    expect(matchLanguage('es', MEET_CAPTION_LANGUAGES)).to.equal('Spanish (Spain)');
-    expect(matchLanguage('pt', TEAMS_CAPTION_LANGUAGES)).to.equal('Portuguese (Brazil)');
-    expect(matchLanguage('ja-JP', TEAMS_CAPTION_LANGUAGES)).to.equal('Japanese (Japan)');
-    expect(matchLanguage('ja-JP', MEET_CAPTION_LANGUAGES)).to.equal('Japanese');
-    expect(matchLanguage('en-GB', MEET_CAPTION_LANGUAGES)).to.equal('English');
-    // Windows names Korea "Korea" where Intl says "South Korea"; Simplified Chinese is the usual script of zh-CN.
-    expect(matchLanguage('ko-KR', TEAMS_CAPTION_LANGUAGES)).to.equal('Korean (Korea)');
-    expect(matchLanguage('zh-CN', TEAMS_CAPTION_LANGUAGES)).to.equal('Chinese (Simplified, China)');
-    expect(matchLanguage('zh-Hant-TW', TEAMS_CAPTION_LANGUAGES)).to.equal('Chinese (Traditional, Taiwan)');
-    // Zoom names most languages without a region, and French with one.
-    expect(matchLanguage('de-DE', ZOOM_CAPTION_LANGUAGES)).to.equal('German');
-    expect(matchLanguage('fr', ZOOM_CAPTION_LANGUAGES)).to.equal('French (France)');
-    expect(matchLanguage('fr-CA', ZOOM_CAPTION_LANGUAGES)).to.equal('French (Canada)');
-    expect(matchLanguage('pt-BR', ZOOM_CAPTION_LANGUAGES)).to.equal('Portuguese');
   });
 
   it('finds nothing for a language the platform does not offer, or a tag that names none', () => {

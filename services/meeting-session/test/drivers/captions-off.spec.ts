@@ -11,21 +11,33 @@
  * SIM_SEED=<seed> replays one page load.
  */
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import {
   choiceOf,
   describeMarkup,
-  seedFromEnv,
   seedWithChoice,
-  variantSeeds,
   type SimMeeting,
   type SimPlatform,
 } from '../../../../test/simulators/index.js';
 import type { PageState } from '../../src/drivers/page-readings.js';
 import { ActionMemo } from '../../src/drivers/platform.js';
-import { DISPLAY_NAME, enterCall, launchBrowser, type CallPage, type CaptionItem } from './call-page.js';
-import { driversOnSimulator, expectMatchesTruth, joinSimulated, type RecordingListener } from './helpers.js';
+import {
+  DISPLAY_NAME,
+  enterCall,
+  pagesOnSimulator,
+  seededMeetingId,
+  seedPerVariant,
+  withPages,
+  type CallPage,
+  type CaptionItem,
+} from './call-page.js';
+import {
+  driversOnSimulator,
+  expectMatchesTruth,
+  joinSimulated,
+  skipWithoutEspeak,
+  type RecordingListener,
+} from './helpers.js';
 import { eventually, sleep } from '../../../../test/support/wait.js';
 
 const ALICE = 'Alice Example';
@@ -36,32 +48,9 @@ const PLATFORMS = [
   ['teams', 'Teams'],
 ] as const;
 
-/** A meeting id of the platform's own form, one per seed and use. */
-function meetingId(platform: SimPlatform, seed: number, use: string): string {
-  if (platform === 'teams') return `19:meeting_${use}${seed}@thread.v2`;
-  const letters = Array.from(
-    { length: 10 },
-    (_, i) => 'abcdefghijklmnopqrstuvwxyz'[Math.floor((seed + use.length * 7_717) / 26 ** i) % 26],
-  );
-  return `${letters.slice(0, 3).join('')}-${letters.slice(3, 7).join('')}-${letters.slice(7).join('')}`;
-}
-
 /** A seed per way of showing captions refused (only SIM_SEED's when replaying). */
-function seedsOf(platform: SimPlatform): number[] {
-  const replay = seedFromEnv();
-  if (replay !== null) return [replay];
-  const from = variantSeeds(1)[0];
-  return WAYS.map((way, i) => seedWithChoice(platform, 'captionsRefused', way, from + i * 7_919));
-}
-
-function espeakMissing(): boolean {
-  try {
-    execFileSync('espeak-ng', ['--version'], { stdio: 'ignore' });
-    return false;
-  } catch {
-    return true;
-  }
-}
+const seedsOf = (platform: SimPlatform) =>
+  seedPerVariant(WAYS, (way, from) => seedWithChoice(platform, 'captionsRefused', way, from));
 
 const textOf = (state: PageState<CaptionItem>) => (state.captions ?? []).map((item) => item.text).join(' ');
 
@@ -107,76 +96,20 @@ async function tend(
 
 describe('captions turned off by the host, mid-meeting', function () {
   this.timeout(90_000);
+  skipWithoutEspeak();
   const suite = driversOnSimulator({
     captionBlindAfterMs: BLIND_AFTER_MS,
     meetCaptionIdleMs: 600,
     teamsCaptionIdleMs: 600,
   });
-  let browser: Browser;
-
-  before(async function () {
-    if (espeakMissing()) {
-      console.log('      skipped: needs espeak-ng');
-      return this.skip();
-    }
-    browser = await launchBrowser(suite.sim);
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  const pageSuite = pagesOnSimulator(suite);
 
   for (const [platform, name] of PLATFORMS) {
     it(`${name} page: no captions and no way to turn them on while refused; the driver's steps turn them on again`, async () => {
       const seeds = seedsOf(platform);
-      const pages = await Promise.all(seeds.map(() => browser.newPage()));
-      try {
-        await Promise.all(
-          seeds.map(async (seed, i) => {
-            const label = describeMarkup(platform, seed);
-            const meeting = suite.sim.meeting(meetingId(platform, seed, 'pageoff'), { lobby: false, markupSeed: seed });
-            meeting.join(ALICE);
-            const call = await enterCall(pages[i], platform, suite.sim, meeting.id);
-            await meeting.say(ALICE, 'Good morning everyone.');
-            await eventually(
-              async () => textOf(await call.inspect()) === 'Good morning everyone.',
-              `${label}: captions read`,
-            );
-
-            meeting.setCaptionsAllowed(false);
-            const off = await eventually(async () => {
-              const state = await call.inspect();
-              return !state.captionsOn && state.captions === null && state;
-            }, `${label}: captions off and their area gone`);
-            expect(off.screen, label).to.equal('in_call');
-            expect((await meeting.waitForBot((bot) => !bot.captionsOn)).captionsOn, label).to.equal(false);
-
-            // Speech goes on, uncaptioned; the platform's ways of turning captions on do nothing.
-            const uncaptioned = meeting.say(ALICE, 'Nobody can read this sentence.');
-            const tended = await tend(call, 3_000);
-            expect(tended.captionsOn, `${label}: captions stay off`).to.equal(false);
-            expect(tended.captions, label).to.equal(null);
-            const said = await uncaptioned;
-            expect(said.captionBlockId, `${label}: no captions made`).to.equal(null);
-            expect(JSON.stringify(call.reports), `${label}: nothing reported`).to.not.contain('Nobody');
-            const way = choiceOf(platform, seed, 'captionsRefused');
-            expect(await captionsControl(call.page, platform), `${label}: the control while refused`).to.equal(way);
-
-            meeting.setCaptionsAllowed(true);
-            const on = await tend(call, 10_000, (state) => state.captionsOn);
-            expect(on.captionsOn, `${label}: captions back on by the driver's own steps`).to.equal(true);
-            await meeting.waitForBot((bot) => bot.captionsOn);
-            await meeting.say(ALICE, 'Captions are back.');
-            await eventually(
-              async () => textOf(await call.inspect()) === 'Captions are back.',
-              `${label}: new captions read`,
-            );
-            if (platform === 'google_meet')
-              expect(await captionsControl(call.page, platform), label).to.equal('enabled');
-          }),
-        );
-      } finally {
-        await Promise.all(pages.map((page) => page.close()));
-      }
+      await withPages(pageSuite.browser, seeds.length, (pages) =>
+        Promise.all(seeds.map((seed, i) => refusedOnPage(platform, seed, pages[i]))),
+      );
     });
 
     it(`${name} driver: captions_unavailable after CAPTION_BLIND_AFTER_MS refused, cleared once they are back`, async () => {
@@ -189,7 +122,7 @@ describe('captions turned off by the host, mid-meeting', function () {
       PLATFORMS.map(async ([platform]) => {
         const seed = seedsOf(platform)[0];
         const label = describeMarkup(platform, seed);
-        const id = meetingId(platform, seed, 'createdoff');
+        const id = seededMeetingId(platform, seed, 'createdoff');
         const meeting = suite.sim.meeting(id, { lobby: false, markupSeed: seed, captionsAllowed: false });
         meeting.join(ALICE);
         const { listener, driver } = await joinSimulated(suite, platform, id, { meetingId: `meeting_created_${seed}` });
@@ -213,9 +146,46 @@ describe('captions turned off by the host, mid-meeting', function () {
     );
   });
 
+  /** A page's reading while the host refuses captions, and the driver's own steps once allowed again. */
+  async function refusedOnPage(platform: SimPlatform, seed: number, page: Page): Promise<void> {
+    const label = describeMarkup(platform, seed);
+    const meeting = suite.sim.meeting(seededMeetingId(platform, seed, 'pageoff'), { lobby: false, markupSeed: seed });
+    meeting.join(ALICE);
+    const call = await enterCall(page, platform, suite.sim, meeting.id);
+    await meeting.say(ALICE, 'Good morning everyone.');
+    await eventually(async () => textOf(await call.inspect()) === 'Good morning everyone.', `${label}: captions read`);
+
+    meeting.setCaptionsAllowed(false);
+    const off = await eventually(async () => {
+      const state = await call.inspect();
+      return !state.captionsOn && state.captions === null && state;
+    }, `${label}: captions off and their area gone`);
+    expect(off.screen, label).to.equal('in_call');
+    expect((await meeting.waitForBot((bot) => !bot.captionsOn)).captionsOn, label).to.equal(false);
+
+    // Speech goes on, uncaptioned; the platform's ways of turning captions on do nothing.
+    const uncaptioned = meeting.say(ALICE, 'Nobody can read this sentence.');
+    const tended = await tend(call, 3_000);
+    expect(tended.captionsOn, `${label}: captions stay off`).to.equal(false);
+    expect(tended.captions, label).to.equal(null);
+    const said = await uncaptioned;
+    expect(said.captionBlockId, `${label}: no captions made`).to.equal(null);
+    expect(JSON.stringify(call.reports), `${label}: nothing reported`).to.not.contain('Nobody');
+    const way = choiceOf(platform, seed, 'captionsRefused');
+    expect(await captionsControl(call.page, platform), `${label}: the control while refused`).to.equal(way);
+
+    meeting.setCaptionsAllowed(true);
+    const on = await tend(call, 10_000, (state) => state.captionsOn);
+    expect(on.captionsOn, `${label}: captions back on by the driver's own steps`).to.equal(true);
+    await meeting.waitForBot((bot) => bot.captionsOn);
+    await meeting.say(ALICE, 'Captions are back.');
+    await eventually(async () => textOf(await call.inspect()) === 'Captions are back.', `${label}: new captions read`);
+    if (platform === 'google_meet') expect(await captionsControl(call.page, platform), label).to.equal('enabled');
+  }
+
   async function refusedThenAllowed(platform: SimPlatform, seed: number): Promise<void> {
     const label = describeMarkup(platform, seed);
-    const id = meetingId(platform, seed, 'driveroff');
+    const id = seededMeetingId(platform, seed, 'driveroff');
     const meeting: SimMeeting = suite.sim.meeting(id, { lobby: false, markupSeed: seed });
     meeting.join(ALICE);
     const { listener, driver } = await joinSimulated(suite, platform, id, { meetingId: `meeting_off_${seed}` });

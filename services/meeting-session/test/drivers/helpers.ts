@@ -1,5 +1,10 @@
-/** Shared by the driver tests: a listener that records everything, and waiting on it. */
+/**
+ * Shared by the driver tests: a listener that records everything, and waiting on it; the simulator
+ * and a driver factory for a suite; joining a simulated meeting, saying caption turns in it, and the
+ * endings the host gives a bot.
+ */
 import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
 import type { AudioBatch, PcmChunk } from '../../src/recording/page-capture.js';
 import type {
@@ -13,6 +18,7 @@ import type {
   PageEvidence,
 } from '../../src/drivers/index.js';
 import {
+  growWords,
   startSimulator,
   type GroundTruth,
   type SimMeeting,
@@ -156,6 +162,18 @@ export function driversOnSimulator(options: DriverFactoryOptions = {}): {
   return suite;
 }
 
+/** Skips the suite, saying why, where espeak-ng (the voice of the simulated meetings' speech) is missing. */
+export function skipWithoutEspeak(): void {
+  before(function () {
+    try {
+      execFileSync('espeak-ng', ['--version'], { stdio: 'ignore' });
+    } catch {
+      console.log('      skipped: needs espeak-ng');
+      this.skip();
+    }
+  });
+}
+
 /**
  * Starts a driver of `factory` on the simulated meeting `id` (as "Notetaker", meeting id
  * `meeting_<id>` unless `target` says otherwise), recording what it reports.
@@ -176,6 +194,48 @@ export async function joinSimulated(
   });
   await driver.start(listener);
   return { listener, driver };
+}
+
+/** A caption turn: what was heard, shown word by word, then corrected to `said` where that differs. */
+export interface Turn {
+  speaker: string;
+  heard: string;
+  said?: string;
+}
+
+/**
+ * Says `turns` in captions one after the other; the driver must finalise each as a segment of the
+ * ground truth, in order, with the turn's last text.
+ */
+export async function expectTurnsRead(meeting: SimMeeting, listener: RecordingListener, turns: Turn[]): Promise<void> {
+  for (const { speaker, heard, said } of turns)
+    await meeting.speak(speaker, said === undefined ? growWords(heard) : [...growWords(heard), said]);
+  await listener.until(() => listener.segments.length === turns.length, `${turns.length} segments`);
+  expectMatchesTruth(listener, meeting.truth());
+  expect(listener.segments.map((s) => `${s.speaker}: ${s.text}`)).to.deep.equal(
+    turns.map(({ speaker, heard, said }) => `${speaker}: ${said ?? heard}`),
+  );
+}
+
+/** A bot in a simulated meeting: its meeting, and what its driver reports. */
+interface BotIn {
+  meeting: SimMeeting;
+  listener: RecordingListener;
+}
+
+/**
+ * The two endings a host gives a bot in the call: once both bots are admitted, `removed`'s meeting
+ * removes its bot and `ended`'s meeting ends; their drivers must report `removed` and `meeting_ended`.
+ */
+export async function expectRemovedAndEnded(removed: BotIn, ended: BotIn): Promise<void> {
+  await removed.listener.until(() => removed.listener.events.includes('admitted'), 'admitted');
+  await ended.listener.until(() => ended.listener.events.includes('admitted'), 'admitted');
+  removed.meeting.removeBot();
+  ended.meeting.end();
+  await removed.listener.until(() => removed.listener.endedWith !== null, 'the removal');
+  await ended.listener.until(() => ended.listener.endedWith !== null, 'the end');
+  expect(removed.listener.endedWith).to.equal('removed');
+  expect(ended.listener.endedWith).to.equal('meeting_ended');
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   type SimPlatform,
 } from '../../../../test/simulators/index.js';
 import { createDriverFactory, type PuppeteerDriverFactory } from '../../src/drivers/index.js';
-import { driversOnSimulator, joinSimulated } from './helpers.js';
+import { driversOnSimulator, expectRemovedAndEnded, joinSimulated } from './helpers.js';
 
 /**
  * Join screens told by what they are, in real Chromium against the simulators: every wording of
@@ -62,14 +62,7 @@ describe('Join screens by what they are (drivers)', function () {
           await missing.listener.until(() => missing.listener.failedWith !== null, 'not found');
           expect(missing.listener.failedWith?.reason).to.equal('meeting_not_found');
           await waiting.listener.until(() => waiting.listener.events.includes('lobby'), 'the lobby');
-          await removed.listener.until(() => removed.listener.events.includes('admitted'), 'admitted');
-          await ended.listener.until(() => ended.listener.events.includes('admitted'), 'admitted');
-          removing.removeBot();
-          ending.end();
-          await removed.listener.until(() => removed.listener.endedWith !== null, 'the removal');
-          await ended.listener.until(() => ended.listener.endedWith !== null, 'the end');
-          expect(removed.listener.endedWith).to.equal('removed');
-          expect(ended.listener.endedWith).to.equal('meeting_ended');
+          await expectRemovedAndEnded({ ...removed, meeting: removing }, { ...ended, meeting: ending });
           const all = [missing, waiting, removed, ended];
           expect(
             all.flatMap(({ listener }) => listener.warnings),

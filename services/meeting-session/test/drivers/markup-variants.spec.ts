@@ -9,20 +9,17 @@
  * One browser for all seeds; a page per seed. SIM_SEED=<seed> replays one seed.
  */
 import { expect } from 'chai';
-import type { Browser } from 'puppeteer-core';
 import {
   correctedTurn,
   describeMarkup,
   growWords,
-  startSimulator,
   variantSeeds,
   type SimMeeting,
   type SimPlatform,
-  type Simulator,
 } from '../../../../test/simulators/index.js';
 import type { FinalSegment } from '../../src/drivers/index.js';
 import { peopleOf } from '../../src/drivers/tile-readings.js';
-import { DISPLAY_NAME, enterCall, launchBrowser, type CallPage } from './call-page.js';
+import { DISPLAY_NAME, enterCall, pagesOnSimulator, seededMeetingId, type CallPage } from './call-page.js';
 import { actions } from '../../src/drivers/page-actions.js';
 import { eventually, sleep } from '../../../../test/support/wait.js';
 
@@ -40,14 +37,6 @@ const PLATFORM_LABELS: Record<SimPlatform, string> = {
   teams: 'Microsoft Teams',
   zoom: 'Zoom',
 };
-
-/** A meeting id of the platform's own form, one per seed. */
-function meetingId(platform: SimPlatform, seed: number): string {
-  if (platform === 'teams') return `19:meeting_variant${seed}@thread.v2`;
-  if (platform === 'zoom') return String(70_000_000_000 + seed);
-  const letters = Array.from({ length: 10 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(seed / 26 ** i) % 26]);
-  return `${letters.slice(0, 3).join('')}-${letters.slice(3, 7).join('')}-${letters.slice(7).join('')}`;
-}
 
 const speakerAndText = (items: Array<{ speaker: string; text: string }>) =>
   items.map(({ speaker, text }) => ({ speaker, text }));
@@ -145,24 +134,14 @@ async function openZoomPanels(call: CallPage): Promise<void> {
 
 describe('page scripts on drifting markup (page level, seeded variants)', function () {
   this.timeout(20_000);
-  let sim: Simulator;
-  let browser: Browser;
-
-  before(async () => {
-    sim = await startSimulator();
-    browser = await launchBrowser(sim);
-  });
-  after(async () => {
-    await browser?.close();
-    await sim?.close();
-  });
+  const suite = pagesOnSimulator();
 
   for (const platform of ['google_meet', 'teams', 'zoom'] as const) {
     describe(PLATFORM_LABELS[platform], () => {
       for (const seed of variantSeeds(SEEDS_PER_PLATFORM)) {
         it(`seed ${seed}: screens, participants and every caption change read as shown; segments = truth`, async () => {
-          const id = meetingId(platform, seed);
-          const meeting = sim.meeting(id, {
+          const id = seededMeetingId(platform, seed, 'variant');
+          const meeting = suite.sim.meeting(id, {
             lobby: true,
             markupSeed: seed,
             // Meet trims long turns from the start; Teams never does.
@@ -171,10 +150,10 @@ describe('page scripts on drifting markup (page level, seeded variants)', functi
           // Teams labels guests and people of other organisations, also as caption authors.
           meeting.join('Alice Example', { suffix: 'Guest' });
           meeting.join('Bob Jones', { suffix: 'External' });
-          const page = await browser.newPage();
+          const page = await suite.browser.newPage();
           try {
             const screens: string[] = [];
-            const call = await enterCall(page, platform, sim, id, screens);
+            const call = await enterCall(page, platform, suite.sim, id, screens);
             // Zoom: the participants panel and the full transcript (the speakers' names) open after captions.
             if (platform === 'zoom') await openZoomPanels(call);
             const variant = new Variant(platform, seed, meeting, call);

@@ -1,34 +1,24 @@
 /**
- * The simulated meetings' sound, heard the way the bot is to record it: a hook installed before
- * the platform's scripts (evaluateOnNewDocument) wraps RTCPeerConnection and measures the level of
- * every remote audio track the page receives ('track' events), on the audio thread (an
- * AudioWorklet: 20 ms levels, unthrottled in background pages). Participants say() sentences; the
- * levels must show sound in each utterance's window of the ground truth on exactly one track, and
- * silence on every track between them. Meet puts different speakers on different tracks, Teams
- * everybody on one. Each page load draws how it receives the audio (tracks at join or late, a
- * replaced track, a renegotiation, re-created <audio> elements): every platform runs a page per
- * variation, side by side, each in its own meeting. SIM_SEED=<seed> replays one page load.
+ * The simulated meetings' sound, heard the way the bot is to record it: the level of every remote
+ * audio track the page receives, on the audio thread (remote-audio-levels.ts). Participants say()
+ * sentences; the levels must show sound in each utterance's window of the ground truth on exactly
+ * one track, and silence on every track between them. Meet puts different speakers on different
+ * tracks, Teams everybody on one. Each page load draws how it receives the audio (tracks at join
+ * or late, a replaced track, a renegotiation, re-created <audio> elements): every platform runs a
+ * page per variation, side by side, each in its own meeting. SIM_SEED=<seed> replays one page load.
  */
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { findChrome } from '@notetaker/find-chrome';
 import {
   audioOf,
-  describeMarkup,
   growWords,
-  seedFromEnv,
   seedWithAudio,
-  startSimulator,
-  variantSeeds,
   type AudioVariation,
   type GroundTruth,
-  type SimMeeting,
   type SimPlatform,
-  type Simulator,
 } from '../../../../test/simulators/index.js';
-import { chromeArgs } from '../../src/drivers/browser.js';
-import { enterCall, type CallPage } from './call-page.js';
+import { enterCall, pagesOnSimulator, SeededPage, seededMeetingId, seedPerVariant, withPages } from './call-page.js';
+import { skipWithoutEspeak } from './helpers.js';
+import { BLOCK_MS, count, heardOn, measureRemoteAudio, peak } from './remote-audio-levels.js';
 import { eventually, sleep } from '../../../../test/support/wait.js';
 
 /** A page per variation and platform; the other draws (markup, element placement) vary by run. */
@@ -54,163 +44,36 @@ const SILENCE = 0.001;
  * stall stretches the buffer); sound may run on this long after its window.
  */
 const TAIL_MS = 1500;
-/** Levels are of 20 ms blocks. */
-const BLOCK_MS = 20;
 /** A page's sound may begin a little before the start it reports: silence is asked for until this long before. */
 const EARLY_MS = 250;
-
-interface HeardTrack {
-  id: string;
-  addedAt: number;
-  endedAt: number | null;
-  /** [epoch ms the audio thread took a 20 ms block in, RMS of the block]. */
-  levels: Array<[number, number]>;
-}
-interface Heard {
-  tracks: HeardTrack[];
-}
-
-/**
- * Runs in every document before its own scripts: RTCPeerConnection wrapped so that every remote
- * audio track is measured, as the bot's recorder will take them.
- */
-function hookRemoteAudio(): void {
-  const NativePeerConnection = window.RTCPeerConnection;
-  const heard: Heard = { tracks: [] };
-  (window as unknown as { __heard: Heard }).__heard = heard;
-  const levels = `class Level extends AudioWorkletProcessor {
-    constructor() { super(); this.sum = 0; this.frames = 0; }
-    process(inputs) {
-      const samples = inputs[0] && inputs[0][0];
-      if (samples) for (let i = 0; i < samples.length; i++) this.sum += samples[i] * samples[i];
-      this.frames += 128;
-      if (this.frames >= sampleRate / 50) {
-        this.port.postMessage([Date.now(), Math.sqrt(this.sum / this.frames)]);
-        this.sum = 0;
-        this.frames = 0;
-      }
-      return true;
-    }
-  }
-  registerProcessor('level', Level);`;
-  let context: Promise<AudioContext> | null = null;
-  const audio = () =>
-    (context ??= (async () => {
-      const ctx = new AudioContext();
-      await ctx.audioWorklet.addModule(URL.createObjectURL(new Blob([levels], { type: 'text/javascript' })));
-      return ctx;
-    })());
-  const seen = new WeakSet<MediaStreamTrack>();
-  const take = (track: MediaStreamTrack) => {
-    if (track.kind !== 'audio' || seen.has(track)) return;
-    seen.add(track);
-    const record: HeardTrack = { id: track.id, addedAt: Date.now(), endedAt: null, levels: [] };
-    heard.tracks.push(record);
-    track.addEventListener('ended', () => (record.endedAt = Date.now()));
-    void audio().then((ctx) => {
-      const node = new AudioWorkletNode(ctx, 'level');
-      node.port.onmessage = (e: MessageEvent<[number, number]>) => record.levels.push(e.data);
-      const mute = ctx.createGain();
-      mute.gain.value = 0;
-      ctx
-        .createMediaStreamSource(new MediaStream([track]))
-        .connect(node)
-        .connect(mute)
-        .connect(ctx.destination);
-    });
-  };
-  class Hooked extends NativePeerConnection {
-    constructor(config?: RTCConfiguration) {
-      super(config);
-      this.addEventListener('track', (e) => take(e.track));
-    }
-  }
-  window.RTCPeerConnection = Hooked;
-}
-
-/** The hook as page source; tsx names functions with an `__name` helper the page lacks, given here. */
-const HOOK = `{ const __name = (f) => f; (${hookRemoteAudio.toString()})(); }`;
-
-/** A meeting id of the platform's own form, one per seed. */
-function meetingId(platform: SimPlatform, seed: number): string {
-  if (platform === 'teams') return `19:meeting_audio${seed}@thread.v2`;
-  const letters = Array.from({ length: 10 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(seed / 26 ** i) % 26]);
-  return `${letters.slice(0, 3).join('')}-${letters.slice(3, 7).join('')}-${letters.slice(7).join('')}`;
-}
-
-function espeakMissing(): boolean {
-  try {
-    execFileSync('espeak-ng', ['--version'], { stdio: 'ignore' });
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-/** One page load in its own meeting: its seed names it in every failure. */
-class Listener {
-  call!: CallPage;
-  constructor(
-    readonly platform: SimPlatform,
-    readonly seed: number,
-    readonly meeting: SimMeeting,
-    readonly page: Page,
-  ) {}
-
-  get label(): string {
-    return describeMarkup(this.platform, this.seed);
-  }
-
-  heard(): Promise<Heard> {
-    return this.page.evaluate(() => (window as unknown as { __heard: Heard }).__heard);
-  }
-}
 
 describe('simulated meetings: speech over WebRTC in the page', function () {
   // About 20 s a platform; more on a machine busy with other work, whose pages start late.
   this.timeout(90_000);
-  let sim: Simulator;
-  let browser: Browser;
-
-  before(async function () {
-    const executablePath = findChrome(process.env.CHROME_PATH);
-    if (!executablePath || espeakMissing()) {
-      console.log(`      skipped: needs ${executablePath ? '' : 'Chromium '}${espeakMissing() ? 'espeak-ng' : ''}`);
-      return this.skip();
-    }
-    sim = await startSimulator();
-    const args = chromeArgs(sim.hostResolverRules());
-    if (!args.some((arg) => arg.startsWith('--autoplay-policy=')))
-      args.push('--autoplay-policy=no-user-gesture-required');
-    browser = await puppeteer.launch({ executablePath, headless: true, pipe: true, args });
-  });
-  after(async () => {
-    await browser?.close();
-    await sim?.close();
-  });
+  skipWithoutEspeak();
+  const suite = pagesOnSimulator();
 
   for (const platform of ['google_meet', 'teams'] as const) {
     const name = platform === 'teams' ? 'Teams' : 'Meet';
     it(`${name}: each utterance is heard in its window on one track, silence between; every variation delivers`, async () => {
-      const replay = seedFromEnv();
-      const from = variantSeeds(1)[0];
-      const seeds =
-        replay !== null ? [replay] : VARIATIONS.map((wanted, i) => seedWithAudio(platform, wanted, from + i * 10_007));
-      const pages = await Promise.all(seeds.map(() => browser.newPage()));
-      try {
+      const seeds = seedPerVariant(VARIATIONS, (wanted, from) => seedWithAudio(platform, wanted, from));
+      await withPages(suite.browser, seeds.length, async (pages) => {
         const calls = seeds.map((seed, i) => {
-          const meeting = sim.meeting(meetingId(platform, seed), { lobby: false, markupSeed: seed });
+          const meeting = suite.sim.meeting(seededMeetingId(platform, seed, 'audio'), {
+            lobby: false,
+            markupSeed: seed,
+          });
           meeting.join('Alice Example');
           meeting.join('Bob Jones');
-          return new Listener(platform, seed, meeting, pages[i]);
+          return new SeededPage(platform, seed, meeting, pages[i]);
         });
         // Said before any bot is in the call: recorded, never played, not even to pages that join during it.
         const unheard = calls[0].meeting.say('Carol White', 'Nobody is listening yet.', { captions: false });
         await eventually(() => calls[0].meeting.truth().utterances.length === 1, 'Carol to speak');
         await Promise.all(
           calls.map(async (c) => {
-            await c.page.evaluateOnNewDocument(HOOK);
-            c.call = await enterCall(c.page, platform, sim, c.meeting.id);
+            await measureRemoteAudio(c.page);
+            c.call = await enterCall(c.page, platform, suite.sim, c.meeting.id);
           }),
         );
         await unheard;
@@ -234,13 +97,11 @@ describe('simulated meetings: speech over WebRTC in the page', function () {
         expect(early.speaker).to.equal('Carol White');
         expect(early.audience, 'said with nobody in the call').to.deep.equal([]);
         expect(early.plays).to.deep.equal([]);
-      } finally {
-        await Promise.all(pages.map((page) => page.close()));
-      }
+      });
     });
   }
 
-  async function expectHeard(c: Listener, platform: SimPlatform): Promise<void> {
+  async function expectHeard(c: SeededPage, platform: SimPlatform): Promise<void> {
     const truth: GroundTruth = c.meeting.truth();
     const guest = truth.bots[0].guestId;
     const variation = audioOf(platform, c.seed);
@@ -250,7 +111,7 @@ describe('simulated meetings: speech over WebRTC in the page', function () {
       said.map((u) => [u.speaker, u.text]),
       `${c.label}: utterances heard`,
     ).to.deep.equal(SCRIPT);
-    const { tracks } = await c.heard();
+    const { tracks } = await heardOn(c.page);
     const late = said.map((u) => u.plays.find((p) => p.guestId === guest)?.lateMs);
     const where = (what: string) =>
       `${c.label}: ${what}; ${tracks.length} tracks; events ${events(truth, guest)}; late by ${late} ms`;
@@ -337,7 +198,7 @@ describe('simulated meetings: speech over WebRTC in the page', function () {
  * Resolves once every page the utterance was for has played it to its end; fails on a page that
  * could not. Polls gently: the simulator serving the pages shares this process.
  */
-async function playedOut(c: Listener, id: string, timeoutMs = 30_000): Promise<void> {
+async function playedOut(c: SeededPage, id: string, timeoutMs = 30_000): Promise<void> {
   for (const deadline = Date.now() + timeoutMs; ; await sleep(50)) {
     const truth = c.meeting.truth();
     const u = truth.utterances.find((x) => x.id === id)!;
@@ -358,7 +219,7 @@ const CHANGE_EVENTS = {
 } as const;
 
 /** Resolves once the page made the change its load drew (a renegotiation may take a while on a busy machine). */
-async function changed(c: Listener, timeoutMs = 30_000): Promise<void> {
+async function changed(c: SeededPage, timeoutMs = 30_000): Promise<void> {
   const event = CHANGE_EVENTS[audioOf(c.platform, c.seed).change];
   if (!event) return;
   await eventually(
@@ -366,14 +227,6 @@ async function changed(c: Listener, timeoutMs = 30_000): Promise<void> {
     `${c.label}: the page's ${event}`,
     timeoutMs,
   );
-}
-
-function count(levels: Array<[number, number]>, from: number, to: number, test: (rms: number) => boolean): number {
-  return levels.filter(([at, rms]) => at >= from && at <= to && test(rms)).length;
-}
-
-function peak(levels: Array<[number, number]>, from: number, to: number): number {
-  return Math.max(0, ...levels.filter(([at]) => at >= from && at <= to).map(([, rms]) => rms));
 }
 
 function events(truth: GroundTruth, guest: string): string {

@@ -8,24 +8,25 @@
  * SIM_SEED=<seed> replays one page load.
  */
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
-import type { Browser, Page } from 'puppeteer-core';
 import {
   choiceOf,
-  describeMarkup,
   MEET_CHOICES,
-  seedFromEnv,
   seedWithChoice,
-  startSimulator,
   TEAMS_CHOICES,
-  variantSeeds,
-  type SimMeeting,
   type SimPlatform,
-  type Simulator,
   type Utterance,
 } from '../../../../test/simulators/index.js';
 import { peopleOf, speakersOf } from '../../src/drivers/tile-readings.js';
-import { DISPLAY_NAME, enterCall, launchBrowser, type CallPage } from './call-page.js';
+import {
+  DISPLAY_NAME,
+  enterCall,
+  pagesOnSimulator,
+  SeededPage,
+  seededMeetingId,
+  seedPerVariant,
+  withPages,
+} from './call-page.js';
+import { skipWithoutEspeak } from './helpers.js';
 import { eventually, sleep } from '../../../../test/support/wait.js';
 
 const ALICE = 'Alice Example';
@@ -41,22 +42,6 @@ const CHOICES: Record<Exclude<SimPlatform, 'zoom'>, readonly string[]> = {
   teams: TEAMS_CHOICES.speakingMark,
 };
 
-/** A meeting id of the platform's own form, one per seed. */
-function meetingId(platform: SimPlatform, seed: number): string {
-  if (platform === 'teams') return `19:meeting_speaking${seed}@thread.v2`;
-  const letters = Array.from({ length: 10 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(seed / 26 ** i) % 26]);
-  return `${letters.slice(0, 3).join('')}-${letters.slice(3, 7).join('')}-${letters.slice(7).join('')}`;
-}
-
-function espeakMissing(): boolean {
-  try {
-    execFileSync('espeak-ng', ['--version'], { stdio: 'ignore' });
-    return false;
-  } catch {
-    return true;
-  }
-}
-
 /** One reading of who speaks: taken between `from` and `to` (epoch ms). */
 interface Heard {
   from: number;
@@ -65,17 +50,9 @@ interface Heard {
 }
 
 /** One page load in its own meeting: its seed and drawn indicator name it in every failure. */
-class Variant {
-  call!: CallPage;
-  constructor(
-    readonly platform: SimPlatform,
-    readonly seed: number,
-    readonly meeting: SimMeeting,
-    readonly page: Page,
-  ) {}
-
-  get label(): string {
-    return `${choiceOf(this.platform, this.seed, 'speakingMark')}: ${describeMarkup(this.platform, this.seed)}`;
+class Variant extends SeededPage {
+  override get label(): string {
+    return `${choiceOf(this.platform, this.seed, 'speakingMark')}: ${super.label}`;
   }
 
   /** Reads who speaks, over and over, until `done` resolves (and `afterMs` more). */
@@ -100,36 +77,19 @@ class Variant {
 describe('who is speaking, read from the tiles (page level, each way of drawing it)', function () {
   // About 15 s a platform; more on a machine busy with other work.
   this.timeout(90_000);
-  let sim: Simulator;
-  let browser: Browser;
-
-  before(async function () {
-    if (espeakMissing()) {
-      console.log('      skipped: needs espeak-ng');
-      return this.skip();
-    }
-    sim = await startSimulator();
-    browser = await launchBrowser(sim);
-  });
-  after(async () => {
-    await browser?.close();
-    await sim?.close();
-  });
+  skipWithoutEspeak();
+  const suite = pagesOnSimulator();
 
   for (const platform of ['google_meet', 'teams'] as const) {
     const name = platform === 'teams' ? 'Teams' : 'Meet';
 
     it(`${name}: the speaker while their audio plays, then nobody; two overlapping speakers both`, async () => {
-      const replay = seedFromEnv();
-      const from = variantSeeds(1)[0];
-      const seeds =
-        replay !== null
-          ? [replay]
-          : CHOICES[platform].map((mark, i) => seedWithChoice(platform, 'speakingMark', mark, from + i * 7_919));
-      const pages = await Promise.all(seeds.map(() => browser.newPage()));
-      try {
+      const seeds = seedPerVariant(CHOICES[platform], (mark, from) =>
+        seedWithChoice(platform, 'speakingMark', mark, from),
+      );
+      await withPages(suite.browser, seeds.length, async (pages) => {
         const variants = seeds.map((seed, i) => {
-          const meeting = sim.meeting(meetingId(platform, seed), {
+          const meeting = suite.sim.meeting(seededMeetingId(platform, seed, 'speaking'), {
             lobby: false,
             markupSeed: seed,
             captionsFromSpeech: false,
@@ -138,12 +98,12 @@ describe('who is speaking, read from the tiles (page level, each way of drawing 
           meeting.join(BOB);
           return new Variant(platform, seed, meeting, pages[i]);
         });
-        await Promise.all(variants.map(async (v) => (v.call = await enterCall(v.page, platform, sim, v.meeting.id))));
+        await Promise.all(
+          variants.map(async (v) => (v.call = await enterCall(v.page, platform, suite.sim, v.meeting.id))),
+        );
         await Promise.all(variants.map((v) => speaksAlone(v)));
         await Promise.all(variants.map((v) => speakTogether(v)));
-      } finally {
-        await Promise.all(pages.map((page) => page.close()));
-      }
+      });
     });
   }
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { growWords, seedWithScreenWording } from '../../../../test/simulators/index.js';
-import { comeAndGo, driversOnSimulator, expectMatchesTruth, joinSimulated } from './helpers.js';
+import { seedWithScreenWording } from '../../../../test/simulators/index.js';
+import { comeAndGo, driversOnSimulator, expectRemovedAndEnded, expectTurnsRead, joinSimulated } from './helpers.js';
 
 /** Microsoft Teams in real Chromium, against the simulator on teams.microsoft.com and teams.live.com. */
 describe('Teams driver', function () {
@@ -40,20 +40,12 @@ describe('Teams driver', function () {
     const { listener, driver } = await join(id);
     await meeting.waitForBot((bot) => bot.captionsOn);
 
-    await meeting.speak('Ann Lee', [...growWords('good morning every one'), 'Good morning, everyone.']);
-    await meeting.speak('Ben Ode', [...growWords('can you here me'), 'Can you hear me?']);
-    await meeting.speak('Ann Lee', growWords('Yes.'));
-    await meeting.speak('Ann Lee', [...growWords('yes we can hear'), 'Yes, we can hear you fine.']);
-    await meeting.speak('Ben Ode', growWords('Great, let us start.'));
-    await listener.until(() => listener.segments.length === 5, 'five segments');
-
-    expectMatchesTruth(listener, meeting.truth());
-    expect(listener.segments.map((s) => `${s.speaker}: ${s.text}`)).to.deep.equal([
-      'Ann Lee: Good morning, everyone.',
-      'Ben Ode: Can you hear me?',
-      'Ann Lee: Yes.',
-      'Ann Lee: Yes, we can hear you fine.',
-      'Ben Ode: Great, let us start.',
+    await expectTurnsRead(meeting, listener, [
+      { speaker: 'Ann Lee', heard: 'good morning every one', said: 'Good morning, everyone.' },
+      { speaker: 'Ben Ode', heard: 'can you here me', said: 'Can you hear me?' },
+      { speaker: 'Ann Lee', heard: 'Yes.' },
+      { speaker: 'Ann Lee', heard: 'yes we can hear', said: 'Yes, we can hear you fine.' },
+      { speaker: 'Ben Ode', heard: 'Great, let us start.' },
     ]);
     await driver.leave();
   });
@@ -78,20 +70,14 @@ describe('Teams driver', function () {
   });
 
   it('ends with removed, then meeting_ended when the organiser ends the meeting', async () => {
-    const removedId = newThread();
-    const removedFrom = suite.sim.meeting(removedId, { lobby: false });
-    const removed = await join(removedId);
-    const endedId = newThread();
-    const ending = suite.sim.meeting(endedId, { lobby: false });
-    const ended = await join(endedId);
-    await removed.listener.until(() => removed.listener.events.includes('admitted'), 'admitted');
-    await ended.listener.until(() => ended.listener.events.includes('admitted'), 'admitted');
-    removedFrom.removeBot();
-    ending.end();
-    await removed.listener.until(() => removed.listener.endedWith !== null, 'removal');
-    await ended.listener.until(() => ended.listener.endedWith !== null, 'the end');
-    expect(removed.listener.endedWith).to.equal('removed');
-    expect(ended.listener.endedWith).to.equal('meeting_ended');
+    const inCall = async () => {
+      const id = newThread();
+      const meeting = suite.sim.meeting(id, { lobby: false });
+      return { meeting, ...(await join(id)) };
+    };
+    const removed = await inCall();
+    const ended = await inCall();
+    await expectRemovedAndEnded(removed, ended);
     await Promise.all([removed.driver.leave(), ended.driver.leave()]);
   });
 

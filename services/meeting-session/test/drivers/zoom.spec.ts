@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import {
-  growWords,
   startSimulator,
   zoomChoicesOf,
   zoomPwd,
@@ -9,7 +8,7 @@ import {
 } from '../../../../test/simulators/index.js';
 import { createDriverFactory, type JoinTarget, type PuppeteerDriverFactory } from '../../src/drivers/index.js';
 import { parseMeetingUrl } from '../../src/meeting-url.js';
-import { expectMatchesTruth, RecordingListener } from './helpers.js';
+import { expectRemovedAndEnded, expectTurnsRead, RecordingListener } from './helpers.js';
 
 /**
  * Zoom through its web client in real Chromium, against the simulator on zoom.us, us05web.zoom.us
@@ -162,20 +161,14 @@ describe('Zoom driver', function () {
   });
 
   it('ends with removed when the host removes the bot, and meeting_ended when the host ends the meeting', async () => {
-    const removedId = newId();
-    const removing = sim.meeting(removedId, { lobby: false });
-    const removed = await join(`https://zoom.us/j/${removedId}`);
-    const endedId = newId();
-    const ending = sim.meeting(endedId, { lobby: false });
-    const ended = await join(`https://zoom.us/j/${endedId}`);
-    await removed.listener.until(() => removed.listener.events.includes('admitted'), 'admitted');
-    await ended.listener.until(() => ended.listener.events.includes('admitted'), 'admitted');
-    removing.removeBot();
-    ending.end();
-    await removed.listener.until(() => removed.listener.endedWith !== null, 'removal');
-    await ended.listener.until(() => ended.listener.endedWith !== null, 'the end');
-    expect(removed.listener.endedWith).to.equal('removed');
-    expect(ended.listener.endedWith).to.equal('meeting_ended');
+    const inCall = async () => {
+      const id = newId();
+      const meeting = sim.meeting(id, { lobby: false });
+      return { meeting, ...(await join(`https://zoom.us/j/${id}`)) };
+    };
+    const removed = await inCall();
+    const ended = await inCall();
+    await expectRemovedAndEnded(removed, ended);
     await Promise.all([removed.driver.leave(), ended.driver.leave()]);
   });
 
@@ -286,17 +279,11 @@ describe('Zoom driver', function () {
         await meeting.waitForBot((bot) => bot.captionsOn);
         // The transcript panel is what names the speakers of an avatar-only overlay: give it a moment to open.
         await new Promise((resolve) => setTimeout(resolve, 600));
-        await meeting.speak('Ann Lee', [...growWords('good morning every one'), 'Good morning, everyone.']);
-        await meeting.speak('Ben Ode', [...growWords('can you here me'), 'Can you hear me?']);
-        await meeting.speak('Ann Lee', growWords('Yes, loud and clear.'));
-        await meeting.speak('Ben Ode', growWords('Great, let us start.'));
-        await listener.until(() => listener.segments.length === 4, 'four segments');
-        expectMatchesTruth(listener, meeting.truth());
-        expect(listener.segments.map((s) => `${s.speaker}: ${s.text}`)).to.deep.equal([
-          'Ann Lee: Good morning, everyone.',
-          'Ben Ode: Can you hear me?',
-          'Ann Lee: Yes, loud and clear.',
-          'Ben Ode: Great, let us start.',
+        await expectTurnsRead(meeting, listener, [
+          { speaker: 'Ann Lee', heard: 'good morning every one', said: 'Good morning, everyone.' },
+          { speaker: 'Ben Ode', heard: 'can you here me', said: 'Can you hear me?' },
+          { speaker: 'Ann Lee', heard: 'Yes, loud and clear.' },
+          { speaker: 'Ben Ode', heard: 'Great, let us start.' },
         ]);
         await driver.leave();
       });
