@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { growWords, zoomPwd, type MeetingOptions, type SimMeeting } from '../simulators/index.js';
+import { growWords, zoomLinkForms, zoomPwd, type MeetingOptions, type SimMeeting } from '../simulators/index.js';
 import { expectKeptAsSaid, finalizedSegments, finishedStream } from './support/stream.js';
 import { eventually } from '../support/wait.js';
 import { importBotAccount, removeBotAccount } from './support/bot-accounts.js';
@@ -50,14 +50,7 @@ describe('Zoom (whole stack)', function () {
   it('each form of link reaches live', async () => {
     const ids = [0, 1, 2, 3].map(() => world().newNativeId('zoom'));
     const personal = `grace.hopper${Date.now() % 100_000}`;
-    const pwd = zoomPwd('Zk42');
-    const links = [
-      `https://us05web.zoom.us/j/${ids[0]}?pwd=${pwd}`,
-      `https://zoom.us/j/${ids[1]}?pwd=${pwd}`,
-      `https://app.zoom.us/wc/join/${ids[2]}?pwd=${pwd}`,
-      `https://app.zoom.us/wc/${ids[3]}/join?pwd=${pwd}`,
-      `https://zoom.us/my/${personal}?pwd=${pwd}`,
-    ];
+    const links = zoomLinkForms(ids, personal, 'Zk42');
     const started = await Promise.all(
       [...ids, personal].map((id, i) => startLink(id, links[i], { lobby: false, passcode: 'Zk42' })),
     );

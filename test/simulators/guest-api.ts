@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { cookieValues } from './accounts.js';
 import { readJson, sendJson } from './http.js';
+import { recordPageLoad } from './page-load.js';
 import type { MeetingRegistry } from './registry.js';
 import { pageOptions, type AudioEvent, type SimPlatform } from './types.js';
 
@@ -21,14 +22,10 @@ export async function handleGuestApi(
       // The Teams app asks with its localStorage token; its cookies come along by themselves.
       const meeting = registry.meeting(url.searchParams.get('id') ?? '');
       const session = registry.accounts.check('teams', presented(req, url.searchParams.get('token')));
-      meeting.recordPageLoad({
-        account: session.valid?.email ?? null,
-        sessionsSeen: session.seen,
+      recordPageLoad(meeting, req, session, {
         platform: (url.searchParams.get('platform') as SimPlatform) ?? 'teams',
         path: url.pathname,
         hl: null,
-        acceptLanguage: req.headers['accept-language'] ?? null,
-        userAgent: req.headers['user-agent'] ?? null,
         markupSeed: Number(url.searchParams.get('seed')) >>> 0,
       });
       return sendJson(res, 200, {

@@ -17,3 +17,8 @@ export function sendHtml(res: ServerResponse, html: string): void {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
   res.end(html);
 }
+
+/** Sends the browser on to `location` (a platform's sign-in page); never cached. */
+export function redirect(res: ServerResponse, location: URL): void {
+  res.writeHead(302, { location: location.toString(), 'cache-control': 'no-store' }).end();
+}

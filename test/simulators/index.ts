@@ -99,6 +99,7 @@ import { SIMULATED_HOSTS } from './certificate.js';
 import type { SimMeeting } from './meeting.js';
 import type { AudioVariation, MeetingOptions, SimPlatform } from './types.js';
 import { drawMarkup } from './markup.js';
+import type { WORDING_CHOICES } from './pages/html.js';
 import { PAGES, audioOf, choiceOf, selfTileOf, type PageChoice } from './pages/platforms.js';
 import { MeetingRegistry } from './registry.js';
 import { startServer } from './server.js';
@@ -119,7 +120,7 @@ export const TEAMS_CHOICES = PAGES.teams.choices;
 export const ZOOM_CHOICES = PAGES.zoom.choices;
 /** What a seed's Zoom page loads draw for each of ZOOM_CHOICES. */
 export const zoomChoicesOf = PAGES.zoom.choicesOf;
-export { zoomInvitation, zoomPwd } from './zoom-routes.js';
+export { zoomInvitation, zoomLinkForms, zoomPwd } from './zoom-routes.js';
 export { MEET_CAPTION_LANGUAGES, TEAMS_CAPTION_LANGUAGES, ZOOM_CAPTION_LANGUAGES } from './types.js';
 export type { TruthSegment } from './captions.js';
 export type { CaptionTurn } from './turn.js';
@@ -186,53 +187,64 @@ export function wrappersOf(platform: SimPlatform, seed: number): Record<string, 
 export function seedWithSelfTile(platform: SimPlatform, selfTile: string, from: number): number {
   const ways: readonly string[] = PAGES[platform].choices.selfTile;
   if (!ways.includes(selfTile)) throw new Error(`${platform} pages never mark the bot's tile as ${selfTile}`);
-  for (let seed = from >>> 0; ; seed = (seed + 1) >>> 0) if (selfTileOf(platform, seed) === selfTile) return seed;
+  return firstSeed(from, (seed) => selfTileOf(platform, seed) === selfTile);
 }
 
 /** The first seed from `from` on whose page loads draw `value` for `choice` (e.g. speakingMark 'label'). */
 export function seedWithChoice(platform: SimPlatform, choice: PageChoice, value: string, from: number): number {
   const ways: readonly string[] = PAGES[platform].choices[choice];
   if (!ways.includes(value)) throw new Error(`${platform} pages never draw ${choice} ${value}`);
-  for (let seed = from >>> 0; ; seed = (seed + 1) >>> 0) if (choiceOf(platform, seed, choice) === value) return seed;
+  return firstSeed(from, (seed) => choiceOf(platform, seed, choice) === value);
 }
 
 /**
  * The wordings of each platform's guests-refused screen, drawn per page load: Meet's and Teams'
  * `refusal` choice (their clients' REFUSALS), Zoom's `wording` (every wall of its own).
  */
-export const REFUSAL_WORDINGS: Record<SimPlatform, readonly string[]> = {
-  google_meet: PAGES.google_meet.choices.refusal,
-  teams: PAGES.teams.choices.refusal,
-  zoom: PAGES.zoom.choices.wording,
-};
-
-/** The first seed from `from` on whose page loads word the guests-refused screen as `wording` (REFUSAL_WORDINGS). */
-export function seedWithRefusal(platform: SimPlatform, wording: string, from: number): number {
-  if (!REFUSAL_WORDINGS[platform].includes(wording))
-    throw new Error(`${platform} never words its refusal as ${wording}`);
-  const drawn = (seed: number) =>
-    platform === 'zoom' ? PAGES.zoom.choicesOf(seed).wording : PAGES[platform].choicesOf(seed).refusal;
-  for (let seed = from >>> 0; ; seed = (seed + 1) >>> 0) if (drawn(seed) === wording) return seed;
-}
+export const REFUSAL_WORDINGS = wordingsOf('refusal');
 
 /**
  * The wordings of each platform's not-found, removed, ended and lobby screens, drawn per page load:
- * Meet's and Teams' `screenWording` (their clients' OTHER_WORDS for 'b'), Zoom's `wording` (every
+ * Meet's and Teams' `screenWording` (their clients' SCREEN_WORDS), Zoom's `wording` (every
  * screen of its own).
  */
-export const SCREEN_WORDINGS: Record<SimPlatform, readonly string[]> = {
-  google_meet: PAGES.google_meet.choices.screenWording,
-  teams: PAGES.teams.choices.screenWording,
-  zoom: PAGES.zoom.choices.wording,
-};
+export const SCREEN_WORDINGS = wordingsOf('screenWording');
+
+/** The first seed from `from` on whose page loads word the guests-refused screen as `wording` (REFUSAL_WORDINGS). */
+export function seedWithRefusal(platform: SimPlatform, wording: string, from: number): number {
+  return seedWithWording(platform, 'refusal', wording, from);
+}
 
 /** The first seed from `from` on whose page loads word those screens as `wording` (SCREEN_WORDINGS). */
 export function seedWithScreenWording(platform: SimPlatform, wording: string, from: number): number {
-  if (!SCREEN_WORDINGS[platform].includes(wording))
-    throw new Error(`${platform} never words its screens as ${wording}`);
-  const drawn = (seed: number) =>
-    platform === 'zoom' ? PAGES.zoom.choicesOf(seed).wording : PAGES[platform].choicesOf(seed).screenWording;
-  for (let seed = from >>> 0; ; seed = (seed + 1) >>> 0) if (drawn(seed) === wording) return seed;
+  return seedWithWording(platform, 'screenWording', wording, from);
+}
+
+/** A choice of Meet's and Teams' that words some of their screens; Zoom words every screen by its one `wording`. */
+type Wording = keyof typeof WORDING_CHOICES;
+
+function wordingsOf(wording: Wording): Record<SimPlatform, readonly string[]> {
+  return {
+    google_meet: PAGES.google_meet.choices[wording],
+    teams: PAGES.teams.choices[wording],
+    zoom: PAGES.zoom.choices.wording,
+  };
+}
+
+/** What a seed's page loads drew for a wording. */
+function wordingOf(platform: SimPlatform, wording: Wording, seed: number): string {
+  return platform === 'zoom' ? PAGES.zoom.choicesOf(seed).wording : PAGES[platform].choicesOf(seed)[wording];
+}
+
+function seedWithWording(platform: SimPlatform, wording: Wording, value: string, from: number): number {
+  if (!wordingsOf(wording)[platform].includes(value))
+    throw new Error(`${platform} never words its ${wording} as ${value}`);
+  return firstSeed(from, (seed) => wordingOf(platform, wording, seed) === value);
+}
+
+/** The first seed from `from` on (wrapping past 2^32 - 1) whose page loads `draws` holds for. */
+function firstSeed(from: number, draws: (seed: number) => boolean): number {
+  for (let seed = from >>> 0; ; seed = (seed + 1) >>> 0) if (draws(seed)) return seed;
 }
 
 /** The first seed from `from` on whose page loads deliver the call's audio as `audio` says. */

@@ -8,8 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { simulatorCertificate } from './certificate.js';
 import { handleControlApi } from './control-api.js';
 import { handleGuestApi, presented } from './guest-api.js';
-import { sendHtml, sendJson } from './http.js';
+import { redirect, sendHtml, sendJson } from './http.js';
 import { pageSeed } from './markup.js';
+import { recordPageLoad } from './page-load.js';
 import { meetPage } from './pages/meet.js';
 import { teamsPage } from './pages/teams.js';
 import type { MeetingRegistry } from './registry.js';
@@ -77,19 +78,10 @@ function meetRoute(registry: MeetingRegistry, req: IncomingMessage, res: ServerR
     const signIn = new URL('https://accounts.google.com/v3/signin/identifier');
     signIn.searchParams.set('continue', url.toString());
     signIn.searchParams.set('flowName', 'GlifWebSignIn');
-    return void res.writeHead(302, { location: signIn.toString(), 'cache-control': 'no-store' }).end();
+    return redirect(res, signIn);
   }
   const seed = pageSeed(meeting.options.markupSeed);
-  meeting.recordPageLoad({
-    account: session.valid?.email ?? null,
-    sessionsSeen: session.seen,
-    platform: 'google_meet',
-    path: url.pathname,
-    hl,
-    acceptLanguage: req.headers['accept-language'] ?? null,
-    userAgent: req.headers['user-agent'] ?? null,
-    markupSeed: seed,
-  });
+  recordPageLoad(meeting, req, session, { platform: 'google_meet', path: url.pathname, hl, markupSeed: seed });
   const refused = !session.valid && guests === 'refused_screen';
   const screen = meeting.options.notFound ? 'not_found' : refused ? 'cannot_join' : null;
   const account = session.valid && { name: session.valid.name, email: session.valid.email };

@@ -30,7 +30,7 @@ export interface MeetingOptions {
   /**
    * A screen none of the drivers know, shown before the pre-join while true (a browser check, a
    * "getting things ready" page: what a platform may put up one day). Its wording is drawn from
-   * the page load's seed (pages/common.js INTERSTITIALS); the page goes on to the pre-join once
+   * the page load's seed (pages/html.ts INTERSTITIALS); the page goes on to the pre-join once
    * the option is set false (sim.meeting(id, {interstitial: false}), or the control API).
    */
   interstitial: boolean;

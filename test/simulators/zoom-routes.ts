@@ -7,8 +7,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { presented } from './guest-api.js';
-import { readJson, sendHtml, sendJson } from './http.js';
+import { readJson, redirect, sendHtml, sendJson } from './http.js';
 import { pageSeed } from './markup.js';
+import { recordPageLoad } from './page-load.js';
 import { zoomPage } from './pages/zoom.js';
 import type { MeetingRegistry } from './registry.js';
 import type { SimMeeting } from './meeting.js';
@@ -25,6 +26,22 @@ export const isZoomHost = (host: string): boolean => host === 'zoom.us' || host.
  */
 export function zoomPwd(passcode: string): string {
   return `${Buffer.from(passcode, 'utf8').toString('base64url')}.1`;
+}
+
+/**
+ * Every form of link Zoom hands out, each to one of `ids` (four meeting numbers) and the last to
+ * the personal room `personal`, all with the passcode's pwd: the launch page on a regional host
+ * and on zoom.us, the web client's two paths, and a personal link.
+ */
+export function zoomLinkForms(ids: readonly string[], personal: string, passcode: string): string[] {
+  const pwd = zoomPwd(passcode);
+  return [
+    `https://us05web.zoom.us/j/${ids[0]}?pwd=${pwd}`,
+    `https://zoom.us/j/${ids[1]}?pwd=${pwd}`,
+    `https://app.zoom.us/wc/join/${ids[2]}?pwd=${pwd}`,
+    `https://app.zoom.us/wc/${ids[3]}/join?pwd=${pwd}`,
+    `https://zoom.us/my/${personal}?pwd=${pwd}`,
+  ];
 }
 
 /** The invitation link for a simulated Zoom meeting: the launch page, with the pwd when it has a passcode. */
@@ -63,19 +80,10 @@ function webClient(registry: MeetingRegistry, req: IncomingMessage, res: ServerR
     // Zoom sends a guest of a meeting for signed-in users, or a session it no longer accepts, to sign in.
     const signIn = new URL('https://zoom.us/signin');
     signIn.hash = `#/login?continue=${encodeURIComponent(url.toString())}`;
-    return void res.writeHead(302, { location: signIn.toString(), 'cache-control': 'no-store' }).end();
+    return redirect(res, signIn);
   }
   const seed = pageSeed(meeting.options.markupSeed);
-  meeting.recordPageLoad({
-    account: session.valid?.email ?? null,
-    sessionsSeen: session.seen,
-    platform: 'zoom',
-    path: url.pathname,
-    hl: null,
-    acceptLanguage: req.headers['accept-language'] ?? null,
-    userAgent: req.headers['user-agent'] ?? null,
-    markupSeed: seed,
-  });
+  recordPageLoad(meeting, req, session, { platform: 'zoom', path: url.pathname, hl: null, markupSeed: seed });
   const pwd = url.searchParams.get('pwd');
   const refused = !session.valid && guests === 'refused_screen';
   const screen = notFound ? 'invalid' : botWall ? 'captcha' : refused ? 'refused' : null;

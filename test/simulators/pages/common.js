@@ -60,30 +60,75 @@ window.__SIMLIB__ = (function () {
       },
     };
   }
-  function connect(guestId, onView) {
-    var source = new EventSource('/_sim/api/events?guest=' + encodeURIComponent(guestId));
-    source.onmessage = function (event) { onView(JSON.parse(event.data)); };
-    return source;
+  /*
+   * Runs a platform's client: body(L, SIM, C, root) with this library, the page's config
+   * (window.__SIM__, with the seed's draws), the class names drawn for its roles, and the element
+   * its screens are drawn in (SIM.rootId, see html.ts).
+   */
+  function client(body) {
+    var SIM = window.__SIM__;
+    body(window.__SIMLIB__, SIM, SIM.cls, document.getElementById(SIM.rootId));
   }
   /*
+   * A client's state: its own mic and camera (on until turned off), the guest it joined as and the
+   * event stream of its views, the screen shown and the last view, the call screen's elements (ui),
+   * captions (on or off; allowed by the host, null till the first view says), the call's speaking
+   * timeline and audio. `own` adds the platform's.
+   */
+  function state(own) {
+    return Object.assign({ micOn: true, camOn: true, guestId: null, source: null, screen: null, lastView: null, ui: null,
+      captionsOn: false, captionsAllowed: null, speaking: null, audio: null }, own);
+  }
+  /* The simulator took the client in as `guestId`: from now on its views come over the event stream. */
+  function connect(local, guestId, onView) {
+    local.guestId = guestId;
+    local.source = new EventSource('/_sim/api/events?guest=' + encodeURIComponent(guestId));
+    local.source.onmessage = function (event) { onView(JSON.parse(event.data)); };
+  }
+  /*
+   * A client's texts in the wording this page load drew (SIM.screenWording, Zoom's SIM.wording):
+   * each entry lists its wordings, the best-known first; 'b' picks the second, as other builds,
+   * tenants and locales word it, where the entry has one.
+   */
+  function worded(wording, texts) {
+    var words = {};
+    Object.keys(texts).forEach(function (key) {
+      var ways = texts[key];
+      words[key] = wording === 'b' && ways.length > 1 ? ways[1] : ways[0];
+    });
+    return words;
+  }
+
+  /*
    * The view handler of a client: a screen is drawn once, when the view asks for another one (the
-   * way a real client swaps whole screens); an in-call view then repaints tiles and captions and
-   * plays the speech it carries. `audio` says how the platform receives the call's sound (see
-   * callAudio); the call's audio lives exactly as long as the in-call screen.
+   * way a real client swaps whole screens); an in-call view then repaints the call and plays the
+   * speech it carries. What lives exactly as long as the in-call screen: the call's audio (callAudio,
+   * in call-audio.js; `audio` says how the platform receives it) and its speaking timeline
+   * (local.speaking).
+   *
+   * draw: reset() clears what the last screen left, lobby(), call() and end(terminal) draw the
+   * screens; in the call, people(participants, speaking) shows who is in it and who of them speaks
+   * now (on every view, and whenever the speaking changes), captions(entries) shows the captions,
+   * and captionsSetting follows the host's captions setting (see allowCaptions).
    */
   function screens(local, media, draw, audio) {
+    function paintPeople() {
+      draw.people(local.lastView.participants, local.speaking.names());
+    }
     return function render(view) {
       local.lastView = view;
       if (view.screen !== local.screen) {
         if (local.audio) { local.audio.close(); local.audio = null; }
+        if (local.speaking) { local.speaking.close(); local.speaking = null; }
         local.screen = view.screen;
         draw.reset();
         if (view.screen === 'lobby') draw.lobby();
         if (view.screen === 'in_call') {
           draw.call();
+          local.speaking = speakingTimeline(paintPeople);
           if (audio && window.RTCPeerConnection && window.AudioContext) {
             try {
-              local.audio = callAudio(local, audio);
+              local.audio = window.__SIMLIB__.callAudio(local, audio);
             } catch (err) {
               // The call goes on without sound, as a real client's would; the truth says why.
               post('audio-event', { guest: local.guestId, event: 'failed', at: Date.now(), detail: String(err) }).catch(function () {});
@@ -97,286 +142,31 @@ window.__SIMLIB__ = (function () {
         }
       }
       if (view.screen === 'in_call') {
-        draw.paint(view);
+        allowCaptions(local, view.captionsAllowed !== false, draw.captionsSetting);
+        local.speaking.update(view.speech || []);
+        paintPeople();
+        draw.captions(view.captions);
         if (local.audio) local.audio.update(view.speech || []);
       }
     };
   }
 
   /*
-   * The call's sound, delivered the way the real apps receive it: over WebRTC, into <audio>
-   * elements. Both ends are in this page: a sending RTCPeerConnection stands for the platform's
-   * media server, a receiving one is the app's own. Each utterance the view carries is fetched
-   * (/_sim/audio/<id>.wav), decoded, and played from its scheduled time through WebAudio into a
-   * sending track (AudioBufferSourceNode -> gain -> MediaStreamAudioDestinationNode); between
-   * utterances the tracks carry silence. The receiving side renders every remote stream in an
-   * <audio> element (srcObject, autoplay), as Meet and Teams do.
-   *
-   * config.slots: receive tracks; Meet has three, one per recent speaker (a speaker without one
-   * takes the least recently used), Teams one, mixing everybody. How tracks come and change is this
-   * page load's draw (SIM.audioTracks, SIM.audioChange, SIM.audioElements; AudioVariation in
-   * types.ts). config.host(): the call screen's element, for audio elements placed in it. What
-   * happens is reported to the simulator (played, audio-event) for the ground truth.
+   * The host turned captions off for the call, or back on (the view's captionsAllowed): captions
+   * on go off (setting.set(false)), the platform redraws its captions controls (setting.redraw:
+   * disabled or gone while off, SIM.captionsRefused), and a notice says so in the platform's words
+   * (setting.notices: [back on, off]). Allowed again, captions stay off until turned on.
    */
-  /* A page this late for an utterance (a starved machine) skips it rather than play it stale. */
-  var MAX_LATE_MS = 10000;
-  function callAudio(local, config) {
-    var SIM = window.__SIM__ || {};
-    var draw = { tracks: SIM.audioTracks || 'atJoin', change: SIM.audioChange || 'none', elements: SIM.audioElements || 'body' };
-    // Default (interactive) latency: a context with large buffers renders its sound that much
-    // ahead of the wall clock, before the time the page schedules and reports.
-    var ctx = new AudioContext();
-    var send = new RTCPeerConnection();
-    var recv = new RTCPeerConnection();
-    var lanes = [];
-    var slots = [];
-    var played = {};
-    var playing = new Set();
-    var elements = [];
-    var hiddenHost = null;
-    var changed = false;
-    var closed = false;
-    var chain = Promise.resolve();
-
-    function report(event, detail) {
-      if (closed) return;
-      post('audio-event', { guest: local.guestId, event: event, at: Date.now(), detail: detail === undefined ? undefined : String(detail) }).catch(function () {});
-    }
-
-    // Without a user gesture (or the autoplay flag) the context starts suspended: it resumes on the next one.
-    function resume() {
-      if (ctx.state === 'running' || closed) return;
-      ctx.resume().then(function () { if (ctx.state === 'running') report('audio_resumed'); }).catch(function () {});
-    }
-    if (ctx.state !== 'running') {
-      report('audio_blocked', 'AudioContext ' + ctx.state);
-      resume();
-      ['pointerdown', 'keydown'].forEach(function (type) { document.addEventListener(type, resume, true); });
-    }
-
-    /*
-     * ICE between the two ends of this page. Without media permission Chromium hides host
-     * addresses behind mDNS names (<uuid>.local) that nothing here resolves; both ends are this
-     * machine, so such a candidate is handed over as the loopback address. Candidates that arrive
-     * before their description are held until it is set.
-     */
-    function loopback(c) {
-      var line = c.candidate.replace(/ [0-9a-f-]+\.local /i, ' 127.0.0.1 ');
-      return { candidate: line, sdpMid: c.sdpMid, sdpMLineIndex: c.sdpMLineIndex, usernameFragment: c.usernameFragment };
-    }
-    function trickle(from, to) {
-      var held = [];
-      from.addEventListener('icecandidate', function (e) {
-        if (!e.candidate || !e.candidate.candidate) return;
-        if (to.remoteDescription) to.addIceCandidate(loopback(e.candidate)).catch(function () {});
-        else held.push(loopback(e.candidate));
-      });
-      return function flush() {
-        held.splice(0).forEach(function (c) { to.addIceCandidate(c).catch(function () {}); });
-      };
-    }
-    var flushToRecv = trickle(send, recv);
-    var flushToSend = trickle(recv, send);
-    recv.addEventListener('iceconnectionstatechange', function () {
-      if (recv.iceConnectionState === 'connected') report('ice_connected');
-      if (recv.iceConnectionState === 'failed') report('failed', 'ICE failed');
-    });
-
-    /* One offer/answer at a time, the sending end offering (as a media server renegotiating). */
-    function negotiate() {
-      chain = chain.then(function () {
-        if (closed) return;
-        return send.createOffer()
-          .then(function (offer) { return send.setLocalDescription(offer); })
-          .then(function () { return recv.setRemoteDescription(send.localDescription); })
-          .then(function () { flushToRecv(); return recv.createAnswer(); })
-          .then(function (answer) { return recv.setLocalDescription(answer); })
-          .then(function () { return send.setRemoteDescription(recv.localDescription); })
-          .then(function () { flushToSend(); });
-      }).catch(function (err) { report('failed', 'negotiation: ' + err); });
-      return chain;
-    }
-
-    /* A sending track: utterances play into `input`, which feeds whichever destination is current. */
-    function newTrack() {
-      var dest = ctx.createMediaStreamDestination();
-      return { dest: dest, track: dest.stream.getAudioTracks()[0], stream: dest.stream };
-    }
-    function addLane(index) {
-      var input = ctx.createGain();
-      // A source of zeros that never stops: the track carries real silence between utterances
-      // instead of a graph gone idle, whose last partial buffer would only leave with the next sound.
-      var silence = ctx.createConstantSource();
-      silence.offset.value = 0;
-      silence.connect(input);
-      silence.start();
-      var out = newTrack();
-      input.connect(out.dest);
-      var lane = { index: index, input: input, out: out, sender: send.addTrack(out.track, out.stream) };
-      lanes[index] = lane;
-      return lane;
-    }
-    function transceiverOf(sender) {
-      var found = send.getTransceivers().filter(function (t) { return t.sender === sender; })[0];
-      return found ? found.mid : null;
-    }
-
-    /*
-     * The context time whose samples are rendered (and so sent) at epoch ms `at`. currentTime lags
-     * on a busy machine; an output timestamp pairs a context time with the moment it is heard, a
-     * render ahead of it by outputLatency, however stale the pair.
-     */
-    function contextTimeAt(at) {
-      var stamp = ctx.getOutputTimestamp ? ctx.getOutputTimestamp() : null;
-      if (!stamp || !stamp.performanceTime) return ctx.currentTime + (at - Date.now()) / 1000;
-      var heardAt = at - performance.timeOrigin + (ctx.outputLatency || 0) * 1000;
-      return Math.max(ctx.currentTime, stamp.contextTime + (heardAt - stamp.performanceTime) / 1000);
-    }
-
-    /* The receive slot for a speaker: their own, a free one, else the least recently used. */
-    function slotFor(speaker) {
-      var at = performance.now();
-      var i = slots.findIndex(function (s) { return s.speaker === speaker; });
-      if (i < 0 && slots.length < config.slots) { i = slots.length; slots.push({ speaker: speaker, used: at }); }
-      if (i < 0) {
-        i = 0;
-        slots.forEach(function (s, j) { if (s.used < slots[i].used) i = j; });
-        slots[i].speaker = speaker;
-      }
-      slots[i].used = at;
-      return i;
-    }
-    /* The lane of a slot; drawn 'late', it is added (and negotiated) only now. */
-    function laneFor(slot) {
-      if (lanes[slot]) return Promise.resolve(lanes[slot]);
-      var lane = addLane(slot);
-      report('tracks_added', '1 track (slot ' + slot + ')');
-      return negotiate().then(function () { return lane; });
-    }
-
-    /* Every remote stream in an <audio> element, where this page load puts them. */
-    function host() {
-      if (draw.elements === 'call' && config.host && config.host()) return config.host();
-      if (draw.elements === 'hidden') {
-        if (!hiddenHost) {
-          hiddenHost = h('div', { style: 'display:none' });
-          document.body.insertBefore(hiddenHost, document.body.firstChild);
-        }
-        return hiddenHost;
-      }
-      return document.body;
-    }
-    function render(stream) {
-      var el = document.createElement('audio');
-      el.autoplay = true;
-      el.srcObject = stream;
-      var parent = host();
-      parent.appendChild(el);
-      var playback = el.play();
-      if (playback) playback.catch(function () {});
-      return { el: el, stream: stream, parent: parent };
-    }
-    recv.addEventListener('track', function (e) {
-      var stream = e.streams[0] || new MediaStream([e.track]);
-      if (elements.some(function (x) { return x.stream === stream; })) return;
-      elements.push(render(stream));
-    });
-
-    if (draw.tracks === 'atJoin') {
-      for (var i = 0; i < config.slots; i++) addLane(i);
-      report('tracks_added', config.slots + (config.slots === 1 ? ' track' : ' tracks') + ' at join');
-      negotiate();
-    }
-
-    /* Once, just after the first utterance this page played: the change this page load drew. */
-    function change() {
-      if (closed || draw.change === 'none') return;
-      var current = lanes.filter(Boolean);
-      if (draw.change === 'replaceTrack') {
-        current.forEach(function (lane) {
-          var old = lane.out;
-          lane.out = newTrack();
-          lane.input.disconnect();
-          lane.input.connect(lane.out.dest);
-          lane.sender.replaceTrack(lane.out.track).then(function () { old.track.stop(); });
-        });
-        report('track_replaced', current.length + ' sending track(s)');
-      }
-      if (draw.change === 'renegotiate') {
-        var moved = current.map(function (lane) {
-          var out = newTrack();
-          return { lane: lane, out: out, sender: send.addTrack(out.track, out.stream) };
-        });
-        negotiate().then(function () {
-          // The sound moves to the new tracks; the old ones stay, silent.
-          moved.forEach(function (m) {
-            m.lane.input.disconnect();
-            m.lane.input.connect(m.out.dest);
-            m.lane.out = m.out;
-            m.lane.sender = m.sender;
-          });
-          report('renegotiated', moved.length + ' new transceiver(s)');
-        });
-      }
-      if (draw.change === 'recreateElement') {
-        elements = elements.map(function (x) {
-          x.el.srcObject = null;
-          x.el.remove();
-          return render(x.stream);
-        });
-        report('element_recreated', elements.length + ' element(s)');
-      }
-    }
-
-    function play(u) {
-      var slot = slotFor(u.speaker);
-      var decoded = fetch(u.url)
-        .then(function (r) { if (!r.ok) throw new Error('HTTP ' + r.status); return r.arrayBuffer(); })
-        .then(function (bytes) { return ctx.decodeAudioData(bytes); });
-      Promise.all([decoded, laneFor(slot)]).then(function (both) {
-        var buffer = both[0];
-        var lane = both[1];
-        if (closed) return;
-        // On time: start at the scheduled moment. Late (a busy page): start now, all of it, as a
-        // network delays speech rather than dropping it; what is more than MAX_LATE_MS late is
-        // missed, never played stale.
-        var wait = u.startAt - Date.now();
-        if (-wait > MAX_LATE_MS) return report('missed', u.id + ' (' + -wait + ' ms late)');
-        var source = ctx.createBufferSource();
-        source.buffer = buffer;
-        source.connect(lane.input);
-        source.start(wait > 0 ? contextTimeAt(u.startAt) : 0);
-        playing.add(source);
-        source.addEventListener('ended', function () {
-          playing.delete(source);
-          source.disconnect();
-          if (!changed && playing.size === 0) { changed = true; setTimeout(change, 100); }
-        });
-        post('played', { guest: local.guestId, id: u.id, startedAt: Date.now() + Math.max(0, wait), lateMs: Math.max(0, -wait),
-          slot: lane.index, mid: transceiverOf(lane.sender) }).catch(function () {});
-      }).catch(function (err) { report('failed', u.id + ': ' + err); });
-    }
-
-    return {
-      update: function (speech) {
-        speech.forEach(function (u) {
-          if (played[u.id]) return;
-          played[u.id] = true;
-          play(u);
-        });
-      },
-      close: function () {
-        closed = true;
-        playing.forEach(function (source) { try { source.stop(); } catch (e) { /* not started */ } });
-        elements.forEach(function (x) { x.el.srcObject = null; x.el.remove(); });
-        if (hiddenHost) hiddenHost.remove();
-        ['pointerdown', 'keydown'].forEach(function (type) { document.removeEventListener(type, resume, true); });
-        send.close();
-        recv.close();
-        ctx.close().catch(function () {});
-      },
-    };
+  function allowCaptions(local, allowed, setting) {
+    var before = local.captionsAllowed;
+    if (allowed === before) return;
+    local.captionsAllowed = allowed;
+    if (!allowed && local.captionsOn) setting.set(false);
+    setting.redraw();
+    // The first view only says how the call started: nothing changed, nothing to announce.
+    if (before !== null) toast(allowed ? setting.notices[0] : setting.notices[1]);
   }
+
   /*
    * Who is speaking now, as the platforms' speaking indicators show it: each utterance of the view
    * lights its speaker from its sound's start until SPEAKING_TAIL_MS after its end (the indicators
@@ -410,9 +200,79 @@ window.__SIMLIB__ = (function () {
     };
   }
 
-  /* A notice over the call for a few seconds ("The host turned off captions"), as both apps show. */
-  function toast(className, text) {
-    var el = h('div', { role: 'status', 'aria-live': 'polite', class: className }, text);
+  /*
+   * The call's tiles as Meet and Teams show them, kept in step with the view's participants: a
+   * tile for each key keysOf(person) gives (the person's id; Meet adds one while they present),
+   * drawn once by draw(person, key) at the end of host() and removed once the view no longer has
+   * it. A tile is its outermost element; its __sim entry names its person and says whether it may
+   * show them speaking (canSpeak: never the bot's own), which markSpeaking(entry, on) shows the
+   * platform's own way.
+   */
+  function gallery(host, keysOf, draw, markSpeaking) {
+    var tiles = new Map();
+    function unmark(tile) { markSpeaking(tile.__sim, false); }
+    return {
+      paint: function (people, speaking) {
+        var keep = new Set();
+        people.forEach(function (p) {
+          keysOf(p).forEach(function (key) {
+            keep.add(key);
+            if (tiles.has(key)) return;
+            var tile = draw(p, key);
+            tiles.set(key, tile);
+            host().appendChild(tile);
+          });
+        });
+        tiles.forEach(function (tile, key) {
+          if (keep.has(key)) return;
+          unmark(tile);
+          tile.remove();
+          tiles.delete(key);
+        });
+        tiles.forEach(function (tile) {
+          var entry = tile.__sim;
+          markSpeaking(entry, entry.canSpeak && speaking.indexOf(entry.name) >= 0);
+        });
+      },
+      clear: function () {
+        tiles.forEach(unmark);
+        tiles.clear();
+      },
+    };
+  }
+
+  /*
+   * A dropdown as Teams and Zoom draw theirs: a combobox (labelled by the element with id
+   * labelId) showing the choice, and in `list`, while open, a listbox of `options`; picking one
+   * shows it and calls onPick(option). The caller places box and list in its dialog.
+   */
+  function dropdown(labelId, options, current, onPick) {
+    var C = window.__SIM__.cls;
+    var value = h('span', {}, current);
+    var list = h('div', {});
+    var box = h('button', { type: 'button', role: 'combobox', 'aria-haspopup': 'listbox', 'aria-expanded': 'false', 'aria-labelledby': labelId, class: C.btn,
+      onclick: function () {
+        if (list.firstChild) return close();
+        box.setAttribute('aria-expanded', 'true');
+        list.appendChild(h('div', { role: 'listbox', class: C.menu }, options.map(function (label) {
+          return wrap('control', h('div', { role: 'option', 'aria-selected': String(label === current), class: C.menuItem,
+            onclick: function () { current = label; value.textContent = label; onPick(label); close(); } }, [h('span', {}, label)]));
+        })));
+      } }, [value, h('span', { 'aria-hidden': 'true' }, '\u2304')]);
+    function close() { list.replaceChildren(); box.setAttribute('aria-expanded', 'false'); }
+    return { box: wrap('control', box), list: list };
+  }
+
+  /* The caption language picked in a client's settings: the simulator is told when it changed. */
+  function pickCaptionLanguage(local, language) {
+    if (language === local.captionLanguage) return;
+    local.captionLanguage = language;
+    post('caption-language', { guest: local.guestId, language: language });
+  }
+
+  /* A notice over the call for a few seconds ("The host turned off captions"), as the apps show. */
+  function toast(text) {
+    var el = h('div', { role: 'status', 'aria-live': 'polite', class: window.__SIM__.cls.toast }, text);
     document.body.appendChild(el);
     setTimeout(function () { el.remove(); }, 4000);
   }
@@ -438,6 +298,7 @@ window.__SIMLIB__ = (function () {
     })();
   }
 
-  return { h: h, wrap: wrap, post: post, avatar: avatar, media: media, connect: connect, screens: screens,
-    speakingTimeline: speakingTimeline, toast: toast, interstitial: interstitial };
+  return { h: h, wrap: wrap, post: post, avatar: avatar, media: media, client: client, state: state, connect: connect,
+    worded: worded, screens: screens, gallery: gallery, dropdown: dropdown, pickCaptionLanguage: pickCaptionLanguage,
+    interstitial: interstitial };
 })();

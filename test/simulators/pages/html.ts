@@ -6,8 +6,7 @@ const clients = new Map<string, string>();
 
 /**
  * How a page load delivers the call's audio, drawn per seed like the rest (see AudioVariation in
- * types.ts): both platforms' pages draw these after their own choices, so adding them changed no
- * earlier draw.
+ * types.ts): every platform's pages draw these right after how they mark the bot's own tile.
  */
 export const AUDIO_CHOICES = {
   audioTracks: ['atJoin', 'late'],
@@ -18,9 +17,16 @@ export const AUDIO_CHOICES = {
 /**
  * How a page load shows captions the host turned off (MeetingOptions.captionsAllowed): the
  * control stays, disabled, with a note saying the host or organizer turned captions off; or it is
- * gone from the toolbar (Meet) or the More menu (Teams). Drawn after the other choices.
+ * gone from the toolbar (Meet, Zoom) or the More menu (Teams).
  */
-export const CAPTIONS_REFUSED_CHOICES = { captionsRefused: ['disabled', 'absent'] } as const;
+const CAPTIONS_REFUSED_CHOICES = { captionsRefused: ['disabled', 'absent'] } as const;
+
+/**
+ * How a Meet or Teams page load words its screens: the guests-refused screen (`refusal`, the
+ * client's REFUSALS), then the not-found, removed, ended and lobby screens (`screenWording`, the
+ * client's SCREEN_WORDS: the best-known sentences, or others that say the same).
+ */
+export const WORDING_CHOICES = { refusal: ['a', 'b', 'c'], screenWording: ['a', 'b'] } as const;
 
 /**
  * The wordings of the unknown interstitial (MeetingOptions.interstitial): screens no driver knows,
@@ -59,8 +65,9 @@ export function renderPage<K extends string, L extends string>(page: {
   levels: readonly L[];
   css: (c: Record<K, string>) => string;
   config: Record<string, unknown>;
-  /** Browser-side files, in order (common.js first). */
+  /** Browser-side files, in order (the library, common.js and call-audio.js, first). */
   clients: string[];
+  /** The id of the element the client draws its screens in (SIM.rootId in the page). */
   rootId: string;
 }): string {
   const { cls, wrappers, wrapperClass } = drawMarkup(page.seed, page.classKeys, page.levels, page.laterClassKeys);
@@ -70,7 +77,7 @@ export function renderPage<K extends string, L extends string>(page: {
     `<title>${page.title}</title>`,
     `<style>${page.css(cls)}</style></head>`,
     `<body><div id="${page.rootId}"></div>`,
-    `<script>window.__SIM__ = ${scriptJson({ ...page.config, seed: page.seed, cls, markup: { wrappers, wrapperClass } })};</script>`,
+    `<script>window.__SIM__ = ${scriptJson({ ...page.config, seed: page.seed, cls, markup: { wrappers, wrapperClass }, rootId: page.rootId })};</script>`,
     ...page.clients.map((file) => `<script>${clientSource(file)}</script>`),
     '</body></html>',
   ].join('\n');
@@ -79,11 +86,19 @@ export function renderPage<K extends string, L extends string>(page: {
 /**
  * One platform's pages: the class roles its markup names (drawn afresh per seed), the levels that
  * get wrapper elements, the choices a seed draws besides (see markup.ts), its CSS over the drawn
- * class names, and its browser-side client (after common.js) mounted at `rootId`.
+ * class names, and its browser-side client (after the library, common.js and call-audio.js)
+ * mounted at `rootId`.
+ *
+ * Every platform's page loads draw, in this order: how the bot's own tile is marked (`selfTile`),
+ * the call's audio (AUDIO_CHOICES), how a speaking person shows (`speakingMark`), how captions the
+ * host turned off show (CAPTIONS_REFUSED_CHOICES), then the platform's own `choices`. A new choice
+ * goes last, so every seed's earlier draws stay.
  */
 export function definePages<
   const K extends string,
   const L extends string,
+  const S extends readonly string[],
+  const M extends readonly string[],
   const C extends Record<string, readonly string[]>,
   const A extends string = never,
 >(pages: {
@@ -91,15 +106,19 @@ export function definePages<
   /** Class roles added after the first ones (drawn apart, so earlier seeds keep their class names). */
   laterClassKeys?: readonly A[];
   levels: readonly L[];
+  selfTile: S;
+  speakingMark: M;
   choices: C;
   css: (c: Record<K | A, string>) => string;
   client: string;
   rootId: string;
 }) {
-  const choicesOf = (seed: number) => drawChoices(seed, pages.choices);
+  const { selfTile, speakingMark } = pages;
+  const choices = { selfTile, ...AUDIO_CHOICES, speakingMark, ...CAPTIONS_REFUSED_CHOICES, ...pages.choices };
+  const choicesOf = (seed: number) => drawChoices(seed, choices);
   return {
     levels: pages.levels,
-    choices: pages.choices,
+    choices,
     choicesOf,
     /** A page load: `config` goes to the client with the seed's choices added. */
     render: (title: string, config: Record<string, unknown> & { seed: number }): string =>
@@ -111,7 +130,7 @@ export function definePages<
         levels: pages.levels,
         css: pages.css,
         config: { ...config, ...choicesOf(config.seed), interstitial: interstitialOf(config.seed) },
-        clients: ['common.js', pages.client],
+        clients: ['common.js', 'call-audio.js', pages.client],
         rootId: pages.rootId,
       }),
   };

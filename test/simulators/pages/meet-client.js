@@ -3,42 +3,37 @@
  * lobby, the call (tiles, toolbar, captions region with one block per turn rewritten in place) and
  * the end screens. Everything it shows comes from the simulator's event stream.
  */
-(function () {
+window.__SIMLIB__.client(function (L, SIM, C, root) {
   'use strict';
-  var SIM = window.__SIM__;
-  var C = SIM.cls;
-  var O = SIM.options || {};
-  var L = window.__SIMLIB__;
   var h = L.h;
   var wrap = L.wrap;
-  var root = document.getElementById('yDmH0d');
-  // captionsAllowed: whether the host lets the call have captions (null till the first view says).
-  var local = { micOn: true, camOn: true, guestId: null, screen: null, captionsOn: false, dialogDone: false,
-    blocks: new Map(), tiles: new Map(), ui: null, lastView: null, source: null, captionsAllowed: null, speaking: null };
+  var O = SIM.options || {};
+  // blocks: the caption blocks shown, by id; dialogDone: the pre-join dialog was answered.
+  var local = L.state({ blocks: new Map(), dialogDone: false });
   var media = L.media(local);
 
-  var END_SCREENS = {
-    denied: ['You can\u2019t join this call', 'Someone in the call denied your request to join'],
-    no_response: ['You can\u2019t join this call', 'No one responded to your request to join the call'],
-    removed: ['You\u2019ve been removed from the meeting', ''],
-    ended: ['Your host ended the meeting for everyone', ''],
-    left: ['You left the meeting', ''],
-    not_found: ['Check your meeting code', 'Make sure you entered the correct meeting code in the URL, for example: https://meet.google.com/xxx-yyyy-zzz'],
-    invalid: ['Invalid video call name.', ''],
-    lobby: ['Asking to be let in\u2026', 'You\u2019ll join the call when someone lets you in'],
-  };
   /*
-   * The same screens in other words (SIM.screenWording 'b'), as other builds and locales word
-   * them: what a driver knowing only the sentences above must still tell apart by their meaning.
+   * The end screens and the lobby, a heading and a line each, in the wording this page load drew
+   * (SIM.screenWording): the best-known sentences, and for some the same screen in other words, as
+   * other builds and locales word it: what a driver knowing only the first must still tell apart
+   * by its meaning.
    */
-  var OTHER_WORDS = {
-    removed: ['Someone removed you from the call', ''],
-    ended: ['The host ended the call for everyone', 'Thanks for joining.'],
-    not_found: ['This video call doesn\u2019t exist', 'Check the link you were sent, or ask the organizer for a new one.'],
-    invalid: ['This meeting code is not valid.', ''],
-    lobby: ['Waiting to be let in\u2026', 'Someone in the call will admit you soon'],
-  };
-  var SCREEN_WORDS = SIM.screenWording === 'b' ? Object.assign({}, END_SCREENS, OTHER_WORDS) : END_SCREENS;
+  var SCREEN_WORDS = L.worded(SIM.screenWording, {
+    denied: [['You can\u2019t join this call', 'Someone in the call denied your request to join']],
+    no_response: [['You can\u2019t join this call', 'No one responded to your request to join the call']],
+    removed: [['You\u2019ve been removed from the meeting', ''], ['Someone removed you from the call', '']],
+    ended: [['Your host ended the meeting for everyone', ''], ['The host ended the call for everyone', 'Thanks for joining.']],
+    left: [['You left the meeting', '']],
+    not_found: [
+      ['Check your meeting code', 'Make sure you entered the correct meeting code in the URL, for example: https://meet.google.com/xxx-yyyy-zzz'],
+      ['This video call doesn\u2019t exist', 'Check the link you were sent, or ask the organizer for a new one.'],
+    ],
+    invalid: [['Invalid video call name.', ''], ['This meeting code is not valid.', '']],
+    lobby: [
+      ['Asking to be let in\u2026', 'You\u2019ll join the call when someone lets you in'],
+      ['Waiting to be let in\u2026', 'Someone in the call will admit you soon'],
+    ],
+  });
 
   function icon(name) { return h('i', { class: C.icon + ' google-material-icons', 'aria-hidden': 'true' }, name); }
   function button(label, attrs) {
@@ -114,10 +109,7 @@
   function askToJoin(name) {
     if (O.prejoinDialog && O.prejoinDialog !== 'none' && !local.dialogDone) return confirmFirst(name);
     L.post('join', { meetingId: SIM.meetingId, platform: 'google_meet', name: name, micOn: local.micOn, camOn: local.camOn, hl: SIM.hl })
-      .then(function (r) {
-        local.guestId = r.guestId;
-        local.source = L.connect(r.guestId, render);
-      });
+      .then(function (r) { L.connect(local, r.guestId, render); });
   }
 
   function confirmFirst(name) {
@@ -139,27 +131,30 @@
 
   // ---- screens driven by the simulator
 
-  // Meet receives up to three audio tracks, one per recent speaker; audio elements placed in the call go in its screen.
+  /* A tile per person, and a second one, "<name> (Presentation)", while someone presents. */
+  var tiles = L.gallery(function () { return local.ui.grid; }, function (p) {
+    return [p.id].concat(p.presenting ? [p.id + '/presentation'] : []);
+  }, drawTile, markSpeaking);
+
+  // Meet receives up to three audio tracks, one per recent speaker.
   var render = L.screens(local, media, {
     reset: function () {
-      if (local.speaking) local.speaking.close();
-      local.speaking = null;
-      local.tiles.forEach(function (tile) { markSpeaking(tile.__sim, false); });
+      tiles.clear();
       local.blocks.clear();
-      local.tiles.clear();
       closePopups();
     },
-    lobby: function () { renderLobby(); },
-    call: function () { renderCall(); },
-    end: function (terminal) { renderEnd(terminal); },
-    paint: function (view) {
-      allowCaptions(view.captionsAllowed !== false);
-      paintTiles(view.participants);
-      local.speaking.update(view.speech || []);
-      paintSpeaking();
-      paintCaptions(view.captions);
+    lobby: renderLobby,
+    call: renderCall,
+    end: renderEnd,
+    people: function (people, speaking) {
+      tiles.paint(people, speaking);
+      local.ui.count.textContent = String(people.length);
     },
-  }, { slots: 3, host: function () { return root.firstElementChild; } });
+    captions: paintCaptions,
+    /* The host's captions off: the captions button is disabled or taken out of the toolbar (SIM.captionsRefused). */
+    captionsSetting: { set: setCaptions, redraw: paintCaptionsButton,
+      notices: ['The host turned captions back on', 'The host turned off captions for everyone'] },
+  }, { slots: 3, root: root });
 
   function renderLobby() {
     root.replaceChildren(h('div', { class: C.prejoin }, [
@@ -234,7 +229,6 @@
     // ccOuter, moreOuter: the captions button as the toolbar holds it, and its neighbour, for a host who takes it away.
     local.ui = { grid: grid, captionsHost: captionsHost, cc: cc, count: count, list: null, region: null, regionOuter: null,
       bar: bar, ccOuter: controls[3], moreOuter: controls[4] };
-    local.speaking = L.speakingTimeline(paintSpeaking);
     paintCaptionsButton();
     if (O.gotItPopup) {
       var popup = h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-modal': 'true', class: C.dialog }, [
@@ -335,9 +329,7 @@
     function choose(label) {
       closeList();
       value.textContent = label;
-      if (label === local.captionLanguage) return;
-      local.captionLanguage = label;
-      L.post('caption-language', { guest: local.guestId, language: label });
+      L.pickCaptionLanguage(local, label);
     }
     return [
       h('div', { id: labelId, class: C.dialogTitle }, 'Meeting language'),
@@ -346,21 +338,6 @@
       h('div', { class: C.dialogText }, [h('span', {}, 'Translated captions'),
         wrap('control', h('button', { type: 'button', role: 'switch', 'aria-checked': 'false', 'aria-label': 'Translated captions', class: C.btn }, [icon('translate')]))]),
     ];
-  }
-
-  /*
-   * The host turned captions off for the call, or back on (the view's captionsAllowed): captions
-   * on go off, the button is disabled or taken out of the toolbar (SIM.captionsRefused), and a
-   * notice says so. Allowed again, the button is back and captions stay off until turned on.
-   */
-  function allowCaptions(allowed) {
-    var before = local.captionsAllowed;
-    if (allowed === before) return;
-    local.captionsAllowed = allowed;
-    if (!allowed && local.captionsOn) setCaptions(false);
-    paintCaptionsButton();
-    // The first view only says how the call started: nothing changed, nothing to announce.
-    if (before !== null) L.toast(C.toast, allowed ? 'The host turned captions back on' : 'The host turned off captions for everyone');
   }
 
   function paintCaptionsButton() {
@@ -402,31 +379,8 @@
     if (on && local.lastView) paintCaptions(local.lastView.captions);
   }
 
-  /* A tile per person, and a second one, "<name> (Presentation)", while someone presents. */
-  function paintTiles(people) {
-    var keep = new Set();
-    people.forEach(function (p) {
-      [p.id].concat(p.presenting ? [p.id + '/presentation'] : []).forEach(function (key) {
-        keep.add(key);
-        if (local.tiles.has(key)) return;
-        var tile = drawTile(p, key, key !== p.id);
-        local.tiles.set(key, tile);
-        local.ui.grid.appendChild(tile);
-      });
-    });
-    local.tiles.forEach(function (tile, id) {
-      if (!keep.has(id)) { markSpeaking(tile.__sim, false); tile.remove(); local.tiles.delete(id); }
-    });
-    local.ui.count.textContent = String(people.length);
-  }
-
-  /* Each person's tile shows whether they speak now; the bot's own and presentation tiles never do. */
-  function paintSpeaking() {
-    var now = local.speaking ? local.speaking.names() : [];
-    local.tiles.forEach(function (tile) { markSpeaking(tile.__sim, tile.__sim.canSpeak && now.indexOf(tile.__sim.name) >= 0); });
-  }
-
   /*
+   * Each person's tile shows whether they speak now; the bot's own and presentation tiles never do.
    * A speaking tile gets the build's outline class, and what this page load drew
    * (SIM.speakingMark): the mic icon turned into an equalizer ('icon'), audio-level bars moving with
    * the voice ('level'), or data-speaking on the tile's media ('attribute').
@@ -455,7 +409,8 @@
    * element inside the tile ('inner') or on the tile itself ('tile'), or no marker and the name
    * shown as "You" ('you') or "<name> (You)" ('nameYou').
    */
-  function drawTile(p, key, presentation) {
+  function drawTile(p, key) {
+    var presentation = key !== p.id;
     var self = p.self && !presentation;
     var shown = presentation ? p.name + ' (Presentation)'
       : self && SIM.selfTile === 'you' ? 'You'
@@ -525,4 +480,4 @@
   else if (SIM.screen) renderEnd(SIM.screen);
   else if (O.interstitial) L.interstitial(root, C.end, SIM.meetingId, renderPrejoin);
   else renderPrejoin();
-})();
+});

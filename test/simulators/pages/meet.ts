@@ -1,6 +1,6 @@
 /** The Google Meet pages of the simulator (meet.google.com/<code>). */
 import type { MeetingOptions } from '../types.js';
-import { AUDIO_CHOICES, CAPTIONS_REFUSED_CHOICES, definePages } from './html.js';
+import { definePages, WORDING_CHOICES } from './html.js';
 
 export const meetPages = definePages({
   classKeys: [
@@ -56,27 +56,17 @@ export const meetPages = definePages({
   /**
    * How this page load marks the bot's own tile, as Meet builds do: `data-self-name` on an element
    * inside the tile, the same marker on the tile element itself, the name shown as "You", or as
-   * "<bot name> (You)" without a marker. Then how it delivers the call's audio (AUDIO_CHOICES).
-   * Then how a speaking person's tile shows it, besides the outline every build draws (a class of
-   * the build's own): the mic icon turned into an equalizer (`graphic_eq`), an audio-level
-   * indicator whose bars and `data-audio-level` (0 silent, 1-3) follow the voice, or
-   * `data-speaking="true"|"false"` on the tile's media. Then how the host's captions-off shows
-   * (CAPTIONS_REFUSED_CHOICES): the captions button disabled, or gone.
+   * "<bot name> (You)" without a marker.
    */
-  choices: {
-    selfTile: ['inner', 'tile', 'you', 'nameYou'],
-    ...AUDIO_CHOICES,
-    speakingMark: ['icon', 'level', 'attribute'],
-    ...CAPTIONS_REFUSED_CHOICES,
-    /** The wording of the guests-refused screen (the client's REFUSALS), drawn last so earlier draws stay. */
-    refusal: ['a', 'b', 'c'],
-    /**
-     * The wording of the not-found, removed, ended and lobby screens (the client's SCREEN_WORDS):
-     * the best-known sentences, or others that say the same (drawn after the refusal's, so earlier
-     * draws stay).
-     */
-    screenWording: ['a', 'b'],
-  },
+  selfTile: ['inner', 'tile', 'you', 'nameYou'],
+  /**
+   * How a speaking person's tile shows it, besides the outline every build draws (a class of the
+   * build's own): the mic icon turned into an equalizer (`graphic_eq`), an audio-level indicator
+   * whose bars and `data-audio-level` (0 silent, 1-3) follow the voice, or
+   * `data-speaking="true"|"false"` on the tile's media.
+   */
+  speakingMark: ['icon', 'level', 'attribute'],
+  choices: WORDING_CHOICES,
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Google Sans', Roboto, Arial, sans-serif; background: #202124; color: #e8eaed; }
   .${c.icon} { font-style: normal; font-size: 12px; }

@@ -3,40 +3,30 @@
  * pre-join screen, the lobby, the call (toolbar, More menu, gallery, captions in a virtualized list
  * that recycles its rows) and the end screens. Everything it shows comes from the event stream.
  */
-(function () {
+window.__SIMLIB__.client(function (L, SIM, C, root) {
   'use strict';
-  var SIM = window.__SIM__;
-  var C = SIM.cls;
-  var L = window.__SIMLIB__;
   var h = L.h;
   var wrap = L.wrap;
-  var root = document.getElementById('app');
   var ROW_HEIGHT = 56;
+  // The meeting's options, once the app has asked for them (startApp).
   var O = {};
-  // captionsAllowed: whether the organizer lets the meeting have captions (null till the first view says).
-  var local = { micOn: true, camOn: true, guestId: null, meetingId: null, screen: null, captionsOn: false,
-    tiles: new Map(), ui: null, lastView: null, source: null, dialogOpen: false, pool: [], slots: [],
-    captionsAllowed: null, speaking: null };
+  // pool, slots: the caption list's rows and the entry each shows; dialogOpen: the pre-join's no-media dialog is up.
+  var local = L.state({ meetingId: null, dialogOpen: false, pool: [], slots: [] });
   var media = L.media(local);
 
-  var END_SCREENS = {
-    denied: 'Sorry, but you were denied access to the meeting.',
-    no_response: 'Sorry, no one responded to your request to join.',
-    removed: 'You\u2019ve been removed from this meeting',
-    ended: 'The meeting has ended.',
-    left: 'You left the meeting.',
-    not_found: 'This meeting link is invalid.',
-  };
   /*
-   * The same screens in other words (SIM.screenWording 'b'), as other builds, tenants and locales
-   * word them: what a driver knowing only the sentences above must still tell apart by meaning.
+   * The end screens in the wording this page load drew (SIM.screenWording): the best-known
+   * sentences, and for some the same screen in other words, as other builds, tenants and locales
+   * word it: what a driver knowing only the first must still tell apart by meaning.
    */
-  var OTHER_WORDS = {
-    removed: 'You were removed from the meeting by the organizer.',
-    ended: 'The organizer ended the meeting for everyone.',
-    not_found: 'That meeting doesn\u2019t exist anymore.',
-  };
-  var SCREEN_WORDS = SIM.screenWording === 'b' ? Object.assign({}, END_SCREENS, OTHER_WORDS) : END_SCREENS;
+  var SCREEN_WORDS = L.worded(SIM.screenWording, {
+    denied: ['Sorry, but you were denied access to the meeting.'],
+    no_response: ['Sorry, no one responded to your request to join.'],
+    removed: ['You\u2019ve been removed from this meeting', 'You were removed from the meeting by the organizer.'],
+    ended: ['The meeting has ended.', 'The organizer ended the meeting for everyone.'],
+    left: ['You left the meeting.'],
+    not_found: ['This meeting link is invalid.', 'That meeting doesn\u2019t exist anymore.'],
+  });
 
   function button(label, attrs) {
     return h('button', Object.assign({ class: C.btn, type: 'button' }, attrs || {}), [h('span', {}, label)]);
@@ -136,10 +126,7 @@
       if (join.disabled || local.dialogOpen) return;
       join.disabled = true;
       L.post('join', { meetingId: local.meetingId, platform: 'teams', name: account ? account.name : name.value.trim(), micOn: local.micOn, camOn: local.camOn, hl: null, token: local.token })
-        .then(function (r) {
-          local.guestId = r.guestId;
-          local.source = L.connect(r.guestId, render);
-        });
+        .then(function (r) { L.connect(local, r.guestId, render); });
     });
     root.replaceChildren(meControl(account), h('div', { class: C.prejoin }, [
       h('h2', { class: C.title }, 'Choose your video and audio options'),
@@ -172,25 +159,32 @@
       'aria-label': 'Account manager for ' + account.name }, [h('span', {}, account.name.charAt(0))]))]);
   }
 
-  // Teams receives one audio track mixing everybody; audio elements placed in the call go in its screen.
+  /* A tile per person on the call's stage. */
+  var tiles = L.gallery(function () { return local.ui.stage; }, function (p) { return [p.id]; }, drawTile, markSpeaking);
+
+  // Teams receives one audio track mixing everybody.
   var render = L.screens(local, media, {
     reset: function () {
-      if (local.speaking) local.speaking.close();
-      local.speaking = null;
-      local.tiles.clear();
+      tiles.clear();
       closeLanguageSettings();
     },
-    lobby: function () { renderLobby(); },
-    call: function () { renderCall(); },
-    end: function (terminal) { renderEnd(terminal); },
-    paint: function (view) {
-      allowCaptions(view.captionsAllowed !== false);
-      paintTiles(view.participants);
-      local.speaking.update(view.speech || []);
-      paintSpeaking();
-      paintRows(view.captions);
+    lobby: renderLobby,
+    call: renderCall,
+    end: renderEnd,
+    people: function (people, speaking) {
+      nameLabels(people);
+      tiles.paint(people, speaking);
+      local.ui.count.textContent = String(people.length);
     },
-  }, { slots: 1, host: function () { return root.firstElementChild; } });
+    captions: paintRows,
+    /*
+     * The organizer's captions off: the captions item of the menus is disabled or gone
+     * (SIM.captionsRefused, see captionsItem); a menu open now was drawn for the old setting, so it
+     * closes, as Teams redraws its menus.
+     */
+    captionsSetting: { set: setCaptions, redraw: function () { local.ui.menuHost.replaceChildren(); },
+      notices: ['The organizer turned on live captions', 'The organizer turned off live captions'] },
+  }, { slots: 1, root: root });
 
   function hangup() {
     return h('button', { id: 'hangup-button', 'data-tid': 'hangup-main-btn', class: C.btn + ' ' + C.danger, type: 'button', 'aria-label': 'Leave',
@@ -238,23 +232,6 @@
       ccHost,
     ]));
     local.ui = { stage: stage, ccHost: ccHost, menuHost: menuHost, count: count, more: more, list: null };
-    local.speaking = L.speakingTimeline(paintSpeaking);
-  }
-
-  /*
-   * The organizer turned live captions off for the meeting, or back on (the view's
-   * captionsAllowed): captions on go off and a notice says so; the captions item of the menus is
-   * disabled or gone while off (SIM.captionsRefused). Allowed again, captions stay off until turned on.
-   */
-  function allowCaptions(allowed) {
-    var before = local.captionsAllowed;
-    if (allowed === before) return;
-    local.captionsAllowed = allowed;
-    if (!allowed && local.captionsOn) setCaptions(false);
-    // A menu open now was drawn for the old setting: it closes, as Teams redraws its menus.
-    if (local.ui) local.ui.menuHost.replaceChildren();
-    // The first view only says how the meeting started: nothing changed, nothing to announce.
-    if (before !== null) L.toast(C.toast, allowed ? 'The organizer turned on live captions' : 'The organizer turned off live captions');
   }
 
   /*
@@ -330,32 +307,18 @@
     local.captionLanguage = local.captionLanguage || languages[0];
     var chosen = local.captionLanguage;
     var labelId = 'spoken-language-' + SIM.seed;
-    var value = h('span', {}, chosen);
-    var listHost = h('div', {});
-    var box = h('button', { type: 'button', role: 'combobox', 'aria-haspopup': 'listbox', 'aria-expanded': 'false', 'aria-labelledby': labelId, class: C.btn,
-      onclick: function () {
-        if (listHost.firstChild) return closeList();
-        box.setAttribute('aria-expanded', 'true');
-        listHost.appendChild(h('div', { role: 'listbox', class: C.menu }, languages.map(function (label) {
-          return wrap('control', h('div', { role: 'option', 'aria-selected': String(label === chosen), class: C.menuItem,
-            onclick: function () { chosen = label; value.textContent = label; closeList(); } }, [h('span', {}, label)]));
-        })));
-      } }, [value, h('span', { 'aria-hidden': 'true' }, '\u2304')]);
-    function closeList() { listHost.replaceChildren(); box.setAttribute('aria-expanded', 'false'); }
+    var spoken = L.dropdown(labelId, languages, chosen, function (label) { chosen = label; });
     // "Update" sets the spoken language for everyone in the meeting.
     var update = button('Update', { class: C.btn + ' ' + C.primary, onclick: function () {
-      if (chosen !== local.captionLanguage) {
-        local.captionLanguage = chosen;
-        L.post('caption-language', { guest: local.guestId, language: chosen });
-      }
+      L.pickCaptionLanguage(local, chosen);
       closeLanguageSettings();
     } });
     languageDialog = h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'language-settings-' + SIM.seed, class: C.dialog }, [
       h('h2', { id: 'language-settings-' + SIM.seed }, 'Language settings'),
       h('div', { id: labelId }, 'Meeting spoken language'),
       h('p', {}, 'Make sure this is the language everyone is speaking. It\u2019s used for live captions and transcripts.'),
-      wrap('control', box),
-      listHost,
+      spoken.box,
+      spoken.list,
       h('div', { class: C.row2 }, [wrap('control', button('Cancel', { onclick: closeLanguageSettings })), wrap('control', update)]),
     ])]);
     document.body.appendChild(languageDialog);
@@ -425,8 +388,14 @@
     local.slots.forEach(function (id, slot) { if (id === null) local.pool[slot].row.style.display = 'none'; });
   }
 
-  /* People's names as Teams writes them on tiles and caption rows: "Alice (Guest)" and the like. */
+  /*
+   * People's names as Teams writes them on tiles and caption rows: "Alice (Guest)" and the like,
+   * as the view's participants (nameLabels) last gave them.
+   */
   var labels = {};
+  function nameLabels(people) {
+    people.forEach(function (p) { if (!p.self) labels[p.name] = p.suffix ? p.name + ' (' + p.suffix + ')' : p.name; });
+  }
 
   /* The bot's own tile, labelled the way this page load drew (SIM.selfTile). */
   function selfLabel(name) {
@@ -436,35 +405,21 @@
     return name + ' (You)';
   }
 
-  function paintTiles(people) {
-    var keep = new Set();
-    people.forEach(function (p) {
-      if (!p.self) labels[p.name] = p.suffix ? p.name + ' (' + p.suffix + ')' : p.name;
-      keep.add(p.id);
-      if (local.tiles.has(p.id)) return;
-      var label = p.self ? selfLabel(p.name) : labels[p.name];
-      // Every tile has its voice-level ring, shown only while its person speaks ('outline' builds).
-      var ring = SIM.speakingMark === 'outline' ? h('div', { 'data-tid': 'voice-level-stream-outline', class: C.ring }) : null;
-      var inner = h('div', { 'data-cid': 'calling-participant-stream', role: 'group', 'aria-label': label + ', muted', class: C.tile }, [
-        ring,
-        wrap('tileName', h('div', { class: C.tileName }, [wrap('tileName', h('span', {}, label))])),
-      ]);
-      var tile = wrap('tile', inner);
-      tile.__sim = { name: p.name, canSpeak: !p.self, label: label, speaking: false, tile: inner, ring: ring };
-      local.tiles.set(p.id, tile);
-      local.ui.stage.appendChild(tile);
-    });
-    local.tiles.forEach(function (tile, id) { if (!keep.has(id)) { tile.remove(); local.tiles.delete(id); } });
-    local.ui.count.textContent = String(people.length);
-  }
-
-  /* Each person's tile shows whether they speak now; the bot's own never does. */
-  function paintSpeaking() {
-    var now = local.speaking ? local.speaking.names() : [];
-    local.tiles.forEach(function (tile) { markSpeaking(tile.__sim, tile.__sim.canSpeak && now.indexOf(tile.__sim.name) >= 0); });
+  function drawTile(p) {
+    var label = p.self ? selfLabel(p.name) : labels[p.name];
+    // Every tile has its voice-level ring, shown only while its person speaks ('outline' builds).
+    var ring = SIM.speakingMark === 'outline' ? h('div', { 'data-tid': 'voice-level-stream-outline', class: C.ring }) : null;
+    var inner = h('div', { 'data-cid': 'calling-participant-stream', role: 'group', 'aria-label': label + ', muted', class: C.tile }, [
+      ring,
+      wrap('tileName', h('div', { class: C.tileName }, [wrap('tileName', h('span', {}, label))])),
+    ]);
+    var tile = wrap('tile', inner);
+    tile.__sim = { name: p.name, canSpeak: !p.self, label: label, speaking: false, tile: inner, ring: ring };
+    return tile;
   }
 
   /*
+   * Each person's tile shows whether they speak now; the bot's own never does.
    * A speaking tile shows what this page load drew (SIM.speakingMark): its voice-level ring made
    * visible by a class ('outline'), "speaking" in its label instead of "muted" ('label'), or
    * data-is-speaking="true" and a speaking class on the tile ('attribute').
@@ -484,4 +439,4 @@
   if (SIM.page === 'launcher') renderLauncher();
   else if (SIM.page === 'login') renderLogin();
   else startApp();
-})();
+});

@@ -3,7 +3,7 @@
  * (teams.microsoft.com/l/meetup-join/..., teams.live.com/meet/...), the light-meetings app under
  * /v2/, and the Microsoft sign-in page a tenant that refuses guests redirects to.
  */
-import { AUDIO_CHOICES, CAPTIONS_REFUSED_CHOICES, definePages } from './html.js';
+import { definePages, WORDING_CHOICES } from './html.js';
 
 export const teamsPages = definePages({
   classKeys: [
@@ -51,28 +51,17 @@ export const teamsPages = definePages({
   levels: ['window', 'renderer', 'list', 'row', 'head', 'author', 'body', 'text', 'tile', 'tileName', 'control'],
   /**
    * How this page load labels the bot's own tile: "<name> (You)", "<name> (Guest) (You)" (a guest's
-   * own label), "You" alone, or just the bot's display name with no mark at all. Then how it
-   * delivers the call's audio (AUDIO_CHOICES). Then how a speaking person's tile shows it: the
-   * voice-level ring every tile has (`data-tid="voice-level-stream-outline"`) made visible by a
-   * class of the build's own, "speaking" in the tile's label ("Alice, speaking" for "Alice,
-   * muted"), or `data-is-speaking="true"` on the tile with a speaking class. Then how the
-   * organizer's captions-off shows (CAPTIONS_REFUSED_CHOICES): the captions item disabled with a
-   * note, or gone from the menu.
+   * own label), "You" alone, or just the bot's display name with no mark at all.
    */
-  choices: {
-    selfTile: ['nameYou', 'guestYou', 'you', 'name'],
-    ...AUDIO_CHOICES,
-    speakingMark: ['outline', 'label', 'attribute'],
-    ...CAPTIONS_REFUSED_CHOICES,
-    /** The wording of the guests-refused screen (the client's REFUSALS), drawn last so earlier draws stay. */
-    refusal: ['a', 'b', 'c'],
-    /**
-     * The wording of the not-found, removed, ended and lobby screens (the client's SCREEN_WORDS):
-     * the best-known sentences, or others that say the same (drawn after the refusal's, so earlier
-     * draws stay).
-     */
-    screenWording: ['a', 'b'],
-  },
+  selfTile: ['nameYou', 'guestYou', 'you', 'name'],
+  /**
+   * How a speaking person's tile shows it: the voice-level ring every tile has
+   * (`data-tid="voice-level-stream-outline"`) made visible by a class of the build's own,
+   * "speaking" in the tile's label ("Alice, speaking" for "Alice, muted"), or
+   * `data-is-speaking="true"` on the tile with a speaking class.
+   */
+  speakingMark: ['outline', 'label', 'attribute'],
+  choices: WORDING_CHOICES,
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Segoe UI', system-ui, sans-serif; background: #f5f5f5; color: #242424; }
   .${c.btn} { border: 1px solid #d1d1d1; border-radius: 4px; padding: 6px 14px; background: #fff; cursor: pointer; }

@@ -7,21 +7,17 @@
  * Every wall, refusal and waiting text comes in two wordings (SIM.wording). Once the bot asked to
  * join, everything it shows comes from the event stream.
  */
-(function () {
+window.__SIMLIB__.client(function (L, SIM, C, root) {
   'use strict';
-  var SIM = window.__SIM__;
-  var C = SIM.cls;
-  var L = window.__SIMLIB__;
   var h = L.h;
   var wrap = L.wrap;
-  var root = document.getElementById('zoom-ui-frame');
   var O = SIM.options || {};
-  var local = { micOn: true, camOn: true, guestId: null, screen: null, captionsOn: false, captionsAllowed: null,
-    ui: null, lastView: null, source: null, speaking: null, panels: { participants: false, transcript: false } };
+  // panels: which side panels are open.
+  var local = L.state({ panels: { participants: false, transcript: false } });
   var media = L.media(local);
   var W = SIM.wording === 'b' ? 1 : 0;
 
-  var WORDS = {
+  var WORDS = L.worded(SIM.wording, {
     invalid: ['This meeting ID is not valid. Please check and try again.', 'Invalid meeting ID. Please check the meeting ID and try again.'],
     captcha: ['I\u2019m not a robot', 'Verify you are human'],
     captchaNote: ['Please complete the security check to join the meeting.', 'We need to make sure you are not a bot before you join.'],
@@ -36,8 +32,7 @@
     no_response: ['The host did not admit you in time.', 'No one let you in. Please try joining again later.'],
     left: ['You left the meeting.', 'You have left the meeting.'],
     title: ['Join Meeting', 'Enter Meeting Info'],
-  };
-  var say = function (key) { return WORDS[key][W]; };
+  });
 
   function button(label, attrs) {
     return h('button', Object.assign({ class: C.btn, type: 'button' }, attrs || {}), [h('span', {}, label)]);
@@ -81,18 +76,18 @@
   // ---- the web client: walls, pre-join, waiting for the host
 
   function renderWall(screen) {
-    if (screen === 'invalid') return page([wrap('control', h('h2', { class: C.title }, say('invalid'))), button('OK')]);
+    if (screen === 'invalid') return page([wrap('control', h('h2', { class: C.title }, WORDS.invalid)), button('OK')]);
     if (screen === 'captcha') {
       return page([
-        h('h2', { class: C.title }, W === 0 ? 'Security check' : say('captcha')),
-        h('p', {}, say('captchaNote')),
-        wrap('control', h('label', {}, [h('input', { type: 'checkbox', 'aria-label': say('captcha') }), ' ' + (W === 0 ? say('captcha') : 'I am human')])),
+        h('h2', { class: C.title }, W === 0 ? 'Security check' : WORDS.captcha),
+        h('p', {}, WORDS.captchaNote),
+        wrap('control', h('label', {}, [h('input', { type: 'checkbox', 'aria-label': WORDS.captcha }), ' ' + (W === 0 ? WORDS.captcha : 'I am human')])),
         h('iframe', { title: 'reCAPTCHA', width: '300', height: '80' }),
       ]);
     }
     page([
-      wrap('control', h('h2', { class: C.title }, say('refused'))),
-      h('p', {}, say('refusedNote')),
+      wrap('control', h('h2', { class: C.title }, WORDS.refused)),
+      h('p', {}, WORDS.refusedNote),
       button('Sign In', { class: C.btn + ' ' + C.primary, onclick: function () { location.href = 'https://zoom.us/signin#/login'; } }),
     ]);
   }
@@ -128,13 +123,13 @@
       error.textContent = '';
       askToJoin({ meetingId: SIM.meetingId, name: account ? account.name : name.value.trim(), passcode: passcode ? passcode.value : null,
         pwd: SIM.pwd, micOn: local.micOn, camOn: local.camOn }, function refused() {
-        error.textContent = say('passcodeWrong');
+        error.textContent = WORDS.passcodeWrong;
         passcode.value = '';
         ready();
       });
     });
     root.replaceChildren(header(account), h('div', { class: C.page }, [
-      h('h1', { class: C.title }, say('title')),
+      h('h1', { class: C.title }, WORDS.title),
       h('div', { class: C.preview }, [video]),
       h('div', { class: C.previewBar }, [wrap('control', mic), wrap('control', cam)]),
       passcode ? wrap('control', passcode) : null,
@@ -161,15 +156,14 @@
         if (answer.refused === 'passcode') return refused();
         if (answer.waiting === 'host') return waitForHost(body, refused);
         if (answer.error) return renderWall('refused');
-        local.guestId = answer.guestId;
-        local.source = L.connect(answer.guestId, render);
+        L.connect(local, answer.guestId, render);
       });
   }
 
   function waitForHost(body, refused) {
     media.stop();
     page([
-      wrap('control', h('h2', { class: C.title }, say('waitingHost'))),
+      wrap('control', h('h2', { class: C.title }, WORDS.waitingHost)),
       h('p', {}, 'Meeting ID: ' + SIM.meetingId),
       button('Leave', { 'aria-label': 'Leave' }),
     ]);
@@ -184,29 +178,27 @@
 
   // ---- after asking: the waiting room, the call, the end
 
+  // Zoom receives one audio track mixing everybody.
   var render = L.screens(local, media, {
     reset: function () {
-      if (local.speaking) local.speaking.close();
-      local.speaking = null;
       local.panels = { participants: false, transcript: false };
       closeCaptionSettings();
     },
     lobby: function () {
       page([
-        wrap('control', h('h2', { class: C.title }, say('waitingRoom'))),
+        wrap('control', h('h2', { class: C.title }, WORDS.waitingRoom)),
         h('p', {}, 'Meeting topic: ' + SIM.meetingId),
         button('Leave', { 'aria-label': 'Leave' }),
       ]);
     },
-    call: function () { renderCall(); },
-    end: function (terminal) { page([wrap('control', h('h2', { class: C.title }, say(terminal))), button('OK')]); },
-    paint: function (view) {
-      allowCaptions(view.captionsAllowed !== false);
-      local.speaking.update(view.speech || []);
-      paintParticipants(view.participants);
-      paintCaptions(view.captions);
-    },
-  }, { slots: 1, host: function () { return root.firstElementChild; } });
+    call: renderCall,
+    end: function (terminal) { page([wrap('control', h('h2', { class: C.title }, WORDS[terminal])), button('OK')]); },
+    people: paintParticipants,
+    captions: paintCaptions,
+    /* The host's captions off: the captions controls are disabled or gone (SIM.captionsRefused, see drawCaptionControls). */
+    captionsSetting: { set: setCaptions, redraw: function () { closeMenu(); drawCaptionControls(); },
+      notices: ['The host has enabled captions', 'The host has disabled captions'] },
+  }, { slots: 1, root: root });
 
   function renderCall() {
     media.stop();
@@ -233,7 +225,6 @@
     ]));
     local.ui = { side: side, ccHost: ccHost, cc: cc, menuHost: menuHost, participants: null, transcript: null,
       count: participantsButton.lastChild, overlay: null };
-    local.speaking = L.speakingTimeline(function () { if (local.lastView) paintParticipants(local.lastView.participants); });
     drawCaptionControls();
     // Zoom asks how to join audio on entering, and may put a banner over the call.
     var audio = h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-label': 'Join audio', class: C.dialog }, [
@@ -322,10 +313,7 @@
     // The translation's target: what the captions are shown in, never what the meeting is spoken in.
     var translateBox = which === 'translated' ? dropdown('Translate to', ['(None)', 'English', 'French (France)', 'German', 'Spanish'], '(None)', function () {}) : null;
     var save = button('Save', { class: C.btn + ' ' + C.primary, onclick: function () {
-      if (chosen !== local.captionLanguage) {
-        local.captionLanguage = chosen;
-        L.post('caption-language', { guest: local.guestId, language: chosen });
-      }
+      L.pickCaptionLanguage(local, chosen);
       closeCaptionSettings();
     } });
     settingsDialog = h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': title, class: C.dialog }, [
@@ -341,19 +329,8 @@
   /* A labelled dropdown: a combobox showing the choice, its listbox of options while open. */
   function dropdown(labelText, options, current, onPick) {
     var labelId = 'dropdown-' + labelText.replace(/\W+/g, '-').toLowerCase() + '-' + SIM.seed;
-    var value = h('span', {}, current);
-    var listHost = h('div', {});
-    var box = h('button', { type: 'button', role: 'combobox', 'aria-haspopup': 'listbox', 'aria-expanded': 'false', 'aria-labelledby': labelId, class: C.btn,
-      onclick: function () {
-        if (listHost.firstChild) return closeList();
-        box.setAttribute('aria-expanded', 'true');
-        listHost.appendChild(h('div', { role: 'listbox', class: C.menu }, options.map(function (label) {
-          return wrap('control', h('div', { role: 'option', 'aria-selected': String(label === current), class: C.menuItem,
-            onclick: function () { current = label; value.textContent = label; onPick(label); closeList(); } }, [h('span', {}, label)]));
-        })));
-      } }, [value, h('span', { 'aria-hidden': 'true' }, '\u2304')]);
-    function closeList() { listHost.replaceChildren(); box.setAttribute('aria-expanded', 'false'); }
-    return h('div', {}, [h('div', { id: labelId }, labelText), wrap('control', box), listHost]);
+    var parts = L.dropdown(labelId, options, current, onPick);
+    return h('div', {}, [h('div', { id: labelId }, labelText), parts.box, parts.list]);
   }
 
   function closeCaptionSettings() {
@@ -383,16 +360,6 @@
       ];
     }
     ui.cc.replaceChildren.apply(ui.cc, controls.map(function (c) { return wrap('control', c); }));
-  }
-
-  function allowCaptions(allowed) {
-    var before = local.captionsAllowed;
-    if (allowed === before) return;
-    local.captionsAllowed = allowed;
-    if (!allowed && local.captionsOn) setCaptions(false);
-    closeMenu();
-    drawCaptionControls();
-    if (before !== null) L.toast(C.toast, allowed ? 'The host has enabled captions' : 'The host has disabled captions');
   }
 
   function setCaptions(on) {
@@ -513,4 +480,4 @@
   else if (SIM.screen) renderWall(SIM.screen);
   else if (O.interstitial) L.interstitial(root, C.page, SIM.meetingId, renderPrejoin);
   else renderPrejoin();
-})();
+});

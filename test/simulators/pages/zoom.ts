@@ -6,7 +6,7 @@
  * pages, not copied from a live page.
  */
 import type { MeetingOptions } from '../types.js';
-import { AUDIO_CHOICES, CAPTIONS_REFUSED_CHOICES, definePages } from './html.js';
+import { definePages } from './html.js';
 
 export const zoomPages = definePages({
   classKeys: [
@@ -53,20 +53,20 @@ export const zoomPages = definePages({
    */
   levels: ['overlay', 'line', 'head', 'avatar', 'name', 'text', 'entry', 'entryHead', 'entryText', 'item', 'control'],
   /**
-   * Per page load: how the bot's own entry in the participants panel is labelled ("Notetaker (me)",
-   * "(Me)", "(Guest, me)" or the bare name); the call's audio (AUDIO_CHOICES); how a speaking
-   * participant shows ("speaking" in the item's label, or `data-speaking` on it); the host's
-   * captions-off (CAPTIONS_REFUSED_CHOICES); whether the caption overlay shows the speaker's name
-   * beside the avatar or the avatar alone; whether captions are a menu (CC opens "Show Captions",
-   * "View Full Transcript") or a toggle button with a menu of its own beside it; whether the
-   * launch page offers "Join from your browser" at once or only after "Launch Meeting"; which of
-   * two wordings every wall, refusal and waiting screen uses; a banner over the call.
+   * How the bot's own entry in the participants panel is labelled: "Notetaker (me)", "(Me)",
+   * "(Guest, me)" or the bare name.
+   */
+  selfTile: ['me', 'Me', 'guestMe', 'name'],
+  /** How a speaking participant shows: "speaking" in the item's label, or `data-speaking` on it. */
+  speakingMark: ['label', 'attribute'],
+  /**
+   * Whether the caption overlay shows the speaker's name beside the avatar or the avatar alone;
+   * whether captions are a menu (CC opens "Show Captions", "View Full Transcript") or a toggle
+   * button with a menu of its own beside it; whether the launch page offers "Join from your
+   * browser" at once or only after "Launch Meeting"; which of two wordings every wall, refusal and
+   * waiting screen uses; a banner over the call.
    */
   choices: {
-    selfTile: ['me', 'Me', 'guestMe', 'name'],
-    ...AUDIO_CHOICES,
-    speakingMark: ['label', 'attribute'],
-    ...CAPTIONS_REFUSED_CHOICES,
     captionName: ['avatarOnly', 'name'],
     ccControl: ['menu', 'button'],
     launch: ['direct', 'afterLaunch'],

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import {
   startSimulator,
   zoomChoicesOf,
-  zoomPwd,
+  zoomLinkForms,
   ZOOM_CHOICES,
   type Simulator,
 } from '../../../../test/simulators/index.js';
@@ -58,14 +58,7 @@ describe('Zoom driver', function () {
     const ids = [newId(), newId(), newId(), newId()];
     const personal = `ada.lovelace${meetings}`;
     for (const id of [...ids, personal]) sim.meeting(id, { lobby: false, passcode: 'Zq81' });
-    const pwd = zoomPwd('Zq81');
-    const links = [
-      `https://us05web.zoom.us/j/${ids[0]}?pwd=${pwd}`,
-      `https://zoom.us/j/${ids[1]}?pwd=${pwd}`,
-      `https://app.zoom.us/wc/join/${ids[2]}?pwd=${pwd}`,
-      `https://app.zoom.us/wc/${ids[3]}/join?pwd=${pwd}`,
-      `https://zoom.us/my/${personal}?pwd=${pwd}`,
-    ];
+    const links = zoomLinkForms(ids, personal, 'Zq81');
     const joined = await Promise.all(links.map((link) => join(link)));
     for (const [i, id] of [...ids, personal].entries()) {
       const bot = await sim.meeting(id).waitForBot((b) => b.screen === 'in_call' && b.captionsOn);
