@@ -21,13 +21,7 @@ const DOCS = Number(process.env.STORE_BENCH_DOCS ?? 20_000);
 const OWNERS = 100;
 const MEETINGS = 100;
 
-interface Row {
-  label: string;
-  ops: number;
-  cpuUs: number;
-  wallUs: number;
-}
-const rows: Row[] = [];
+const rows: Array<{ label: string; ops: number; cpuUs: number; wallUs: number }> = [];
 
 /** Runs `op` `ops` times one after another; CPU and wall time per operation. */
 async function measure(label: string, ops: number, op: (i: number) => Promise<unknown>): Promise<void> {

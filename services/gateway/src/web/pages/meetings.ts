@@ -54,29 +54,47 @@ interface StartValues {
   errors: Partial<Record<StartField | 'form', string>>;
 }
 
-const SIGN_IN_CHOICES: Array<[string, string]> = [
-  ['auto', 'As a guest; signed in with a bot account if guests are refused'],
-  ['always', 'Signed in with a bot account'],
-  ['never', 'As a guest only'],
-];
+type StartSelect = 'signIn' | 'coach' | 'recording' | 'transcription';
 
-const COACH_CHOICES: Array<[string, string]> = [
-  ['', 'Default: rules and AI when a model is configured, else rules'],
-  ['ai', 'Rules and AI (decisions, action items, objections, risks)'],
-  ['rules', 'Rules only (talk balance, monologue, pace, unanswered questions)'],
-  ['off', 'Off'],
-];
-
-const RECORDING_CHOICES: Array<[string, string]> = [
-  ['', 'Default: as this installation is set up (not recorded unless the operator chose otherwise)'],
-  ['audio', 'Record the audio (a player beside the transcript)'],
-  ['none', 'Do not record'],
-];
-
-const TRANSCRIPTION_CHOICES: Array<[string, string]> = [
-  ['auto', "Captions, and the meeting's audio where captions cannot be read (default)"],
-  ['captions', "The platform's captions only"],
-  ['audio', "The meeting's audio only, through the speech engine"],
+/** The start form's select fields: each choice a value and its label ('' is the installation's default). */
+const START_SELECTS: Array<{ name: StartSelect; label: string; choices: Array<[string, string]> }> = [
+  {
+    name: 'signIn',
+    label: 'How the bot joins',
+    choices: [
+      ['auto', 'As a guest; signed in with a bot account if guests are refused'],
+      ['always', 'Signed in with a bot account'],
+      ['never', 'As a guest only'],
+    ],
+  },
+  {
+    name: 'coach',
+    label: 'Coaching',
+    choices: [
+      ['', 'Default: rules and AI when a model is configured, else rules'],
+      ['ai', 'Rules and AI (decisions, action items, objections, risks)'],
+      ['rules', 'Rules only (talk balance, monologue, pace, unanswered questions)'],
+      ['off', 'Off'],
+    ],
+  },
+  {
+    name: 'recording',
+    label: 'Audio recording',
+    choices: [
+      ['', 'Default: as this installation is set up (not recorded unless the operator chose otherwise)'],
+      ['audio', 'Record the audio (a player beside the transcript)'],
+      ['none', 'Do not record'],
+    ],
+  },
+  {
+    name: 'transcription',
+    label: 'Transcribe from',
+    choices: [
+      ['auto', "Captions, and the meeting's audio where captions cannot be read (default)"],
+      ['captions', "The platform's captions only"],
+      ['audio', "The meeting's audio only, through the speech engine"],
+    ],
+  },
 ];
 
 export function meetingPages(router: Router, deps: WebDeps): void {
@@ -135,10 +153,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
               <datalist id="project-options">
                 ${projects.ok && projects.value.projects.map((p) => html`<option value="${p.id}"></option>`)}
               </datalist>
-              ${selectField({ name: 'signIn', label: 'How the bot joins', choices: SIGN_IN_CHOICES, value: values.signIn, error: values.errors.signIn })}
-              ${selectField({ name: 'coach', label: 'Coaching', choices: COACH_CHOICES, value: values.coach, error: values.errors.coach })}
-              ${selectField({ name: 'recording', label: 'Audio recording', choices: RECORDING_CHOICES, value: values.recording, error: values.errors.recording })}
-              ${selectField({ name: 'transcription', label: 'Transcribe from', choices: TRANSCRIPTION_CHOICES, value: values.transcription, error: values.errors.transcription })}
+              ${START_SELECTS.map((select) => selectField({ ...select, value: values[select.name], error: values.errors[select.name] }))}
               ${inputField({ name: 'language', label: 'Spoken language', value: values.language, error: values.errors.language, maxlength: 35, placeholder: 'de-DE', hint: 'A language tag such as de-DE, es or ja-JP, for the captions. Empty: the platform default.' })}
               <label
                 ><input
