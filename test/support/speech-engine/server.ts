@@ -10,9 +10,9 @@
  * A test steers it beside HTTP: `failNext` (OpenAI-style errors, Retry-After), `delayMs`, `hang`,
  * and reads `requests` (what came, what it answered, how long the decode took).
  *
- * Measured on a 2-vCPU machine: a 3 s espeak-ng utterance decodes in ~130 ms (`decodeMs`: the
- * ffmpeg and pocketsphinx processes; pocketsphinx alone ~50 ms), one process each, so concurrent
- * requests are decoded apart and side by side.
+ * Measured on a 2-vCPU machine: a 3 s espeak-ng utterance decodes in ~100 ms of CPU (`decodeMs`:
+ * one pocketsphinx process a request, so concurrent requests are decoded apart and side by side);
+ * a file other than the worker's 16 kHz WAV adds an ffmpeg process, ~160 ms (audio-input.ts).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

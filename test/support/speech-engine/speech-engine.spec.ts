@@ -2,11 +2,13 @@
  * The test speech engine hears what is said: espeak-ng speech in the meeting simulator's voices,
  * decoded for real, over OpenAI's HTTP API; and it fails, slows down and refuses when told.
  */
+import { execFile } from 'node:child_process';
 import { expect } from 'chai';
 import { eventually } from '../wait.js';
 import { joined, PLAIN_VOICE, silence, spokenPcm, spokenSeconds, spokenWav, VOICES, wavOf } from './spoken.js';
 import { speechEngineForSuite } from './fixture.js';
 import { startSpeechEngine, type SpeechEngine } from './server.js';
+import { toDecoderPcm } from './audio-input.js';
 
 const SENTENCES = [
   'I think we should ship the release on Friday.',
@@ -183,6 +185,19 @@ describe('test speech engine (pocketsphinx behind the transcriptions API)', func
   it('decodes concurrent requests apart', async () => {
     const answers = await Promise.all(SENTENCES.map(async (s) => transcribe(engine(), await spokenWav(s, VOICES[0]))));
     expect(answers.map((a) => a.body.text)).to.deep.equal(SENTENCES);
+  });
+
+  it('reads a 16 kHz mono WAV itself, to the same samples ffmpeg gives for the same sound in FLAC', async () => {
+    const wav = wavOf(await spokenPcm(SENTENCES[3], VOICES[1]));
+    const flac = await new Promise<Buffer>((resolve, reject) =>
+      execFile('ffmpeg', ['-v', 'error', '-i', 'pipe:0', '-f', 'flac', 'pipe:1'], { encoding: 'buffer' }, (e, out) =>
+        e ? reject(e) : resolve(out),
+      ).stdin!.end(wav),
+    );
+    const [own, viaFfmpeg] = await Promise.all([toDecoderPcm(wav), toDecoderPcm(flac)]);
+    expect(own.length).to.equal(wav.length - 44);
+    expect(own.equals(viaFfmpeg)).to.equal(true);
+    expect((await transcribe(engine(), flac)).body).to.deep.equal({ text: SENTENCES[3] });
   });
 
   it('refuses sentences it has no pronunciation for, naming the words', async () => {
