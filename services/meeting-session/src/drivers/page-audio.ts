@@ -14,6 +14,7 @@ import {
 } from '../recording/page-capture.js';
 import { WebmBatches } from '../recording/webm-batches.js';
 import type { DriverListener, JoinTarget } from './driver.js';
+import { bindPage, type BindingHandlers } from './page-bindings.js';
 
 /** Opus at 32 kbit/s (about 14 MB an hour), handed over about once a second. */
 const CAPTURE = { bitrate: 32_000, batchMs: 1_000 };
@@ -37,8 +38,12 @@ export class PageAudio {
   /** Before the page opens anything: the bindings, and the script ahead of the platform's own. */
   async install(page: Page, inCall: () => boolean): Promise<void> {
     if (!this.wanted) return;
-    if (this.target.transcribeAudio) await page.exposeFunction(PCM_BINDING, (json: string) => this.heardPcm(json));
-    if (this.target.recordAudio) await page.exposeFunction(AUDIO_BINDING, (json: string) => this.heard(json));
+    const handlers: BindingHandlers = {};
+    if (this.target.transcribeAudio) handlers[PCM_BINDING] = (json) => this.heardPcm(json);
+    if (this.target.recordAudio) handlers[AUDIO_BINDING] = (json) => this.heard(json);
+    await bindPage(page, handlers, (error) =>
+      this.fail(`the page's audio could not be read: ${error instanceof Error ? error.message : String(error)}`),
+    );
     // Before the platform's scripts: its peer connections are made with the hooked prototype.
     await page.evaluateOnNewDocument(captureScript(CAPTURE));
     // A page reloaded in the call starts a capture of its own (the recorder fills the gap).
