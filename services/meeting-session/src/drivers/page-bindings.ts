@@ -7,7 +7,9 @@
  *
  * A binding stays through reloads and navigations, defined before any script of the page (and
  * before the driver's evaluateOnNewDocument scripts) runs; it needs the session's Runtime domain
- * enabled, so all of a page's bindings share one session.
+ * enabled, so all of a page's bindings share one session. It is the page target's: a cross-origin
+ * iframe rendered in a process of its own gets none (the platforms' calls and tracks are in the top
+ * page; puppeteer's exposeFunction bound those iframes too).
  */
 import type { Page } from 'puppeteer-core';
 
