@@ -47,7 +47,7 @@ function decoderWavPcm(file: Buffer): Buffer | undefined {
   if (file.length < 12 || file.toString('ascii', 0, 4) !== 'RIFF' || file.toString('ascii', 8, 12) !== 'WAVE')
     return undefined;
   let plain = false;
-  for (let at = 12; at + 8 <= file.length; ) {
+  for (let at = 12; at + 8 <= file.length;) {
     const id = file.toString('ascii', at, at + 4);
     const size = file.readUInt32LE(at + 4);
     const body = at + 8;

@@ -16,7 +16,11 @@ import type { Page } from 'puppeteer-core';
 export type BindingHandlers = Record<string, (payload: string) => void>;
 
 /** Installs `handlers` as `window[name](payload)`; a handler that throws is reported to `onError`, never to the page. */
-export async function bindPage(page: Page, handlers: BindingHandlers, onError: (error: unknown) => void): Promise<void> {
+export async function bindPage(
+  page: Page,
+  handlers: BindingHandlers,
+  onError: (error: unknown) => void,
+): Promise<void> {
   const names = Object.keys(handlers);
   if (names.length === 0) return;
   const session = await page.createCDPSession();

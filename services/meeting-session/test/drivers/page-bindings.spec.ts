@@ -6,38 +6,28 @@
 import { expect } from 'chai';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser } from 'puppeteer-core';
 import { eventually } from '../../../../test/support/wait.js';
 import { bindPage } from '../../src/drivers/page-bindings.js';
-import { chromiumMissing, launchChromium } from '../recording/media-recorder.js';
+import { chromiumPerSuite } from '../recording/media-recorder.js';
 
 /** A page whose own first script calls the binding, with the page's path. */
 const PAGE = `<!doctype html><script>window.__seen(location.pathname)</script>`;
 
 describe('drivers: page bindings (headless Chromium)', function () {
   this.timeout(30_000);
-  let browser: Browser | null = null;
-  let server: http.Server;
+  const browser = chromiumPerSuite();
+  let server: http.Server | undefined;
   let base: string;
 
-  before(async function () {
-    const missing = chromiumMissing();
-    if (missing) {
-      console.log(`      skipped: ${missing}`);
-      return this.skip();
-    }
+  before(async () => {
     server = http.createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
   });
-  after(async () => {
-    await browser?.close();
-    server?.close();
-  });
+  after(() => server?.close());
 
   it('hands over what the page says, in order, from its first script on, through a reload and a navigation', async () => {
-    const page = await browser!.newPage();
+    const page = await browser().newPage();
     const seen: string[] = [];
     const said: string[] = [];
     const errors: unknown[] = [];
@@ -56,7 +46,7 @@ describe('drivers: page bindings (headless Chromium)', function () {
   });
 
   it('reports a handler that throws, and the next calls still arrive', async () => {
-    const page = await browser!.newPage();
+    const page = await browser().newPage();
     const said: string[] = [];
     const errors: string[] = [];
     const handlers = {

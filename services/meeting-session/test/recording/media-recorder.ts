@@ -21,17 +21,35 @@ export interface Recorded {
   tones: Array<{ fromMs: number; toMs: number }>;
 }
 
-export function chromiumMissing(): string | null {
+function chromiumMissing(): string | null {
   return findChrome(process.env.CHROME_PATH) ? null : 'no Chromium (set CHROME_PATH or install chromium)';
 }
 
-export function launchChromium(): Promise<Browser> {
+function launchChromium(): Promise<Browser> {
   return puppeteer.launch({
     executablePath: findChrome(process.env.CHROME_PATH)!,
     headless: true,
     pipe: true,
     args: chromeArgs([]),
   });
+}
+
+/**
+ * A suite's headless Chromium, launched in a hook registered here (before the suite's own) and
+ * closed after it; without one the suite is skipped, saying why. Call it inside `describe`.
+ */
+export function chromiumPerSuite(): () => Browser {
+  let browser: Browser | null = null;
+  before(async function () {
+    const missing = chromiumMissing();
+    if (missing) {
+      console.log(`      skipped: ${missing}`);
+      return this.skip();
+    }
+    browser = await launchChromium();
+  });
+  after(() => browser?.close());
+  return () => browser!;
 }
 
 /** The browser's renderer processes (where the page's audio graph and MediaRecorder run). */

@@ -14,7 +14,7 @@ import { eventually, sleep } from '../../../../test/support/wait.js';
 import { PageAudio } from '../../src/drivers/page-audio.js';
 import type { AudioBatch } from '../../src/recording/page-capture.js';
 import { RecordingTimeline } from '../../src/recording/timeline.js';
-import { chromiumMissing, launchChromium } from './media-recorder.js';
+import { chromiumPerSuite } from './media-recorder.js';
 
 const TONE_FLOOR = 2000;
 const SILENCE_CEILING = 60;
@@ -87,20 +87,10 @@ function fileOf(batches: AudioBatch[], startedAt: number): DecodedAudio {
 
 describe('recording: the page capture script with MediaRecorder (headless Chromium, a loopback WebRTC track)', function () {
   this.timeout(60_000);
-  let browser: Browser | null = null;
-
-  before(async function () {
-    const missing = chromiumMissing();
-    if (missing) {
-      console.log(`      skipped: ${missing}`);
-      return this.skip();
-    }
-    browser = await launchChromium();
-  });
-  after(() => browser?.close());
+  const browser = chromiumPerSuite();
 
   it('the tone where it was played on the wall clock, silence around it, up to the moment capture stopped', async () => {
-    const { page, heard, audio } = await openLoopback(browser!);
+    const { page, heard, audio } = await openLoopback(browser());
     try {
       await page.evaluate('window.__connect()');
       const startedAt = Date.now();
@@ -137,7 +127,7 @@ describe('recording: the page capture script with MediaRecorder (headless Chromi
   });
 
   it('a browser without MediaRecorder reports that the page cannot record', async () => {
-    const { page, heard, audio } = await openLoopback(browser!, 'delete window.MediaRecorder;');
+    const { page, heard, audio } = await openLoopback(browser(), 'delete window.MediaRecorder;');
     try {
       await page.evaluate('window.__connect()');
       await audio.start(page);

@@ -10,14 +10,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'puppeteer-core';
 import { decodeAudio, type DecodedAudio } from '../../../../test/support/audio.js';
 import { opusPacketSamples, OPUS_RATE } from '../../src/recording/ogg.js';
 import type { AudioBatch, RecordingSlice } from '../../src/recording/page-capture.js';
 import { RecordingTimeline } from '../../src/recording/timeline.js';
 import { WebmBatches } from '../../src/recording/webm-batches.js';
 import { WebmDemuxer, WebmError, type WebmFrame } from '../../src/recording/webm.js';
-import { chromiumMissing, launchChromium, recordTones, type Recorded } from './media-recorder.js';
+import { chromiumPerSuite, recordTones, type Recorded } from './media-recorder.js';
 
 const TONES = [
   { fromMs: 600, toMs: 1400 },
@@ -86,22 +85,20 @@ function expectTones(audio: DecodedAudio, tones: Recorded['tones']): void {
 
 describe('recording: the WebM demuxer on MediaRecorder output (headless Chromium)', function () {
   this.timeout(60_000);
-  let browser: Browser | null = null;
+  const browser = chromiumPerSuite();
   let opus: Recorded;
   let dir: string;
 
-  before(async function () {
-    const missing = chromiumMissing();
-    if (missing) {
-      console.log(`      skipped: ${missing}`);
-      return this.skip();
-    }
+  before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'webm-'));
-    browser = await launchChromium();
-    opus = await recordTones(browser, { mimeType: 'audio/webm;codecs=opus', seconds: 4, sliceMs: 1000, tones: TONES });
+    opus = await recordTones(browser(), {
+      mimeType: 'audio/webm;codecs=opus',
+      seconds: 4,
+      sliceMs: 1000,
+      tones: TONES,
+    });
   });
-  after(async () => {
-    await browser?.close();
+  after(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -145,7 +142,7 @@ describe('recording: the WebM demuxer on MediaRecorder output (headless Chromium
   });
 
   it('a renderer stopped for a second catches up: no gap filled, the tones after it where they were played', async function () {
-    const stalled = await recordTones(browser!, {
+    const stalled = await recordTones(browser(), {
       mimeType: 'audio/webm;codecs=opus',
       seconds: 5,
       sliceMs: 1000,
@@ -179,7 +176,7 @@ describe('recording: the WebM demuxer on MediaRecorder output (headless Chromium
   it('refuses what is not an Opus WebM stream: other bytes, another codec, laced blocks', async () => {
     expect(() => new WebmDemuxer().push(Buffer.from('OggS\0\x02 not webm at all'))).to.throw(WebmError, /EBML header/);
 
-    const pcm = await recordTones(browser!, {
+    const pcm = await recordTones(browser(), {
       mimeType: 'audio/webm;codecs=pcm',
       seconds: 1.5,
       sliceMs: 1000,
