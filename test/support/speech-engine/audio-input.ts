@@ -18,6 +18,8 @@ import { SAMPLE_RATE } from './pocketsphinx.js';
 export class UndecodableAudio extends Error {}
 
 const NOISE = `anoisesrc=r=${SAMPLE_RATE}:a=0.003:c=pink:seed=37`;
+/** Any file's audio at the decoder's rate, in mono, with the noise added (summed, not averaged). */
+const MIX_FILTER = `[0:a]aresample=${SAMPLE_RATE},aformat=channel_layouts=mono[speech];[speech][1:a]amix=inputs=2:duration=first:normalize=0`;
 /** The noise is repeated past this: longer than any utterance a worker sends (30 s). */
 const NOISE_SECONDS = 60;
 
@@ -32,8 +34,6 @@ export async function toDecoderPcm(file: Buffer): Promise<Buffer> {
   }
   return out;
 }
-
-const MIX_FILTER = `[0:a]aresample=${SAMPLE_RATE},aformat=channel_layouts=mono[speech];[speech][1:a]amix=inputs=2:duration=first:normalize=0`;
 
 let noiseOnce: Promise<Buffer> | undefined;
 /** The noise ffmpeg mixes in, made by ffmpeg once. */

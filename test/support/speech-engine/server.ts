@@ -1,7 +1,8 @@
 /**
  * A real speech engine on 127.0.0.1 for tests, speaking OpenAI's `POST /v1/audio/transcriptions`:
- * it decodes the uploaded audio (ffmpeg, then pocketsphinx with a grammar of the sentences the test
- * will speak), so what it answers is what was heard, not what a script says was played.
+ * it decodes the uploaded audio (a 16 kHz WAV read as it is, any other file by ffmpeg; then
+ * pocketsphinx with a grammar of the sentences the test will speak), so what it answers is what was
+ * heard, not what a script says was played.
  *
  * Text: a sentence heard whole comes back as written (casing, punctuation); a cut one as its first
  * words as written without end punctuation; silence or steady noise as "" (speech-presence.ts). Only the given sentences can
@@ -45,7 +46,7 @@ export interface TranscriptionRequestLog {
   status: number | null;
   /** From the request's arrival to its answer, delays and hangs included. */
   engineMs: number | null;
-  /** ffmpeg and pocketsphinx alone. */
+  /** The decode alone: reading the file (ffmpeg for other than a 16 kHz WAV) and pocketsphinx. */
   decodeMs: number | null;
   text: string | null;
   /** The client went away before the answer (a timeout or an abort on its side). */
