@@ -28,12 +28,15 @@ export type ArgsOf<Arg> = [Arg] extends [void] ? [] : [arg: Arg];
 /** Where a warning's snapshot is taken: around the call's buttons, the caption area, or the whole page (a join screen). */
 export type SnapshotArea = 'toolbar' | 'captions' | 'page';
 
+/** The page binding the caption observer reports through (page-bindings.ts), a JSON `{ seq, items }`. */
+export const CAPTIONS_BINDING = '__ntCaptions';
+
 const action = <Arg = void, Result = boolean>(name: string): PageAction<Arg, Result> => ({ name });
 
 export const actions = {
   /** One reading of the page, in a single round trip. */
   inspect: action<void, PageState<PlatformItem>>('inspect'),
-  /** Installs the caption observer (its reports arrive through `__ntCaptions`); true once it is. */
+  /** Installs the caption observer (its reports arrive through CAPTIONS_BINDING); true once it is. */
   observe: action('observe'),
   /** Teams' launcher: "Continue on this browser". */
   continue: action('continue'),

@@ -15,9 +15,10 @@ import type { CaptionTracker } from './caption-tracker.js';
 import type { DriverListener, JoinTarget, MeetingDriver, PageEvidence, SnapshotNode } from './driver.js';
 import { JoinScreenWatch } from './join-screen-watch.js';
 import { GuardedListener } from './listener-guard.js';
-import { actions, type SnapshotArea } from './page-actions.js';
+import { actions, CAPTIONS_BINDING, type SnapshotArea } from './page-actions.js';
 import { seedStorageState } from './storage-state.js';
 import { PageAudio } from './page-audio.js';
+import { bindPage } from './page-bindings.js';
 import { peopleOf, speakersOf, TileReadings, type TileReading } from './tile-readings.js';
 import type { PageState } from './page-readings.js';
 import { ActionMemo, type PlatformAdapter, type TimingSettings } from './platform.js';
@@ -137,7 +138,9 @@ export class PageDriver<Item> implements MeetingDriver {
     await page.setUserAgent(lease.userAgent);
     if (this.target.account) await seedStorageState(lease, page, this.target.account.storageState);
     await page.setExtraHTTPHeaders({ 'Accept-Language': 'en-US,en;q=0.9' });
-    await page.exposeFunction('__ntCaptions', (json: string) => this.observed(json));
+    // A report that cannot be applied is dropped here: the poll reads the same captions into the
+    // same tracker, and a reading that fails there is counted and, repeated, reported.
+    await bindPage(page, { [CAPTIONS_BINDING]: (json) => this.observed(json) }, () => {});
     await this.audio.install(page, () => this.phase === 'live');
     return page;
   }

@@ -20,7 +20,8 @@ import { findChrome } from '@notetaker/find-chrome';
 import { chromeArgs } from '../../src/drivers/browser.js';
 import { googleMeet } from '../../src/drivers/google-meet.js';
 import type { MeetCaptionBlock } from '../../src/drivers/meet-captions.js';
-import { actions } from '../../src/drivers/page-actions.js';
+import { actions, CAPTIONS_BINDING } from '../../src/drivers/page-actions.js';
+import { bindPage } from '../../src/drivers/page-bindings.js';
 import type { PageState } from '../../src/drivers/page-readings.js';
 import { ActionMemo, type PlatformAdapter } from '../../src/drivers/platform.js';
 import { teams } from '../../src/drivers/teams.js';
@@ -133,9 +134,8 @@ export async function enterCall(
 ): Promise<CallPage> {
   const adapter = ADAPTERS[platform];
   const reports: CaptionItem[][] = [];
-  await page.exposeFunction('__ntCaptions', (json: string) => {
-    reports.push((JSON.parse(json) as { items: CaptionItem[] }).items);
-  });
+  const bound = { [CAPTIONS_BINDING]: (json: string) => reports.push((JSON.parse(json) as { items: CaptionItem[] }).items) };
+  await bindPage(page, bound, (error) => console.error('an unreadable caption report:', error));
   const meeting: SimMeeting = sim.meeting(meetingId);
   await page.goto(adapter.joinUrl(sim.url(platform, meetingId)), { waitUntil: 'domcontentloaded' });
   const inspect = () => adapter.run(page, actions.inspect);

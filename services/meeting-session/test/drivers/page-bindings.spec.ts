@@ -1,7 +1,7 @@
 /**
  * The driver's page bindings in headless Chromium: what the page hands over arrives in order,
  * through reloads and navigations, defined before the page's own scripts; a handler that throws
- * is reported and the page's next calls still arrive.
+ * is reported and the page's next calls still arrive; two owners bind on one page alike.
  */
 import { expect } from 'chai';
 import http from 'node:http';
@@ -62,6 +62,29 @@ describe('drivers: page bindings (headless Chromium)', function () {
     await eventually(() => said.length === 2);
     expect(said).to.deep.equal(['one', 'two']);
     expect(errors).to.deep.equal(['cannot read bad']);
+    await page.close();
+  });
+
+  it('binds the calls of two owners on one page each to its own handlers and errors; a name bound twice is refused', async () => {
+    const page = await browser().newPage();
+    const seen: string[] = [];
+    const said: string[] = [];
+    const errors: string[] = [];
+    await bindPage(page, { __seen: (p) => seen.push(p) }, (e) => errors.push(`seen: ${(e as Error).message}`));
+    const saying = (p: string) => {
+      if (p === 'bad') throw new Error('bad');
+      said.push(p);
+    };
+    await bindPage(page, { __said: saying }, (e) => errors.push(`said: ${(e as Error).message}`));
+    let refused: unknown;
+    await bindPage(page, { __said: () => {} }, () => {}).catch((error: unknown) => (refused = error));
+    expect(String(refused)).to.include('__said is already bound');
+    await page.goto(`${base}/one`);
+    await page.evaluate('window.__said("a"); window.__said("bad"); window.__said("b")');
+    await eventually(() => said.length === 2 && seen.length === 1);
+    expect(seen).to.deep.equal(['/one']);
+    expect(said).to.deep.equal(['a', 'b']);
+    expect(errors).to.deep.equal(['said: bad']);
     await page.close();
   });
 });
