@@ -47,9 +47,10 @@
  *   (biased when the engine is slow: the partials that beat their final were the fast ones). Words
  *   that no partial showed before the final (an utterance's last words, mostly) are counted
  *   apart, and a second row takes the earlier of partial and final.
- * - Where a final's time goes: end of sound -> its request at the engine (voice activity's 300 ms
- *   pause, the PCM's way from the page, a wait for an engine slot) and the engine's answer ->
- *   `segment_finalized` at the receiver (transcript-store, event log, webhook).
+ * - Where a final's time goes: end of sound -> its request at the engine (voice activity's 150 ms
+ *   of pause before the final is sent, the PCM's way from the page, a wait for an engine slot) and
+ *   the engine's answer -> `segment_finalized` at the receiver (the rest of the 300 ms pause when
+ *   the engine answered first, transcript-store, event log, webhook).
  * - Sound lost before the tap: silences of 300 ms or more between speech on one track inside a
  *   sentence's sound (the script has none there), which voice activity would take for a pause.
  *   Finals that no utterance accounts for are listed with what came just before them.

@@ -2,7 +2,10 @@
  * One meeting's transcription from its audio: each remote track cut into utterances by voice
  * activity, each utterance sent to the speech engine when it ends (the final), and while it grows
  * about once a second (partials, stabilised by LocalAgreement). Finals are emitted in the order
- * their utterances ended, whatever order the engine answers in.
+ * their utterances ended, whatever order the engine answers in. A final's audio (the speech and
+ * TAIL_MS after it) is all there once voice activity says `paused`, 150 ms before the pause that
+ * ends the utterance is confirmed: it is sent then, and used if the utterance ends there; speech
+ * coming back aborts it. So the engine's answer overlaps the confirmation, for the same words.
  *
  * It never stalls the meeting: an engine that fails gives a segment marked untranscribed (who
  * spoke, when) and one warning until it answers again; a spent budget stops the sending, with a
@@ -17,7 +20,7 @@ import { LocalAgreement } from './local-agreement.js';
 import { SpeechEngineError } from './speech-engine.js';
 import type { SourceSwitch } from './source-choice.js';
 import type { SpeakerTimeline } from './speaker-timeline.js';
-import { VoiceActivity, type Utterance } from './voice-activity.js';
+import { TAIL_MS, VoiceActivity, type Utterance } from './voice-activity.js';
 
 /** What the transcriber needs of a speech engine (speech-engine.ts). */
 export interface SpeechToText {
@@ -73,8 +76,6 @@ const MIN_PARTIAL_MS = 700;
 const HOLD_MS = 30_000;
 /** An utterance that began before captions stopped is taken over if this much of it came after. */
 const TAKE_OVER_MIN_MS = 1_000;
-/** The pause kept after an utterance's last speech when it is sent as a final. */
-const TAIL_MS = 150;
 /** Leaving, finals still with the engine after this are marked untranscribed. */
 const FINISH_WAIT_MS = 15_000;
 
@@ -88,6 +89,16 @@ interface Tracked {
   shownUntil: number;
   /** It began while the audio was the source: it is finished from audio whatever comes next. */
   audioOwned: boolean;
+  /** The final sent at the last pause, for the speech up to `speechToMs`. */
+  early?: EarlyFinal;
+}
+
+type Heard = { text: string; engineMs: number } | { untranscribed: Untranscribed };
+
+interface EarlyFinal {
+  speechToMs: number;
+  heard: Promise<Heard>;
+  abort: AbortController;
 }
 
 export class AudioTranscriber {
@@ -117,6 +128,7 @@ export class AudioTranscriber {
     if (!track) {
       track = new VoiceActivity(chunk.track, PCM_SAMPLE_RATE, {
         started: (utterance) => this.started(utterance),
+        paused: (utterance) => this.paused(utterance),
         ended: (utterance) => this.ended(utterance),
       });
       this.tracks.set(chunk.track, track);
@@ -125,6 +137,8 @@ export class AudioTranscriber {
     track.push(new Int16Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 2)), chunk.frame, chunk.endMs);
     for (const tracked of this.open.values()) {
       if (tracked.audioOwned) this.audioCoveredUntil = Math.max(this.audioCoveredUntil, tracked.utterance.endMs);
+      // Speech came back after the pause: that final is for fewer words than the utterance has.
+      if (tracked.early && tracked.early.speechToMs !== tracked.utterance.speechToMs) dropEarly(tracked);
     }
   }
 
@@ -165,11 +179,20 @@ export class AudioTranscriber {
     });
   }
 
+  private paused(utterance: Utterance): void {
+    const tracked = this.open.get(utterance);
+    if (!tracked || !(tracked.audioOwned || this.options.source() === 'audio')) return;
+    dropEarly(tracked);
+    const abort = new AbortController();
+    tracked.early = { speechToMs: utterance.speechToMs, heard: this.heard(tracked, abort.signal), abort };
+  }
+
   private ended(utterance: Utterance): void {
     const tracked = this.open.get(utterance);
     this.open.delete(utterance);
     if (!tracked) return;
     if (tracked.audioOwned || this.options.source() === 'audio') return this.transcribe(tracked);
+    dropEarly(tracked);
     if (!this.options.holdBack) return;
     const now = this.clock();
     this.held = this.held.filter((held) => now - held.utterance.endMs < HOLD_MS);
@@ -232,10 +255,13 @@ export class AudioTranscriber {
     this.audioCoveredUntil = Math.max(this.audioCoveredUntil, utterance.endMs);
     const speaker = this.options.speakers.speakerOf(utterance.speechFromMs, utterance.speechToMs);
     const timestamp = iso(utterance.speechFromMs);
-    const heard = this.heard(tracked);
+    const early = tracked.early?.speechToMs === utterance.speechToMs ? tracked.early : undefined;
+    if (!early) dropEarly(tracked);
+    const heard = early?.heard ?? this.heard(tracked);
     this.chain = this.chain.then(async () => {
       const result = await heard;
       if ('untranscribed' in result) return this.options.final({ speaker, text: '', timestamp, ...result });
+      this.options.lag?.('final', (this.clock() - result.engineMs - utterance.speechToMs) / 1000);
       if (!result.text) return;
       // A final never contradicts what a partial committed without a partial saying so first.
       if (!tracked.agreement.agreesWith(result.text)) {
@@ -245,7 +271,8 @@ export class AudioTranscriber {
     });
   }
 
-  private async heard(tracked: Tracked): Promise<{ text: string } | { untranscribed: Untranscribed }> {
+  /** The engine's words for the utterance's speech so far (and TAIL_MS after it); `dropped` aborts it, unreported. */
+  private async heard(tracked: Tracked, dropped?: AbortSignal): Promise<Heard> {
     const { utterance } = tracked;
     const until = iso(utterance.speechToMs);
     if (!this.affords(utterance)) return { untranscribed: { reason: 'budget_exhausted', until } };
@@ -254,17 +281,18 @@ export class AudioTranscriber {
     const pcm = utterance.samples().subarray(0, speechSamples);
     this.spend(pcm);
     try {
+      const signal = dropped ? AbortSignal.any([this.aborts.signal, dropped]) : this.aborts.signal;
       const { text, engineMs } = await this.options.engine.transcribe(
         { pcm, sampleRate: PCM_SAMPLE_RATE },
-        { language: this.options.language, priority: 'final', signal: this.aborts.signal },
+        { language: this.options.language, priority: 'final', signal },
       );
-      this.options.lag?.('final', (this.clock() - engineMs - utterance.speechToMs) / 1000);
       if (this.engineDown) {
         this.engineDown = false;
         this.options.trouble('transcription_unavailable', false, '');
       }
-      return { text: text.trim() };
+      return { text: text.trim(), engineMs };
     } catch (err) {
+      if (dropped?.aborted) return { untranscribed: { reason: 'engine_unavailable', until } }; // never used
       if (!this.engineDown) {
         this.engineDown = true;
         this.options.trouble('transcription_unavailable', true, err instanceof Error ? err.message : String(err));
@@ -291,3 +319,9 @@ export class AudioTranscriber {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** An early final no longer wanted is aborted (its audio stays counted: it may have been sent). */
+function dropEarly(tracked: Tracked): void {
+  tracked.early?.abort.abort();
+  tracked.early = undefined;
+}

@@ -2,7 +2,9 @@
  * Cuts one track's audio into utterances at pauses, by energy: a 20 ms frame is speech when it is
  * well above the track's noise floor (and above an absolute floor, for digital silence). An
  * utterance starts after 60 ms of speech (a click is not one), keeps 200 ms before its first
- * speech frame (a soft first syllable), and ends after PAUSE_MS without speech or at MAX_MS.
+ * speech frame (a soft first syllable), and ends after PAUSE_MS without speech or at MAX_MS. After
+ * TAIL_MS without speech it is `paused`: what an ended utterance is transcribed from (its speech
+ * and TAIL_MS after) is all there, so its final can be on its way while the pause is confirmed.
  *
  * Meetings reach the bot through the platform's own noise suppression, so what comes in is speech
  * or near-silence; an energy gate is enough there and costs nothing (a model-based VAD would be
@@ -12,6 +14,8 @@
 export const FRAME_MS = 20;
 /** The pause that ends an utterance. Longer is fewer cut sentences; shorter is an earlier final. */
 export const PAUSE_MS = 300;
+/** The pause kept after an utterance's last speech in what is transcribed (engines make words of a long silence). */
+export const TAIL_MS = 150;
 export const MAX_MS = 30_000;
 const PREROLL_MS = 200;
 const ONSET_FRAMES = 3;
@@ -35,6 +39,8 @@ export interface Utterance {
 
 export interface VoiceActivityEvents {
   started(utterance: Utterance): void;
+  /** TAIL_MS without speech: the utterance ends here unless speech comes back within PAUSE_MS. */
+  paused?(utterance: Utterance): void;
   ended(utterance: Utterance): void;
 }
 
@@ -152,6 +158,8 @@ export class VoiceActivity {
         this.silentMs = 0;
       } else this.silentMs += FRAME_MS;
       if (this.silentMs >= PAUSE_MS || utterance.endMs - utterance.startMs >= MAX_MS) this.close();
+      else if (this.silentMs >= TAIL_MS && this.silentMs - FRAME_MS < TAIL_MS && utterance.speechMs >= MIN_SPEECH_MS)
+        this.events.paused?.(utterance);
       return;
     }
     this.preroll.push(frame);
