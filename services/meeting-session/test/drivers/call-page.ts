@@ -134,7 +134,9 @@ export async function enterCall(
 ): Promise<CallPage> {
   const adapter = ADAPTERS[platform];
   const reports: CaptionItem[][] = [];
-  const bound = { [CAPTIONS_BINDING]: (json: string) => reports.push((JSON.parse(json) as { items: CaptionItem[] }).items) };
+  const bound = {
+    [CAPTIONS_BINDING]: (json: string) => reports.push((JSON.parse(json) as { items: CaptionItem[] }).items),
+  };
   await bindPage(page, bound, (error) => console.error('an unreadable caption report:', error));
   const meeting: SimMeeting = sim.meeting(meetingId);
   await page.goto(adapter.joinUrl(sim.url(platform, meetingId)), { waitUntil: 'domcontentloaded' });
