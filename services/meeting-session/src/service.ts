@@ -8,6 +8,7 @@ import type { EventEnvelope } from '@notetaker/contracts';
 import type { RunningService, ServiceDefinition } from '@notetaker/service-runtime';
 import { loadMeetingSessionConfig, type MeetingSessionConfig } from './config.js';
 import type { DriverFactory } from './drivers/driver.js';
+import { priorityNotice } from './drivers/thread-priority.js';
 import { lazyDriverFactory } from './driver-factory.js';
 import { createMeetingMetrics } from './metrics.js';
 import { Coaching } from './actor/coaching.js';
@@ -110,6 +111,8 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
       }
       ctx.logger.info({ role: config.role, workerId: worker?.workerId }, 'meeting-session started');
       browser?.start();
+      const priority = browser && priorityNotice();
+      if (priority) ctx.logger[priority.level](priority.message);
       probe.start();
       return {
         registry,

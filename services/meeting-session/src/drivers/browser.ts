@@ -18,6 +18,7 @@
 import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
 import { findChrome } from '@notetaker/find-chrome';
 import { killBrowserProcesses } from './process-tree.js';
+import { chromiumCommand } from './thread-priority.js';
 
 export class BrowserUnavailableError extends Error {}
 
@@ -157,12 +158,18 @@ export class BrowserPool {
         this.options.chromePath ? `${this.options.chromePath} is not an executable` : 'no Chromium or Chrome installed',
       );
     }
+    const { headless } = this.options;
+    // puppeteer's own flags, less --enable-automation, after the command (setpriv's or none).
+    const args = puppeteer
+      .defaultArgs({ headless, args: chromeArgs(this.options.extraArgs) })
+      .filter((arg) => arg !== '--enable-automation');
+    const command = chromiumCommand(executablePath, args);
     const browser = await puppeteer.launch({
-      executablePath,
-      headless: this.options.headless,
+      executablePath: command.executablePath,
+      headless,
       pipe: true,
-      args: chromeArgs(this.options.extraArgs),
-      ignoreDefaultArgs: ['--enable-automation'],
+      args: command.args,
+      ignoreDefaultArgs: true,
       defaultViewport: { width: 1280, height: 720 },
       // The worker decides how to shut down (leaving meetings first); puppeteer still kills the
       // browser if the process exits without closing it.
