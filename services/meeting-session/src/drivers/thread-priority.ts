@@ -4,9 +4,9 @@
  * root outside a container does; in our images it never does (a non-root user, every capability
  * dropped). A bot plays nothing out loud, yet with that privilege the pages' playback threads ran
  * ahead of everything else: at 10 recorded meetings on 2 cores the bot's capture fell behind real
- * time (its audio clock at 0.89-0.98 of the wall's, so a recording lost that share of the meeting)
- * and caption latency's p99 grew by 0.2-1 s, where without it the capture kept real time and the
- * p99 grew by 0.05-0.1 s (test/bench/recording.bench.ts, docs/services/meeting-session.md).
+ * time (its audio clock at 0.89-0.99 of the wall's, so a recording lost that share of the meeting)
+ * and caption latency's p99 grew by 0.3-1 s, where without it the capture kept real time and the
+ * p99 grew by 0.05-0.12 s (test/bench/recording.bench.ts, docs/services/meeting-session.md).
  *
  * So where the worker could raise priorities, Chromium is started through util-linux's `setpriv`
  * with CAP_SYS_NICE taken out of everything it and its children can ever hold: it runs as it runs
