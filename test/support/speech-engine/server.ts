@@ -15,6 +15,7 @@
  * one pocketsphinx process a request, so concurrent requests are decoded apart and side by side);
  * a file other than the worker's 16 kHz WAV adds an ffmpeg process, ~160 ms (audio-input.ts).
  */
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -43,6 +44,8 @@ export interface TranscriptionRequestLog {
   audioSeconds: number | null;
   /** The Authorization header as received. */
   authorization: string | null;
+  /** SHA-256 of the uploaded file: a retry of the same audio carries the same. */
+  fileSha256: string | null;
   status: number | null;
   /** From the request's arrival to its answer, delays and hangs included. */
   engineMs: number | null;
@@ -65,6 +68,12 @@ export interface SpeechEngine {
   requests: TranscriptionRequestLog[];
   /** The next `count` requests that pass the key check are answered `status` with an OpenAI-style error. */
   failNext(count: number, status: number, options?: FailureOptions): void;
+  /**
+   * While set, audio the engine has not seen before is answered 429 with this Retry-After (seconds)
+   * and the same audio sent again is served: a final, tried again, gets through; a partial, tried
+   * once, never does.
+   */
+  limitNewAudio: number | null;
   /** Every request waits this long before it is decoded. */
   delayMs: number;
   /** While true, requests are held unanswered; set false (or `reset()`) and they go on. */
@@ -105,6 +114,7 @@ export async function startSpeechEngine(options: SpeechEngineOptions): Promise<S
 
   const apiKey = options.apiKey ?? null;
   const failures: Array<{ status: number; retryAfter?: number }> = [];
+  const limitedAudio = new Set<string>();
   let held: Array<() => void> = [];
   let hang = false;
   let closed = false;
@@ -125,6 +135,7 @@ export async function startSpeechEngine(options: SpeechEngineOptions): Promise<S
       responseFormat: null,
       audioSeconds: null,
       authorization: req.headers.authorization ?? null,
+      fileSha256: null,
       status: null,
       engineMs: null,
       decodeMs: null,
@@ -154,6 +165,23 @@ export async function startSpeechEngine(options: SpeechEngineOptions): Promise<S
         : "You didn't provide an API key. You need to provide your API key in an Authorization header.";
       return answer(401, errorBody(401, message));
     }
+    let form: FormData;
+    try {
+      const type = req.headers['content-type'] ?? '';
+      form = await new Response(new Uint8Array(body), { headers: { 'content-type': type } }).formData();
+    } catch {
+      return answer(400, errorBody(400, 'The body must be multipart/form-data.'));
+    }
+    const upload = form.get('file');
+    if (upload && typeof upload !== 'string') {
+      log.fileSha256 = createHash('sha256')
+        .update(new Uint8Array(await upload.arrayBuffer()))
+        .digest('hex');
+    }
+    if (engine.limitNewAudio !== null && log.fileSha256 && !limitedAudio.has(log.fileSha256)) {
+      limitedAudio.add(log.fileSha256);
+      failures.unshift({ status: 429, retryAfter: engine.limitNewAudio });
+    }
     const failure = failures.shift();
     if (failure) {
       const headers: Record<string, string> =
@@ -162,13 +190,6 @@ export async function startSpeechEngine(options: SpeechEngineOptions): Promise<S
       return answer(failure.status, errorBody(failure.status, message), headers);
     }
 
-    let form: FormData;
-    try {
-      const type = req.headers['content-type'] ?? '';
-      form = await new Response(new Uint8Array(body), { headers: { 'content-type': type } }).formData();
-    } catch {
-      return answer(400, errorBody(400, 'The body must be multipart/form-data.'));
-    }
     const field = (name: string) => {
       const value = form.get(name);
       return typeof value === 'string' ? value : null;
@@ -250,6 +271,7 @@ export async function startSpeechEngine(options: SpeechEngineOptions): Promise<S
     apiKey,
     requests: [],
     delayMs: 0,
+    limitNewAudio: null,
     get hang() {
       return hang;
     },
@@ -262,6 +284,7 @@ export async function startSpeechEngine(options: SpeechEngineOptions): Promise<S
     },
     reset() {
       failures.length = 0;
+      engine.limitNewAudio = null;
       engine.delayMs = 0;
       engine.hang = false;
     },
