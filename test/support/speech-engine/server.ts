@@ -8,8 +8,9 @@
  * words as written without end punctuation; silence or steady noise as "" (speech-presence.ts). Only the given sentences can
  * be heard, in US English whatever `language` says (it is checked to be ISO-639-1 and logged).
  *
- * A test steers it beside HTTP: `failNext` (OpenAI-style errors, Retry-After), `delayMs`, `hang`,
- * and reads `requests` (what came, what it answered, how long the decode took).
+ * A test steers it beside HTTP: `failNext` (OpenAI-style errors, Retry-After), `limitNewAudio` (a
+ * 429 for audio not seen before), `delayMs`, `hang`, and reads `requests` (what came, what it
+ * answered, a hash of the upload, how long the decode took).
  *
  * Measured on a 2-vCPU machine: a 3 s espeak-ng utterance decodes in ~100 ms of CPU (`decodeMs`:
  * one pocketsphinx process a request, so concurrent requests are decoded apart and side by side);
