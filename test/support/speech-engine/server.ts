@@ -173,17 +173,12 @@ export async function startSpeechEngine(options: SpeechEngineOptions): Promise<S
     } catch {
       return answer(400, errorBody(400, 'The body must be multipart/form-data.'));
     }
-    const upload = form.get('file');
-    if (upload && typeof upload !== 'string') {
-      log.fileSha256 = createHash('sha256')
-        .update(new Uint8Array(await upload.arrayBuffer()))
-        .digest('hex');
-    }
-    if (engine.limitNewAudio !== null && log.fileSha256 && !limitedAudio.has(log.fileSha256)) {
-      limitedAudio.add(log.fileSha256);
-      failures.unshift({ status: 429, retryAfter: engine.limitNewAudio });
-    }
-    const failure = failures.shift();
+    const file = form.get('file');
+    const upload = file && typeof file !== 'string' ? Buffer.from(await file.arrayBuffer()) : null;
+    if (upload) log.fileSha256 = createHash('sha256').update(upload).digest('hex');
+    const limited = engine.limitNewAudio !== null && log.fileSha256 !== null && !limitedAudio.has(log.fileSha256);
+    if (limited) limitedAudio.add(log.fileSha256!);
+    const failure = limited ? { status: 429, retryAfter: engine.limitNewAudio! } : failures.shift();
     if (failure) {
       const headers: Record<string, string> =
         failure.retryAfter !== undefined ? { 'Retry-After': String(failure.retryAfter) } : {};
@@ -198,9 +193,8 @@ export async function startSpeechEngine(options: SpeechEngineOptions): Promise<S
     log.model = field('model');
     log.language = field('language');
     log.responseFormat = field('response_format');
-    const file = form.get('file');
     if (!log.model) return answer(400, errorBody(400, 'you must provide a model parameter'));
-    if (!file || typeof file === 'string') return answer(400, errorBody(400, 'you must provide a file'));
+    if (!upload) return answer(400, errorBody(400, 'you must provide a file'));
     if (log.language !== null && !/^[a-z]{2}$/.test(log.language)) {
       const message = `Invalid language '${log.language}'. Language parameter must be specified in ISO-639-1 format.`;
       return answer(400, errorBody(400, message));
@@ -217,7 +211,7 @@ export async function startSpeechEngine(options: SpeechEngineOptions): Promise<S
     const decodeStart = performance.now();
     let pcm: Buffer;
     try {
-      pcm = await toDecoderPcm(Buffer.from(await file.arrayBuffer()));
+      pcm = await toDecoderPcm(upload);
     } catch (error) {
       if (error instanceof UndecodableAudio) return answer(400, errorBody(400, error.message));
       throw error;
