@@ -12,6 +12,8 @@ export async function profiled<T>(label: string, run: () => Promise<T>): Promise
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
+  // Every 100 us rather than every 1 ms: a request costs a few hundred microseconds.
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
   await session.post('Profiler.start');
   try {
     return await run();

@@ -36,6 +36,8 @@ export type BoundServerFactory = (era: Era, caller: TokenCaller, request: Reques
 interface Waiting {
   resolve(message: JSONRPCMessage): void;
   reject(err: Error): void;
+  /** The id the request came with, which its answer takes back. */
+  requestId: JSONRPCRequest['id'];
 }
 
 const SENT = Promise.resolve();
@@ -102,7 +104,8 @@ class Line {
         const waiting = typeof id === 'number' ? this.waiting.get(id) : undefined;
         if (!waiting) return; // a notification: none of our tools sends one
         this.waiting.delete(id as number);
-        waiting.resolve(message);
+        // The answer was built for this call alone: it takes the request's own id in place.
+        waiting.resolve(Object.assign(message, { id: waiting.requestId }));
       },
       () => {
         this.closed = true;
@@ -125,16 +128,18 @@ class Line {
   }
 
   /** The SDK's answer to `request`, carrying the request's own id. */
-  async call(request: JSONRPCRequest): Promise<JSONRPCMessage> {
+  call(request: JSONRPCRequest): Promise<JSONRPCMessage> {
     const id = ++this.next;
-    const answered = new Promise<JSONRPCMessage>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
+    const answered = new Promise<JSONRPCMessage>((resolve, reject) =>
+      this.waiting.set(id, { resolve, reject, requestId: request.id }),
+    );
     try {
       this.wire.receive({ ...request, id });
     } catch (err) {
       this.waiting.delete(id);
-      throw err;
+      return Promise.reject(err);
     }
-    return { ...(await answered), id: request.id } as JSONRPCMessage;
+    return answered;
   }
 
   close(): Promise<void> {

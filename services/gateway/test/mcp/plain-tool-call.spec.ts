@@ -168,6 +168,8 @@ describe('MCP plain tools/call: the SDK answer, without its HTTP entry', functio
       const meta = request.body.params._meta as Record<string, unknown>;
       for (const envelope of [
         { ...meta, 'io.modelcontextprotocol/clientInfo': 5 },
+        // The same keys, one nested value unlike the sound envelope's.
+        { ...meta, 'io.modelcontextprotocol/clientInfo': { name: 'plain', version: 5 } },
         { ...meta, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' },
       ]) {
         const body = JSON.stringify({ ...request.body, id: 14, params: { ...request.body.params, _meta: envelope } });
