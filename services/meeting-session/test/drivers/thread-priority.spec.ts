@@ -13,8 +13,8 @@ import { browserProcesses } from '../../src/drivers/process-tree.js';
 import { chromiumCommand, mayRaisePriority, priorityNotice } from '../../src/drivers/thread-priority.js';
 import { eventually } from '../../../../test/support/wait.js';
 
-const SCHED_FIFO = 1;
-const SCHED_RR = 2;
+/** SCHED_FIFO (1) and SCHED_RR (2), the kernel's real-time policies. */
+const isRealTime = (t: ThreadSeen) => t.policy === 1 || t.policy === 2;
 
 interface ThreadSeen {
   name: string;
@@ -50,7 +50,7 @@ function threadsOf(browserPid: number): ThreadSeen[] {
 /** The threads above normal priority, one line each. */
 const raised = (threads: ThreadSeen[]) =>
   threads
-    .filter((t) => t.policy === SCHED_RR || t.policy === SCHED_FIFO || t.nice < 0)
+    .filter((t) => isRealTime(t) || t.nice < 0)
     .map((t) => `${t.name}: policy ${t.policy}, nice ${t.nice}`);
 
 /** Plays a tone through the page's default output, which starts Chromium's audio threads. */
@@ -140,7 +140,7 @@ describe('Chromium thread priority', function () {
       plain = await puppeteer.launch({ executablePath: chromePath!, headless: true, pipe: true, args: chromeArgs([]) });
       await playTone(await plain.newPage());
       const threads = await threadsWhilePlaying(plain.process()!.pid!);
-      const realTime = threads.filter((t) => t.policy === SCHED_RR || t.policy === SCHED_FIFO);
+      const realTime = threads.filter(isRealTime);
       // As root here: the comparison above means something. Without CAP_SYS_NICE, neither can.
       expect(realTime.length > 0).to.equal(mayRaisePriority());
     });
