@@ -93,7 +93,8 @@ try {
   );
   const kinds = ['rest', 'modern', 'legacy'] as const;
   for (const row of rows) {
-    for (const kind of kinds) await load(row[kind], 500); // warm-up
+    // Warm-up long enough for the JIT to settle: after 500 each, the first round still cost twice the last.
+    for (const kind of kinds) await load(row[kind], 2500);
     // Interleaved in rounds, each in another order, so a slow moment of the machine (shared) falls on
     // all three alike; the CPU ratio is the median of the rounds' own ratios.
     const runs: Record<(typeof kinds)[number], Measured[]> = { rest: [], modern: [], legacy: [] };
