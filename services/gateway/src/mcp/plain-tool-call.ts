@@ -113,15 +113,10 @@ interface ClassifiedHeaders {
 /** What the SDK's classification says of a plain tools/call: its era and revision, or nothing (a refusal). */
 type SdkEra = { era: Era; revision?: string } | undefined;
 
-/**
- * Classifications remembered per headers and tool, each with the envelopes seen under them (a
- * client sends one), compared field by field rather than serialized: the oldest key is dropped
- * past the bound, and an envelope past a client's size is not kept.
- */
-const classified = new Map<string, Array<{ meta: unknown; era: SdkEra }>>();
+/** Classifications remembered, the oldest dropped past the bound; an envelope longer than a client's is not kept. */
+const classified = new Map<string, SdkEra>();
 const MAX_CLASSIFIED = 256;
-const MAX_ENVELOPES = 4;
-const MAX_REMEMBERED = 2048;
+const MAX_REMEMBERED_KEY = 2048;
 
 /**
  * The SDK's classification of a tools/call of tool `name` whose body passed `toolParams`, with these
@@ -130,10 +125,9 @@ const MAX_REMEMBERED = 2048;
  */
 function sdkEra(headers: ClassifiedHeaders, name: string, meta: unknown): SdkEra {
   const { protocolVersionHeader, mcpMethodHeader = '', mcpNameHeader = '' } = headers;
-  const key = `${protocolVersionHeader}\n${mcpMethodHeader}\n${mcpNameHeader}\n${name}`;
-  const seen = classified.get(key);
-  const known = seen?.find((entry) => sameJson(entry.meta, meta));
-  if (known) return known.era;
+  const envelope = meta === undefined ? '' : JSON.stringify(meta);
+  const key = `${protocolVersionHeader}\n${mcpMethodHeader}\n${mcpNameHeader}\n${name}\n${envelope}`;
+  if (classified.has(key)) return classified.get(key);
   const params = { name, arguments: {}, ...(meta !== undefined && { _meta: meta }) };
   const route = classifyInboundRequest({
     httpMethod: 'POST',
@@ -144,22 +138,9 @@ function sdkEra(headers: ClassifiedHeaders, name: string, meta: unknown): SdkEra
   if (route.kind === 'legacy') era = { era: 'legacy' };
   else if (route.kind === 'modern' && route.messageKind === 'request')
     era = { era: 'modern', revision: route.classification.revision };
-  if (key.length + (meta === undefined ? 0 : JSON.stringify(meta).length) <= MAX_REMEMBERED) {
-    if (!seen && classified.size >= MAX_CLASSIFIED) classified.delete(classified.keys().next().value!);
-    const entries = seen ?? [];
-    if (entries.length >= MAX_ENVELOPES) entries.shift();
-    entries.push({ meta: structuredClone(meta), era }); // a copy: the request's own goes on to the SDK
-    classified.set(key, entries);
+  if (key.length <= MAX_REMEMBERED_KEY) {
+    if (classified.size >= MAX_CLASSIFIED) classified.delete(classified.keys().next().value!);
+    classified.set(key, era);
   }
   return era;
-}
-
-/** Whether two parsed JSON values are equal (same keys, same values; key order aside). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const aKeys = Object.keys(a);
-  if (aKeys.length !== Object.keys(b).length) return false;
-  return aKeys.every((k) => Object.hasOwn(b, k) && sameJson((a as Json)[k], (b as Json)[k]));
 }
