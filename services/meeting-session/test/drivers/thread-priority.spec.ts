@@ -64,28 +64,25 @@ async function playTone(page: Page): Promise<void> {
   expect(state).to.equal('running');
 }
 
-/** The browser's threads once its audio output thread runs. */
-async function threadsWhilePlaying(browserPid: number): Promise<ThreadSeen[]> {
-  let threads: ThreadSeen[] = [];
-  await eventually(
-    () => (threads = threadsOf(browserPid)).some((t) => t.name.startsWith('AudioOutputDevi')),
-    "Chromium's audio output thread",
-    10_000,
-  );
-  return threads;
-}
-
 /**
- * A thread takes its priority just after it starts, so one look can come too early (seen under
- * load): every thread state seen over `ms` of looks once the browser's audio output runs.
+ * Every thread state seen over `ms` of looks once the browser's audio output thread runs: a thread
+ * takes its priority just after it starts, so one look can come too early (seen under load).
  */
 async function threadsSeenWhilePlaying(browserPid: number, ms = 2_000): Promise<ThreadSeen[]> {
   const seen = new Map<string, ThreadSeen>();
-  const look = (threads: ThreadSeen[]) => threads.forEach((t) => seen.set(`${t.name} ${t.policy} ${t.nice}`, t));
-  look(await threadsWhilePlaying(browserPid));
+  const look = () => {
+    const threads = threadsOf(browserPid);
+    threads.forEach((t) => seen.set(`${t.name} ${t.policy} ${t.nice}`, t));
+    return threads;
+  };
+  await eventually(
+    () => look().some((t) => t.name.startsWith('AudioOutputDevi')),
+    "Chromium's audio output thread",
+    10_000,
+  );
   for (const end = Date.now() + ms; Date.now() < end;) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    look(threadsOf(browserPid));
+    look();
   }
   return [...seen.values()];
 }
