@@ -10,11 +10,9 @@
  */
 import type { DriverFactory, JoinTarget, MeetingDriver } from './driver.js';
 import { BrowserPool } from './browser.js';
-import { googleMeet } from './google-meet.js';
 import { DRIVER_DEFAULTS, type DriverFactoryOptions } from './options.js';
 import { PageDriver, type PageDriverSettings } from './page-driver.js';
-import { teams } from './teams.js';
-import { zoom } from './zoom.js';
+import { PLATFORMS } from './platforms.js';
 
 export type * from './driver.js';
 export { driverOptionsFromEnv, DRIVER_DEFAULTS, type DriverFactoryOptions } from './options.js';
@@ -48,12 +46,7 @@ export function createDriverFactory(options: DriverFactoryOptions = {}): Puppete
   return {
     create(target: JoinTarget): MeetingDriver {
       const named = { ...target, displayName: target.displayName.trim() || config.displayName };
-      const inner =
-        target.platform === 'teams'
-          ? new PageDriver(named, teams, pool, settings)
-          : target.platform === 'zoom'
-            ? new PageDriver(named, zoom, pool, settings)
-            : new PageDriver(named, googleMeet, pool, settings);
+      const inner = new PageDriver(named, PLATFORMS[target.platform].adapter, pool, settings);
       const driver: MeetingDriver = {
         start: (listener) => inner.start(listener),
         leave: () => inner.leave().finally(() => drivers.delete(driver)),

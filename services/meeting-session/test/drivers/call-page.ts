@@ -18,23 +18,21 @@ import {
 } from '../../../../test/simulators/index.js';
 import { findChrome } from '@notetaker/find-chrome';
 import { chromeArgs } from '../../src/drivers/browser.js';
-import { googleMeet } from '../../src/drivers/google-meet.js';
-import type { MeetCaptionBlock } from '../../src/drivers/meet-captions.js';
+import type { MeetCaptionBlock } from '../../src/drivers/google-meet/captions.js';
 import { actions, CAPTIONS_BINDING } from '../../src/drivers/page-actions.js';
 import { bindPage } from '../../src/drivers/page-bindings.js';
 import type { PageState } from '../../src/drivers/page-readings.js';
 import { ActionMemo, type PlatformAdapter } from '../../src/drivers/platform.js';
-import { teams } from '../../src/drivers/teams.js';
-import { zoom } from '../../src/drivers/zoom.js';
-import type { TeamsCaptionRow } from '../../src/drivers/teams-captions.js';
+import { PLATFORMS } from '../../src/drivers/platforms.js';
+import type { TeamsCaptionRow } from '../../src/drivers/teams/captions.js';
 import { sleep } from '../../../../test/support/wait.js';
 
 export type CaptionItem = MeetCaptionBlock | TeamsCaptionRow;
 
 export const ADAPTERS: Record<SimPlatform, PlatformAdapter<CaptionItem>> = {
-  google_meet: googleMeet as PlatformAdapter<CaptionItem>,
-  teams: teams as PlatformAdapter<CaptionItem>,
-  zoom: zoom as PlatformAdapter<CaptionItem>,
+  google_meet: PLATFORMS.google_meet.adapter,
+  teams: PLATFORMS.teams.adapter,
+  zoom: PLATFORMS.zoom.adapter,
 };
 
 export const DISPLAY_NAME = 'Notetaker';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { CaptionEmitter } from '../../src/drivers/caption-source.js';
-import { MeetCaptionTracker } from '../../src/drivers/meet-captions.js';
-import { TeamsCaptionTracker } from '../../src/drivers/teams-captions.js';
+import { MeetCaptionTracker } from '../../src/drivers/google-meet/captions.js';
+import { TeamsCaptionTracker } from '../../src/drivers/teams/captions.js';
 import type { CaptionUpdate, FinalSegment } from '../../src/drivers/driver.js';
 
 /** Collects what a tracker emits; time is whatever number the test passes. */

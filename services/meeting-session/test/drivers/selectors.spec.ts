@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { findChrome } from '@notetaker/find-chrome';
-import { meetSelectors } from '../../src/drivers/selectors/google-meet.js';
-import { teamsSelectors } from '../../src/drivers/selectors/teams.js';
-import { meetScript } from '../../src/drivers/page-scripts/google-meet.js';
-import { teamsScript } from '../../src/drivers/page-scripts/teams.js';
-import { zoomSelectors } from '../../src/drivers/selectors/zoom.js';
-import { zoomScript } from '../../src/drivers/page-scripts/zoom.js';
+import { meetSelectors } from '../../src/drivers/google-meet/selectors.js';
+import { teamsSelectors } from '../../src/drivers/teams/selectors.js';
+import { meetScript } from '../../src/drivers/google-meet/page-script.js';
+import { teamsScript } from '../../src/drivers/teams/page-script.js';
+import { zoomSelectors } from '../../src/drivers/zoom/selectors.js';
+import { zoomScript } from '../../src/drivers/zoom/page-script.js';
 import { actions } from '../../src/drivers/page-actions.js';
 
 /** Every selector parses in Chromium's own CSS parser, and the page scripts run on a blank page. */

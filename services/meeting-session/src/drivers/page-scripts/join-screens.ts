@@ -1,5 +1,5 @@
 /**
- * Join screens told by what they are (selectors/join-screens.ts), shared by every platform's page
+ * Join screens told by what they are (join-screen-selectors.ts), shared by every platform's page
  * script (JavaScript source; see source.ts). `S.screens` holds the shared selectors.
  */
 export const JOIN_SCREEN_HELPERS = String.raw`

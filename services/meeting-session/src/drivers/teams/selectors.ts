@@ -5,7 +5,7 @@
  * apostrophes and ellipses made ASCII, whitespace collapsed), so patterns are written in ASCII.
  */
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
-import { joinScreens } from './join-screens.js';
+import { joinScreens } from '../page-scripts/join-screen-selectors.js';
 
 export const teamsSelectors = {
   /** Join screens by what they are, shared by every platform (join-screens.ts). */

@@ -3,12 +3,12 @@
  * camera off, ask to join (confirming pop-ups on the way), then turn captions on with the button
  * or the `c` key, and select their language (More options -> Settings -> Captions) if one is asked for.
  */
-import { MeetCaptionTracker, type MeetCaptionBlock } from './meet-captions.js';
-import { actions } from './page-actions.js';
-import { meetScript } from './page-scripts/google-meet.js';
-import { prejoinStep, scriptRunner, type PlatformAdapter, type StepContext } from './platform.js';
+import { MeetCaptionTracker, type MeetCaptionBlock } from './captions.js';
+import { actions } from '../page-actions.js';
+import { meetScript } from './page-script.js';
+import { prejoinStep, scriptRunner, type PlatformAdapter, type StepContext } from '../platform.js';
 
-export const googleMeet: PlatformAdapter<MeetCaptionBlock> = {
+export const googleMeetAdapter: PlatformAdapter<MeetCaptionBlock> = {
   joinUrl(url) {
     const target = new URL(url);
     target.searchParams.set('hl', 'en');

@@ -1,7 +1,7 @@
 /** What the Microsoft Teams driver runs in the page (JavaScript source; see source.ts). */
-import { teamsSelectors } from '../selectors/teams.js';
-import { DOM_HELPERS } from './dom-helpers.js';
-import { pageProgram } from './source.js';
+import { teamsSelectors } from './selectors.js';
+import { DOM_HELPERS } from '../page-scripts/dom-helpers.js';
+import { pageProgram } from '../page-scripts/source.js';
 
 const TEAMS_FUNCTIONS = String.raw`
 function isOn(toggle) {

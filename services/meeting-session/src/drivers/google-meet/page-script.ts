@@ -1,7 +1,7 @@
 /** What the Google Meet driver runs in the page (JavaScript source; see source.ts). */
-import { meetSelectors } from '../selectors/google-meet.js';
-import { DOM_HELPERS } from './dom-helpers.js';
-import { pageProgram } from './source.js';
+import { meetSelectors } from './selectors.js';
+import { DOM_HELPERS } from '../page-scripts/dom-helpers.js';
+import { pageProgram } from '../page-scripts/source.js';
 
 const MEET_FUNCTIONS = String.raw`
 function nameInput() {

@@ -6,7 +6,7 @@
  * (typographic apostrophes and ellipses made ASCII, whitespace collapsed), so patterns are ASCII.
  */
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
-import { joinScreens } from './join-screens.js';
+import { joinScreens } from '../page-scripts/join-screen-selectors.js';
 
 export const zoomSelectors = {
   /** Join screens by what they are, shared by every platform (join-screens.ts). */

@@ -5,12 +5,12 @@
  * "Join"; in the call the audio dialog and banners dismissed, the participants panel opened,
  * captions on, and the full transcript opened for the speakers' names.
  */
-import { actions } from './page-actions.js';
-import { zoomScript } from './page-scripts/zoom.js';
-import { prejoinStep, scriptRunner, type PlatformAdapter, type StepContext } from './platform.js';
-import { ZoomCaptionTracker, type ZoomCaptionLine } from './zoom-captions.js';
+import { actions } from '../page-actions.js';
+import { zoomScript } from './page-script.js';
+import { prejoinStep, scriptRunner, type PlatformAdapter, type StepContext } from '../platform.js';
+import { ZoomCaptionTracker, type ZoomCaptionLine } from './captions.js';
 
-export const zoom: PlatformAdapter<ZoomCaptionLine> = {
+export const zoomAdapter: PlatformAdapter<ZoomCaptionLine> = {
   joinUrl(url) {
     return url;
   },

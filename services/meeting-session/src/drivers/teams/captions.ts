@@ -5,9 +5,9 @@
  * and rows still being recognised change text. A row's turn is final after `idleMs` without
  * change, or when a newer row replaces it (it leaves the window).
  */
-import { CaptionSource, type CaptionEmitter } from './caption-source.js';
-import type { CaptionTracker } from './caption-tracker.js';
-import { relatedTexts, words } from './text-merge.js';
+import { CaptionSource, type CaptionEmitter } from '../caption-source.js';
+import type { CaptionTracker } from '../caption-tracker.js';
+import { relatedTexts, words } from '../text-merge.js';
 
 export interface TeamsCaptionRow {
   speaker: string;

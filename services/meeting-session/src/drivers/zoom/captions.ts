@@ -5,7 +5,7 @@
  * The lines carry their speaker already (the page script takes names from the full transcript
  * when the overlay shows avatars only).
  */
-import { TeamsCaptionTracker, type TeamsCaptionRow } from './teams-captions.js';
+import { TeamsCaptionTracker, type TeamsCaptionRow } from '../teams/captions.js';
 
 export type ZoomCaptionLine = TeamsCaptionRow;
 

@@ -1,7 +1,7 @@
 /** What the Zoom driver runs in the page (JavaScript source; see source.ts). */
-import { zoomSelectors } from '../selectors/zoom.js';
-import { DOM_HELPERS } from './dom-helpers.js';
-import { pageProgram } from './source.js';
+import { zoomSelectors } from './selectors.js';
+import { DOM_HELPERS } from '../page-scripts/dom-helpers.js';
+import { pageProgram } from '../page-scripts/source.js';
 
 const ZOOM_FUNCTIONS = String.raw`
 function button(pattern) { return named(S.css.buttons, pattern); }

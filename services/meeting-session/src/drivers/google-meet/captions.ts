@@ -5,9 +5,9 @@
  * change. Meet drops the start of long turns: the dropped words are kept. A turn Meet splits into
  * two blocks of the same speaker becomes two segments, the older finalised once it stops changing.
  */
-import { CaptionSource, type CaptionEmitter } from './caption-source.js';
-import type { CaptionTracker } from './caption-tracker.js';
-import { headDropOffset, normWord, words } from './text-merge.js';
+import { CaptionSource, type CaptionEmitter } from '../caption-source.js';
+import type { CaptionTracker } from '../caption-tracker.js';
+import { headDropOffset, normWord, words } from '../text-merge.js';
 
 export interface MeetCaptionBlock {
   key: number;

@@ -4,12 +4,12 @@
  * and speech -> Turn on live captions, and their spoken language set in "Language settings" if one
  * is asked for.
  */
-import { actions } from './page-actions.js';
-import { teamsScript } from './page-scripts/teams.js';
-import { prejoinStep, scriptRunner, type PlatformAdapter, type StepContext } from './platform.js';
-import { TeamsCaptionTracker, type TeamsCaptionRow } from './teams-captions.js';
+import { actions } from '../page-actions.js';
+import { teamsScript } from './page-script.js';
+import { prejoinStep, scriptRunner, type PlatformAdapter, type StepContext } from '../platform.js';
+import { TeamsCaptionTracker, type TeamsCaptionRow } from './captions.js';
 
-export const teams: PlatformAdapter<TeamsCaptionRow> = {
+export const teamsAdapter: PlatformAdapter<TeamsCaptionRow> = {
   joinUrl(url) {
     return url;
   },

@@ -5,9 +5,10 @@
  * id is only known to Zoom. The passcode travels in `pwd` (Zoom's encoded form of it), which the
  * web client takes in place of asking.
  */
+import type { MeetingLink, MeetingLinks } from '../meeting-link.js';
 
 /** zoom.us, and its subdomains: app., us05web., a company's vanity host. Never a look-alike. */
-export const ZOOM_HOST = /^([a-z0-9-]{1,63}\.)?zoom\.us$/;
+const ZOOM_HOST = /^([a-z0-9-]{1,63}\.)?zoom\.us$/;
 
 /** Zoom meeting ids are 9 to 11 digits (12 seen on some accounts). */
 const MEETING_ID = /^\d{9,12}$/;
@@ -15,14 +16,12 @@ const MEETING_ID = /^\d{9,12}$/;
 const PERSONAL_NAME = /^[a-z][a-z0-9.]{4,39}$/;
 const WEB_CLIENT = 'https://app.zoom.us';
 
-export interface ZoomLink {
-  /** The meeting id's digits, or a personal link's name in lower case. */
-  nativeId: string;
-  /** What the bot opens: the web client for an id, the launch page for a personal link. */
-  joinUrl: string;
-}
+export const zoomLinks: MeetingLinks = {
+  serves: (host) => ZOOM_HOST.test(host),
+  parse: parseZoom,
+};
 
-export function parseZoom(url: URL): ZoomLink | null {
+function parseZoom(url: URL): MeetingLink | null {
   const segments = url.pathname.split('/').filter(Boolean).map(decodeSegment);
   if (segments.some((segment) => segment === null)) return null;
   const [, second, third] = segments as string[];
@@ -40,7 +39,7 @@ export function parseZoom(url: URL): ZoomLink | null {
   return null;
 }
 
-function byId(raw: string, pwd: string | null): ZoomLink | null {
+function byId(raw: string, pwd: string | null): MeetingLink | null {
   // People paste ids as written in invitations: "123 4567 8901", "123-4567-8901".
   const id = raw.replace(/[\s-]/g, '');
   if (!MEETING_ID.test(id)) return null;
