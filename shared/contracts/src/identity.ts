@@ -1,5 +1,6 @@
 /** Identity messages: the gateway owns accounts and API tokens; others ask it over the bus. */
 import { z } from 'zod';
+import { platform } from './rest/meetings.js';
 
 export const CAPABILITIES = ['knowledge:write'] as const;
 export const capability = z.enum(CAPABILITIES);
@@ -59,7 +60,7 @@ export type StorageState = z.infer<typeof storageState>;
 /** What may be shown about a bot account: never its storage state. */
 export const botAccountInfo = z.object({
   id: z.string(),
-  platform: z.enum(['google_meet', 'teams', 'zoom']),
+  platform,
   name: z.string(),
   status: botAccountStatus,
   maxMeetings: z.number().int().min(1),
@@ -71,7 +72,7 @@ export const botAccountInfo = z.object({
 export type BotAccountInfo = z.infer<typeof botAccountInfo>;
 
 /** svc.identity.bot-accounts: the accounts of a platform, without their storage states. */
-export const botAccountsRequest = z.object({ platform: z.enum(['google_meet', 'teams', 'zoom']) });
+export const botAccountsRequest = z.object({ platform });
 export const botAccountsReply = z.object({ accounts: z.array(botAccountInfo) });
 /**
  * svc.identity.bot-account-session: one account's storage state, decrypted, for meeting-session
