@@ -281,7 +281,7 @@ export class MeetingActor {
       },
       // Like audio: the transcriber keeps its own order, and the mailbox must not delay the timeline.
       pcm: (chunk) => this.transcription?.pcm(chunk),
-      speaking: (names) => this.transcription?.speaking(names, Date.now()),
+      looks: (tiles) => this.transcription?.looks(tiles, Date.now()),
       captionsOn: (on) => this.transcription?.captionsOn(on, Date.now()),
       failed: (reason, detail, evidence) => post(() => this.onFailed(reason, detail, evidence)),
       joinProgress: (progress) =>
