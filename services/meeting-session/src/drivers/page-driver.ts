@@ -348,8 +348,9 @@ export class PageDriver<Item> implements MeetingDriver {
     return withoutNames(snapshot, [this.displayName, ...(this.tiles.names ?? [])]);
   }
 
-  /** The people in the call, never the bot (see peopleOf), when they changed. */
+  /** The people in the call, never the bot (see peopleOf), when they changed; nothing while no list of them shows. */
   private reportParticipants(reading: TileReading): void {
+    if (!reading.names) return;
     const changed = this.tiles.update(peopleOf(reading, this.displayName));
     if (changed) this.listener?.participants(changed);
   }

@@ -1,12 +1,13 @@
 /** Turns repeated readings of the participant tiles into changes: the same people read again is no change. */
 
 /**
- * What a page script read from the tiles: the names shown, whether it told the bot's own tile, and
- * the look of every other tile (or participants-list entry), by the name it shows (lookOf in
+ * What a page script read from the tiles: the names shown (null: the page shows no list of them
+ * now, Zoom's participants panel shut), whether it told the bot's own tile, and the look of every
+ * other tile (or participants-list entry), by the name it shows (lookOf in
  * page-scripts/dom-helpers.ts; who speaks is learned from them: transcription/speaker-learner.ts).
  */
 export interface TileReading {
-  names: string[];
+  names: string[] | null;
   selfFound: boolean;
   looks: Array<{ name: string; look: string[] }>;
 }
@@ -24,7 +25,7 @@ export interface TileLook {
  * name is the bot (spacing and case aside: platforms tidy names their own way).
  */
 export function peopleOf({ names, selfFound }: Pick<TileReading, 'names' | 'selfFound'>, botName: string): string[] {
-  const people = [...names];
+  const people = [...(names ?? [])];
   if (!selfFound) {
     const self = people.findIndex((name) => nameKey(name) === nameKey(botName));
     if (self >= 0) people.splice(self, 1);
@@ -40,7 +41,7 @@ export function peopleOf({ names, selfFound }: Pick<TileReading, 'names' | 'self
  */
 export function looksOf({ names, selfFound, looks }: TileReading, botName: string): TileLook[] {
   const bot = nameKey(botName);
-  const keepBotNamed = names.filter((name) => nameKey(name) === bot).length > (selfFound ? 0 : 1);
+  const keepBotNamed = (names ?? []).filter((name) => nameKey(name) === bot).length > (selfFound ? 0 : 1);
   const seen = new Map<string, number>();
   return looks
     .filter(({ name }) => keepBotNamed || nameKey(name) !== bot)
