@@ -7,7 +7,8 @@
  * `/v1/audio/transcriptions`, with a grammar of the script's sentences; it knows nothing of who
  * says what when) passed to the stack by STT_BASE_URL / STT_API_KEY, STT_CONCURRENCY=8.
  *
- * Each phase runs `meetingsPerPhase` meetings at once (Meet and Teams alternating, lobby off), either
+ * Each phase runs `meetingsPerPhase` meetings at once (Meet and Teams alternating, or the platforms
+ * BENCH_PLATFORMS lists, lobby off), either
  * - `captions`: start with `transcription: "captions"`; each sentence's words shown as a caption
  *   turn growing in step with the sound (as recording.bench.ts), or
  * - `audio`: the simulated meeting has `captionsAllowed: false` (the host turned captions off),
@@ -98,7 +99,7 @@ import {
   type AudioFigures,
 } from './support/audio-figures.js';
 import { clockAudio, clockRates } from './support/audio-clock.js';
-import { measureInto, newMeetingsPhase, PhasePlan, untilLive } from './support/meeting-phases.js';
+import { benchPlatforms, measureInto, newMeetingsPhase, PhasePlan, untilLive } from './support/meeting-phases.js';
 import { compareKinds, MiB, phaseHeadline, phasesByKind, windowCpuLine } from './support/phase-report.js';
 import { signedWith } from './support/signed-callback.js';
 import { SENTENCES, synthesizeScript } from './support/spoken-script.js';
@@ -359,7 +360,7 @@ async function main(world: World): Promise<void> {
   const speechMs = await synthesizeScript(MALE_VOICES);
   const pauseMs = mean(PAUSES);
   console.log(
-    `audio transcription bench: ${PLAN.count} meetings per phase (Meet and Teams alternating, two speakers each), phases ${PLAN.phases.join(', ')}, ` +
+    `audio transcription bench: ${PLAN.count} meetings per phase (${benchPlatforms().join(', ')} in turn, two speakers each), phases ${PLAN.phases.join(', ')}, ` +
       `${PLAN.liveS} s window each; a sentence of ${(speechMs / 1000).toFixed(1)} s on average then a pause of ${(pauseMs / 1000).toFixed(1)} s; ` +
       `speech engine pocketsphinx (grammar of ${SENTENCES.length} sentences), STT_CONCURRENCY=${STT_CONCURRENCY}; ${os.cpus().length} CPUs`,
   );

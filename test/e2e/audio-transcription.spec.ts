@@ -2,9 +2,20 @@
  * Transcription from the meeting's audio, whole stack in real Chromium: the simulators speak with
  * espeak-ng over WebRTC, a real speech engine (pocketsphinx behind OpenAI's API) hears what the
  * bot sends it, and the transcript must hold every sentence once, by the right speaker, whether
- * captions were off from the start, went off and came back, or never counted (`audio`).
+ * captions were off from the start, went off and came back, or never counted (`audio`). The
+ * speakers come from what the page shows (the look a tile takes while its person speaks, learned
+ * per meeting): on every kind of indicator the simulators draw, and "Unknown", counted in the
+ * meeting's status, for speech no tile showed.
  */
 import { expect } from 'chai';
+import {
+  choiceOf,
+  describeMarkup,
+  MEET_CHOICES,
+  seedWithChoice,
+  variantSeeds,
+  ZOOM_CHOICES,
+} from '../simulators/index.js';
 import { eventually, sleep } from '../support/wait.js';
 import { expectHeard, finals, SENTENCES, useSpeechEngine, words } from './support/transcription.js';
 import { payloadOf, useWorld, type World } from './support/world.js';
@@ -192,6 +203,71 @@ describe('whole stack in real Chromium: transcription from audio', function () {
     expect(mine.length).to.be.greaterThan(0);
     expect(mine.every((r) => r.language === 'de' && r.authorization === 'Bearer sk-test-speech')).to.equal(true);
   });
+});
+
+describe('whole stack in real Chromium: speakers from what the page shows, captions off', function () {
+  this.timeout(120_000);
+  const env: Record<string, string> = { STT_TIMEOUT_MS: '2500' };
+  useSpeechEngine(env);
+  const world = useWorld(env);
+  const from = variantSeeds(1)[0];
+  // Meet and Zoom on each kind of indicator their builds draw; Teams on one drawn per run.
+  const cases = [
+    ...(
+      [
+        ['google_meet', MEET_CHOICES.speakingMark],
+        ['zoom', ZOOM_CHOICES.speakingMark],
+      ] as const
+    ).flatMap(([platform, marks]) =>
+      marks.map((mark: string, i: number) => ({
+        platform,
+        seed: seedWithChoice(platform, 'speakingMark', mark, from + i * 7_919),
+      })),
+    ),
+    { platform: 'teams' as const, seed: from },
+  ];
+
+  for (const { platform, seed } of cases) {
+    const label = `${PLATFORMS.find((p) => p.platform === platform)!.label} (speaking: ${choiceOf(platform, seed, 'speakingMark')}, seed ${seed})`;
+    it(`${label}: each sentence by its speaker; one no tile showed is Unknown, and counted`, async () => {
+      const where = describeMarkup(platform, seed);
+      const m = await world().start(platform, {
+        meeting: { lobby: false, captionsAllowed: false, markupSeed: seed },
+        request: { transcription: 'audio' },
+      });
+      m.sim.join('Alice Example');
+      m.sim.join('Bob Example');
+      await world().waitForStatus(m.meetingId, 'live');
+      await m.sim.waitForBot((b) => b.screen === 'in_call');
+      await m.sim.say('Alice Example', S1);
+      await sleep(800);
+      await m.sim.say('Bob Example', S2);
+      await sleep(800);
+      await m.sim.say('Alice Example', S3);
+      await sleep(800);
+      await m.sim.say('Bob Example', S4, { unseen: true });
+      await eventually(() => finals(world().callbacks(m.meetingId)).length >= 4, `${where}: four finals`, 30_000);
+      try {
+        expectHeard(finals(world().callbacks(m.meetingId)), [
+          { speaker: 'Alice Example', text: S1, source: 'audio' },
+          { speaker: 'Bob Example', text: S2, source: 'audio' },
+          { speaker: 'Alice Example', text: S3, source: 'audio' },
+          { speaker: 'Unknown', text: S4, source: 'audio' },
+        ]);
+      } catch (err) {
+        const heard = finals(world().callbacks(m.meetingId)).map((f) => [f.speaker, f.text]);
+        throw new Error(`${where}: ${(err as Error).message}; heard ${JSON.stringify(heard)}`);
+      }
+      // The status of a live meeting counts the segments no tile showed.
+      const unknownCounted = async () => {
+        const { meetings } = await (await world().get('/meetings/status', m.token)).json();
+        const live = meetings.find((s: { meetingId: string }) => s.meetingId === m.meetingId);
+        return live?.transcription?.unknownSpeakerSegments;
+      };
+      await eventually(async () => (await unknownCounted()) === 1, `${where}: one Unknown segment counted`, 10_000);
+      await stopAndCollect(world(), m.meetingId);
+    });
+  }
 });
 
 describe('whole stack: transcription budget and a service without a speech engine', function () {

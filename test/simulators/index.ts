@@ -40,12 +40,16 @@
  * control is back and captions stay off until someone turns them on.
  *
  * Who is speaking: while an utterance sounds (from its start to about 300 ms after its end) the
- * speaker's tile shows the platform's speaking indicator, drawn per page load (`speakingMark`):
- * Meet outlines the tile (a build class) and turns its mic icon into an equalizer (`graphic_eq`),
- * shows audio-level bars (`data-audio-level` 1-3, 0 silent) or sets `data-speaking` on the tile's
- * media; Teams shows the tile's voice-level ring (`data-tid="voice-level-stream-outline"`, made
- * visible by a class), says "speaking" in the tile's label, or sets `data-is-speaking="true"`.
- * Overlapping speakers light both tiles. seedWithChoice() finds a seed that draws a given way.
+ * speaker's tile shows the platform's speaking indicator, drawn per page load (`speakingMark`) as
+ * the field notes record it, never an attribute that names the speaker: Meet puts the build's
+ * outline class on the tile, draws a border on a leaf of the tile, turns its mic icon into an
+ * equalizer (`graphic_eq`), moves audio-level bars (`data-audio-level` 1-3, 0 silent) or sets a
+ * glow (box-shadow); Teams shows the tile's voice-level ring (`data-tid="voice-level-stream-outline"`,
+ * made visible by a class), brings the tile's ::before border to opacity 1, says "speaking" in the
+ * tile's label, or puts a class of its own on the tile; Zoom gives the speaker's video tile its
+ * active frame class, outlines their participants-panel entry, or both. Overlapping speakers
+ * light both tiles; speech `unseen` (say's option) lights none. seedWithChoice() finds a seed
+ * that draws a given way.
  *
  * Zoom (zoom-routes.ts, pages/zoom-client.js): the launch page on zoom.us / usNNweb.zoom.us
  * ("Join from your browser"), the web client on app.zoom.us (name, passcode, preview toggles), and

@@ -41,6 +41,8 @@ export interface SayOptions {
   captions?: boolean;
   /** An espeak-ng voice for this speaker from now on (default: the next of VOICES for a new speaker). */
   voice?: Voice;
+  /** Heard, but no tile shows it (a caller whose tile is off the page): no speaking indicator lights. */
+  unseen?: boolean;
 }
 
 export class SimMeeting {
@@ -189,6 +191,7 @@ export class SimMeeting {
       plays: [],
       captionBlockId: turn?.blockId ?? null,
       audioUrl: audioUrl(speech.id),
+      ...(options.unseen ? { unseen: true } : {}),
     };
     this.utterances.push(utterance);
     this.broadcast();
@@ -388,6 +391,7 @@ export class SimMeeting {
               url: u.audioUrl,
               startAt: u.startedAt,
               durationMs: u.durationMs,
+              ...(u.unseen ? { unseen: true } : {}),
             }))
         : [],
     };

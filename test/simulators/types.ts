@@ -342,6 +342,8 @@ export interface Utterance {
   captionBlockId: number | null;
   /** The audio file the pages fetch. */
   audioUrl: string;
+  /** Said with no tile showing it (SayOptions.unseen). */
+  unseen?: boolean;
 }
 
 /** Something a page's audio did (see AudioVariation), at epoch ms `at`. */
@@ -392,4 +394,6 @@ export interface SpeechView {
   /** Epoch ms to start at. */
   startAt: number;
   durationMs: number;
+  /** No tile shows it (SayOptions.unseen). */
+  unseen?: boolean;
 }

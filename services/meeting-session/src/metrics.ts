@@ -148,6 +148,12 @@ function speechMetrics(registers: client.Registry[]) {
     labelNames: ['priority', 'outcome'],
     registers,
   });
+  const unknownSpeakers = new client.Counter({
+    name: 'meeting_transcription_unknown_speaker_segments_total',
+    help: 'Segments transcribed from audio said by "Unknown": no tile changed its look while they were said, by platform',
+    labelNames: ['platform'],
+    registers,
+  });
   const audioSeconds = new client.Counter({
     name: 'meeting_transcription_audio_seconds_total',
     help: 'Seconds of audio sent to the speech engine (what a hosted engine bills), by priority',
@@ -175,6 +181,7 @@ function speechMetrics(registers: client.Registry[]) {
       },
     }),
     switched: (source: string) => switches.inc({ source }),
+    unknownSpeaker: (platform: string) => unknownSpeakers.inc({ platform }),
     lag: (kind: 'partial' | 'final', seconds: number) => lag.observe({ kind }, Math.max(0, seconds)),
   };
 }

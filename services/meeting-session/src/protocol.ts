@@ -89,6 +89,8 @@ export const actorState = z.object({
   recording: recordingInfo.nullable().default(null),
   /** What the words are read from now (null: not in the call yet). */
   transcriptionSource: transcriptSource.nullable().default(null),
+  /** Segments from the audio said by "Unknown": no tile changed while they were said (absent: none). */
+  unknownSpeakerSegments: z.number().int().min(0).optional(),
 });
 export type ActorState = z.infer<typeof actorState>;
 

@@ -85,6 +85,7 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
         budgetSeconds: config.speech.maxAudioSeconds,
         lag: metrics.speech.lag,
         switched: metrics.speech.switched,
+        unknownSpeaker: metrics.speech.unknownSpeaker,
       };
       try {
         worker =

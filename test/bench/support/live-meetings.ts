@@ -26,7 +26,7 @@ const quiet: DriverListener = {
   audio() {},
   audioFailed() {},
   pcm() {},
-  speaking() {},
+  looks() {},
   captionsOn() {},
   ended() {},
   failed(reason, detail) {

@@ -178,10 +178,14 @@ export class PhasePlan<M extends string = string> {
     return done;
   }
 
-  /** Starts the phase's meetings at once, Meet and Teams alternating: those that go live are the phase's. */
+  /**
+   * Starts the phase's meetings at once, Meet and Teams alternating (or the platforms BENCH_PLATFORMS
+   * lists, in turn: `zoom`, `google_meet,teams,zoom`): those that go live are the phase's.
+   */
   async join(p: MeetingsPhase, join: (platform: SimPlatform, i: number) => Promise<StartedMeeting>): Promise<void> {
-    const platforms: SimPlatform[] = Array.from({ length: this.count }, (_, i) =>
-      i % 2 === 0 ? 'google_meet' : 'teams',
+    const platforms: SimPlatform[] = Array.from(
+      { length: this.count },
+      (_, i) => benchPlatforms()[i % benchPlatforms().length],
     );
     const joined = await Promise.allSettled(platforms.map((platform, i) => join(platform, i)));
     for (const [i, result] of joined.entries()) {
@@ -225,4 +229,9 @@ export class PhasePlan<M extends string = string> {
       if (result.status === 'rejected')
         console.log(`   ${p.meetings[i].meetingId} did not end: ${(result.reason as Error).message}`);
   }
+}
+
+/** The platforms a phase's meetings are on, in turn (BENCH_PLATFORMS, default Meet and Teams). */
+export function benchPlatforms(): SimPlatform[] {
+  return (process.env.BENCH_PLATFORMS ?? 'google_meet,teams').split(',').map((p) => p.trim() as SimPlatform);
 }

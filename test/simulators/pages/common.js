@@ -30,12 +30,17 @@ window.__SIMLIB__ = (function () {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
-    }).then(function (r) { return r.json(); });
+    }).then(function (r) {
+      return r.json();
+    });
   }
   function avatar(name) {
     var letter = (name || '?').trim().charAt(0).toUpperCase();
-    var svg = '<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32"><circle cx="16" cy="16" r="16" fill="#5b8def"/>' +
-      '<text x="16" y="21" font-size="14" text-anchor="middle" fill="#fff">' + letter + '</text></svg>';
+    var svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32"><circle cx="16" cy="16" r="16" fill="#5b8def"/>' +
+      '<text x="16" y="21" font-size="14" text-anchor="middle" fill="#fff">' +
+      letter +
+      '</text></svg>';
     return 'data:image/svg+xml,' + encodeURIComponent(svg);
   }
   /** Live media like the real apps ask for; the bot's fake devices answer without a prompt. */
@@ -43,19 +48,33 @@ window.__SIMLIB__ = (function () {
     return {
       start: function (video) {
         if (!navigator.mediaDevices) return;
-        navigator.mediaDevices.getUserMedia({ audio: true, video: true }).then(function (stream) {
-          state.stream = stream;
-          if (video) video.srcObject = stream;
-          this.apply();
-        }.bind(this)).catch(function () { state.mediaDenied = true; });
+        navigator.mediaDevices
+          .getUserMedia({ audio: true, video: true })
+          .then(
+            function (stream) {
+              state.stream = stream;
+              if (video) video.srcObject = stream;
+              this.apply();
+            }.bind(this),
+          )
+          .catch(function () {
+            state.mediaDenied = true;
+          });
       },
       apply: function () {
         if (!state.stream) return;
-        state.stream.getAudioTracks().forEach(function (t) { t.enabled = state.micOn; });
-        state.stream.getVideoTracks().forEach(function (t) { if (!state.camOn) t.stop(); });
+        state.stream.getAudioTracks().forEach(function (t) {
+          t.enabled = state.micOn;
+        });
+        state.stream.getVideoTracks().forEach(function (t) {
+          if (!state.camOn) t.stop();
+        });
       },
       stop: function () {
-        if (state.stream) state.stream.getTracks().forEach(function (t) { t.stop(); });
+        if (state.stream)
+          state.stream.getTracks().forEach(function (t) {
+            t.stop();
+          });
         state.stream = null;
       },
     };
@@ -76,14 +95,30 @@ window.__SIMLIB__ = (function () {
    * timeline and audio. `own` adds the platform's.
    */
   function state(own) {
-    return Object.assign({ micOn: true, camOn: true, guestId: null, source: null, screen: null, lastView: null, ui: null,
-      captionsOn: false, captionsAllowed: null, speaking: null, audio: null }, own);
+    return Object.assign(
+      {
+        micOn: true,
+        camOn: true,
+        guestId: null,
+        source: null,
+        screen: null,
+        lastView: null,
+        ui: null,
+        captionsOn: false,
+        captionsAllowed: null,
+        speaking: null,
+        audio: null,
+      },
+      own,
+    );
   }
   /* The simulator took the client in as `guestId`: from now on its views come over the event stream. */
   function connect(local, guestId, onView) {
     local.guestId = guestId;
     local.source = new EventSource('/_sim/api/events?guest=' + encodeURIComponent(guestId));
-    local.source.onmessage = function (event) { onView(JSON.parse(event.data)); };
+    local.source.onmessage = function (event) {
+      onView(JSON.parse(event.data));
+    };
   }
   /*
    * A client's texts in the wording this page load drew (SIM.screenWording, Zoom's SIM.wording):
@@ -118,8 +153,14 @@ window.__SIMLIB__ = (function () {
     return function render(view) {
       local.lastView = view;
       if (view.screen !== local.screen) {
-        if (local.audio) { local.audio.close(); local.audio = null; }
-        if (local.speaking) { local.speaking.close(); local.speaking = null; }
+        if (local.audio) {
+          local.audio.close();
+          local.audio = null;
+        }
+        if (local.speaking) {
+          local.speaking.close();
+          local.speaking = null;
+        }
         local.screen = view.screen;
         draw.reset();
         if (view.screen === 'lobby') draw.lobby();
@@ -131,7 +172,9 @@ window.__SIMLIB__ = (function () {
               local.audio = window.__SIMLIB__.callAudio(local, audio);
             } catch (err) {
               // The call goes on without sound, as a real client's would; the truth says why.
-              post('audio-event', { guest: local.guestId, event: 'failed', at: Date.now(), detail: String(err) }).catch(function () {});
+              post('audio-event', { guest: local.guestId, event: 'failed', at: Date.now(), detail: String(err) }).catch(
+                function () {},
+              );
             }
           }
         }
@@ -170,7 +213,7 @@ window.__SIMLIB__ = (function () {
   /*
    * Who is speaking now, as the platforms' speaking indicators show it: each utterance of the view
    * lights its speaker from its sound's start until SPEAKING_TAIL_MS after its end (the indicators
-   * trail the voice a little); overlapping utterances light both speakers. Timed from the
+   * trail the voice a little); overlapping utterances light both speakers, an `unseen` one nobody. Timed from the
    * utterance's own window, as the platform's server tells every client who speaks, not from when
    * this page happens to play the sound. onChange(names) is called whenever the set changes.
    */
@@ -179,29 +222,43 @@ window.__SIMLIB__ = (function () {
     var seen = {};
     var timers = [];
     var lit = {};
-    function names() { return Object.keys(lit).filter(function (name) { return lit[name] > 0; }); }
+    function names() {
+      return Object.keys(lit).filter(function (name) {
+        return lit[name] > 0;
+      });
+    }
     function light(speaker, by) {
       var before = names().join('\n');
       lit[speaker] = (lit[speaker] || 0) + by;
       if (names().join('\n') !== before) onChange(names());
     }
-    function at(time, fn) { timers.push(setTimeout(fn, Math.max(0, time - Date.now()))); }
+    function at(time, fn) {
+      timers.push(setTimeout(fn, Math.max(0, time - Date.now())));
+    }
     return {
       names: names,
       update: function (speech) {
         speech.forEach(function (u) {
-          if (seen[u.id]) return;
+          if (seen[u.id] || u.unseen) return;
           seen[u.id] = true;
-          at(u.startAt, function () { light(u.speaker, 1); });
-          at(u.startAt + u.durationMs + SPEAKING_TAIL_MS, function () { light(u.speaker, -1); });
+          at(u.startAt, function () {
+            light(u.speaker, 1);
+          });
+          at(u.startAt + u.durationMs + SPEAKING_TAIL_MS, function () {
+            light(u.speaker, -1);
+          });
         });
       },
-      close: function () { timers.forEach(clearTimeout); timers = []; lit = {}; },
+      close: function () {
+        timers.forEach(clearTimeout);
+        timers = [];
+        lit = {};
+      },
     };
   }
 
   /*
-   * The call's tiles as Meet and Teams show them, kept in step with the view's participants: a
+   * The call's tiles as Meet and Teams show them (and Zoom its video tiles), kept in step with the view's participants: a
    * tile for each key keysOf(person) gives (the person's id; Meet adds one while they present),
    * drawn once by draw(person, key) at the end of host() and removed once the view no longer has
    * it. A tile is its outermost element; its __sim entry names its person and says whether it may
@@ -210,7 +267,9 @@ window.__SIMLIB__ = (function () {
    */
   function gallery(host, keysOf, draw, markSpeaking) {
     var tiles = new Map();
-    function unmark(tile) { markSpeaking(tile.__sim, false); }
+    function unmark(tile) {
+      markSpeaking(tile.__sim, false);
+    }
     return {
       paint: function (people, speaking) {
         var keep = new Set();
@@ -250,16 +309,52 @@ window.__SIMLIB__ = (function () {
     var C = window.__SIM__.cls;
     var value = h('span', {}, current);
     var list = h('div', {});
-    var box = h('button', { type: 'button', role: 'combobox', 'aria-haspopup': 'listbox', 'aria-expanded': 'false', 'aria-labelledby': labelId, class: C.btn,
-      onclick: function () {
-        if (list.firstChild) return close();
-        box.setAttribute('aria-expanded', 'true');
-        list.appendChild(h('div', { role: 'listbox', class: C.menu }, options.map(function (label) {
-          return wrap('control', h('div', { role: 'option', 'aria-selected': String(label === current), class: C.menuItem,
-            onclick: function () { current = label; value.textContent = label; onPick(label); close(); } }, [h('span', {}, label)]));
-        })));
-      } }, [value, h('span', { 'aria-hidden': 'true' }, '\u2304')]);
-    function close() { list.replaceChildren(); box.setAttribute('aria-expanded', 'false'); }
+    var box = h(
+      'button',
+      {
+        type: 'button',
+        role: 'combobox',
+        'aria-haspopup': 'listbox',
+        'aria-expanded': 'false',
+        'aria-labelledby': labelId,
+        class: C.btn,
+        onclick: function () {
+          if (list.firstChild) return close();
+          box.setAttribute('aria-expanded', 'true');
+          list.appendChild(
+            h(
+              'div',
+              { role: 'listbox', class: C.menu },
+              options.map(function (label) {
+                return wrap(
+                  'control',
+                  h(
+                    'div',
+                    {
+                      role: 'option',
+                      'aria-selected': String(label === current),
+                      class: C.menuItem,
+                      onclick: function () {
+                        current = label;
+                        value.textContent = label;
+                        onPick(label);
+                        close();
+                      },
+                    },
+                    [h('span', {}, label)],
+                  ),
+                );
+              }),
+            ),
+          );
+        },
+      },
+      [value, h('span', { 'aria-hidden': 'true' }, '\u2304')],
+    );
+    function close() {
+      list.replaceChildren();
+      box.setAttribute('aria-expanded', 'false');
+    }
     return { box: wrap('control', box), list: list };
   }
 
@@ -274,7 +369,9 @@ window.__SIMLIB__ = (function () {
   function toast(text) {
     var el = h('div', { role: 'status', 'aria-live': 'polite', class: window.__SIM__.cls.toast }, text);
     document.body.appendChild(el);
-    setTimeout(function () { el.remove(); }, 4000);
+    setTimeout(function () {
+      el.remove();
+    }, 4000);
   }
 
   /*
@@ -285,20 +382,42 @@ window.__SIMLIB__ = (function () {
    */
   function interstitial(root, className, meetingId, then) {
     var words = window.__SIM__.interstitial;
-    root.replaceChildren(h('div', { class: className }, [
-      wrap('control', h('h1', {}, words.heading)),
-      h('p', {}, words.line),
-      h('div', { role: 'progressbar', 'aria-busy': 'true' }),
-    ]));
+    root.replaceChildren(
+      h('div', { class: className }, [
+        wrap('control', h('h1', {}, words.heading)),
+        h('p', {}, words.line),
+        h('div', { role: 'progressbar', 'aria-busy': 'true' }),
+      ]),
+    );
     (function ask() {
       fetch('/_sim/api/interstitial?id=' + encodeURIComponent(meetingId))
-        .then(function (r) { return r.json(); })
-        .then(function (answer) { if (answer.shown) setTimeout(ask, 300); else then(); })
-        .catch(function () { setTimeout(ask, 300); });
+        .then(function (r) {
+          return r.json();
+        })
+        .then(function (answer) {
+          if (answer.shown) setTimeout(ask, 300);
+          else then();
+        })
+        .catch(function () {
+          setTimeout(ask, 300);
+        });
     })();
   }
 
-  return { h: h, wrap: wrap, post: post, avatar: avatar, media: media, client: client, state: state, connect: connect,
-    worded: worded, screens: screens, gallery: gallery, dropdown: dropdown, pickCaptionLanguage: pickCaptionLanguage,
-    interstitial: interstitial };
+  return {
+    h: h,
+    wrap: wrap,
+    post: post,
+    avatar: avatar,
+    media: media,
+    client: client,
+    state: state,
+    connect: connect,
+    worded: worded,
+    screens: screens,
+    gallery: gallery,
+    dropdown: dropdown,
+    pickCaptionLanguage: pickCaptionLanguage,
+    interstitial: interstitial,
+  };
 })();

@@ -21,23 +21,39 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   var SCREEN_WORDS = L.worded(SIM.screenWording, {
     denied: [['You can\u2019t join this call', 'Someone in the call denied your request to join']],
     no_response: [['You can\u2019t join this call', 'No one responded to your request to join the call']],
-    removed: [['You\u2019ve been removed from the meeting', ''], ['Someone removed you from the call', '']],
-    ended: [['Your host ended the meeting for everyone', ''], ['The host ended the call for everyone', 'Thanks for joining.']],
+    removed: [
+      ['You\u2019ve been removed from the meeting', ''],
+      ['Someone removed you from the call', ''],
+    ],
+    ended: [
+      ['Your host ended the meeting for everyone', ''],
+      ['The host ended the call for everyone', 'Thanks for joining.'],
+    ],
     left: [['You left the meeting', '']],
     not_found: [
-      ['Check your meeting code', 'Make sure you entered the correct meeting code in the URL, for example: https://meet.google.com/xxx-yyyy-zzz'],
+      [
+        'Check your meeting code',
+        'Make sure you entered the correct meeting code in the URL, for example: https://meet.google.com/xxx-yyyy-zzz',
+      ],
       ['This video call doesn\u2019t exist', 'Check the link you were sent, or ask the organizer for a new one.'],
     ],
-    invalid: [['Invalid video call name.', ''], ['This meeting code is not valid.', '']],
+    invalid: [
+      ['Invalid video call name.', ''],
+      ['This meeting code is not valid.', ''],
+    ],
     lobby: [
       ['Asking to be let in\u2026', 'You\u2019ll join the call when someone lets you in'],
       ['Waiting to be let in\u2026', 'Someone in the call will admit you soon'],
     ],
   });
 
-  function icon(name) { return h('i', { class: C.icon + ' google-material-icons', 'aria-hidden': 'true' }, name); }
+  function icon(name) {
+    return h('i', { class: C.icon + ' google-material-icons', 'aria-hidden': 'true' }, name);
+  }
   function button(label, attrs) {
-    return h('button', Object.assign({ class: C.btn, type: 'button' }, attrs || {}), [h('span', { class: C.btnLabel }, label)]);
+    return h('button', Object.assign({ class: C.btn, type: 'button' }, attrs || {}), [
+      h('span', { class: C.btnLabel }, label),
+    ]);
   }
   function typing(event) {
     var t = event.target;
@@ -52,8 +68,20 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     var cam = h('div', { role: 'button', tabindex: '0', class: C.round }, [icon('videocam')]);
     var account = SIM.account;
     // Signed in, Meet asks for no name: it shows the account's, and the join button is ready at once.
-    var name = account ? null : h('input', { type: 'text', class: C.input, 'aria-label': 'Your name', placeholder: 'Your name', maxlength: '60', autocomplete: 'off' });
-    var join = button(O.lobby === false ? 'Join now' : 'Ask to join', { class: C.btn + ' ' + C.primary, disabled: !account });
+    var name = account
+      ? null
+      : h('input', {
+          type: 'text',
+          class: C.input,
+          'aria-label': 'Your name',
+          placeholder: 'Your name',
+          maxlength: '60',
+          autocomplete: 'off',
+        });
+    var join = button(O.lobby === false ? 'Join now' : 'Ask to join', {
+      class: C.btn + ' ' + C.primary,
+      disabled: !account,
+    });
     function paint() {
       mic.setAttribute('aria-label', (local.micOn ? 'Turn off' : 'Turn on') + ' microphone (ctrl + d)');
       mic.setAttribute('data-is-muted', String(!local.micOn));
@@ -62,29 +90,55 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       cam.setAttribute('data-is-muted', String(!local.camOn));
       cam.firstChild.textContent = local.camOn ? 'videocam' : 'videocam_off';
     }
-    function toggleMic() { local.micOn = !local.micOn; media.apply(); paint(); }
-    function toggleCam() { local.camOn = !local.camOn; if (local.camOn) media.start(video); else media.apply(); paint(); }
+    function toggleMic() {
+      local.micOn = !local.micOn;
+      media.apply();
+      paint();
+    }
+    function toggleCam() {
+      local.camOn = !local.camOn;
+      if (local.camOn) media.start(video);
+      else media.apply();
+      paint();
+    }
     mic.addEventListener('click', toggleMic);
     cam.addEventListener('click', toggleCam);
     document.addEventListener('keydown', function (e) {
       if (local.screen || !e.ctrlKey) return;
-      if (e.key === 'd') { e.preventDefault(); toggleMic(); }
-      if (e.key === 'e') { e.preventDefault(); toggleCam(); }
+      if (e.key === 'd') {
+        e.preventDefault();
+        toggleMic();
+      }
+      if (e.key === 'e') {
+        e.preventDefault();
+        toggleCam();
+      }
     });
-    if (name) name.addEventListener('input', function () { join.disabled = !name.value.trim(); });
+    if (name)
+      name.addEventListener('input', function () {
+        join.disabled = !name.value.trim();
+      });
     join.addEventListener('click', function () {
       if (join.disabled) return;
       join.disabled = true;
       askToJoin(account ? account.name : name.value.trim());
     });
-    root.replaceChildren(accountBar(account), h('div', { class: C.prejoin }, [
-      h('div', { class: C.preview }, [video, h('div', { class: C.previewBar }, [wrap('control', mic), wrap('control', cam)])]),
-      h('div', { class: C.side }, [
-        h('h1', { class: C.title }, account ? 'Ready to join?' : 'What\u2019s your name?'),
-        account ? h('div', { class: C.subtitle }, ['Joining as ', h('span', {}, account.name)]) : wrap('control', name),
-        h('div', { class: C.actions }, [wrap('control', join), button('Other ways to join')]),
+    root.replaceChildren(
+      accountBar(account),
+      h('div', { class: C.prejoin }, [
+        h('div', { class: C.preview }, [
+          video,
+          h('div', { class: C.previewBar }, [wrap('control', mic), wrap('control', cam)]),
+        ]),
+        h('div', { class: C.side }, [
+          h('h1', { class: C.title }, account ? 'Ready to join?' : 'What\u2019s your name?'),
+          account
+            ? h('div', { class: C.subtitle }, ['Joining as ', h('span', {}, account.name)])
+            : wrap('control', name),
+          h('div', { class: C.actions }, [wrap('control', join), button('Other ways to join')]),
+        ]),
       ]),
-    ]));
+    );
     paint();
     media.start(video);
   }
@@ -92,81 +146,152 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   /* Google's account button, top right on every signed-in page: its label names the account. */
   function accountBar(account) {
     if (!account) return h('div', {});
-    return h('div', { class: C.bar }, [wrap('control', h('a', { role: 'button', href: '#', 'aria-label': 'Google Account: ' + account.name + '  \n(' + account.email + ')' },
-      [h('img', { class: C.capAvatar, src: L.avatar(account.name), alt: '' })]))]);
+    return h('div', { class: C.bar }, [
+      wrap(
+        'control',
+        h(
+          'a',
+          {
+            role: 'button',
+            href: '#',
+            'aria-label': 'Google Account: ' + account.name + '  \n(' + account.email + ')',
+          },
+          [h('img', { class: C.capAvatar, src: L.avatar(account.name), alt: '' })],
+        ),
+      ),
+    ]);
   }
 
   /* accounts.google.com: where Meet sends a browser it does not take as signed in. */
   function renderSignIn() {
-    root.replaceChildren(h('div', { class: C.end }, [
-      h('h1', { class: C.title }, 'Sign in'),
-      h('div', { class: C.subtitle }, 'to continue to Google Meet'),
-      wrap('control', h('input', { type: 'email', class: C.input, 'aria-label': 'Email or phone', autocomplete: 'username' })),
-      h('div', { class: C.actions }, [button('Forgot email?'), button('Create account'), button('Next', { class: C.btn + ' ' + C.primary })]),
-    ]));
+    root.replaceChildren(
+      h('div', { class: C.end }, [
+        h('h1', { class: C.title }, 'Sign in'),
+        h('div', { class: C.subtitle }, 'to continue to Google Meet'),
+        wrap(
+          'control',
+          h('input', { type: 'email', class: C.input, 'aria-label': 'Email or phone', autocomplete: 'username' }),
+        ),
+        h('div', { class: C.actions }, [
+          button('Forgot email?'),
+          button('Create account'),
+          button('Next', { class: C.btn + ' ' + C.primary }),
+        ]),
+      ]),
+    );
   }
 
   function askToJoin(name) {
     if (O.prejoinDialog && O.prejoinDialog !== 'none' && !local.dialogDone) return confirmFirst(name);
-    L.post('join', { meetingId: SIM.meetingId, platform: 'google_meet', name: name, micOn: local.micOn, camOn: local.camOn, hl: SIM.hl })
-      .then(function (r) { L.connect(local, r.guestId, render); });
+    L.post('join', {
+      meetingId: SIM.meetingId,
+      platform: 'google_meet',
+      name: name,
+      micOn: local.micOn,
+      camOn: local.camOn,
+      hl: SIM.hl,
+    }).then(function (r) {
+      L.connect(local, r.guestId, render);
+    });
   }
 
   function confirmFirst(name) {
     var recording = O.prejoinDialog === 'recording';
-    var scrim = h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-modal': 'true', class: C.dialog }, [
-      h('h2', { class: C.dialogTitle }, recording ? 'This video call is being recorded' : 'Others may not see or hear you'),
-      h('p', { class: C.dialogText }, recording ? 'By joining, you\u2019re consenting to this call being recorded.' : 'Your camera and microphone are off.'),
-      h('div', { class: C.actions }, [
-        button(recording ? 'Leave meeting' : 'Cancel', { onclick: function () { location.href = '/'; } }),
-        button(recording ? 'Join now' : 'Join anyway', { class: C.btn + ' ' + C.primary, onclick: function () {
-          scrim.remove();
-          local.dialogDone = true;
-          askToJoin(name);
-        } }),
+    var scrim = h('div', { class: C.scrim }, [
+      h('div', { role: 'dialog', 'aria-modal': 'true', class: C.dialog }, [
+        h(
+          'h2',
+          { class: C.dialogTitle },
+          recording ? 'This video call is being recorded' : 'Others may not see or hear you',
+        ),
+        h(
+          'p',
+          { class: C.dialogText },
+          recording
+            ? 'By joining, you\u2019re consenting to this call being recorded.'
+            : 'Your camera and microphone are off.',
+        ),
+        h('div', { class: C.actions }, [
+          button(recording ? 'Leave meeting' : 'Cancel', {
+            onclick: function () {
+              location.href = '/';
+            },
+          }),
+          button(recording ? 'Join now' : 'Join anyway', {
+            class: C.btn + ' ' + C.primary,
+            onclick: function () {
+              scrim.remove();
+              local.dialogDone = true;
+              askToJoin(name);
+            },
+          }),
+        ]),
       ]),
-    ])]);
+    ]);
     document.body.appendChild(scrim);
   }
 
   // ---- screens driven by the simulator
 
   /* A tile per person, and a second one, "<name> (Presentation)", while someone presents. */
-  var tiles = L.gallery(function () { return local.ui.grid; }, function (p) {
-    return [p.id].concat(p.presenting ? [p.id + '/presentation'] : []);
-  }, drawTile, markSpeaking);
+  var tiles = L.gallery(
+    function () {
+      return local.ui.grid;
+    },
+    function (p) {
+      return [p.id].concat(p.presenting ? [p.id + '/presentation'] : []);
+    },
+    drawTile,
+    markSpeaking,
+  );
 
   // Meet receives up to three audio tracks, one per recent speaker.
-  var render = L.screens(local, media, {
-    reset: function () {
-      tiles.clear();
-      local.blocks.clear();
-      closePopups();
+  var render = L.screens(
+    local,
+    media,
+    {
+      reset: function () {
+        tiles.clear();
+        local.blocks.clear();
+        closePopups();
+      },
+      lobby: renderLobby,
+      call: renderCall,
+      end: renderEnd,
+      people: function (people, speaking) {
+        tiles.paint(people, speaking);
+        local.ui.count.textContent = String(people.length);
+      },
+      captions: paintCaptions,
+      /* The host's captions off: the captions button is disabled or taken out of the toolbar (SIM.captionsRefused). */
+      captionsSetting: {
+        set: setCaptions,
+        redraw: paintCaptionsButton,
+        notices: ['The host turned captions back on', 'The host turned off captions for everyone'],
+      },
     },
-    lobby: renderLobby,
-    call: renderCall,
-    end: renderEnd,
-    people: function (people, speaking) {
-      tiles.paint(people, speaking);
-      local.ui.count.textContent = String(people.length);
-    },
-    captions: paintCaptions,
-    /* The host's captions off: the captions button is disabled or taken out of the toolbar (SIM.captionsRefused). */
-    captionsSetting: { set: setCaptions, redraw: paintCaptionsButton,
-      notices: ['The host turned captions back on', 'The host turned off captions for everyone'] },
-  }, { slots: 3, root: root });
+    { slots: 3, root: root },
+  );
 
   function renderLobby() {
-    root.replaceChildren(h('div', { class: C.prejoin }, [
-      h('div', { class: C.preview }, [h('div', { class: C.videoOff }, 'Camera is off')]),
-      h('div', { class: C.side }, [
-        wrap('control', h('div', { class: C.title, role: 'status' }, SCREEN_WORDS.lobby[0])),
-        h('div', { class: C.subtitle }, SCREEN_WORDS.lobby[1]),
-        h('div', { class: C.actions }, [button('Return to home screen', { onclick: function () {
-          L.post('leave', { guest: local.guestId }).then(function () { location.href = '/'; });
-        } })]),
+    root.replaceChildren(
+      h('div', { class: C.prejoin }, [
+        h('div', { class: C.preview }, [h('div', { class: C.videoOff }, 'Camera is off')]),
+        h('div', { class: C.side }, [
+          wrap('control', h('div', { class: C.title, role: 'status' }, SCREEN_WORDS.lobby[0])),
+          h('div', { class: C.subtitle }, SCREEN_WORDS.lobby[1]),
+          h('div', { class: C.actions }, [
+            button('Return to home screen', {
+              onclick: function () {
+                L.post('leave', { guest: local.guestId }).then(function () {
+                  location.href = '/';
+                });
+              },
+            }),
+          ]),
+        ]),
       ]),
-    ]));
+    );
   }
 
   /*
@@ -174,32 +299,59 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
    * Meet's best-known sentence, a "not allowed" variant, or a sign-in heading with a Sign in button.
    */
   var REFUSALS = {
-    a: ['You can\u2019t join this video call', 'You can\u2019t join this video call because you aren\u2019t allowed in', false],
-    b: ['You\u2019re not allowed to join this meeting', 'Only people invited by the organizer can get in. Ask them to add you.', false],
+    a: [
+      'You can\u2019t join this video call',
+      'You can\u2019t join this video call because you aren\u2019t allowed in',
+      false,
+    ],
+    b: [
+      'You\u2019re not allowed to join this meeting',
+      'Only people invited by the organizer can get in. Ask them to add you.',
+      false,
+    ],
     c: ['Sign in to join', 'Only people with an account in the host\u2019s organization can join this call.', true],
   };
   function renderRefused() {
     var words = REFUSALS[SIM.refusal] || REFUSALS.a;
-    root.replaceChildren(h('div', { class: C.end }, [
-      wrap('control', h('h1', { class: C.title }, words[0])),
-      wrap('control', h('div', { class: C.subtitle }, words[1])),
-      h('div', { class: C.actions }, [
-        words[2] ? button('Sign in', { class: C.btn + ' ' + C.primary, onclick: function () { location.href = 'https://accounts.google.com/'; } }) : null,
-        button('Return to home screen', { onclick: function () { location.href = '/'; } }),
+    root.replaceChildren(
+      h('div', { class: C.end }, [
+        wrap('control', h('h1', { class: C.title }, words[0])),
+        wrap('control', h('div', { class: C.subtitle }, words[1])),
+        h('div', { class: C.actions }, [
+          words[2]
+            ? button('Sign in', {
+                class: C.btn + ' ' + C.primary,
+                onclick: function () {
+                  location.href = 'https://accounts.google.com/';
+                },
+              })
+            : null,
+          button('Return to home screen', {
+            onclick: function () {
+              location.href = '/';
+            },
+          }),
+        ]),
       ]),
-    ]));
+    );
   }
 
   function renderEnd(kind) {
     var text = SCREEN_WORDS[kind] || ['', ''];
-    root.replaceChildren(h('div', { class: C.end }, [
-      wrap('control', h('h1', { class: C.title }, text[0])),
-      text[1] ? wrap('control', h('div', { class: C.subtitle }, text[1])) : null,
-      h('div', { class: C.actions }, [
-        kind === 'removed' || kind === 'left' ? button('Rejoin') : null,
-        button('Return to home screen', { onclick: function () { location.href = '/'; } }),
+    root.replaceChildren(
+      h('div', { class: C.end }, [
+        wrap('control', h('h1', { class: C.title }, text[0])),
+        text[1] ? wrap('control', h('div', { class: C.subtitle }, text[1])) : null,
+        h('div', { class: C.actions }, [
+          kind === 'removed' || kind === 'left' ? button('Rejoin') : null,
+          button('Return to home screen', {
+            onclick: function () {
+              location.href = '/';
+            },
+          }),
+        ]),
       ]),
-    ]));
+    );
   }
 
   // ---- the call
@@ -209,40 +361,91 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     var grid = h('div', { class: C.grid });
     var captionsHost = h('div', { class: C.captionsHost });
     var count = h('div', { class: C.badge }, '1');
-    var cc = O.captionsButton === false || O.captionsAvailable === false ? null
-      : h('button', { class: C.ctl, type: 'button', onclick: function () { setCaptions(!local.captionsOn); } }, [icon('closed_caption_off')]);
-    var more = h('button', { class: C.ctl, type: 'button', 'aria-label': 'More options', 'aria-haspopup': 'menu', onclick: toggleMoreMenu }, [icon('more_vert')]);
-    var leave = h('button', { class: C.ctl + ' ' + C.danger, type: 'button', 'aria-label': 'Leave call', onclick: function () {
-      L.post('leave', { guest: local.guestId });
-    } }, [icon('call_end')]);
+    var cc =
+      O.captionsButton === false || O.captionsAvailable === false
+        ? null
+        : h(
+            'button',
+            {
+              class: C.ctl,
+              type: 'button',
+              onclick: function () {
+                setCaptions(!local.captionsOn);
+              },
+            },
+            [icon('closed_caption_off')],
+          );
+    var more = h(
+      'button',
+      { class: C.ctl, type: 'button', 'aria-label': 'More options', 'aria-haspopup': 'menu', onclick: toggleMoreMenu },
+      [icon('more_vert')],
+    );
+    var leave = h(
+      'button',
+      {
+        class: C.ctl + ' ' + C.danger,
+        type: 'button',
+        'aria-label': 'Leave call',
+        onclick: function () {
+          L.post('leave', { guest: local.guestId });
+        },
+      },
+      [icon('call_end')],
+    );
     var controls = [
       h('div', { class: C.clock }, SIM.code),
-      h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on microphone', 'data-is-muted': 'true' }, [icon('mic_off')]),
-      h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on camera', 'data-is-muted': 'true' }, [icon('videocam_off')]),
+      h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on microphone', 'data-is-muted': 'true' }, [
+        icon('mic_off'),
+      ]),
+      h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on camera', 'data-is-muted': 'true' }, [
+        icon('videocam_off'),
+      ]),
       cc,
       more,
       leave,
       h('button', { class: C.ctl, type: 'button', 'aria-label': 'People' }, [icon('people'), count]),
-    ].map(function (control) { return control && wrap('control', control); });
+    ].map(function (control) {
+      return control && wrap('control', control);
+    });
     var bar = h('div', { class: C.bar }, controls);
     root.replaceChildren(h('div', { class: C.call }, [grid, captionsHost, bar]));
     // ccOuter, moreOuter: the captions button as the toolbar holds it, and its neighbour, for a host who takes it away.
-    local.ui = { grid: grid, captionsHost: captionsHost, cc: cc, count: count, list: null, region: null, regionOuter: null,
-      bar: bar, ccOuter: controls[3], moreOuter: controls[4] };
+    local.ui = {
+      grid: grid,
+      captionsHost: captionsHost,
+      cc: cc,
+      count: count,
+      list: null,
+      region: null,
+      regionOuter: null,
+      bar: bar,
+      ccOuter: controls[3],
+      moreOuter: controls[4],
+    };
     paintCaptionsButton();
     if (O.gotItPopup) {
-      var popup = h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-modal': 'true', class: C.dialog }, [
-        h('h2', { class: C.dialogTitle }, 'Others may see your video differently'),
-        h('p', { class: C.dialogText }, 'Your video might look different to others.'),
-        h('div', { class: C.actions }, [button('Got it', { class: C.btn + ' ' + C.primary, onclick: function () { popup.remove(); } })]),
-      ])]);
+      var popup = h('div', { class: C.scrim }, [
+        h('div', { role: 'dialog', 'aria-modal': 'true', class: C.dialog }, [
+          h('h2', { class: C.dialogTitle }, 'Others may see your video differently'),
+          h('p', { class: C.dialogText }, 'Your video might look different to others.'),
+          h('div', { class: C.actions }, [
+            button('Got it', {
+              class: C.btn + ' ' + C.primary,
+              onclick: function () {
+                popup.remove();
+              },
+            }),
+          ]),
+        ]),
+      ]);
       document.body.appendChild(popup);
     }
   }
 
   document.addEventListener('keydown', function (e) {
     if (local.screen !== 'in_call' || typing(e) || e.ctrlKey || e.altKey || e.metaKey) return;
-    if (e.key === 'c' && O.captionsAvailable !== false && local.captionsAllowed !== false) setCaptions(!local.captionsOn);
+    if (e.key === 'c' && O.captionsAvailable !== false && local.captionsAllowed !== false)
+      setCaptions(!local.captionsOn);
   });
 
   // ---- the caption language: More options -> Settings -> Captions -> Meeting language
@@ -254,7 +457,13 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
    * copied from a live page). Menus and lists are popups at the end of the body, as in Meet.
    */
   var LANGUAGES = O.captionLanguages || ['English'];
-  var SETTINGS_TABS = [['Audio', 'volume_up'], ['Video', 'videocam'], ['General', 'settings'], ['Captions', 'closed_caption'], ['Reactions', 'add_reaction']];
+  var SETTINGS_TABS = [
+    ['Audio', 'volume_up'],
+    ['Video', 'videocam'],
+    ['General', 'settings'],
+    ['Captions', 'closed_caption'],
+    ['Reactions', 'add_reaction'],
+  ];
   local.captionLanguage = LANGUAGES[0];
   local.popups = { menu: null, settings: null, list: null };
 
@@ -267,65 +476,158 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     if (local.popups[key]) local.popups[key].remove();
     local.popups[key] = null;
   }
-  function closePopups() { ['list', 'menu', 'settings'].forEach(closePopup); }
+  function closePopups() {
+    ['list', 'menu', 'settings'].forEach(closePopup);
+  }
   // A click anywhere else closes an open menu or list, as Meet's do.
-  document.addEventListener('click', function () { closePopup('menu'); closePopup('list'); });
+  document.addEventListener('click', function () {
+    closePopup('menu');
+    closePopup('list');
+  });
 
   function menuItem(iconName, label, onclick) {
-    return wrap('control', h('div', { role: 'menuitem', tabindex: '-1', class: C.btn, onclick: function (e) {
-      e.stopPropagation();
-      closePopup('menu');
-      if (onclick) onclick();
-    } }, [icon(iconName), h('span', {}, label)]));
+    return wrap(
+      'control',
+      h(
+        'div',
+        {
+          role: 'menuitem',
+          tabindex: '-1',
+          class: C.btn,
+          onclick: function (e) {
+            e.stopPropagation();
+            closePopup('menu');
+            if (onclick) onclick();
+          },
+        },
+        [icon(iconName), h('span', {}, label)],
+      ),
+    );
   }
 
   function toggleMoreMenu(e) {
     e.stopPropagation();
     if (local.popups.menu) return closePopup('menu');
-    popup('menu', h('div', { role: 'menu', 'aria-label': 'Call options', class: C.dialog }, [
-      menuItem('view_quilt', 'Change layout'),
-      menuItem('fullscreen', 'Full screen'),
-      menuItem('auto_awesome', 'Apply visual effects'),
-      menuItem('feedback', 'Report a problem'),
-      menuItem('settings', 'Settings', openSettings),
-    ]));
+    popup(
+      'menu',
+      h('div', { role: 'menu', 'aria-label': 'Call options', class: C.dialog }, [
+        menuItem('view_quilt', 'Change layout'),
+        menuItem('fullscreen', 'Full screen'),
+        menuItem('auto_awesome', 'Apply visual effects'),
+        menuItem('feedback', 'Report a problem'),
+        menuItem('settings', 'Settings', openSettings),
+      ]),
+    );
   }
 
   function openSettings() {
     var tablist = h('div', { role: 'tablist', 'aria-orientation': 'vertical', 'aria-label': 'Settings' });
     var panel = h('div', { role: 'tabpanel', class: C.side });
-    var tabs = SETTINGS_TABS.filter(function (t) { return t[0] !== 'Captions' || O.captionLanguageSettings !== false; });
+    var tabs = SETTINGS_TABS.filter(function (t) {
+      return t[0] !== 'Captions' || O.captionLanguageSettings !== false;
+    });
     function select(name) {
       closePopup('list');
-      tablist.replaceChildren.apply(tablist, tabs.map(function (t) {
-        return wrap('control', h('button', { type: 'button', role: 'tab', 'aria-selected': String(t[0] === name), class: C.btn,
-          onclick: function () { select(t[0]); } }, [icon(t[1]), h('span', {}, t[0])]));
-      }));
+      tablist.replaceChildren.apply(
+        tablist,
+        tabs.map(function (t) {
+          return wrap(
+            'control',
+            h(
+              'button',
+              {
+                type: 'button',
+                role: 'tab',
+                'aria-selected': String(t[0] === name),
+                class: C.btn,
+                onclick: function () {
+                  select(t[0]);
+                },
+              },
+              [icon(t[1]), h('span', {}, t[0])],
+            ),
+          );
+        }),
+      );
       panel.replaceChildren.apply(panel, name === 'Captions' ? captionsTab() : [h('div', { class: C.subtitle }, name)]);
     }
-    popup('settings', h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Settings', class: C.dialog }, [
-      h('h2', { class: C.dialogTitle }, 'Settings'),
-      wrap('control', h('button', { type: 'button', 'aria-label': 'Close dialog', class: C.btn, onclick: function () { closePopups(); } }, [icon('close')])),
-      tablist,
-      panel,
-    ])]));
+    popup(
+      'settings',
+      h('div', { class: C.scrim }, [
+        h('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Settings', class: C.dialog }, [
+          h('h2', { class: C.dialogTitle }, 'Settings'),
+          wrap(
+            'control',
+            h(
+              'button',
+              {
+                type: 'button',
+                'aria-label': 'Close dialog',
+                class: C.btn,
+                onclick: function () {
+                  closePopups();
+                },
+              },
+              [icon('close')],
+            ),
+          ),
+          tablist,
+          panel,
+        ]),
+      ]),
+    );
     select('Audio');
   }
 
   function captionsTab() {
     var labelId = 'caption-language-' + SIM.seed;
     var value = h('span', {}, local.captionLanguage);
-    var box = h('div', { role: 'combobox', tabindex: '0', 'aria-haspopup': 'listbox', 'aria-expanded': 'false', 'aria-labelledby': labelId, class: C.btn,
-      onclick: function (e) {
-        e.stopPropagation();
-        if (local.popups.list) return closeList();
-        box.setAttribute('aria-expanded', 'true');
-        popup('list', h('div', { role: 'listbox', 'aria-label': 'Meeting language', class: C.dialog }, LANGUAGES.map(function (label) {
-          return wrap('control', h('div', { role: 'option', 'aria-selected': String(label === local.captionLanguage), class: C.btn,
-            onclick: function (ev) { ev.stopPropagation(); choose(label); } }, [h('span', {}, label)]));
-        })));
-      } }, [value, icon('arrow_drop_down')]);
-    function closeList() { closePopup('list'); box.setAttribute('aria-expanded', 'false'); }
+    var box = h(
+      'div',
+      {
+        role: 'combobox',
+        tabindex: '0',
+        'aria-haspopup': 'listbox',
+        'aria-expanded': 'false',
+        'aria-labelledby': labelId,
+        class: C.btn,
+        onclick: function (e) {
+          e.stopPropagation();
+          if (local.popups.list) return closeList();
+          box.setAttribute('aria-expanded', 'true');
+          popup(
+            'list',
+            h(
+              'div',
+              { role: 'listbox', 'aria-label': 'Meeting language', class: C.dialog },
+              LANGUAGES.map(function (label) {
+                return wrap(
+                  'control',
+                  h(
+                    'div',
+                    {
+                      role: 'option',
+                      'aria-selected': String(label === local.captionLanguage),
+                      class: C.btn,
+                      onclick: function (ev) {
+                        ev.stopPropagation();
+                        choose(label);
+                      },
+                    },
+                    [h('span', {}, label)],
+                  ),
+                );
+              }),
+            ),
+          );
+        },
+      },
+      [value, icon('arrow_drop_down')],
+    );
+    function closeList() {
+      closePopup('list');
+      box.setAttribute('aria-expanded', 'false');
+    }
     function choose(label) {
       closeList();
       value.textContent = label;
@@ -335,8 +637,23 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       h('div', { id: labelId, class: C.dialogTitle }, 'Meeting language'),
       h('div', { class: C.dialogText }, 'The language spoken in this meeting, used for captions'),
       wrap('control', box),
-      h('div', { class: C.dialogText }, [h('span', {}, 'Translated captions'),
-        wrap('control', h('button', { type: 'button', role: 'switch', 'aria-checked': 'false', 'aria-label': 'Translated captions', class: C.btn }, [icon('translate')]))]),
+      h('div', { class: C.dialogText }, [
+        h('span', {}, 'Translated captions'),
+        wrap(
+          'control',
+          h(
+            'button',
+            {
+              type: 'button',
+              role: 'switch',
+              'aria-checked': 'false',
+              'aria-label': 'Translated captions',
+              class: C.btn,
+            },
+            [icon('translate')],
+          ),
+        ),
+      ]),
     ];
   }
 
@@ -365,7 +682,9 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     var ui = local.ui;
     if (on && !ui.region) {
       ui.list = h('div', { class: C.capList });
-      ui.region = h('div', { role: 'region', 'aria-label': 'Captions', tabindex: '0', class: C.capRegion }, [wrap('list', ui.list)]);
+      ui.region = h('div', { role: 'region', 'aria-label': 'Captions', tabindex: '0', class: C.capRegion }, [
+        wrap('list', ui.list),
+      ]);
       ui.regionOuter = wrap('region', ui.region);
       ui.captionsHost.appendChild(ui.regionOuter);
     }
@@ -381,20 +700,25 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
 
   /*
    * Each person's tile shows whether they speak now; the bot's own and presentation tiles never do.
-   * A speaking tile gets the build's outline class, and what this page load drew
-   * (SIM.speakingMark): the mic icon turned into an equalizer ('icon'), audio-level bars moving with
-   * the voice ('level'), or data-speaking on the tile's media ('attribute').
+   * How, this page load drew (SIM.speakingMark), as Meet builds have: the build's outline class on
+   * the tile ('class'), a border drawn on a leaf element over the tile ('border'), the mic icon
+   * turned into an equalizer ('icon'), audio-level bars moving with the voice ('level'), or a
+   * glow (a box-shadow) set on the tile ('glow'). Never an attribute that says who speaks.
    */
   function markSpeaking(entry, on) {
     if (!entry || entry.speaking === on) return;
     entry.speaking = on;
-    entry.tile.classList.toggle(C.speaking, on);
+    if (SIM.speakingMark === 'class') entry.tile.classList.toggle(C.speaking, on);
+    if (SIM.speakingMark === 'border') entry.ring.style.border = on ? '4px solid #8ab4f8' : '';
+    if (SIM.speakingMark === 'glow') entry.tile.style.boxShadow = on ? '0 0 6px 3px rgba(138, 180, 248, 0.9)' : '';
     if (SIM.speakingMark === 'icon') entry.mic.textContent = on ? 'graphic_eq' : 'mic_off';
-    if (SIM.speakingMark === 'attribute') entry.media.setAttribute('data-speaking', String(on));
     if (SIM.speakingMark === 'level') {
       clearInterval(entry.bounce);
       level(entry, on ? 2 : 0);
-      if (on) entry.bounce = setInterval(function () { level(entry, 1 + Math.floor(Math.random() * 3)); }, 150);
+      if (on)
+        entry.bounce = setInterval(function () {
+          level(entry, 1 + Math.floor(Math.random() * 3));
+        }, 150);
     }
   }
   function level(entry, value) {
@@ -412,26 +736,54 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   function drawTile(p, key) {
     var presentation = key !== p.id;
     var self = p.self && !presentation;
-    var shown = presentation ? p.name + ' (Presentation)'
-      : self && SIM.selfTile === 'you' ? 'You'
-      : self && SIM.selfTile === 'nameYou' ? p.name + ' (You)'
-      : p.name;
+    var shown = presentation
+      ? p.name + ' (Presentation)'
+      : self && SIM.selfTile === 'you'
+        ? 'You'
+        : self && SIM.selfTile === 'nameYou'
+          ? p.name + ' (You)'
+          : p.name;
     var id = 'spaces/' + SIM.space + '/devices/' + key;
-    var name = h('div', { class: C.tileName, 'data-self-name': self && SIM.selfTile === 'inner' ? 'You' : null },
-      [wrap('tileName', h('span', { class: 'notranslate' }, shown))]);
-    var mic = icon('mic_off');
-    var level = SIM.speakingMark === 'level'
-      ? h('div', { class: C.level, 'data-audio-level': '0', 'aria-hidden': 'true' }, [0, 1, 2].map(function () { return h('span', { class: C.levelBar }); }))
-      : null;
-    var media = h('div', { class: C.tileMedia, 'data-speaking': SIM.speakingMark === 'attribute' ? 'false' : null },
-      [wrap('tileAvatar', h('img', { class: C.tileAvatar, src: L.avatar(p.name), alt: '' }))]);
-    var tile = h('div', { class: C.tile, 'data-participant-id': id, 'data-requested-participant-id': id,
-      'data-self-name': self && SIM.selfTile === 'tile' ? 'You' : null }, [
-      media,
-      h('div', { class: C.tileBar }, [level || mic, wrap('tileName', name)]),
+    var name = h('div', { class: C.tileName, 'data-self-name': self && SIM.selfTile === 'inner' ? 'You' : null }, [
+      wrap('tileName', h('span', { class: 'notranslate' }, shown)),
     ]);
+    var mic = icon('mic_off');
+    var level =
+      SIM.speakingMark === 'level'
+        ? h(
+            'div',
+            { class: C.level, 'data-audio-level': '0', 'aria-hidden': 'true' },
+            [0, 1, 2].map(function () {
+              return h('span', { class: C.levelBar });
+            }),
+          )
+        : null;
+    var media = h('div', { class: C.tileMedia }, [
+      wrap('tileAvatar', h('img', { class: C.tileAvatar, src: L.avatar(p.name), alt: '' })),
+    ]);
+    // A leaf over the tile, where 'border' builds draw the speaking outline.
+    var ring = h('div', { class: C.tileRing, 'aria-hidden': 'true' });
+    var tile = h(
+      'div',
+      {
+        class: C.tile,
+        'data-participant-id': id,
+        'data-requested-participant-id': id,
+        'data-self-name': self && SIM.selfTile === 'tile' ? 'You' : null,
+      },
+      [media, ring, h('div', { class: C.tileBar }, [level || mic, wrap('tileName', name)])],
+    );
     var outer = wrap('tile', tile);
-    outer.__sim = { name: p.name, canSpeak: !p.self && !presentation, speaking: false, tile: tile, mic: mic, level: level, media: media, bounce: null };
+    outer.__sim = {
+      name: p.name,
+      canSpeak: !p.self && !presentation,
+      speaking: false,
+      tile: tile,
+      mic: mic,
+      level: level,
+      ring: ring,
+      bounce: null,
+    };
     return outer;
   }
 
@@ -456,13 +808,19 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       }
       if (!entry) {
         var text = h('div', { class: C.capText });
-        var el = wrap('block', h('div', { class: C.capBlock }, [
-          wrap('head', h('div', { class: C.capHead }, [
-            wrap('avatar', h('img', { class: C.capAvatar, src: L.avatar(b.speaker), alt: '' })),
-            wrap('name', h('div', { class: C.capName }, [h('span', {}, b.speaker)])),
-          ])),
-          wrap('text', text),
-        ]));
+        var el = wrap(
+          'block',
+          h('div', { class: C.capBlock }, [
+            wrap(
+              'head',
+              h('div', { class: C.capHead }, [
+                wrap('avatar', h('img', { class: C.capAvatar, src: L.avatar(b.speaker), alt: '' })),
+                wrap('name', h('div', { class: C.capName }, [h('span', {}, b.speaker)])),
+              ]),
+            ),
+            wrap('text', text),
+          ]),
+        );
         entry = { el: el, text: text };
         local.blocks.set(b.id, entry);
         list.appendChild(el);
@@ -471,7 +829,10 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       if (entry.text.textContent !== b.text) entry.text.textContent = b.text;
     });
     local.blocks.forEach(function (entry, id) {
-      if (!keep.has(id)) { entry.el.remove(); local.blocks.delete(id); }
+      if (!keep.has(id)) {
+        entry.el.remove();
+        local.blocks.delete(id);
+      }
     });
   }
 

@@ -45,8 +45,8 @@ export const meetPages = definePages({
     'ctl',
     'badge',
   ],
-  /** The speaking tile's outline, its audio-level bars, and the call's notices. */
-  laterClassKeys: ['speaking', 'level', 'levelBar', 'toast'],
+  /** The speaking tile's outline, its audio-level bars, the call's notices, and the leaf over a tile. */
+  laterClassKeys: ['speaking', 'level', 'levelBar', 'toast', 'tileRing'],
   /**
    * Where wrapper elements may appear (see markup.ts): around the captions region, the list of
    * blocks, each block, its header, avatar, name and text; around tiles, a tile's avatar and name;
@@ -60,12 +60,12 @@ export const meetPages = definePages({
    */
   selfTile: ['inner', 'tile', 'you', 'nameYou'],
   /**
-   * How a speaking person's tile shows it, besides the outline every build draws (a class of the
-   * build's own): the mic icon turned into an equalizer (`graphic_eq`), an audio-level indicator
-   * whose bars and `data-audio-level` (0 silent, 1-3) follow the voice, or
-   * `data-speaking="true"|"false"` on the tile's media.
+   * How a speaking person's tile shows it (field notes, Meet 4): the build's outline class on the
+   * tile (VX's speaking classes), a border on a leaf element of the tile (JY: `borderTopWidth > 3`),
+   * the mic icon turned into an equalizer (`graphic_eq`), an audio-level indicator whose bars and
+   * `data-audio-level` (0 silent, 1-3) follow the voice, or a glow (box-shadow) on the tile.
    */
-  speakingMark: ['icon', 'level', 'attribute'],
+  speakingMark: ['class', 'border', 'icon', 'level', 'glow'],
   choices: WORDING_CHOICES,
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Google Sans', Roboto, Arial, sans-serif; background: #202124; color: #e8eaed; }
@@ -100,6 +100,7 @@ export const meetPages = definePages({
   .${c.ctl} { min-width: 40px; height: 40px; border-radius: 20px; border: 0; background: #3c4043; color: #fff; }
   .${c.danger} { background: #ea4335; }
   .${c.speaking} { box-shadow: inset 0 0 0 3px #8ab4f8; }
+  .${c.tileRing} { position: absolute; inset: 0; border-radius: 8px; pointer-events: none; }
   .${c.level} { display: inline-flex; gap: 2px; align-items: flex-end; width: 14px; height: 12px; vertical-align: middle; }
   .${c.levelBar} { width: 3px; height: 3px; border-radius: 2px; background: #8ab4f8; }
   .${c.toast} { position: fixed; bottom: 84px; left: 50%; transform: translateX(-50%); padding: 12px 24px; border-radius: 4px; background: #e8eaed; color: #202124; }

@@ -35,21 +35,32 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   // ---- launcher: the page a meeting link opens
 
   function renderLauncher() {
-    root.replaceChildren(h('div', { class: C.launcher }, [
-      h('h1', { class: C.title }, 'How do you want to join your Teams meeting?'),
-      wrap('control', button('Continue on this browser', { 'data-tid': 'joinOnWeb', class: C.btn + ' ' + C.primary, onclick: function () {
-        location.href = '/v2/?meetingjoin=true&simSeed=' + SIM.seed + '#' + location.pathname + location.search;
-      } })),
-      button('Join on the Teams app', { 'data-tid': 'joinInApp' }),
-    ]));
+    root.replaceChildren(
+      h('div', { class: C.launcher }, [
+        h('h1', { class: C.title }, 'How do you want to join your Teams meeting?'),
+        wrap(
+          'control',
+          button('Continue on this browser', {
+            'data-tid': 'joinOnWeb',
+            class: C.btn + ' ' + C.primary,
+            onclick: function () {
+              location.href = '/v2/?meetingjoin=true&simSeed=' + SIM.seed + '#' + location.pathname + location.search;
+            },
+          }),
+        ),
+        button('Join on the Teams app', { 'data-tid': 'joinInApp' }),
+      ]),
+    );
   }
 
   function renderLogin() {
-    root.replaceChildren(h('div', { class: C.launcher }, [
-      h('h1', { class: C.title }, 'Sign in'),
-      h('input', { type: 'email', name: 'loginfmt', class: C.input, placeholder: 'Email, phone, or Skype' }),
-      button('Next', { class: C.btn + ' ' + C.primary }),
-    ]));
+    root.replaceChildren(
+      h('div', { class: C.launcher }, [
+        h('h1', { class: C.title }, 'Sign in'),
+        h('input', { type: 'email', name: 'loginfmt', class: C.input, placeholder: 'Email, phone, or Skype' }),
+        button('Next', { class: C.btn + ' ' + C.primary }),
+      ]),
+    );
   }
 
   // ---- light meetings app (/v2/#/l/meetup-join/... or /v2/#/meet/<id>)
@@ -72,23 +83,34 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   }
 
   function toSignIn() {
-    location.href = 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize?client_id=5e3ce6c0-2b1f-4285-8d4b-75ee78787346&response_mode=fragment&redirect_uri=' +
+    location.href =
+      'https://login.microsoftonline.com/common/oauth2/v2.0/authorize?client_id=5e3ce6c0-2b1f-4285-8d4b-75ee78787346&response_mode=fragment&redirect_uri=' +
       encodeURIComponent(location.origin + '/v2/');
   }
 
   function startApp() {
     local.meetingId = meetingIdFromHash();
     local.token = storedToken();
-    fetch('/_sim/api/meeting?platform=teams&seed=' + SIM.seed + '&id=' + encodeURIComponent(local.meetingId || '') +
-      (local.token ? '&token=' + encodeURIComponent(local.token) : ''))
-      .then(function (r) { return r.json(); })
+    fetch(
+      '/_sim/api/meeting?platform=teams&seed=' +
+        SIM.seed +
+        '&id=' +
+        encodeURIComponent(local.meetingId || '') +
+        (local.token ? '&token=' + encodeURIComponent(local.token) : ''),
+    )
+      .then(function (r) {
+        return r.json();
+      })
       .then(function (info) {
         O = info.options || {};
         // A session Teams no longer accepts goes to sign in again; so does a guest where the tenant wants accounts.
         if (info.signIn === 'expired' || (info.signIn === 'guest' && O.guests === 'refused_sign_in')) return toSignIn();
         if (!info.exists) return renderEnd('not_found');
         if (info.signIn === 'guest' && O.guests === 'refused_screen') return renderRefused();
-        if (O.interstitial) return L.interstitial(root, C.end, local.meetingId, function () { renderPrejoin(info.account); });
+        if (O.interstitial)
+          return L.interstitial(root, C.end, local.meetingId, function () {
+            renderPrejoin(info.account);
+          });
         renderPrejoin(info.account);
       });
   }
@@ -100,52 +122,113 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
    */
   var REFUSALS = {
     a: ['Sign in to join this meeting', 'Your organization doesn\u2019t allow anonymous users to join this meeting.'],
-    b: ['We\u2019re sorry, you can\u2019t join this meeting anonymously', 'The meeting organizer\u2019s settings require people to sign in.'],
+    b: [
+      'We\u2019re sorry, you can\u2019t join this meeting anonymously',
+      'The meeting organizer\u2019s settings require people to sign in.',
+    ],
     c: ['Please sign in', 'Use the account your meeting organizer invited.'],
   };
   function renderRefused() {
     var words = REFUSALS[SIM.refusal] || REFUSALS.a;
-    root.replaceChildren(h('div', { class: C.end }, [
-      wrap('control', h('h1', { class: C.title }, words[0])),
-      h('p', {}, words[1]),
-      button('Sign in', { class: C.btn + ' ' + C.primary, onclick: toSignIn }),
-    ]));
+    root.replaceChildren(
+      h('div', { class: C.end }, [
+        wrap('control', h('h1', { class: C.title }, words[0])),
+        h('p', {}, words[1]),
+        button('Sign in', { class: C.btn + ' ' + C.primary, onclick: toSignIn }),
+      ]),
+    );
   }
 
   function renderPrejoin(account) {
     var video = h('video', { class: C.video, autoplay: true, muted: true, playsinline: true });
     // Signed in, Teams shows the account (no name field) and the join button is ready at once.
-    var name = account ? null : h('input', { type: 'text', class: C.input, 'data-tid': 'prejoin-display-name-input', placeholder: 'Type your name', 'aria-label': 'Type your name' });
-    var cam = h('input', { type: 'checkbox', role: 'switch', class: C.switch, 'data-tid': 'toggle-video', 'aria-label': 'Camera', checked: true });
-    var mic = h('input', { type: 'checkbox', role: 'switch', class: C.switch, 'data-tid': 'toggle-mute', 'aria-label': 'Microphone', checked: true });
-    var join = h('button', { class: C.btn + ' ' + C.primary, type: 'button', 'data-tid': 'prejoin-join-button', disabled: !account }, 'Join now');
-    cam.addEventListener('change', function () { local.camOn = cam.checked; if (local.camOn) media.start(video); else media.apply(); });
-    mic.addEventListener('change', function () { local.micOn = mic.checked; media.apply(); });
-    if (name) name.addEventListener('input', function () { join.disabled = !name.value.trim(); });
+    var name = account
+      ? null
+      : h('input', {
+          type: 'text',
+          class: C.input,
+          'data-tid': 'prejoin-display-name-input',
+          placeholder: 'Type your name',
+          'aria-label': 'Type your name',
+        });
+    var cam = h('input', {
+      type: 'checkbox',
+      role: 'switch',
+      class: C.switch,
+      'data-tid': 'toggle-video',
+      'aria-label': 'Camera',
+      checked: true,
+    });
+    var mic = h('input', {
+      type: 'checkbox',
+      role: 'switch',
+      class: C.switch,
+      'data-tid': 'toggle-mute',
+      'aria-label': 'Microphone',
+      checked: true,
+    });
+    var join = h(
+      'button',
+      { class: C.btn + ' ' + C.primary, type: 'button', 'data-tid': 'prejoin-join-button', disabled: !account },
+      'Join now',
+    );
+    cam.addEventListener('change', function () {
+      local.camOn = cam.checked;
+      if (local.camOn) media.start(video);
+      else media.apply();
+    });
+    mic.addEventListener('change', function () {
+      local.micOn = mic.checked;
+      media.apply();
+    });
+    if (name)
+      name.addEventListener('input', function () {
+        join.disabled = !name.value.trim();
+      });
     join.addEventListener('click', function () {
       if (join.disabled || local.dialogOpen) return;
       join.disabled = true;
-      L.post('join', { meetingId: local.meetingId, platform: 'teams', name: account ? account.name : name.value.trim(), micOn: local.micOn, camOn: local.camOn, hl: null, token: local.token })
-        .then(function (r) { L.connect(local, r.guestId, render); });
+      L.post('join', {
+        meetingId: local.meetingId,
+        platform: 'teams',
+        name: account ? account.name : name.value.trim(),
+        micOn: local.micOn,
+        camOn: local.camOn,
+        hl: null,
+        token: local.token,
+      }).then(function (r) {
+        L.connect(local, r.guestId, render);
+      });
     });
-    root.replaceChildren(meControl(account), h('div', { class: C.prejoin }, [
-      h('h2', { class: C.title }, 'Choose your video and audio options'),
-      h('div', { class: C.preview }, [video]),
-      account ? h('div', {}, account.name) : wrap('control', name),
-      h('div', { class: C.row2 }, [h('label', {}, [wrap('control', cam), ' Camera']), h('label', {}, [wrap('control', mic), ' Microphone'])]),
-      wrap('control', join),
-    ]));
+    root.replaceChildren(
+      meControl(account),
+      h('div', { class: C.prejoin }, [
+        h('h2', { class: C.title }, 'Choose your video and audio options'),
+        h('div', { class: C.preview }, [video]),
+        account ? h('div', {}, account.name) : wrap('control', name),
+        h('div', { class: C.row2 }, [
+          h('label', {}, [wrap('control', cam), ' Camera']),
+          h('label', {}, [wrap('control', mic), ' Microphone']),
+        ]),
+        wrap('control', join),
+      ]),
+    );
     if (O.noMediaDialog) {
       local.camOn = local.micOn = cam.checked = mic.checked = false;
       local.dialogOpen = true;
-      var scrim = h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-modal': 'true', class: C.dialog }, [
-        h('h2', {}, 'Are you sure you don\u2019t want audio or video?'),
-        h('p', {}, 'Your browser can\u2019t use your microphone or camera.'),
-        button('Continue without audio or video', { class: C.btn + ' ' + C.primary, onclick: function () {
-          local.dialogOpen = false;
-          scrim.remove();
-        } }),
-      ])]);
+      var scrim = h('div', { class: C.scrim }, [
+        h('div', { role: 'dialog', 'aria-modal': 'true', class: C.dialog }, [
+          h('h2', {}, 'Are you sure you don\u2019t want audio or video?'),
+          h('p', {}, 'Your browser can\u2019t use your microphone or camera.'),
+          button('Continue without audio or video', {
+            class: C.btn + ' ' + C.primary,
+            onclick: function () {
+              local.dialogOpen = false;
+              scrim.remove();
+            },
+          }),
+        ]),
+      ]);
       document.body.appendChild(scrim);
     } else {
       media.start(video);
@@ -155,57 +238,114 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   /* The account button of the signed-in app's header; its label names the account. */
   function meControl(account) {
     if (!account) return h('div', {});
-    return h('div', { class: C.bar }, [wrap('control', h('button', { type: 'button', id: 'idna-me-control-avatar-trigger', class: C.btn,
-      'aria-label': 'Account manager for ' + account.name }, [h('span', {}, account.name.charAt(0))]))]);
+    return h('div', { class: C.bar }, [
+      wrap(
+        'control',
+        h(
+          'button',
+          {
+            type: 'button',
+            id: 'idna-me-control-avatar-trigger',
+            class: C.btn,
+            'aria-label': 'Account manager for ' + account.name,
+          },
+          [h('span', {}, account.name.charAt(0))],
+        ),
+      ),
+    ]);
   }
 
   /* A tile per person on the call's stage. */
-  var tiles = L.gallery(function () { return local.ui.stage; }, function (p) { return [p.id]; }, drawTile, markSpeaking);
+  var tiles = L.gallery(
+    function () {
+      return local.ui.stage;
+    },
+    function (p) {
+      return [p.id];
+    },
+    drawTile,
+    markSpeaking,
+  );
 
   // Teams receives one audio track mixing everybody.
-  var render = L.screens(local, media, {
-    reset: function () {
-      tiles.clear();
-      closeLanguageSettings();
+  var render = L.screens(
+    local,
+    media,
+    {
+      reset: function () {
+        tiles.clear();
+        closeLanguageSettings();
+      },
+      lobby: renderLobby,
+      call: renderCall,
+      end: renderEnd,
+      people: function (people, speaking) {
+        nameLabels(people);
+        tiles.paint(people, speaking);
+        local.ui.count.textContent = String(people.length);
+      },
+      captions: paintRows,
+      /*
+       * The organizer's captions off: the captions item of the menus is disabled or gone
+       * (SIM.captionsRefused, see captionsItem); a menu open now was drawn for the old setting, so it
+       * closes, as Teams redraws its menus.
+       */
+      captionsSetting: {
+        set: setCaptions,
+        redraw: function () {
+          local.ui.menuHost.replaceChildren();
+        },
+        notices: ['The organizer turned on live captions', 'The organizer turned off live captions'],
+      },
     },
-    lobby: renderLobby,
-    call: renderCall,
-    end: renderEnd,
-    people: function (people, speaking) {
-      nameLabels(people);
-      tiles.paint(people, speaking);
-      local.ui.count.textContent = String(people.length);
-    },
-    captions: paintRows,
-    /*
-     * The organizer's captions off: the captions item of the menus is disabled or gone
-     * (SIM.captionsRefused, see captionsItem); a menu open now was drawn for the old setting, so it
-     * closes, as Teams redraws its menus.
-     */
-    captionsSetting: { set: setCaptions, redraw: function () { local.ui.menuHost.replaceChildren(); },
-      notices: ['The organizer turned on live captions', 'The organizer turned off live captions'] },
-  }, { slots: 1, root: root });
+    { slots: 1, root: root },
+  );
 
   function hangup() {
-    return h('button', { id: 'hangup-button', 'data-tid': 'hangup-main-btn', class: C.btn + ' ' + C.danger, type: 'button', 'aria-label': 'Leave',
-      onclick: function () { L.post('leave', { guest: local.guestId }); } }, [h('span', {}, 'Leave')]);
+    return h(
+      'button',
+      {
+        id: 'hangup-button',
+        'data-tid': 'hangup-main-btn',
+        class: C.btn + ' ' + C.danger,
+        type: 'button',
+        'aria-label': 'Leave',
+        onclick: function () {
+          L.post('leave', { guest: local.guestId });
+        },
+      },
+      [h('span', {}, 'Leave')],
+    );
   }
 
   function renderLobby() {
-    root.replaceChildren(h('div', { class: C.lobby }, [
-      h('div', { class: C.preview }, []),
-      wrap('control', h('h2', { class: C.title }, SIM.screenWording === 'b' ? 'Waiting to be admitted' : 'Someone will let you in ' + (O.teamsLobbyWord || 'soon'))),
-      SIM.screenWording === 'b' ? h('p', {}, 'The organizer has been told you\u2019re waiting.') : null,
-      h('div', { class: C.bar }, [wrap('control', hangup())]),
-    ]));
+    root.replaceChildren(
+      h('div', { class: C.lobby }, [
+        h('div', { class: C.preview }, []),
+        wrap(
+          'control',
+          h(
+            'h2',
+            { class: C.title },
+            SIM.screenWording === 'b'
+              ? 'Waiting to be admitted'
+              : 'Someone will let you in ' + (O.teamsLobbyWord || 'soon'),
+          ),
+        ),
+        SIM.screenWording === 'b' ? h('p', {}, 'The organizer has been told you\u2019re waiting.') : null,
+        h('div', { class: C.bar }, [wrap('control', hangup())]),
+      ]),
+    );
   }
 
   function renderEnd(kind) {
-    root.replaceChildren(h('div', { class: C.end }, [
-      wrap('control', h('h1', { class: C.title }, SCREEN_WORDS[kind] || '')),
-      kind === 'removed' ? button('Rejoin') : null,
-      button('Dismiss'),
-    ]));
+    root.replaceChildren(
+      h('div', { class: C.end }, [
+        wrap('control', h('h1', { class: C.title }, SCREEN_WORDS[kind] || '')),
+        kind === 'removed' ? button('Rejoin') : null,
+        button('Dismiss'),
+      ]),
+    );
   }
 
   // ---- the call
@@ -213,24 +353,54 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   function renderCall() {
     media.stop();
     var count = h('span', { class: C.badge }, '1');
-    var more = h('button', { id: 'callingButtons-showMoreBtn', class: C.btn, type: 'button', 'aria-label': 'More', 'aria-haspopup': 'menu',
-      onclick: function (e) { e.stopPropagation(); toggleMenu(); } }, [h('span', {}, 'More')]);
+    var more = h(
+      'button',
+      {
+        id: 'callingButtons-showMoreBtn',
+        class: C.btn,
+        type: 'button',
+        'aria-label': 'More',
+        'aria-haspopup': 'menu',
+        onclick: function (e) {
+          e.stopPropagation();
+          toggleMenu();
+        },
+      },
+      [h('span', {}, 'More')],
+    );
     var stage = h('div', { class: C.stage });
     var ccHost = h('div', { class: C.ccHost });
     var menuHost = h('div', { class: C.menuHost });
-    root.replaceChildren(h('div', { class: C.call }, [
-      h('div', { role: 'toolbar', 'aria-label': 'Meeting controls', class: C.bar }, [
-        h('button', { id: 'roster-button', class: C.btn, type: 'button', 'aria-label': 'People' }, [h('span', {}, 'People'), count]),
-        h('button', { id: 'chat-button', class: C.btn, type: 'button', 'aria-label': 'Chat' }, [h('span', {}, 'Chat')]),
-        more,
-        h('button', { id: 'microphone-button', class: C.btn, type: 'button', 'aria-label': 'Unmute' }, [h('span', {}, 'Mic')]),
-        h('button', { id: 'video-button', class: C.btn, type: 'button', 'aria-label': 'Turn camera on' }, [h('span', {}, 'Camera')]),
-        hangup(),
-      ].map(function (control) { return wrap('control', control); })),
-      menuHost,
-      stage,
-      ccHost,
-    ]));
+    root.replaceChildren(
+      h('div', { class: C.call }, [
+        h(
+          'div',
+          { role: 'toolbar', 'aria-label': 'Meeting controls', class: C.bar },
+          [
+            h('button', { id: 'roster-button', class: C.btn, type: 'button', 'aria-label': 'People' }, [
+              h('span', {}, 'People'),
+              count,
+            ]),
+            h('button', { id: 'chat-button', class: C.btn, type: 'button', 'aria-label': 'Chat' }, [
+              h('span', {}, 'Chat'),
+            ]),
+            more,
+            h('button', { id: 'microphone-button', class: C.btn, type: 'button', 'aria-label': 'Unmute' }, [
+              h('span', {}, 'Mic'),
+            ]),
+            h('button', { id: 'video-button', class: C.btn, type: 'button', 'aria-label': 'Turn camera on' }, [
+              h('span', {}, 'Camera'),
+            ]),
+            hangup(),
+          ].map(function (control) {
+            return wrap('control', control);
+          }),
+        ),
+        menuHost,
+        stage,
+        ccHost,
+      ]),
+    );
     local.ui = { stage: stage, ccHost: ccHost, menuHost: menuHost, count: count, more: more, list: null };
   }
 
@@ -239,33 +409,67 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
    * captions off, disabled with Teams' note, or left out.
    */
   function captionsItem(label, attrs, close) {
-    if (local.captionsAllowed !== false) return menuItem(label, attrs, function () { close(); setCaptions(!local.captionsOn); });
+    if (local.captionsAllowed !== false)
+      return menuItem(label, attrs, function () {
+        close();
+        setCaptions(!local.captionsOn);
+      });
     if (SIM.captionsRefused === 'absent') return null;
-    return menuItem(label, Object.assign({}, attrs, { 'aria-disabled': 'true',
-      'aria-description': 'Live captions have been turned off by the organizer' }), function () {});
+    return menuItem(
+      label,
+      Object.assign({}, attrs, {
+        'aria-disabled': 'true',
+        'aria-description': 'Live captions have been turned off by the organizer',
+      }),
+      function () {},
+    );
   }
 
-  document.addEventListener('click', function () { if (local.ui) local.ui.menuHost.replaceChildren(); });
+  document.addEventListener('click', function () {
+    if (local.ui) local.ui.menuHost.replaceChildren();
+  });
 
   function menuItem(label, attrs, action) {
-    return h('div', Object.assign({ role: 'menuitem', tabindex: '-1', class: C.menuItem, onclick: function (e) {
-      e.stopPropagation();
-      action();
-    } }, attrs || {}), [h('span', {}, label)]);
+    return h(
+      'div',
+      Object.assign(
+        {
+          role: 'menuitem',
+          tabindex: '-1',
+          class: C.menuItem,
+          onclick: function (e) {
+            e.stopPropagation();
+            action();
+          },
+        },
+        attrs || {},
+      ),
+      [h('span', {}, label)],
+    );
   }
 
   function toggleMenu() {
     var host = local.ui.menuHost;
     if (host.firstChild) return host.replaceChildren();
-    var close = function () { host.replaceChildren(); };
+    var close = function () {
+      host.replaceChildren();
+    };
     var items = [menuItem('Meeting info', {}, close)];
     if (O.teamsCaptionsMenu === 'language' && O.captionsAvailable !== false) {
-      items.push(menuItem('Language and speech', { 'aria-haspopup': 'menu' }, function () {
-        host.appendChild(h('div', { role: 'menu', class: C.menu }, [
-          captionsItem(local.captionsOn ? 'Turn off live captions' : 'Turn on live captions', {}, close),
-          languageSettingsItem(close),
-        ].filter(Boolean)));
-      }));
+      items.push(
+        menuItem('Language and speech', { 'aria-haspopup': 'menu' }, function () {
+          host.appendChild(
+            h(
+              'div',
+              { role: 'menu', class: C.menu },
+              [
+                captionsItem(local.captionsOn ? 'Turn off live captions' : 'Turn on live captions', {}, close),
+                languageSettingsItem(close),
+              ].filter(Boolean),
+            ),
+          );
+        }),
+      );
     } else if (O.captionsAvailable !== false) {
       items.push(captionsItem('Captions', { 'aria-checked': String(local.captionsOn) }, close));
     }
@@ -284,21 +488,45 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
 
   function languageSettingsItem(close) {
     if (O.captionLanguageSettings === false) return null;
-    return wrap('control', menuItem('Language settings', {}, function () { close(); openLanguageSettings(); }));
+    return wrap(
+      'control',
+      menuItem('Language settings', {}, function () {
+        close();
+        openLanguageSettings();
+      }),
+    );
   }
 
   /* The "..." at the captions' right: their settings menu. */
   function captionsSettingsButton() {
-    return wrap('control', h('button', { type: 'button', class: C.btn, 'aria-label': 'Captions settings', 'aria-haspopup': 'menu', onclick: function (e) {
-      e.stopPropagation();
-      var host = local.ui.menuHost;
-      if (host.firstChild) return host.replaceChildren();
-      var close = function () { host.replaceChildren(); };
-      host.appendChild(h('div', { role: 'menu', class: C.menu }, [
-        wrap('control', menuItem('Caption style', {}, close)),
-        languageSettingsItem(close),
-      ].filter(Boolean)));
-    } }, [h('span', { 'aria-hidden': 'true' }, '\u2026')]));
+    return wrap(
+      'control',
+      h(
+        'button',
+        {
+          type: 'button',
+          class: C.btn,
+          'aria-label': 'Captions settings',
+          'aria-haspopup': 'menu',
+          onclick: function (e) {
+            e.stopPropagation();
+            var host = local.ui.menuHost;
+            if (host.firstChild) return host.replaceChildren();
+            var close = function () {
+              host.replaceChildren();
+            };
+            host.appendChild(
+              h(
+                'div',
+                { role: 'menu', class: C.menu },
+                [wrap('control', menuItem('Caption style', {}, close)), languageSettingsItem(close)].filter(Boolean),
+              ),
+            );
+          },
+        },
+        [h('span', { 'aria-hidden': 'true' }, '\u2026')],
+      ),
+    );
   }
 
   function openLanguageSettings() {
@@ -307,20 +535,38 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     local.captionLanguage = local.captionLanguage || languages[0];
     var chosen = local.captionLanguage;
     var labelId = 'spoken-language-' + SIM.seed;
-    var spoken = L.dropdown(labelId, languages, chosen, function (label) { chosen = label; });
+    var spoken = L.dropdown(labelId, languages, chosen, function (label) {
+      chosen = label;
+    });
     // "Update" sets the spoken language for everyone in the meeting.
-    var update = button('Update', { class: C.btn + ' ' + C.primary, onclick: function () {
-      L.pickCaptionLanguage(local, chosen);
-      closeLanguageSettings();
-    } });
-    languageDialog = h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'language-settings-' + SIM.seed, class: C.dialog }, [
-      h('h2', { id: 'language-settings-' + SIM.seed }, 'Language settings'),
-      h('div', { id: labelId }, 'Meeting spoken language'),
-      h('p', {}, 'Make sure this is the language everyone is speaking. It\u2019s used for live captions and transcripts.'),
-      spoken.box,
-      spoken.list,
-      h('div', { class: C.row2 }, [wrap('control', button('Cancel', { onclick: closeLanguageSettings })), wrap('control', update)]),
-    ])]);
+    var update = button('Update', {
+      class: C.btn + ' ' + C.primary,
+      onclick: function () {
+        L.pickCaptionLanguage(local, chosen);
+        closeLanguageSettings();
+      },
+    });
+    languageDialog = h('div', { class: C.scrim }, [
+      h(
+        'div',
+        { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'language-settings-' + SIM.seed, class: C.dialog },
+        [
+          h('h2', { id: 'language-settings-' + SIM.seed }, 'Language settings'),
+          h('div', { id: labelId }, 'Meeting spoken language'),
+          h(
+            'p',
+            {},
+            'Make sure this is the language everyone is speaking. It\u2019s used for live captions and transcripts.',
+          ),
+          spoken.box,
+          spoken.list,
+          h('div', { class: C.row2 }, [
+            wrap('control', button('Cancel', { onclick: closeLanguageSettings })),
+            wrap('control', update),
+          ]),
+        ],
+      ),
+    ]);
     document.body.appendChild(languageDialog);
   }
 
@@ -334,11 +580,19 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     local.captionsOn = on;
     var ui = local.ui;
     if (on && !ui.list) {
-      ui.list = h('div', { class: C.vlist, role: 'list', style: 'height:' + (ROW_HEIGHT * O.visibleRows) + 'px' });
-      ui.ccHost.appendChild(wrap('window', h('div', { 'data-tid': 'closed-caption-v2-window-wrapper', class: C.ccWindow }, [
-        captionsSettingsButton(),
-        wrap('renderer', h('div', { 'data-tid': 'closed-caption-renderer-wrapper', class: C.ccRenderer }, [wrap('list', ui.list)])),
-      ])));
+      ui.list = h('div', { class: C.vlist, role: 'list', style: 'height:' + ROW_HEIGHT * O.visibleRows + 'px' });
+      ui.ccHost.appendChild(
+        wrap(
+          'window',
+          h('div', { 'data-tid': 'closed-caption-v2-window-wrapper', class: C.ccWindow }, [
+            captionsSettingsButton(),
+            wrap(
+              'renderer',
+              h('div', { 'data-tid': 'closed-caption-renderer-wrapper', class: C.ccRenderer }, [wrap('list', ui.list)]),
+            ),
+          ]),
+        ),
+      );
       local.pool = [];
       local.slots = [];
       for (var i = 0; i < O.visibleRows; i++) {
@@ -370,8 +624,12 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   function paintRows(entries) {
     if (!local.ui || !local.ui.list) return;
     var shown = entries.slice(-local.pool.length);
-    var ids = shown.map(function (e) { return e.id; });
-    local.slots = local.slots.map(function (id) { return ids.indexOf(id) >= 0 ? id : null; });
+    var ids = shown.map(function (e) {
+      return e.id;
+    });
+    local.slots = local.slots.map(function (id) {
+      return ids.indexOf(id) >= 0 ? id : null;
+    });
     shown.forEach(function (entry, position) {
       var slot = local.slots.indexOf(entry.id);
       if (slot < 0) {
@@ -385,7 +643,9 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       cell.row.style.display = '';
       cell.row.style.transform = 'translateY(' + position * ROW_HEIGHT + 'px)';
     });
-    local.slots.forEach(function (id, slot) { if (id === null) local.pool[slot].row.style.display = 'none'; });
+    local.slots.forEach(function (id, slot) {
+      if (id === null) local.pool[slot].row.style.display = 'none';
+    });
   }
 
   /*
@@ -394,7 +654,9 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
    */
   var labels = {};
   function nameLabels(people) {
-    people.forEach(function (p) { if (!p.self) labels[p.name] = p.suffix ? p.name + ' (' + p.suffix + ')' : p.name; });
+    people.forEach(function (p) {
+      if (!p.self) labels[p.name] = p.suffix ? p.name + ' (' + p.suffix + ')' : p.name;
+    });
   }
 
   /* The bot's own tile, labelled the way this page load drew (SIM.selfTile). */
@@ -408,32 +670,33 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   function drawTile(p) {
     var label = p.self ? selfLabel(p.name) : labels[p.name];
     // Every tile has its voice-level ring, shown only while its person speaks ('outline' builds).
-    var ring = SIM.speakingMark === 'outline' ? h('div', { 'data-tid': 'voice-level-stream-outline', class: C.ring }) : null;
-    var inner = h('div', { 'data-cid': 'calling-participant-stream', role: 'group', 'aria-label': label + ', muted', class: C.tile }, [
-      ring,
-      wrap('tileName', h('div', { class: C.tileName }, [wrap('tileName', h('span', {}, label))])),
-    ]);
+    var ring =
+      SIM.speakingMark === 'outline' ? h('div', { 'data-tid': 'voice-level-stream-outline', class: C.ring }) : null;
+    var inner = h(
+      'div',
+      { 'data-cid': 'calling-participant-stream', role: 'group', 'aria-label': label + ', muted', class: C.tile },
+      [ring, wrap('tileName', h('div', { class: C.tileName }, [wrap('tileName', h('span', {}, label))]))],
+    );
     var tile = wrap('tile', inner);
     tile.__sim = { name: p.name, canSpeak: !p.self, label: label, speaking: false, tile: inner, ring: ring };
     return tile;
   }
 
   /*
-   * Each person's tile shows whether they speak now; the bot's own never does.
-   * A speaking tile shows what this page load drew (SIM.speakingMark): its voice-level ring made
-   * visible by a class ('outline'), "speaking" in its label instead of "muted" ('label'), or
-   * data-is-speaking="true" and a speaking class on the tile ('attribute').
+   * Each person's tile shows whether they speak now; the bot's own never does. How, this page load
+   * drew (SIM.speakingMark), as Teams builds have: its voice-level ring made visible by a class
+   * ('outline'), the tile's ::before border brought to opacity 1 ('before'), "speaking" in its
+   * label instead of "muted" ('label'), or a class of the build's own on the tile ('class', as
+   * vdi-frame-occlusion). Never an attribute that says who speaks.
    */
   function markSpeaking(entry, on) {
     if (entry.speaking === on) return;
     entry.speaking = on;
     if (SIM.speakingMark === 'outline') entry.ring.classList.toggle(C.ringOn, on);
-    if (SIM.speakingMark === 'label') entry.tile.setAttribute('aria-label', entry.label + (on ? ', speaking' : ', muted'));
-    if (SIM.speakingMark === 'attribute') {
-      entry.tile.classList.toggle(C.speaking, on);
-      if (on) entry.tile.setAttribute('data-is-speaking', 'true');
-      else entry.tile.removeAttribute('data-is-speaking');
-    }
+    if (SIM.speakingMark === 'before') entry.tile.style.setProperty('--voice-level', on ? '1' : '0');
+    if (SIM.speakingMark === 'label')
+      entry.tile.setAttribute('aria-label', entry.label + (on ? ', speaking' : ', muted'));
+    if (SIM.speakingMark === 'class') entry.tile.classList.toggle(C.speaking, on);
   }
 
   if (SIM.page === 'launcher') renderLauncher();

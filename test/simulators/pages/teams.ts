@@ -55,12 +55,12 @@ export const teamsPages = definePages({
    */
   selfTile: ['nameYou', 'guestYou', 'you', 'name'],
   /**
-   * How a speaking person's tile shows it: the voice-level ring every tile has
-   * (`data-tid="voice-level-stream-outline"`) made visible by a class of the build's own,
-   * "speaking" in the tile's label ("Alice, speaking" for "Alice, muted"), or
-   * `data-is-speaking="true"` on the tile with a speaking class.
+   * How a speaking person's tile shows it (field notes, Teams 4): the voice-level ring every tile
+   * has (`data-tid="voice-level-stream-outline"`) made visible by a class of the build's own, the
+   * tile's `::before` border at opacity 1 (MB), "speaking" in the tile's label ("Alice, speaking"
+   * for "Alice, muted"), or a class of the build's own on the tile (`vdi-frame-occlusion`-like).
    */
-  speakingMark: ['outline', 'label', 'attribute'],
+  speakingMark: ['outline', 'before', 'label', 'class'],
   choices: WORDING_CHOICES,
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Segoe UI', system-ui, sans-serif; background: #f5f5f5; color: #242424; }
@@ -81,6 +81,7 @@ export const teamsPages = definePages({
   .${c.menuItem} { padding: 8px 16px; cursor: pointer; }
   .${c.stage} { flex: 1; display: flex; flex-wrap: wrap; gap: 8px; padding: 8px; }
   .${c.tile} { width: 240px; height: 135px; background: #3d3d3d; color: #fff; position: relative; }
+  .${c.tile}::before { content: ''; position: absolute; inset: 0; border: 2px solid #5b5fc7; opacity: var(--voice-level, 0); pointer-events: none; }
   .${c.tileName} { position: absolute; bottom: 4px; left: 8px; }
   .${c.vlist} { position: relative; overflow: hidden; margin: 0 48px 16px; background: rgba(0,0,0,.75); color: #fff; }
   .${c.row} { position: absolute; top: 0; left: 0; right: 0; height: 52px; padding: 2px 8px; }

@@ -18,14 +18,29 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   var W = SIM.wording === 'b' ? 1 : 0;
 
   var WORDS = L.worded(SIM.wording, {
-    invalid: ['This meeting ID is not valid. Please check and try again.', 'Invalid meeting ID. Please check the meeting ID and try again.'],
+    invalid: [
+      'This meeting ID is not valid. Please check and try again.',
+      'Invalid meeting ID. Please check the meeting ID and try again.',
+    ],
     captcha: ['I\u2019m not a robot', 'Verify you are human'],
-    captchaNote: ['Please complete the security check to join the meeting.', 'We need to make sure you are not a bot before you join.'],
+    captchaNote: [
+      'Please complete the security check to join the meeting.',
+      'We need to make sure you are not a bot before you join.',
+    ],
     refused: ['This meeting is for authorized attendees only', 'Only signed-in users can join this meeting'],
-    refusedNote: ['Sign in to your Zoom account to join this meeting.', 'The host requires participants to sign in with a Zoom account.'],
+    refusedNote: [
+      'Sign in to your Zoom account to join this meeting.',
+      'The host requires participants to sign in with a Zoom account.',
+    ],
     passcodeWrong: ['Passcode wrong, please try again.', 'Incorrect meeting passcode. Please try again.'],
-    waitingHost: ['Waiting for the host to start this meeting', 'This meeting has not started yet. You will join when the host starts it.'],
-    waitingRoom: ['Please wait, the meeting host will let you in soon.', 'Host has joined. We\u2019ve let them know you\u2019re here.'],
+    waitingHost: [
+      'Waiting for the host to start this meeting',
+      'This meeting has not started yet. You will join when the host starts it.',
+    ],
+    waitingRoom: [
+      'Please wait, the meeting host will let you in soon.',
+      'Host has joined. We\u2019ve let them know you\u2019re here.',
+    ],
     removed: ['You have been removed from this meeting by the host.', 'The host has removed you from the meeting.'],
     ended: ['This meeting has been ended by host', 'The meeting has been ended by the host.'],
     denied: ['The host has removed you from the waiting room.', 'The host denied your request to join this meeting.'],
@@ -37,28 +52,47 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   function button(label, attrs) {
     return h('button', Object.assign({ class: C.btn, type: 'button' }, attrs || {}), [h('span', {}, label)]);
   }
-  function page(kids) { root.replaceChildren(h('div', { class: C.page }, kids)); }
+  function page(kids) {
+    root.replaceChildren(h('div', { class: C.page }, kids));
+  }
 
   // ---- the launch page: zoom.us/j/<id>, usNNweb.zoom.us/j/<id>, zoom.us/my/<name>
 
   function renderLaunch() {
-    var target = (SIM.launch === 'direct' ? '' : 'https://app.zoom.us') + '/wc/join/' + encodeURIComponent(SIM.meetingId) +
+    var target =
+      (SIM.launch === 'direct' ? '' : 'https://app.zoom.us') +
+      '/wc/join/' +
+      encodeURIComponent(SIM.meetingId) +
       (SIM.pwd ? '?pwd=' + encodeURIComponent(SIM.pwd) : '');
-    var browserLink = h('p', {}, ['Having issues with Zoom Workplace? ', wrap('control', h('a', { href: target }, 'Join from your browser'))]);
+    var browserLink = h('p', {}, [
+      'Having issues with Zoom Workplace? ',
+      wrap('control', h('a', { href: target }, 'Join from your browser')),
+    ]);
     var linkHost = h('div', {}, SIM.launch === 'direct' ? [browserLink] : []);
     page([
       h('h1', { class: C.title }, 'Click Open Zoom Workplace on the dialog shown by your browser'),
       // The desktop app's protocol: nothing here answers it; the browser link shows afterwards.
-      wrap('control', button('Launch Meeting', { class: C.btn + ' ' + C.primary, onclick: function () {
-        if (!linkHost.firstChild) linkHost.appendChild(browserLink);
-      } })),
+      wrap(
+        'control',
+        button('Launch Meeting', {
+          class: C.btn + ' ' + C.primary,
+          onclick: function () {
+            if (!linkHost.firstChild) linkHost.appendChild(browserLink);
+          },
+        }),
+      ),
       linkHost,
     ]);
     if (W === 1) {
       var cookies = h('div', { role: 'dialog', 'aria-label': 'Cookie preferences', class: C.banner }, [
         h('p', {}, 'We use cookies to improve your experience.'),
         button('Cookie Settings'),
-        button('Accept Cookies', { class: C.btn + ' ' + C.primary, onclick: function () { cookies.remove(); } }),
+        button('Accept Cookies', {
+          class: C.btn + ' ' + C.primary,
+          onclick: function () {
+            cookies.remove();
+          },
+        }),
       ]);
       document.body.appendChild(cookies);
     }
@@ -81,14 +115,25 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       return page([
         h('h2', { class: C.title }, W === 0 ? 'Security check' : WORDS.captcha),
         h('p', {}, WORDS.captchaNote),
-        wrap('control', h('label', {}, [h('input', { type: 'checkbox', 'aria-label': WORDS.captcha }), ' ' + (W === 0 ? WORDS.captcha : 'I am human')])),
+        wrap(
+          'control',
+          h('label', {}, [
+            h('input', { type: 'checkbox', 'aria-label': WORDS.captcha }),
+            ' ' + (W === 0 ? WORDS.captcha : 'I am human'),
+          ]),
+        ),
         h('iframe', { title: 'reCAPTCHA', width: '300', height: '80' }),
       ]);
     }
     page([
       wrap('control', h('h2', { class: C.title }, WORDS.refused)),
       h('p', {}, WORDS.refusedNote),
-      button('Sign In', { class: C.btn + ' ' + C.primary, onclick: function () { location.href = 'https://zoom.us/signin#/login'; } }),
+      button('Sign In', {
+        class: C.btn + ' ' + C.primary,
+        onclick: function () {
+          location.href = 'https://zoom.us/signin#/login';
+        },
+      }),
     ]);
   }
 
@@ -107,51 +152,100 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     var account = SIM.account;
     var video = h('video', { class: C.video, autoplay: true, muted: true, playsinline: true });
     var passcode = SIM.askPasscode
-      ? h('input', { type: 'password', id: 'input-for-pwd', class: C.input, 'aria-label': 'Meeting Passcode', placeholder: 'Meeting Passcode' })
+      ? h('input', {
+          type: 'password',
+          id: 'input-for-pwd',
+          class: C.input,
+          'aria-label': 'Meeting Passcode',
+          placeholder: 'Meeting Passcode',
+        })
       : null;
-    var name = account ? null : h('input', { type: 'text', id: 'input-for-name', class: C.input, 'aria-label': 'Your Name', placeholder: 'Your Name' });
+    var name = account
+      ? null
+      : h('input', {
+          type: 'text',
+          id: 'input-for-name',
+          class: C.input,
+          'aria-label': 'Your Name',
+          placeholder: 'Your Name',
+        });
     var error = h('div', { role: 'alert', class: C.error });
     var join = button('Join', { id: 'joinBtn', class: C.btn + ' ' + C.primary, disabled: true });
-    var ready = function () { join.disabled = (name && !name.value.trim()) || (passcode && !passcode.value) || false; };
-    [name, passcode].forEach(function (input) { if (input) input.addEventListener('input', ready); });
+    var ready = function () {
+      join.disabled = (name && !name.value.trim()) || (passcode && !passcode.value) || false;
+    };
+    [name, passcode].forEach(function (input) {
+      if (input) input.addEventListener('input', ready);
+    });
     ready();
-    var mic = toggle(['Mute', 'Unmute'], true, function (on) { local.micOn = on; media.apply(); });
-    var cam = toggle(['Stop Video', 'Start Video'], true, function (on) { local.camOn = on; if (on) media.start(video); else media.apply(); });
+    var mic = toggle(['Mute', 'Unmute'], true, function (on) {
+      local.micOn = on;
+      media.apply();
+    });
+    var cam = toggle(['Stop Video', 'Start Video'], true, function (on) {
+      local.camOn = on;
+      if (on) media.start(video);
+      else media.apply();
+    });
     join.addEventListener('click', function () {
       if (join.disabled) return;
       join.disabled = true;
       error.textContent = '';
-      askToJoin({ meetingId: SIM.meetingId, name: account ? account.name : name.value.trim(), passcode: passcode ? passcode.value : null,
-        pwd: SIM.pwd, micOn: local.micOn, camOn: local.camOn }, function refused() {
-        error.textContent = WORDS.passcodeWrong;
-        passcode.value = '';
-        ready();
-      });
+      askToJoin(
+        {
+          meetingId: SIM.meetingId,
+          name: account ? account.name : name.value.trim(),
+          passcode: passcode ? passcode.value : null,
+          pwd: SIM.pwd,
+          micOn: local.micOn,
+          camOn: local.camOn,
+        },
+        function refused() {
+          error.textContent = WORDS.passcodeWrong;
+          passcode.value = '';
+          ready();
+        },
+      );
     });
-    root.replaceChildren(header(account), h('div', { class: C.page }, [
-      h('h1', { class: C.title }, WORDS.title),
-      h('div', { class: C.preview }, [video]),
-      h('div', { class: C.previewBar }, [wrap('control', mic), wrap('control', cam)]),
-      passcode ? wrap('control', passcode) : null,
-      account ? h('div', {}, account.name) : wrap('control', name),
-      error,
-      h('label', {}, [h('input', { type: 'checkbox' }), ' Remember my name for future meetings']),
-      wrap('control', join),
-    ]));
+    root.replaceChildren(
+      header(account),
+      h('div', { class: C.page }, [
+        h('h1', { class: C.title }, WORDS.title),
+        h('div', { class: C.preview }, [video]),
+        h('div', { class: C.previewBar }, [wrap('control', mic), wrap('control', cam)]),
+        passcode ? wrap('control', passcode) : null,
+        account ? h('div', {}, account.name) : wrap('control', name),
+        error,
+        h('label', {}, [h('input', { type: 'checkbox' }), ' Remember my name for future meetings']),
+        wrap('control', join),
+      ]),
+    );
     media.start(video);
   }
 
   /* The signed-in web client's profile button; its label names the account. */
   function header(account) {
     if (!account) return h('div', {});
-    return h('div', { class: C.previewBar }, [wrap('control', h('button', { type: 'button', class: C.btn,
-      'aria-label': 'Profile, ' + account.name }, [h('span', {}, account.name.charAt(0))]))]);
+    return h('div', { class: C.previewBar }, [
+      wrap(
+        'control',
+        h('button', { type: 'button', class: C.btn, 'aria-label': 'Profile, ' + account.name }, [
+          h('span', {}, account.name.charAt(0)),
+        ]),
+      ),
+    ]);
   }
 
   /* Asks to join; the host not there yet: the waiting screen, asking again once the host starts. */
   function askToJoin(body, refused) {
-    fetch('/_sim/zoom/join', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-      .then(function (r) { return r.json(); })
+    fetch('/_sim/zoom/join', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+      .then(function (r) {
+        return r.json();
+      })
       .then(function (answer) {
         if (answer.refused === 'passcode') return refused();
         if (answer.waiting === 'host') return waitForHost(body, refused);
@@ -168,82 +262,177 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       button('Leave', { 'aria-label': 'Leave' }),
     ]);
     var poll = setInterval(function () {
-      fetch('/_sim/zoom/status?id=' + encodeURIComponent(SIM.meetingId)).then(function (r) { return r.json(); }).then(function (s) {
-        if (!s.started) return;
-        clearInterval(poll);
-        askToJoin(body, refused);
-      });
+      fetch('/_sim/zoom/status?id=' + encodeURIComponent(SIM.meetingId))
+        .then(function (r) {
+          return r.json();
+        })
+        .then(function (s) {
+          if (!s.started) return;
+          clearInterval(poll);
+          askToJoin(body, refused);
+        });
     }, 400);
   }
 
   // ---- after asking: the waiting room, the call, the end
 
   // Zoom receives one audio track mixing everybody.
-  var render = L.screens(local, media, {
-    reset: function () {
-      local.panels = { participants: false, transcript: false };
-      closeCaptionSettings();
+  var render = L.screens(
+    local,
+    media,
+    {
+      reset: function () {
+        videos.clear();
+        local.panels = { participants: false, transcript: false };
+        closeCaptionSettings();
+      },
+      lobby: function () {
+        page([
+          wrap('control', h('h2', { class: C.title }, WORDS.waitingRoom)),
+          h('p', {}, 'Meeting topic: ' + SIM.meetingId),
+          button('Leave', { 'aria-label': 'Leave' }),
+        ]);
+      },
+      call: renderCall,
+      end: function (terminal) {
+        page([wrap('control', h('h2', { class: C.title }, WORDS[terminal])), button('OK')]);
+      },
+      people: function (people, speaking) {
+        videos.paint(people, speaking);
+        paintParticipants(people);
+      },
+      captions: paintCaptions,
+      /* The host's captions off: the captions controls are disabled or gone (SIM.captionsRefused, see drawCaptionControls). */
+      captionsSetting: {
+        set: setCaptions,
+        redraw: function () {
+          closeMenu();
+          drawCaptionControls();
+        },
+        notices: ['The host has enabled captions', 'The host has disabled captions'],
+      },
     },
-    lobby: function () {
-      page([
-        wrap('control', h('h2', { class: C.title }, WORDS.waitingRoom)),
-        h('p', {}, 'Meeting topic: ' + SIM.meetingId),
-        button('Leave', { 'aria-label': 'Leave' }),
+    { slots: 1, root: root },
+  );
+
+  /*
+   * The video tiles, one per person (the bot's too): Zoom's own class names (field notes, Zoom 4),
+   * the name in the tile's footer. The active speaker's frame gets the active class where this
+   * page load shows it there (SIM.speakingMark 'frame' or 'both'; 'entry': on the panel entry).
+   */
+  var videos = L.gallery(
+    function () {
+      return local.ui.videos;
+    },
+    function (p) {
+      return [p.id];
+    },
+    function (p) {
+      var frame = h('div', { class: 'speaker-bar-container__video-frame' }, [
+        h('div', { class: 'video-avatar__avatar' }, [
+          h('img', { class: C.ccAvatar, src: L.avatar(p.name), alt: '' }),
+          h('div', { class: 'video-avatar__avatar-footer' }, [h('span', {}, p.name)]),
+        ]),
       ]);
+      frame.__sim = { name: p.name, canSpeak: !p.self, frame: frame };
+      return frame;
     },
-    call: renderCall,
-    end: function (terminal) { page([wrap('control', h('h2', { class: C.title }, WORDS[terminal])), button('OK')]); },
-    people: paintParticipants,
-    captions: paintCaptions,
-    /* The host's captions off: the captions controls are disabled or gone (SIM.captionsRefused, see drawCaptionControls). */
-    captionsSetting: { set: setCaptions, redraw: function () { closeMenu(); drawCaptionControls(); },
-      notices: ['The host has enabled captions', 'The host has disabled captions'] },
-  }, { slots: 1, root: root });
+    function (entry, on) {
+      if (SIM.speakingMark !== 'entry') entry.frame.classList.toggle('speaker-bar-container__video-frame--active', on);
+    },
+  );
 
   function renderCall() {
     media.stop();
+    var videoArea = h('div', { class: C.videos });
     var menuHost = h('div', {});
     var side = h('div', { class: C.stage });
     var ccHost = h('div', { class: C.ccHost });
     var cc = h('div', {});
-    var participantsButton = h('button', { type: 'button', class: C.btn, 'aria-label': 'open the participants list pane',
-      onclick: function () { setPanel('participants', !local.panels.participants); } }, [h('span', {}, 'Participants'), h('span', {}, '1')]);
+    var participantsButton = h(
+      'button',
+      {
+        type: 'button',
+        class: C.btn,
+        'aria-label': 'open the participants list pane',
+        onclick: function () {
+          setPanel('participants', !local.panels.participants);
+        },
+      },
+      [h('span', {}, 'Participants'), h('span', {}, '1')],
+    );
     var leave = button('Leave', { class: C.btn + ' ' + C.danger, 'aria-label': 'Leave', onclick: confirmLeave });
-    root.replaceChildren(h('div', { class: C.call }, [
-      h('div', { class: C.stage }, [h('div', { style: 'flex:1' }, [h('div', {}, 'Meeting ' + SIM.meetingId)]), side]),
-      ccHost,
-      h('footer', { class: C.bar }, [
-        toggleButton(['mute my microphone', 'unmute my microphone'], ['Mute', 'Unmute'], local.micOn),
-        toggleButton(['stop my video', 'start my video'], ['Stop Video', 'Start Video'], local.camOn),
-        participantsButton,
-        button('Chat', { 'aria-label': 'open the chat pane' }),
-        cc,
-        button('Reactions', { 'aria-label': 'Reactions' }),
-        leave,
-        menuHost,
-      ].map(function (control) { return wrap('control', control); })),
-    ]));
-    local.ui = { side: side, ccHost: ccHost, cc: cc, menuHost: menuHost, participants: null, transcript: null,
-      count: participantsButton.lastChild, overlay: null };
+    root.replaceChildren(
+      h('div', { class: C.call }, [
+        h('div', { class: C.stage }, [
+          h('div', { style: 'flex:1' }, [h('div', {}, 'Meeting ' + SIM.meetingId), videoArea]),
+          side,
+        ]),
+        ccHost,
+        h(
+          'footer',
+          { class: C.bar },
+          [
+            toggleButton(['mute my microphone', 'unmute my microphone'], ['Mute', 'Unmute'], local.micOn),
+            toggleButton(['stop my video', 'start my video'], ['Stop Video', 'Start Video'], local.camOn),
+            participantsButton,
+            button('Chat', { 'aria-label': 'open the chat pane' }),
+            cc,
+            button('Reactions', { 'aria-label': 'Reactions' }),
+            leave,
+            menuHost,
+          ].map(function (control) {
+            return wrap('control', control);
+          }),
+        ),
+      ]),
+    );
+    local.ui = {
+      side: side,
+      videos: videoArea,
+      ccHost: ccHost,
+      cc: cc,
+      menuHost: menuHost,
+      participants: null,
+      transcript: null,
+      count: participantsButton.lastChild,
+      overlay: null,
+    };
     drawCaptionControls();
     // Zoom asks how to join audio on entering, and may put a banner over the call.
-    var audio = h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-label': 'Join audio', class: C.dialog }, [
-      h('h2', {}, 'Join Audio'),
-      button('Join Audio by Computer', { class: C.btn + ' ' + C.primary, onclick: function () { audio.remove(); } }),
-    ])]);
+    var audio = h('div', { class: C.scrim }, [
+      h('div', { role: 'dialog', 'aria-label': 'Join audio', class: C.dialog }, [
+        h('h2', {}, 'Join Audio'),
+        button('Join Audio by Computer', {
+          class: C.btn + ' ' + C.primary,
+          onclick: function () {
+            audio.remove();
+          },
+        }),
+      ]),
+    ]);
     document.body.appendChild(audio);
     if (SIM.banner !== 'none') {
-      var text = SIM.banner === 'recording' ? 'This meeting is being recorded by the host.' : 'Tip: turn on captions from the Captions button.';
+      var text =
+        SIM.banner === 'recording'
+          ? 'This meeting is being recorded by the host.'
+          : 'Tip: turn on captions from the Captions button.';
       var banner = h('div', { role: 'dialog', 'aria-label': 'Notice', class: C.banner }, [
         h('span', {}, text),
-        button(SIM.banner === 'recording' ? 'Got it' : 'OK', { onclick: function () { banner.remove(); } }),
+        button(SIM.banner === 'recording' ? 'Got it' : 'OK', {
+          onclick: function () {
+            banner.remove();
+          },
+        }),
       ]);
       document.body.appendChild(banner);
     }
   }
 
   function toggleButton(labels, texts, on) {
-    var el = h('button', { type: 'button', class: C.btn, 'aria-label': labels[on ? 0 : 1] }, [h('span', {}, texts[on ? 0 : 1])]);
+    var el = h('button', { type: 'button', class: C.btn, 'aria-label': labels[on ? 0 : 1] }, [
+      h('span', {}, texts[on ? 0 : 1]),
+    ]);
     el.addEventListener('click', function () {
       on = !on;
       el.setAttribute('aria-label', labels[on ? 0 : 1]);
@@ -253,39 +442,91 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   }
 
   function confirmLeave() {
-    var scrim = h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-label': 'Leave meeting', class: C.dialog }, [
-      h('p', {}, 'Are you sure you want to leave this meeting?'),
-      button('Leave Meeting', { class: C.btn + ' ' + C.danger, onclick: function () { scrim.remove(); L.post('leave', { guest: local.guestId }); } }),
-      button('Cancel', { onclick: function () { scrim.remove(); } }),
-    ])]);
+    var scrim = h('div', { class: C.scrim }, [
+      h('div', { role: 'dialog', 'aria-label': 'Leave meeting', class: C.dialog }, [
+        h('p', {}, 'Are you sure you want to leave this meeting?'),
+        button('Leave Meeting', {
+          class: C.btn + ' ' + C.danger,
+          onclick: function () {
+            scrim.remove();
+            L.post('leave', { guest: local.guestId });
+          },
+        }),
+        button('Cancel', {
+          onclick: function () {
+            scrim.remove();
+          },
+        }),
+      ]),
+    ]);
     document.body.appendChild(scrim);
   }
 
   // ---- captions: the CC control (a menu, or a toggle with its own menu), the overlay, the transcript
 
-  function closeMenu() { if (local.ui) local.ui.menuHost.replaceChildren(); }
-  document.addEventListener('click', function (e) { if (local.ui && !local.ui.menuHost.contains(e.target)) closeMenu(); }, true);
+  function closeMenu() {
+    if (local.ui) local.ui.menuHost.replaceChildren();
+  }
+  document.addEventListener(
+    'click',
+    function (e) {
+      if (local.ui && !local.ui.menuHost.contains(e.target)) closeMenu();
+    },
+    true,
+  );
 
   function menuItem(label, action) {
-    return wrap('control', h('div', { role: 'menuitem', tabindex: '-1', class: C.menuItem, onclick: function (e) {
-      e.stopPropagation();
-      closeMenu();
-      action();
-    } }, [h('span', {}, label)]));
+    return wrap(
+      'control',
+      h(
+        'div',
+        {
+          role: 'menuitem',
+          tabindex: '-1',
+          class: C.menuItem,
+          onclick: function (e) {
+            e.stopPropagation();
+            closeMenu();
+            action();
+          },
+        },
+        [h('span', {}, label)],
+      ),
+    );
   }
 
   function openMenu(items) {
     setTimeout(function () {
-      local.ui.menuHost.replaceChildren(h('div', { role: 'menu', 'aria-label': 'Captions options', class: C.menu }, items));
+      local.ui.menuHost.replaceChildren(
+        h('div', { role: 'menu', 'aria-label': 'Captions options', class: C.menu }, items),
+      );
     }, 0);
   }
 
   function captionItems(withToggle) {
     var items = [];
-    if (withToggle) items.push(menuItem(local.captionsOn ? 'Hide Captions' : 'Show Captions', function () { setCaptions(!local.captionsOn); }));
-    items.push(menuItem('View Full Transcript', function () { setPanel('transcript', true); }));
-    if (translatedCaptions()) items.push(menuItem('Translated Captions', function () { openCaptionSettings('translated'); }));
-    items.push(menuItem('Caption Settings', function () { openCaptionSettings('settings'); }));
+    if (withToggle)
+      items.push(
+        menuItem(local.captionsOn ? 'Hide Captions' : 'Show Captions', function () {
+          setCaptions(!local.captionsOn);
+        }),
+      );
+    items.push(
+      menuItem('View Full Transcript', function () {
+        setPanel('transcript', true);
+      }),
+    );
+    if (translatedCaptions())
+      items.push(
+        menuItem('Translated Captions', function () {
+          openCaptionSettings('translated');
+        }),
+      );
+    items.push(
+      menuItem('Caption Settings', function () {
+        openCaptionSettings('settings');
+      }),
+    );
     return items;
   }
 
@@ -302,27 +543,47 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   var LANGUAGES = O.captionLanguages || ['English'];
   local.captionLanguage = LANGUAGES[0];
 
-  function translatedCaptions() { return SIM.languageSetting === 'translated' && O.captionLanguageSettings !== false; }
+  function translatedCaptions() {
+    return SIM.languageSetting === 'translated' && O.captionLanguageSettings !== false;
+  }
 
   function openCaptionSettings(which) {
     closeCaptionSettings();
-    var spoken = which === 'translated' || (SIM.languageSetting !== 'translated' && O.captionLanguageSettings !== false);
+    var spoken =
+      which === 'translated' || (SIM.languageSetting !== 'translated' && O.captionLanguageSettings !== false);
     var chosen = local.captionLanguage;
     var title = which === 'translated' ? 'Translated captions' : 'Caption settings';
-    var spokenBox = spoken ? dropdown('Speaking language', LANGUAGES, chosen, function (label) { chosen = label; }) : null;
+    var spokenBox = spoken
+      ? dropdown('Speaking language', LANGUAGES, chosen, function (label) {
+          chosen = label;
+        })
+      : null;
     // The translation's target: what the captions are shown in, never what the meeting is spoken in.
-    var translateBox = which === 'translated' ? dropdown('Translate to', ['(None)', 'English', 'French (France)', 'German', 'Spanish'], '(None)', function () {}) : null;
-    var save = button('Save', { class: C.btn + ' ' + C.primary, onclick: function () {
-      L.pickCaptionLanguage(local, chosen);
-      closeCaptionSettings();
-    } });
-    settingsDialog = h('div', { class: C.scrim }, [h('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': title, class: C.dialog }, [
-      h('h2', {}, title),
-      h('p', {}, 'Font size: Medium'),
-      spokenBox,
-      translateBox,
-      h('div', {}, [wrap('control', button('Cancel', { onclick: closeCaptionSettings })), wrap('control', save)]),
-    ])]);
+    var translateBox =
+      which === 'translated'
+        ? dropdown(
+            'Translate to',
+            ['(None)', 'English', 'French (France)', 'German', 'Spanish'],
+            '(None)',
+            function () {},
+          )
+        : null;
+    var save = button('Save', {
+      class: C.btn + ' ' + C.primary,
+      onclick: function () {
+        L.pickCaptionLanguage(local, chosen);
+        closeCaptionSettings();
+      },
+    });
+    settingsDialog = h('div', { class: C.scrim }, [
+      h('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': title, class: C.dialog }, [
+        h('h2', {}, title),
+        h('p', {}, 'Font size: Medium'),
+        spokenBox,
+        translateBox,
+        h('div', {}, [wrap('control', button('Cancel', { onclick: closeCaptionSettings })), wrap('control', save)]),
+      ]),
+    ]);
     document.body.appendChild(settingsDialog);
   }
 
@@ -347,19 +608,57 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     var disabled = refused ? { 'aria-disabled': 'true', title: 'The host has disabled captions' } : {};
     var controls;
     if (SIM.ccControl === 'menu') {
-      controls = [button('Captions', Object.assign({ 'aria-label': 'Captions', 'aria-haspopup': 'menu', onclick: function () {
-        if (!refused) openMenu(captionItems(true));
-      } }, disabled))];
+      controls = [
+        button(
+          'Captions',
+          Object.assign(
+            {
+              'aria-label': 'Captions',
+              'aria-haspopup': 'menu',
+              onclick: function () {
+                if (!refused) openMenu(captionItems(true));
+              },
+            },
+            disabled,
+          ),
+        ),
+      ];
     } else {
       var label = local.captionsOn ? 'Hide Captions' : 'Show Captions';
       controls = [
-        button(label, Object.assign({ 'aria-label': label, onclick: function () { if (!refused) setCaptions(!local.captionsOn); } }, disabled)),
-        button('^', Object.assign({ 'aria-label': 'More options for captions', 'aria-haspopup': 'menu', onclick: function () {
-          if (!refused) openMenu(captionItems(false));
-        } }, disabled)),
+        button(
+          label,
+          Object.assign(
+            {
+              'aria-label': label,
+              onclick: function () {
+                if (!refused) setCaptions(!local.captionsOn);
+              },
+            },
+            disabled,
+          ),
+        ),
+        button(
+          '^',
+          Object.assign(
+            {
+              'aria-label': 'More options for captions',
+              'aria-haspopup': 'menu',
+              onclick: function () {
+                if (!refused) openMenu(captionItems(false));
+              },
+            },
+            disabled,
+          ),
+        ),
       ];
     }
-    ui.cc.replaceChildren.apply(ui.cc, controls.map(function (c) { return wrap('control', c); }));
+    ui.cc.replaceChildren.apply(
+      ui.cc,
+      controls.map(function (c) {
+        return wrap('control', c);
+      }),
+    );
   }
 
   function setCaptions(on) {
@@ -386,23 +685,41 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     var ui = local.ui;
     if (!ui) return;
     if (ui.overlay) {
-      ui.overlay.replaceChildren.apply(ui.overlay, entries.slice(-(O.visibleRows || 3)).map(function (entry) {
-        var head = h('div', { class: C.ccHead }, [
-          wrap('avatar', h('img', { class: C.ccAvatar, src: L.avatar(entry.speaker), alt: '' })),
-          SIM.captionName === 'name' ? wrap('name', h('span', { class: C.ccName }, entry.speaker)) : null,
-        ]);
-        return wrap('line', h('div', { class: C.ccLine }, [wrap('head', head), wrap('text', h('span', { class: C.ccText }, entry.text))]));
-      }));
+      ui.overlay.replaceChildren.apply(
+        ui.overlay,
+        entries.slice(-(O.visibleRows || 3)).map(function (entry) {
+          var head = h('div', { class: C.ccHead }, [
+            wrap('avatar', h('img', { class: C.ccAvatar, src: L.avatar(entry.speaker), alt: '' })),
+            SIM.captionName === 'name' ? wrap('name', h('span', { class: C.ccName }, entry.speaker)) : null,
+          ]);
+          return wrap(
+            'line',
+            h('div', { class: C.ccLine }, [
+              wrap('head', head),
+              wrap('text', h('span', { class: C.ccText }, entry.text)),
+            ]),
+          );
+        }),
+      );
     }
     if (ui.transcript) {
-      ui.transcript.replaceChildren.apply(ui.transcript, entries.map(function (entry) {
-        var head = h('div', { class: C.thead }, [
-          h('img', { class: C.ccAvatar, src: L.avatar(entry.speaker), alt: '' }),
-          h('span', { class: C.tname }, entry.speaker),
-          h('time', {}, clock(entry.id)),
-        ]);
-        return wrap('entry', h('div', { role: 'listitem', class: C.titem }, [wrap('entryHead', head), wrap('entryText', h('div', { class: C.ttext }, entry.text))]));
-      }));
+      ui.transcript.replaceChildren.apply(
+        ui.transcript,
+        entries.map(function (entry) {
+          var head = h('div', { class: C.thead }, [
+            h('img', { class: C.ccAvatar, src: L.avatar(entry.speaker), alt: '' }),
+            h('span', { class: C.tname }, entry.speaker),
+            h('time', {}, clock(entry.id)),
+          ]);
+          return wrap(
+            'entry',
+            h('div', { role: 'listitem', class: C.titem }, [
+              wrap('entryHead', head),
+              wrap('entryText', h('div', { class: C.ttext }, entry.text)),
+            ]),
+          );
+        }),
+      );
     }
   }
 
@@ -421,17 +738,33 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     ui.participants = ui.transcript = null;
     if (local.panels.participants) {
       ui.participants = h('div', { role: 'list', 'aria-label': 'participants list', class: C.plist });
-      ui.side.appendChild(h('div', { role: 'complementary', 'aria-label': 'Participants', class: C.side }, [
-        h('div', { class: C.panelTitle }, 'Participants'), ui.participants,
-        button('Close', { 'aria-label': 'close the participants list pane', onclick: function () { setPanel('participants', false); } }),
-      ]));
+      ui.side.appendChild(
+        h('div', { role: 'complementary', 'aria-label': 'Participants', class: C.side }, [
+          h('div', { class: C.panelTitle }, 'Participants'),
+          ui.participants,
+          button('Close', {
+            'aria-label': 'close the participants list pane',
+            onclick: function () {
+              setPanel('participants', false);
+            },
+          }),
+        ]),
+      );
     }
     if (local.panels.transcript) {
       ui.transcript = h('div', { role: 'list', 'aria-label': 'transcript list', class: C.tlist });
-      ui.side.appendChild(h('div', { role: 'complementary', 'aria-label': 'Transcript', class: C.side }, [
-        h('div', { class: C.panelTitle }, 'Transcript'), ui.transcript,
-        button('Close', { 'aria-label': 'close the transcript pane', onclick: function () { setPanel('transcript', false); } }),
-      ]));
+      ui.side.appendChild(
+        h('div', { role: 'complementary', 'aria-label': 'Transcript', class: C.side }, [
+          h('div', { class: C.panelTitle }, 'Transcript'),
+          ui.transcript,
+          button('Close', {
+            'aria-label': 'close the transcript pane',
+            onclick: function () {
+              setPanel('transcript', false);
+            },
+          }),
+        ]),
+      );
     }
     if (local.lastView) {
       paintParticipants(local.lastView.participants);
@@ -460,19 +793,28 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     if (!ui) return;
     ui.count.textContent = String(people.length);
     if (!ui.participants) return;
-    var host = people.filter(function (p) { return !p.self; })[0];
+    var host = people.filter(function (p) {
+      return !p.self;
+    })[0];
     var speaking = local.speaking ? local.speaking.names() : [];
-    ui.participants.replaceChildren.apply(ui.participants, people.map(function (p) {
-      var shown = p.self ? selfLabel(p.name) : label(p, host);
-      var talking = !p.self && speaking.indexOf(p.name) >= 0;
-      var state = SIM.speakingMark === 'label' && talking ? 'speaking' : 'computer audio muted';
-      var item = h('div', { role: 'listitem', 'aria-label': shown + ', ' + state + ', video off', class: C.pitem + (talking ? ' ' + C.speaking : ''),
-        'data-speaking': SIM.speakingMark === 'attribute' && talking ? 'true' : null }, [
-        h('img', { class: C.ccAvatar, src: L.avatar(p.name), alt: '' }),
-        h('span', {}, shown),
-      ]);
-      return wrap('item', item);
-    }));
+    ui.participants.replaceChildren.apply(
+      ui.participants,
+      people.map(function (p) {
+        var shown = p.self ? selfLabel(p.name) : label(p, host);
+        // The entry's outline, where this page load shows the speaker there (SIM.speakingMark 'entry' or 'both').
+        var outlined = SIM.speakingMark !== 'frame' && !p.self && speaking.indexOf(p.name) >= 0;
+        var item = h(
+          'div',
+          {
+            role: 'listitem',
+            'aria-label': shown + ', computer audio muted, video off',
+            class: C.pitem + (outlined ? ' ' + C.speaking : ''),
+          },
+          [h('img', { class: C.ccAvatar, src: L.avatar(p.name), alt: '' }), h('span', {}, shown)],
+        );
+        return wrap('item', item);
+      }),
+    );
   }
 
   if (SIM.page === 'launch') renderLaunch();

@@ -46,6 +46,8 @@ export const zoomPages = definePages({
     'speaking',
     'toast',
   ],
+  /** The video tiles' area. */
+  laterClassKeys: ['videos'],
   /**
    * Where wrapper elements may appear (see markup.ts): around the caption overlay, its lines, their
    * header (avatar and name), avatar, name and text; the transcript panel's entries and their parts;
@@ -57,8 +59,12 @@ export const zoomPages = definePages({
    * "(Guest, me)" or the bare name.
    */
   selfTile: ['me', 'Me', 'guestMe', 'name'],
-  /** How a speaking participant shows: "speaking" in the item's label, or `data-speaking` on it. */
-  speakingMark: ['label', 'attribute'],
+  /**
+   * How the active speaker shows (field notes, Zoom 4): their video tile's frame gets the active
+   * class (`speaker-bar-container__video-frame--active`), their participants-panel entry an
+   * outline (a class of the build's own), or both.
+   */
+  speakingMark: ['frame', 'entry', 'both'],
   /**
    * Whether the caption overlay shows the speaker's name beside the avatar or the avatar alone;
    * whether captions are a menu (CC opens "Show Captions", "View Full Transcript") or a toggle
@@ -111,6 +117,10 @@ export const zoomPages = definePages({
   .${c.thead} { display: flex; gap: 6px; align-items: center; font-size: 12px; }
   .${c.tname} { font-weight: 700; }
   .${c.speaking} { outline: 2px solid #23d959; }
+  .${c.videos} { display: flex; flex-wrap: wrap; gap: 6px; padding: 6px; }
+  .speaker-bar-container__video-frame { width: 200px; height: 112px; background: #2d2d2d; position: relative; }
+  .speaker-bar-container__video-frame--active { outline: 2px solid #23d959; }
+  .video-avatar__avatar-footer { position: absolute; bottom: 4px; left: 6px; font-size: 12px; }
   .${c.toast} { position: fixed; top: 56px; left: 50%; transform: translateX(-50%); padding: 8px 16px; background: #fff; color: #232333; }
 `,
   client: 'zoom-client.js',

@@ -115,7 +115,7 @@ export class EventStream {
    */
   stateToSend(): StateToSend | undefined {
     const state = this.options.state();
-    const key = `${state.status}|${state.participantCount}|${state.segmentCount}|${state.participants.length}|${state.recording?.status}`;
+    const key = `${state.status}|${state.participantCount}|${state.segmentCount}|${state.participants.length}|${state.recording?.status}|${state.unknownSpeakerSegments ?? 0}`;
     return key === this.storedStateKey ? undefined : { state, key };
   }
 

@@ -13,6 +13,7 @@ import {
   type ErrorReason,
   type MeetingStatus,
   type MeetingWarning,
+  type Platform,
   type TranscriptSegment,
   type TranscriptSource,
 } from '@notetaker/contracts';
@@ -50,6 +51,8 @@ export interface SpeechDeps {
   /** Metrics: a word's wait for its partial or final; a change of source. */
   lag?(kind: 'partial' | 'final', seconds: number): void;
   switched?(source: TranscriptSource): void;
+  /** A segment from audio said by "Unknown" (no tile changed while it was said). */
+  unknownSpeaker?(platform: Platform): void;
 }
 
 export interface ActorDeps {
@@ -153,6 +156,7 @@ export class MeetingActor {
       language: this.spec.language,
       idPrefix: `aud_${randomBytes(4).toString('hex')}`,
       lag: speech.lag,
+      unknownSpeaker: () => speech.unknownSpeaker?.(this.spec.platform),
       partial: (partial) => this.mailbox.post(() => this.emitPartial({ ...partial, source: 'audio' })),
       // Resolved once stored and emitted, so that finals keep their order.
       final: (final) =>
@@ -206,6 +210,7 @@ export class MeetingActor {
       participants: [...this.roster.everSeen],
       recording: this.recorder?.info() ?? null,
       transcriptionSource: this.transcription ? this.transcription.source : this.status === 'live' ? 'captions' : null,
+      unknownSpeakerSegments: this.transcription?.unknownSpeakers ?? 0,
     };
   }
 
@@ -281,7 +286,7 @@ export class MeetingActor {
       },
       // Like audio: the transcriber keeps its own order, and the mailbox must not delay the timeline.
       pcm: (chunk) => this.transcription?.pcm(chunk),
-      speaking: (names) => this.transcription?.speaking(names, Date.now()),
+      looks: (tiles) => this.transcription?.looks(tiles, Date.now()),
       captionsOn: (on) => this.transcription?.captionsOn(on, Date.now()),
       failed: (reason, detail, evidence) => post(() => this.onFailed(reason, detail, evidence)),
       joinProgress: (progress) =>
@@ -347,6 +352,8 @@ export class MeetingActor {
   }
 
   private onCaption(update: CaptionUpdate): void {
+    // The captions say who speaks now: whose track carries voice (speaker-learner.ts).
+    this.transcription?.captioned(update.speaker, Date.now());
     if (this.phase === 'closed' || !this.captionCounts(update)) return;
     this.emitPartial({ ...update, source: 'captions' });
   }

@@ -8,6 +8,7 @@
  */
 import type { DriverEnd, DriverFailure, MeetingWarning, Platform, StorageState } from '@notetaker/contracts';
 import type { AudioBatch, PcmChunk } from '../recording/page-capture.js';
+import type { TileLook } from './tile-readings.js';
 
 export interface CaptionUpdate {
   /** Stable per caption turn, so a receiver can replace the partial it showed. */
@@ -53,8 +54,11 @@ export interface DriverListener {
   audioFailed(detail: string): void;
   /** Transcription from audio: about 200 ms of one remote track's audio. */
   pcm(chunk: PcmChunk): void;
-  /** Who the platform shows as speaking now (the bot excluded), whenever that changes while live. */
-  speaking(names: string[]): void;
+  /**
+   * How the tiles look now (the bot's own left out), whenever that changes while live: who speaks
+   * is learned from them (transcription/speaker-learner.ts).
+   */
+  looks(tiles: TileLook[]): void;
   /** Whether captions are on in the call, whenever that changes while live. */
   captionsOn(on: boolean): void;
   /**

@@ -5,6 +5,7 @@
  */
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
 import type { AudioBatch, PcmChunk } from '../recording/page-capture.js';
+import type { TileLook } from './tile-readings.js';
 import type {
   CaptionUpdate,
   CaptionWarningChange,
@@ -64,8 +65,8 @@ export class GuardedListener implements DriverListener {
     this.deliver((l) => l.pcm(chunk));
   }
 
-  speaking(names: string[]): void {
-    this.deliver((l) => l.speaking(names));
+  looks(tiles: TileLook[]): void {
+    this.deliver((l) => l.looks(tiles));
   }
 
   captionsOn(on: boolean): void {

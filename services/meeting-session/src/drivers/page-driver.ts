@@ -19,7 +19,7 @@ import { actions, CAPTIONS_BINDING, type SnapshotArea } from './page-actions.js'
 import { seedStorageState } from './storage-state.js';
 import { PageAudio } from './page-audio.js';
 import { bindPage } from './page-bindings.js';
-import { peopleOf, speakersOf, TileReadings, type TileReading } from './tile-readings.js';
+import { looksOf, peopleOf, TileReadings, type TileReading } from './tile-readings.js';
 import type { PageState } from './page-readings.js';
 import { ActionMemo, type PlatformAdapter, type TimingSettings } from './platform.js';
 
@@ -70,8 +70,8 @@ export class PageDriver<Item> implements MeetingDriver {
   /** Signed in: the name the platform shows for the bot's account (its tile carries it, not displayName). */
   private accountName: string | null = null;
   private readonly audio: PageAudio;
-  /** The last speaking names and caption state reported, so that only changes are. */
-  private speakingKey = '';
+  /** The last tile looks and caption state reported, so that only changes are. */
+  private looksKey = '';
   private lastCaptionsOn: boolean | null = null;
   /** The join progress last reported (reportJoinProgress), so that only changes are. */
   private progressKey = '';
@@ -207,7 +207,7 @@ export class PageDriver<Item> implements MeetingDriver {
       this.applyCaptions(state.seq, state.captions, now);
       this.tracker.tick(now);
       if (state.participants) this.reportParticipants(state.participants);
-      if (state.participants) this.reportSpeaking(speakersOf(state.participants, this.displayName));
+      if (state.participants) this.reportLooks(state.participants);
       this.reportCaptionsOn(state.captionsOn);
       if (state.screen === 'in_call') {
         await this.adapter.tendCall(context);
@@ -348,19 +348,20 @@ export class PageDriver<Item> implements MeetingDriver {
     return withoutNames(snapshot, [this.displayName, ...(this.tiles.names ?? [])]);
   }
 
-  /** The people in the call, never the bot (see peopleOf), when they changed. */
+  /** The people in the call, never the bot (see peopleOf), when they changed; nothing while no list of them shows. */
   private reportParticipants(reading: TileReading): void {
+    if (!reading.names) return;
     const changed = this.tiles.update(peopleOf(reading, this.displayName));
     if (changed) this.listener?.participants(changed);
   }
 
-  /** Who the page shows speaking (the bot never among them: speakersOf), when that changed. */
-  private reportSpeaking(names: string[]): void {
-    const people = [...names].sort();
-    const key = JSON.stringify(people);
-    if (key === this.speakingKey) return;
-    this.speakingKey = key;
-    this.listener?.speaking(people);
+  /** How the tiles look (the bot's never among them: looksOf), when that changed. */
+  private reportLooks(reading: TileReading): void {
+    const looks = looksOf(reading, this.displayName);
+    const key = JSON.stringify(looks);
+    if (key === this.looksKey) return;
+    this.looksKey = key;
+    this.listener?.looks(looks);
   }
 
   private reportCaptionsOn(on: boolean): void {

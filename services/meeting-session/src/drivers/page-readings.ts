@@ -5,6 +5,7 @@
  * import cycle.
  */
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
+import type { TileReading } from './tile-readings.js';
 
 /** `not_started`: Zoom's "waiting for the host to start this meeting", waited on up to the join timeout. */
 export type Screen = 'launcher' | 'prejoin' | 'lobby' | 'not_started' | 'in_call' | 'terminal' | 'sign_in' | 'unknown';
@@ -31,10 +32,10 @@ export interface PageState<Item> {
   captionsOn: boolean;
   captions: Item[] | null;
   /**
-   * What the tiles show: the people's names, whether the bot's own tile was told apart, and who
-   * of them the platform marks as speaking now (TileReading in tile-readings.ts).
+   * What the tiles show: the people's names, whether the bot's own tile was told apart, and each
+   * other tile's look (TileReading in tile-readings.ts).
    */
-  participants: { names: string[]; selfFound: boolean; speaking: string[] } | null;
+  participants: TileReading | null;
   /** Whether the page's caption observer is installed (a new document loses it). */
   observing: boolean;
   /** Changes seen inside the caption area since the observer was installed (read or not). */

@@ -1,13 +1,22 @@
 /** Turns repeated readings of the participant tiles into changes: the same people read again is no change. */
 
 /**
- * What a page script read from the tiles: the names shown, whether it told the bot's own tile, and
- * the names (cleaned the same way, each once) of the tiles showing the platform's speaking indicator.
+ * What a page script read from the tiles: the names shown (null: the page shows no list of them
+ * now, Zoom's participants panel shut), whether it told the bot's own tile, and the look of every
+ * other tile (or participants-list entry), by the name it shows (lookOf in
+ * page-scripts/dom-helpers.ts; who speaks is learned from them: transcription/speaker-learner.ts).
  */
 export interface TileReading {
-  names: string[];
+  names: string[] | null;
   selfFound: boolean;
-  speaking: string[];
+  looks: Array<{ name: string; look: string[] }>;
+}
+
+/** One tile's look, `key` telling apart two tiles (or a tile and a list entry) of one name. */
+export interface TileLook {
+  key: string;
+  name: string;
+  look: string[];
 }
 
 /**
@@ -16,7 +25,7 @@ export interface TileReading {
  * name is the bot (spacing and case aside: platforms tidy names their own way).
  */
 export function peopleOf({ names, selfFound }: Pick<TileReading, 'names' | 'selfFound'>, botName: string): string[] {
-  const people = [...names];
+  const people = [...(names ?? [])];
   if (!selfFound) {
     const self = people.findIndex((name) => nameKey(name) === nameKey(botName));
     if (self >= 0) people.splice(self, 1);
@@ -25,15 +34,22 @@ export function peopleOf({ names, selfFound }: Pick<TileReading, 'names' | 'self
 }
 
 /**
- * Who speaks now, never the bot: as in peopleOf, a bot tile the page could not tell apart shows
- * the bot's name, so that name is dropped, unless another tile of the same name is in the call
- * (the bot is muted: the one speaking is that person).
+ * The tiles' looks, never the bot's: a bot tile the page did not tell apart (as in peopleOf; on
+ * Zoom, its video tile, whose footer shows the bare name) shows the bot's name, so that name's
+ * tiles are left out, unless a person in the call has the bot's name too: then they are kept, and
+ * the bot's own tile never lights (it is muted).
  */
-export function speakersOf({ names, selfFound, speaking }: TileReading, botName: string): string[] {
-  if (selfFound) return [...speaking];
+export function looksOf({ names, selfFound, looks }: TileReading, botName: string): TileLook[] {
   const bot = nameKey(botName);
-  const tilesNamedLikeBot = names.filter((name) => nameKey(name) === bot).length;
-  return tilesNamedLikeBot > 1 ? [...speaking] : speaking.filter((name) => nameKey(name) !== bot);
+  const keepBotNamed = (names ?? []).filter((name) => nameKey(name) === bot).length > (selfFound ? 0 : 1);
+  const seen = new Map<string, number>();
+  return looks
+    .filter(({ name }) => keepBotNamed || nameKey(name) !== bot)
+    .map(({ name, look }) => {
+      const n = seen.get(name) ?? 0;
+      seen.set(name, n + 1);
+      return { key: `${name}#${n}`, name, look };
+    });
 }
 
 const nameKey = (name: string) => name.replace(/\s+/g, ' ').trim().toLowerCase();

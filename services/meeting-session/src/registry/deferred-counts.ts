@@ -16,7 +16,10 @@ import type { Collection, Filter } from '@notetaker/store';
 import type { Logger } from '@notetaker/observability';
 import type { MeetingDoc } from './records.js';
 
-export type Counts = Pick<MeetingDoc, 'participantCount' | 'segmentCount' | 'participants' | 'recording'>;
+export type Counts = Pick<
+  MeetingDoc,
+  'participantCount' | 'segmentCount' | 'participants' | 'recording' | 'transcription'
+>;
 
 /**
  * The meeting's record if its projection is older than sequence `through`. An ended one too: a

@@ -57,9 +57,14 @@ async function applyToRecord(
   const ending = last !== null;
   if (!ending && !changed(doc, workerId, state)) return;
   const { participantCount, segmentCount, participants, recording } = state;
-  const transcription = { mode: doc.transcription?.mode ?? 'captions', source: state.transcriptionSource };
+  const unknown = state.unknownSpeakerSegments ?? 0;
+  const transcription = {
+    mode: doc.transcription?.mode ?? 'captions',
+    source: state.transcriptionSource,
+    ...(unknown > 0 ? { unknownSpeakerSegments: unknown } : {}),
+  };
   if (!ending && doc.status === state.status && doc.workerId === workerId && !sourceChanged(doc, state)) {
-    counts.defer(doc._id, batch.last, { participantCount, segmentCount, participants, recording });
+    counts.defer(doc._id, batch.last, { participantCount, segmentCount, participants, recording, transcription });
     return;
   }
   counts.drop(doc._id);
@@ -98,6 +103,7 @@ function changed(doc: MeetingDoc, workerId: string, state: ActorState): boolean 
     doc.segmentCount !== state.segmentCount ||
     doc.participants.length !== state.participants.length ||
     (doc.recording?.status ?? null) !== (state.recording?.status ?? null) ||
+    (doc.transcription?.unknownSpeakerSegments ?? 0) !== (state.unknownSpeakerSegments ?? 0) ||
     sourceChanged(doc, state)
   );
 }

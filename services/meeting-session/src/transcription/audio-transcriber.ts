@@ -19,7 +19,7 @@ import { PCM_SAMPLE_RATE } from '../recording/page-capture.js';
 import { LocalAgreement } from './local-agreement.js';
 import { SpeechEngineError } from './speech-engine.js';
 import type { SourceSwitch } from './source-choice.js';
-import type { SpeakerTimeline } from './speaker-timeline.js';
+import type { SpeakerLearner } from './speaker-learner.js';
 import { TAIL_MS, VoiceActivity, type Utterance } from './voice-activity.js';
 
 /** What the transcriber needs of a speech engine (speech-engine.ts). */
@@ -54,7 +54,8 @@ export interface AudioTranscriberOptions {
   /** The meeting's language (BCP 47) or null for the engine's detection. */
   language: string | null;
   budgetSeconds: number;
-  speakers: SpeakerTimeline;
+  /** Who speaks: told when each track carries voice, asked whose an utterance is. */
+  speakers: Pick<SpeakerLearner, 'heard' | 'audio' | 'speakerOf'>;
   /** Prefix of the partials' caption ids. */
   idPrefix: string;
   /** The source now (the actor's SourceChoice). */
@@ -133,6 +134,7 @@ export class AudioTranscriber {
       });
       this.tracks.set(chunk.track, track);
     }
+    this.options.speakers.audio(chunk.endMs);
     const bytes = Buffer.from(chunk.data, 'base64');
     track.push(new Int16Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 2)), chunk.frame, chunk.endMs);
     for (const tracked of this.open.values()) {
@@ -168,6 +170,7 @@ export class AudioTranscriber {
 
   private started(utterance: Utterance): void {
     const audioOwned = this.options.source() === 'audio';
+    this.options.speakers.heard(utterance);
     this.open.set(utterance, {
       utterance,
       id: `${this.options.idPrefix}_${++this.utterances}`,
@@ -237,7 +240,7 @@ export class AudioTranscriber {
       this.options.lag?.('partial', (this.clock() - engineMs - (newFrom + audioTo) / 2) / 1000);
       this.options.partial({
         captionId: tracked.id,
-        speaker: this.options.speakers.speakerOf(utterance.speechFromMs, utterance.speechToMs),
+        speaker: this.options.speakers.speakerOf(utterance.track, utterance.speechFromMs, utterance.speechToMs),
         text: shown.text,
         stableText: shown.stable,
         timestamp: iso(utterance.speechFromMs),
@@ -253,7 +256,7 @@ export class AudioTranscriber {
   private transcribe(tracked: Tracked): void {
     const { utterance } = tracked;
     this.audioCoveredUntil = Math.max(this.audioCoveredUntil, utterance.endMs);
-    const speaker = this.options.speakers.speakerOf(utterance.speechFromMs, utterance.speechToMs);
+    const speaker = this.options.speakers.speakerOf(utterance.track, utterance.speechFromMs, utterance.speechToMs);
     const timestamp = iso(utterance.speechFromMs);
     const early = tracked.early?.speechToMs === utterance.speechToMs ? tracked.early : undefined;
     if (!early) dropEarly(tracked);

@@ -1,13 +1,15 @@
 /**
- * What the meeting actor holds of transcription from audio: the source choice, who spoke when,
- * and the audio transcriber, behind the few calls the actor makes. The actor asks it which caption
+ * What the meeting actor holds of transcription from audio: the source choice, who speaks (the
+ * speaker learner, fed the tiles' looks and the tracks' voice), and the audio transcriber, behind
+ * the few calls the actor makes. The actor asks it which caption
  * events still count (`captionCounts`) and hears back partials, finals, troubles and switches.
  */
 import type { MeetingWarning, TranscriptionMode, TranscriptSource } from '@notetaker/contracts';
 import type { PcmChunk } from '../recording/page-capture.js';
 import { AudioTranscriber, type AudioTranscriberOptions, type SpeechToText } from './audio-transcriber.js';
 import { SourceChoice, type SourceSwitch } from './source-choice.js';
-import { SpeakerTimeline } from './speaker-timeline.js';
+import { SpeakerLearner, type TileLook } from './speaker-learner.js';
+import { UNKNOWN_SPEAKER } from './speaker-timeline.js';
 
 export interface MeetingTranscriptionOptions extends Pick<
   AudioTranscriberOptions,
@@ -17,12 +19,16 @@ export interface MeetingTranscriptionOptions extends Pick<
   engine: SpeechToText;
   budgetSeconds: number;
   switched(change: SourceSwitch): void;
+  /** A final from audio whose speaker no tile showed (metrics). */
+  unknownSpeaker?(): void;
 }
 
 const CHECK_EVERY_MS = 500;
 
 export class MeetingTranscription {
-  private readonly speakers = new SpeakerTimeline();
+  private readonly speakers = new SpeakerLearner();
+  /** Finals from audio said by UNKNOWN_SPEAKER: no tile changed while they were said. */
+  unknownSpeakers = 0;
   private choice: SourceChoice | null = null;
   private transcriber: AudioTranscriber | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -44,6 +50,13 @@ export class MeetingTranscription {
     this.choice = choice;
     this.transcriber = new AudioTranscriber({
       ...this.options,
+      final: (final) => {
+        if (final.speaker === UNKNOWN_SPEAKER) {
+          this.unknownSpeakers++;
+          this.options.unknownSpeaker?.();
+        }
+        return this.options.final(final);
+      },
       speakers: this.speakers,
       source: () => choice.source,
       holdBack: this.options.mode === 'auto',
@@ -57,8 +70,14 @@ export class MeetingTranscription {
     this.transcriber?.push(chunk);
   }
 
-  speaking(names: string[], at: number): void {
-    this.speakers.speaking(names, at);
+  /** The tiles' looks from `at` on (the bot's own left out). */
+  looks(tiles: TileLook[], at: number): void {
+    this.speakers.looks(tiles, at);
+  }
+
+  /** The captions named `speaker` at `at`: whose track carries voice then. */
+  captioned(speaker: string, at: number): void {
+    if (speaker) this.speakers.captioned(speaker, at);
   }
 
   captionsOn(on: boolean, at: number): void {

@@ -31,6 +31,16 @@ export class SpeakerTimeline {
 
   /** The speaker of what was heard from `startMs` to `endMs`, or UNKNOWN_SPEAKER when nobody was lit. */
   speakerOf(startMs: number, endMs: number): string {
+    let best = UNKNOWN_SPEAKER;
+    let bestScore = -Infinity;
+    for (const [name, score] of this.scores(startMs, endMs)) {
+      if (score > bestScore) [best, bestScore] = [name, score];
+    }
+    return best;
+  }
+
+  /** Each name lit during `startMs`-`endMs` with its score: its overlap, less its onset's distance from the start. */
+  scores(startMs: number, endMs: number): Array<[string, number]> {
     const scores = new Map<string, number>();
     for (const { name, from, to } of this.intervals) {
       const overlap = Math.min(endMs, to ?? Infinity) - Math.max(startMs, from);
@@ -38,11 +48,6 @@ export class SpeakerTimeline {
       const score = overlap - ONSET_WEIGHT * Math.abs(from - startMs);
       scores.set(name, Math.max(scores.get(name) ?? -Infinity, score));
     }
-    let best = UNKNOWN_SPEAKER;
-    let bestScore = -Infinity;
-    for (const [name, score] of scores) {
-      if (score > bestScore) [best, bestScore] = [name, score];
-    }
-    return best;
+    return [...scores];
   }
 }

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
 import type { AudioBatch, PcmChunk } from '../../src/recording/page-capture.js';
+import type { TileLook } from '../../src/drivers/tile-readings.js';
 import type {
   CaptionUpdate,
   CaptionWarningChange,
@@ -90,10 +91,10 @@ export class RecordingListener implements DriverListener {
   pcm(chunk: PcmChunk): void {
     this.pcmChunks.push(chunk);
   }
-  /** Each change of who the page shows speaking, with when it was reported. */
-  readonly speakingChanges: Array<{ names: string[]; at: number }> = [];
-  speaking(names: string[]): void {
-    this.speakingChanges.push({ names, at: Date.now() });
+  /** Each change of the tiles' looks, with when it was reported. */
+  readonly lookChanges: Array<{ tiles: TileLook[]; at: number }> = [];
+  looks(tiles: TileLook[]): void {
+    this.lookChanges.push({ tiles, at: Date.now() });
   }
   readonly captionStates: boolean[] = [];
   captionsOn(on: boolean): void {

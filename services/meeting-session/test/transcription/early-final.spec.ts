@@ -9,7 +9,7 @@ import { joined, silence, speechEngineForSuite, spokenPcm } from '../../../../te
 import { eventually } from '../../../../test/support/wait.js';
 import { PCM_SAMPLE_RATE } from '../../src/recording/page-capture.js';
 import { AudioTranscriber, type HeardFinal, type SpeechToText } from '../../src/transcription/audio-transcriber.js';
-import { SpeakerTimeline } from '../../src/transcription/speaker-timeline.js';
+import { SpeakerLearner } from '../../src/transcription/speaker-learner.js';
 import { SpeechEngine } from '../../src/transcription/speech-engine.js';
 import { speechEngineSettingsFromEnv } from '../../src/transcription/speech-engine-config.js';
 import { VoiceActivity } from '../../src/transcription/voice-activity.js';
@@ -43,7 +43,7 @@ describe('audio transcription: the final sent at the pause', function () {
       engine: counted,
       language: 'en-US',
       budgetSeconds: 3600,
-      speakers: new SpeakerTimeline(),
+      speakers: new SpeakerLearner(),
       idPrefix: 'u',
       source: () => 'audio',
       holdBack: false,

@@ -34,5 +34,10 @@ export const transcriptionInfo = z.object({
   mode: transcriptionMode,
   /** Null before the bot is in the call. */
   source: transcriptSource.nullable(),
+  /**
+   * Segments from the audio whose speaker no tile showed while they were said (their speaker is
+   * "Unknown"); absent while there are none.
+   */
+  unknownSpeakerSegments: z.number().int().min(0).optional(),
 });
 export type TranscriptionInfo = z.infer<typeof transcriptionInfo>;

@@ -71,14 +71,14 @@ function textBeside(parent, branch) {
 /*
  * One name per person. The bot's own tile is marked on the tile or inside it, or only named "You"
  * or "<name> (You)". A presenter gets a second tile, "<name> (Presentation)": that is the same
- * person, counted only when their own tile is not on screen. \`speaking\`: the people whose tile
- * shows the speaking indicator now, each once.
+ * person, counted only when their own tile is not on screen. \`looks\`: every other tile's look
+ * (lookOf), the presentation tiles' too, for who speaks (learned in speaker-learner.ts).
  */
 function readParticipants(tiles) {
   var seen = {};
   var names = [];
   var presenters = [];
-  var speaking = [];
+  var looks = [];
   var selfFound = false;
   tiles.forEach(function (tile) {
     var id = tile.getAttribute('data-participant-id');
@@ -91,22 +91,10 @@ function readParticipants(tiles) {
     var name = personName(shown);
     if (!name) return;
     (S.text.presentationTile.test(norm(shown)) ? presenters : names).push(name);
-    if (speaking.indexOf(name) < 0 && speakingTile(tile)) speaking.push(name);
+    looks.push({ name: name, look: lookOf(tile, 'tile') });
   });
   presenters.forEach(function (name) { if (names.indexOf(name) < 0) names.push(name); });
-  return { names: names, selfFound: selfFound, speaking: speaking };
-}
-
-/*
- * Whether a tile shows Meet's speaking indicator, read by what it means, since builds draw it
- * differently (the outline alone is a class of the build's own): a speaking attribute on the tile
- * or inside it, an audio level above silence, or the equalizer icon in place of the mic icon.
- */
-function speakingTile(tile) {
-  if (tile.matches(S.css.speakingMarked) || tile.querySelector(S.css.speakingMarked)) return true;
-  var levels = all(S.css.audioLevel, tile).concat(tile.matches(S.css.audioLevel) ? [tile] : []);
-  if (levels.some(function (el) { return Number(el.getAttribute('data-audio-level')) > 0; })) return true;
-  return shown(S.css.icons, tile).some(function (icon) { return S.text.speakingIcon.test(norm(icon.textContent)); });
+  return { names: names, selfFound: selfFound, looks: looks };
 }
 
 function inspectScreen(state) {

@@ -29,13 +29,6 @@ export const meetSelectors = {
     tileName: 'span.notranslate',
     /** Marks the bot's own tile, on the tile element itself or on an element inside it. */
     selfTile: '[data-self-name]',
-    /**
-     * A tile whose person speaks now, by what the markup says rather than how it draws it (the
-     * speaking outline is a class of the build's own): a speaking attribute on the tile or inside
-     * it, or an audio-level indicator above silence (its bars move with the voice; 0 is silent).
-     */
-    speakingMarked: '[data-speaking="true"], [data-is-speaking="true"]',
-    audioLevel: '[data-audio-level]',
     /** Google's account button on every signed-in page; its label is "Google Account: <name> (<email>)". */
     accountButton: '[aria-label^="Google Account:"]',
     icons: 'i, .google-material-icons, .material-icons-extended',
@@ -65,8 +58,6 @@ export const meetSelectors = {
     languageBox: /^(meeting language|language of the meeting)$/i,
     closeDialog: /^close( dialog)?$/i,
     leaveIcon: /^call_end$/,
-    /** The equalizer icon some builds show in a speaking person's tile in place of the mic icon. */
-    speakingIcon: /^(graphic_eq|equalizer)$/,
     captionsOffIcon: /^closed_caption_off$/,
   },
   /** End screens, most specific first: the denial screen also says "You can't join this call". */

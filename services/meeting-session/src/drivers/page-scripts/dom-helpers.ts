@@ -90,6 +90,59 @@ function inCall(state, captionsOn, tiles) {
   state.participants = readParticipants(tiles);
   return state;
 }
+/*
+ * A tile's look as a person sees it, in tokens; which of them mean "speaking" is learned per
+ * meeting (transcription/speaker-learner.ts), since builds draw that their own way and change it.
+ * For the tile and every element in it, by its place in the tile (\`prefix\` first): its classes;
+ * the outline, border, shadow and opacity drawn on it or its ::before/::after; an icon's text (a
+ * ligature such as "mic_off"); a level attribute, 0 or not; that it is hidden, moving (its inline
+ * style changed since the last look: bars that follow the voice) or animated. And the states its
+ * label lists after the name ("muted", "speaking"). Never the name or other text: the same look
+ * reads the same on every person's tile.
+ */
+var LOOK_MAX_ELEMENTS = 80;
+var ICON_TEXT = /^[a-z]+(_[a-z]+)*$/;
+function lookOf(tile, prefix) {
+  var tokens = [];
+  var inline = window.__ntLooks || (window.__ntLooks = new WeakMap());
+  var count = 0;
+  (function walk(el, path) {
+    if (count++ >= LOOK_MAX_ELEMENTS) return;
+    if (!visible(el)) { tokens.push(path + ':hidden'); return; }
+    for (var i = 0; i < el.classList.length; i++) tokens.push(path + ':c:' + el.classList[i]);
+    var drawn = drawnOf(getComputedStyle(el));
+    if (drawn) tokens.push(path + ':d:' + drawn);
+    ['::before', '::after'].forEach(function (pseudo) {
+      var style = getComputedStyle(el, pseudo);
+      var shows = style.content !== 'none' && style.content !== 'normal' && drawnOf(style);
+      if (shows) tokens.push(path + pseudo + ':d:' + shows);
+    });
+    if (!el.children.length && ICON_TEXT.test(norm(el.textContent))) tokens.push(path + ':t:' + norm(el.textContent));
+    var level = el.getAttribute('data-audio-level');
+    if (level !== null) tokens.push(path + ':level:' + (Number(level) > 0 ? 'on' : 'off'));
+    var style = el.getAttribute('style') || '';
+    if (inline.has(el) && inline.get(el) !== style) tokens.push(path + ':~');
+    inline.set(el, style);
+    if (el.getAnimations && el.getAnimations().some(function (a) { return a.playState === 'running'; })) tokens.push(path + ':anim');
+    for (var c = 0; c < el.children.length; c++) walk(el.children[c], path + '.' + c);
+  })(tile, prefix);
+  clean(tile.getAttribute('aria-label')).split(',').slice(1).forEach(function (state) {
+    if (state.trim()) tokens.push(prefix + ':l:' + norm(state).toLowerCase());
+  });
+  return tokens;
+}
+/* What is drawn around an element: its outline, borders, shadow, and opacity below 1. */
+function drawnOf(style) {
+  var parts = [];
+  if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) parts.push('outline ' + style.outlineWidth + ' ' + style.outlineColor);
+  ['Top', 'Right', 'Bottom', 'Left'].forEach(function (side) {
+    var width = style['border' + side + 'Width'];
+    if (style['border' + side + 'Style'] !== 'none' && parseFloat(width) > 0) parts.push(side + ' ' + width + ' ' + style['border' + side + 'Color']);
+  });
+  if (style.boxShadow && style.boxShadow !== 'none') parts.push('shadow ' + style.boxShadow);
+  if (style.opacity !== '1') parts.push('opacity ' + style.opacity);
+  return parts.join('; ');
+}
 /* The signed-in identity the page shows on its account button, or null (a guest). */
 function accountIdentity() {
   var button = first(S.css.accountButton);

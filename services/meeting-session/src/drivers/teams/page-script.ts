@@ -58,39 +58,23 @@ function rowAuthor(textEl, list) {
 
 /*
  * The name is the tile's label up to its first comma; the bot's own says "(You)" or "You".
- * \`speaking\`: the people whose tile shows the speaking indicator now, each once.
+ * \`looks\`: every other tile's look (lookOf, the states its label lists after the name among
+ * it), for who speaks (learned in speaker-learner.ts).
  */
 function readParticipants(tiles) {
   var names = [];
-  var speaking = [];
+  var looks = [];
   var selfFound = false;
   tiles.forEach(function (tile) {
-    var parts = clean(tile.getAttribute('aria-label') || tile.textContent).split(',');
-    var shown = parts[0].trim();
+    var shown = clean(tile.getAttribute('aria-label') || tile.textContent).split(',')[0].trim();
     if (!shown) return;
     if (isSelfName(shown)) { selfFound = true; return; }
     var name = personName(shown);
     if (!name) return;
     names.push(name);
-    if (speaking.indexOf(name) < 0 && speakingTile(tile, parts.slice(1))) speaking.push(name);
+    looks.push({ name: name, look: lookOf(tile, 'tile') });
   });
-  return { names: names, selfFound: selfFound, speaking: speaking };
-}
-
-/*
- * Whether a tile shows Teams' speaking indicator, read by what it means, since builds draw it
- * differently: a speaking attribute on the tile or inside it, "speaking" among the states its
- * label lists after the name, or its voice-level ring shown (the ring is always there, hidden by
- * opacity while its person is silent, so opacity counts).
- */
-function speakingTile(tile, states) {
-  if (tile.matches(S.css.speakingMarked) || tile.querySelector(S.css.speakingMarked)) return true;
-  if (states.some(function (state) { return S.text.speakingLabel.test(norm(state)); })) return true;
-  return all(S.css.voiceLevel, tile).some(shownOpaque);
-}
-function shownOpaque(el) {
-  if (el.checkVisibility) return el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-  return visible(el) && Number(getComputedStyle(el).opacity) > 0;
+  return { names: names, selfFound: selfFound, looks: looks };
 }
 
 function inspectScreen(state) {

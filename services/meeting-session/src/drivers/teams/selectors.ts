@@ -26,12 +26,6 @@ export const teamsSelectors = {
     captionAuthor: '[data-tid="author"]',
     captionText: '[data-tid="closed-caption-text"]',
     tile: '[data-cid="calling-participant-stream"]',
-    /**
-     * A tile whose person speaks now: a speaking attribute on the tile or inside it, or the tile's
-     * voice-level ring, which every tile has and which is only visible (opacity too) while they speak.
-     */
-    speakingMarked: '[data-is-speaking="true"], [data-speaking="true"]',
-    voiceLevel: '[data-tid="voice-level-stream-outline"]',
     /** The caption language: "Language settings", a dialog with the "Meeting spoken language" dropdown. */
     combobox: '[role="combobox"]',
     languageOption: '[role="listbox"] [role="option"]',
@@ -57,8 +51,6 @@ export const teamsSelectors = {
     cancelLanguage: /^cancel$/i,
     /** The bot's own tile: "<name> (You)", "<name> (Guest) (You)" or "You" alone. */
     selfName: /^you$|\(you\)/i,
-    /** A part of a tile's label after the name ("Alice, speaking"): its person speaks now. */
-    speakingLabel: /^speaking$/i,
     /** Labels Teams writes after a person's name, on tiles and as caption authors. */
     nameSuffix: /\s*\((guest|external|unverified)\)$/i,
     accountLabel: /^account manager for\s*/i,

@@ -120,23 +120,32 @@ function beforeFirstComma(label) {
   return label.trim();
 }
 
-/* The participants panel: each item's label up to its first comma; the bot's own says "(me)". */
+/*
+ * The participants panel: each item's label up to its first comma; the bot's own says "(me)"; no
+ * names while the panel is shut (null items). \`looks\`: every other item's look, and every video
+ * tile's but the bot's, by the name in its footer (lookOf), for who speaks (speaker-learner.ts).
+ */
 function participantsPanel() { return panel(S.text.participantsPanel); }
 function readParticipants(items) {
-  var names = [];
-  var speaking = [];
+  var names = items ? [] : null;
+  var looks = [];
   var selfFound = false;
-  items.forEach(function (item) {
-    var label = clean(item.getAttribute('aria-label') || item.textContent);
-    var shownName = beforeFirstComma(label);
+  (items || []).forEach(function (item) {
+    var shownName = beforeFirstComma(clean(item.getAttribute('aria-label') || item.textContent));
     if (!shownName) return;
     if (isSelfName(shownName)) { selfFound = true; return; }
     var name = personName(shownName);
     if (!name) return;
     names.push(name);
-    if (S.text.speakingLabel.test(label) || item.getAttribute('data-speaking') === 'true') speaking.push(name);
+    looks.push({ name: name, look: lookOf(item, 'entry') });
   });
-  return { names: names, selfFound: selfFound, speaking: speaking };
+  shown(S.css.videoTileName).forEach(function (footer) {
+    var shownName = clean(footer.textContent);
+    if (!shownName || isSelfName(shownName)) return;
+    var tile = footer.closest(S.css.videoTile) || footer.parentElement;
+    looks.push({ name: personName(shownName), look: lookOf(tile, 'tile') });
+  });
+  return { names: names, selfFound: selfFound, looks: looks };
 }
 
 function prejoinState() {
@@ -158,10 +167,8 @@ function inspectScreen(state) {
   var waiting = S.text.lobby.test(text) || S.text.notStarted.test(text);
   // The waiting screens have a Leave button too; only with the participants control is it the call.
   if (!waiting && leaveButton() && button(S.text.participantsButton)) {
-    state = inCall(state, !!captionArea(), []);
     var list = participantsPanel();
-    state.participants = list ? readParticipants(shown(S.css.listItems, list)) : null;
-    return state;
+    return inCall(state, !!captionArea(), list ? shown(S.css.listItems, list) : null);
   }
   state.outcome = terminalOutcome(text);
   if (state.outcome) { state.screen = 'terminal'; return state; }

@@ -2,7 +2,7 @@
  * Everything the Zoom driver recognises on the page, in one place: stable ids of the web client
  * (input-for-name, input-for-pwd, live-transcription-subtitle), ARIA roles and labels, and visible
  * texts, several wordings each (Zoom words its screens differently by build and locale). Class
- * names are generated per build and never used. Texts are matched after normalisation
+ * names only as the field notes' hints (the video tiles). Texts are matched after normalisation
  * (typographic apostrophes and ellipses made ASCII, whitespace collapsed), so patterns are ASCII.
  */
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
@@ -27,6 +27,13 @@ export const zoomSelectors = {
     time: 'time',
     /** The signed-in web client's profile button; its label names the account. */
     accountButton: 'button[aria-label^="Profile"]',
+    /**
+     * The in-call video tiles, for who speaks: the name in each tile's footer, the tile the frame
+     * around it (the field notes' class names, as hints: an active speaker's frame is
+     * .speaker-active-container__video-frame or .speaker-bar-container__video-frame--active).
+     */
+    videoTileName: '.video-avatar__avatar-footer',
+    videoTile: '[class*="video-frame"]',
     /** The caption language: a dialog with the "Speaking language" dropdown. */
     combobox: '[role="combobox"]',
     languageOption: '[role="listbox"] [role="option"]',
@@ -70,8 +77,6 @@ export const zoomSelectors = {
     selfName: /\((?:[^()]*,\s*)?me\)$/i,
     /** Labels Zoom writes after a person's name in the participants panel. */
     nameSuffix: /\s*\((?:co-host|host|guest)(?:,\s*(?:co-host|host|guest))*\)$/i,
-    /** A participants panel item's label says whether its person speaks now. */
-    speakingLabel: /(^|,\s*)speaking(,|$)/i,
     accountLabel: /^profile,?\s*/i,
     /** Zoom's sign-in page is on zoom.us itself: the host and the path together tell it. */
     signInHost: /(?!)/,

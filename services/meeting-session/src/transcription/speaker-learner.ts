@@ -1,0 +1,183 @@
+/**
+ * Who speaks, learned per meeting from what the tiles look like while the audio carries voice.
+ *
+ * The page reports each tile's look (tile-look.ts in the page: a token per element of the tile,
+ * its classes and drawn outline, border, shadow, opacity, icon text, level; a token when it moves),
+ * never the platform's word for "speaking": builds draw that their own way, and change it. Here a
+ * token is a speaking sign when it shows on some tile for much of the time a track carries voice
+ * and hardly ever while every track is silent (voice from voice-activity.ts, through the
+ * transcriber). An utterance's speaker is then the person whose tile shows a sign during it (the
+ * overlap and onset scoring of SpeakerTimeline); before any sign is learned, or when none shows,
+ * the person whose tile changed its look during it; UNKNOWN_SPEAKER only when no tile changed.
+ *
+ * Meet hears each person on a track of their own, with no name on it: a track is mapped to the
+ * person picked for it (or named by the captions), and the mapping settles a tie between two
+ * people lit at once. It is kept across turns and replaced as soon as a clear pick says otherwise
+ * (a track reused for someone else).
+ */
+import type { TileLook } from '../drivers/tile-readings.js';
+import { SpeakerTimeline, UNKNOWN_SPEAKER } from './speaker-timeline.js';
+
+export type { TileLook };
+
+/** What the learner needs of an utterance (voice-activity.ts's Utterance): its speech, so far. */
+export interface HeardSpeech {
+  track: string;
+  speechFromMs: number;
+  speechToMs: number;
+  ended: boolean;
+}
+
+/** Looks are sampled at this step when counted (the page reports changes only). */
+const SAMPLE_MS = 100;
+/** The indicators trail the voice a little, and the audio reaches the bot a little late. */
+const LEAD_MS = 150;
+const TRAIL_MS = 400;
+/** A moment is silent only this far from any speech (its indicator may still be fading). */
+const SILENT_GUARD_MS = 900;
+/** Enough of both before a token's rates mean anything (in samples). */
+const MIN_VOICED = 4;
+const MIN_SILENT = 6;
+/** A sign shows on some tile this often with voice, and at most this often in silence. */
+const SIGN_VOICED_RATE = 0.4;
+const SIGN_SILENT_RATE = 0.1;
+/** Two people lit this close (scored in ms) are a tie for the track's mapping to settle. */
+const TIE_MS = 400;
+const KEEP_MS = 5 * 60_000;
+
+interface Snapshot {
+  at: number;
+  tiles: Array<{ key: string; name: string; look: Set<string> }>;
+}
+
+export class SpeakerLearner {
+  private readonly snapshots: Snapshot[] = [];
+  private readonly speech: HeardSpeech[] = [];
+  /** Audio heard up to here (the latest chunk's end): silence before it is known. */
+  private heardUntil = 0;
+  /** Samples counted up to here, and the counts: with voice, in silence, per token. */
+  private countedUntil = 0;
+  private voiced = 0;
+  private silent = 0;
+  private readonly voicedHits = new Map<string, number>();
+  private readonly silentHits = new Map<string, number>();
+  private readonly trackNames = new Map<string, string>();
+
+  /** The tiles as the page shows them from `at` on (the bot's own left out). */
+  looks(tiles: TileLook[], at: number): void {
+    this.snapshots.push({ at, tiles: tiles.map((t) => ({ key: t.key, name: t.name, look: new Set(t.look) })) });
+    while (this.snapshots.length > 1 && this.snapshots[1].at < at - KEEP_MS) this.snapshots.shift();
+  }
+
+  /** A track's audio arrived up to `endMs`. */
+  audio(endMs: number): void {
+    this.heardUntil = Math.max(this.heardUntil, endMs);
+  }
+
+  /** Speech began on a track; the object grows until it ends. */
+  heard(speech: HeardSpeech): void {
+    this.speech.push(speech);
+    while (this.speech.length > 1 && this.speech[0].ended && this.speech[0].speechToMs < this.heardUntil - KEEP_MS)
+      this.speech.shift();
+  }
+
+  /** The captions said `name` spoke at `at`: the track carrying voice then is theirs. */
+  captioned(name: string, at: number): void {
+    const voiced = new Set(this.speech.filter((s) => covers(s, at, 0, 0)).map((s) => s.track));
+    if (voiced.size === 1) this.trackNames.set([...voiced][0], name);
+  }
+
+  /** The tokens learned so far to mean "this tile's person speaks". */
+  signs(): Set<string> {
+    this.count();
+    const signs = new Set<string>();
+    if (this.voiced < MIN_VOICED || this.silent < MIN_SILENT) return signs;
+    for (const [token, hits] of this.voicedHits) {
+      const inSilence = (this.silentHits.get(token) ?? 0) / this.silent;
+      if (hits / this.voiced >= SIGN_VOICED_RATE && inSilence <= SIGN_SILENT_RATE) signs.add(token);
+    }
+    return signs;
+  }
+
+  /** The speaker of the speech on `track` from `fromMs` to `toMs`. */
+  speakerOf(track: string, fromMs: number, toMs: number): string {
+    const from = fromMs - LEAD_MS;
+    const to = toMs + TRAIL_MS;
+    const signs = this.signs();
+    const lit = signs.size ? this.timeline(from, to, (look) => [...look].some((token) => signs.has(token))) : null;
+    // The look each tile had just before: the last one before the speech, else the first during it.
+    const before = this.at(from - SAMPLE_MS) ?? this.snapshots.find((s) => s.at <= to);
+    const rest = new Map(before?.tiles.map((t) => [t.key, t.look]));
+    const changed = () =>
+      this.timeline(from, to, (look, key) => {
+        const was = rest.get(key);
+        return !was || !sameLook(was, look);
+      });
+    const scores = ranked(lit?.scores(fromMs, toMs) ?? []);
+    const picked = scores.length ? scores : ranked(changed().scores(fromMs, toMs));
+    if (!picked.length) return UNKNOWN_SPEAKER;
+    // One mixed track (Teams, Zoom) names nobody: only a track of one's own (Meet) settles a tie.
+    const mapped = new Set(this.speech.map((s) => s.track)).size > 1 ? this.trackNames.get(track) : undefined;
+    const tied = picked.filter(([, score]) => score >= picked[0][1] - TIE_MS).map(([name]) => name);
+    if (mapped && tied.includes(mapped)) return mapped;
+    if (tied.length === 1) this.trackNames.set(track, picked[0][0]);
+    return picked[0][0];
+  }
+
+  /** The snapshot in effect at `at`, if any. */
+  private at(at: number): Snapshot | undefined {
+    let found: Snapshot | undefined;
+    for (const snapshot of this.snapshots) {
+      if (snapshot.at > at) break;
+      found = snapshot;
+    }
+    return found;
+  }
+
+  /** Who is lit from `from` to `to`, sampled, by `lit(look, key)`; names of tiles that show one person twice, once. */
+  private timeline(from: number, to: number, lit: (look: Set<string>, key: string) => boolean): SpeakerTimeline {
+    const timeline = new SpeakerTimeline();
+    for (let t = from; t <= to; t += SAMPLE_MS) {
+      const names = new Set((this.at(t)?.tiles ?? []).filter((tile) => lit(tile.look, tile.key)).map((x) => x.name));
+      timeline.speaking([...names], t);
+    }
+    timeline.speaking([], to);
+    return timeline;
+  }
+
+  /** Counts the samples whose voice is settled (no speech can still start or end around them). */
+  private count(): void {
+    const until = this.heardUntil - SILENT_GUARD_MS;
+    if (!this.snapshots.length) return;
+    let t = Math.max(this.countedUntil, this.snapshots[0].at);
+    for (; t <= until; t += SAMPLE_MS) {
+      const snapshot = this.at(t);
+      if (!snapshot) continue;
+      const voiced = this.speech.some((s) => covers(s, t, LEAD_MS, TRAIL_MS));
+      const silent = !this.speech.some((s) => covers(s, t, SILENT_GUARD_MS, SILENT_GUARD_MS));
+      if (!voiced && !silent) continue;
+      const tokens = new Set(snapshot.tiles.flatMap((tile) => [...tile.look]));
+      const hits = voiced ? this.voicedHits : this.silentHits;
+      if (voiced) this.voiced++;
+      else this.silent++;
+      for (const token of tokens) hits.set(token, (hits.get(token) ?? 0) + 1);
+    }
+    this.countedUntil = Math.max(this.countedUntil, t);
+  }
+}
+
+/** Whether `speech` was under way at `at`, give or take `before` and `after`. */
+function covers(speech: HeardSpeech, at: number, before: number, after: number): boolean {
+  return speech.speechFromMs - before <= at && at <= speech.speechToMs + after;
+}
+
+function sameLook(a: Set<string>, b: Set<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const token of a) if (!b.has(token)) return false;
+  return true;
+}
+
+/** Names by score, best first. */
+function ranked(scores: Array<[string, number]>): Array<[string, number]> {
+  return scores.sort((a, b) => b[1] - a[1]);
+}
