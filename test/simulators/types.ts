@@ -297,11 +297,16 @@ export interface PageLoad {
  *   for the same stream), or 'none'.
  * - elements: where the <audio> elements go: the end of <body>, inside the call screen, or a
  *   hidden container at the start of <body>.
+ * - idle: what a track carries while nobody speaks on it: 'silence', or 'paused' (the sending end
+ *   stops the moment the speech on it ends, its transceiver inactive in a new offer/answer, so the
+ *   receiving track is muted with no pause after the last word; sending again before the next
+ *   speech on it).
  */
 export interface AudioVariation {
   tracks: 'atJoin' | 'late';
   change: 'none' | 'replaceTrack' | 'renegotiate' | 'recreateElement';
   elements: 'body' | 'call' | 'hidden';
+  idle: 'silence' | 'paused';
 }
 
 /** A page's report of playing an utterance. */
@@ -351,6 +356,8 @@ export interface AudioEvent {
     | 'tracks_added'
     | 'track_replaced'
     | 'renegotiated'
+    | 'track_paused'
+    | 'track_resumed'
     | 'element_recreated'
     | 'ice_connected'
     | 'audio_blocked'

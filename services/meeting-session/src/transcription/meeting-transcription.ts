@@ -4,7 +4,7 @@
  * events still count (`captionCounts`) and hears back partials, finals, troubles and switches.
  */
 import type { MeetingWarning, TranscriptionMode, TranscriptSource } from '@notetaker/contracts';
-import type { PcmChunk } from '../recording/page-capture.js';
+import type { PcmMessage } from '../recording/page-capture.js';
 import { AudioTranscriber, type AudioTranscriberOptions, type SpeechToText } from './audio-transcriber.js';
 import { SourceChoice, type SourceSwitch } from './source-choice.js';
 import { SpeakerTimeline } from './speaker-timeline.js';
@@ -53,7 +53,7 @@ export class MeetingTranscription {
     this.timer.unref();
   }
 
-  pcm(chunk: PcmChunk): void {
+  pcm(chunk: PcmMessage): void {
     this.transcriber?.push(chunk);
   }
 
