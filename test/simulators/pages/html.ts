@@ -23,6 +23,13 @@ export const AUDIO_CHOICES = {
 export const AUDIO_IDLE_CHOICES = { audioIdle: ['silence', 'paused'] } as const;
 
 /**
+ * The moment before a page's first screen is drawn whole (common.js halfDrawn), drawn last:
+ * nothing, the header's "Sign in" button alone, or the app's default no-access words. Real
+ * builds mount their shell before the screen's content; a bot must not end a meeting on it.
+ */
+export const HALF_DRAWN_CHOICES = { halfDrawn: ['none', 'signIn', 'wall'] } as const;
+
+/**
  * How a page load shows captions the host turned off (MeetingOptions.captionsAllowed): the
  * control stays, disabled, with a note saying the host or organizer turned captions off; or it is
  * gone from the toolbar (Meet, Zoom) or the More menu (Teams).
@@ -100,7 +107,8 @@ export function renderPage<K extends string, L extends string>(page: {
  * Every platform's page loads draw, in this order: how the bot's own tile is marked (`selfTile`),
  * the call's audio (AUDIO_CHOICES), how a speaking person shows (`speakingMark`), how captions the
  * host turned off show (CAPTIONS_REFUSED_CHOICES), the platform's own `choices`, then what an idle
- * track carries (AUDIO_IDLE_CHOICES). A new choice goes last, so every seed's earlier draws stay.
+ * track carries (AUDIO_IDLE_CHOICES) and the moment before the first screen is drawn whole
+ * (HALF_DRAWN_CHOICES). A new choice goes last, so every seed's earlier draws stay.
  */
 export function definePages<
   const K extends string,
@@ -129,6 +137,7 @@ export function definePages<
     ...CAPTIONS_REFUSED_CHOICES,
     ...pages.choices,
     ...AUDIO_IDLE_CHOICES,
+    ...HALF_DRAWN_CHOICES,
   };
   const choicesOf = (seed: number) => drawChoices(seed, choices);
   return {

@@ -89,7 +89,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
         if (!info.exists) return renderEnd('not_found');
         if (info.signIn === 'guest' && O.guests === 'refused_screen') return renderRefused();
         if (O.interstitial) return L.interstitial(root, C.end, local.meetingId, function () { renderPrejoin(info.account); });
-        renderPrejoin(info.account);
+        L.halfDrawn(root, function () { renderPrejoin(info.account); });
       });
   }
 

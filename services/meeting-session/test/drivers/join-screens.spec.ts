@@ -3,6 +3,7 @@ import {
   interstitialOf,
   REFUSAL_WORDINGS,
   SCREEN_WORDINGS,
+  seedWithChoice,
   seedWithRefusal,
   seedWithScreenWording,
   type SimPlatform,
@@ -15,7 +16,9 @@ import { driversOnSimulator, expectRemovedAndEnded, joinSimulated } from './help
  * every platform's guests-refused screen is a refusal (guest_refused, which the actor answers with
  * a bot account or sign_in_required), every wording of its not-found, lobby, removed and ended
  * screens is told for what it is, and a screen no rule knows is reported while the bot waits
- * on, then cleared once the page goes on, or named by the join timeout.
+ * on, then cleared once the page goes on, or named by the join timeout. A terminal screen is one
+ * seen twice: a page half drawn for a moment (its "Sign in" control alone, or its default
+ * no-access words) ends nothing.
  */
 describe('Join screens by what they are (drivers)', function () {
   this.timeout(90_000);
@@ -69,6 +72,20 @@ describe('Join screens by what they are (drivers)', function () {
             'known screens all',
           ).to.deep.equal([]);
           await Promise.all(all.map(({ driver }) => driver.leave()));
+        });
+      }
+
+      for (const moment of ['signIn', 'wall'] as const) {
+        const drawn = moment === 'signIn' ? 'its "Sign in" control alone' : 'its no-access words';
+        it(`a page drawn with ${drawn} for a moment before the pre-join ends nothing: the bot gets in`, async () => {
+          const id = nativeId(platform);
+          const markupSeed = seedWithChoice(platform, 'halfDrawn', moment, 5000 + n * 11);
+          suite.sim.meeting(id, { lobby: false, markupSeed });
+          const { listener, driver } = await joinSimulated(suite, platform, id);
+          await listener.until(() => listener.events.includes('admitted') || listener.failedWith !== null, 'admitted');
+          expect(listener.failedWith).to.equal(null);
+          expect(listener.events).to.include('admitted');
+          await driver.leave();
         });
       }
 
