@@ -34,6 +34,12 @@ export interface MeetingOptions {
    * the option is set false (sim.meeting(id, {interstitial: false}), or the control API).
    */
   interstitial: boolean;
+  /**
+   * The platform's join request goes unanswered while true (its backend stuck): the pre-join stays,
+   * its Join button pressed, a screen the bot knows and can do nothing on. Set false, the request
+   * is answered as usual.
+   */
+  joinHangs: boolean;
   /** Meet: a pop-up after the join click that must be confirmed. */
   prejoinDialog: 'none' | 'recording' | 'join_anyway';
   /** Meet: a "Got it" pop-up over the call. */
@@ -96,6 +102,7 @@ export const defaultMeetingOptions: MeetingOptions = {
   botWall: false,
   guests: 'allowed',
   interstitial: false,
+  joinHangs: false,
   prejoinDialog: 'none',
   gotItPopup: false,
   captionsButton: true,

@@ -29,7 +29,7 @@ export interface PageDriverSettings extends TimingSettings {
   joinTimeoutMs: number;
   pollIntervalMs: number;
   captionBlindAfterMs: number;
-  /** An unknown screen this long while joining raises join_screen_unknown (JoinScreenWatch). */
+  /** Joining, stuck this long on one screen (unknown, or known but not acted on) raises join_screen_unknown (JoinScreenWatch). */
   unknownScreenWarnMs: number;
 }
 
@@ -259,14 +259,15 @@ export class PageDriver<Item> implements MeetingDriver {
   }
 
   /**
-   * A join screen no rule knows, for long: reported once with what the page looks like (its
-   * structure, no text; and a screenshot), and cleared once a known screen shows. The bot waits on.
+   * A join screen the bot is stuck on (one no rule knows, or one it cannot act on), for long:
+   * reported once with what the page looks like (its structure, no text; and a screenshot), and
+   * cleared once the bot moves on to another screen. The bot keeps trying.
    */
   private async watchJoinScreen(page: Page, state: PageState<Item>, now: number): Promise<void> {
     const change = this.joinScreens.observe(state, now);
     if (change === 'clear') this.listener?.warning({ warning: 'join_screen_unknown', raised: false });
     if (change !== 'raise') return;
-    const seen = `${this.joinScreens.lastSeen} for ${Math.round(this.joinScreens.unknownFor(now) / 1000)} s`;
+    const seen = `${this.joinScreens.lastSeen} for ${Math.round(this.joinScreens.stuckFor(now) / 1000)} s`;
     this.listener?.warning({ warning: 'join_screen_unknown', raised: true, seen, ...(await this.evidenceOf(page)) });
   }
 
