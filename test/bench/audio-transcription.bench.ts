@@ -193,7 +193,7 @@ function findSilences(p: Phase, meetingId: string, key: string, chunk: PcmChunk)
 const withPcmObserved = (real: DriverFactory) =>
   audioObservedDrivers(real, (meetingId, actor) => ({
     pcm: (chunk) => {
-      onPcm(meetingId, chunk);
+      if (!('quiet' in chunk)) onPcm(meetingId, chunk);
       actor.pcm(chunk);
     },
   }));

@@ -11,7 +11,8 @@ import { payloadOf, statusOf, useWorld } from './support/world.js';
  * the guests-refused screen sends the bot to its bot account (`signIn: auto`) or ends the meeting
  * in `sign_in_required` (`never`); a screen the bot does not know is reported within 30 s
  * (`join_screen_unknown` on the stream and the record, a log line, a structural snapshot and a
- * screenshot), and the meeting goes live once the screen goes away.
+ * screenshot), and the meeting goes live once the screen goes away; so is a screen the bot knows
+ * but cannot get past for 15 s (a join request that goes unanswered).
  */
 describe('Join screens by what they are (whole stack)', function () {
   this.timeout(180_000);
@@ -79,6 +80,34 @@ describe('Join screens by what they are (whole stack)', function () {
       m.sim.configure({ interstitial: false });
       await world().waitForStatus(m.meetingId, 'live', 30_000);
       await eventually(async () => (await warningsOnRecord()) === '[]', 'the warning cleared from the record');
+      await world().stop(m.meetingId);
+      await world().waitForStatus(m.meetingId, 'ended');
+    });
+  }
+
+  for (const platform of PLATFORMS) {
+    it(`${platform}: stuck on a screen it knows (a join that goes unanswered), the bot warns within 30 s, then it moves on and the meeting joins`, async () => {
+      const startedAt = Date.now();
+      const m = await world().start(platform, { meeting: { joinHangs: true, lobby: false } });
+      const warned = await world().waitForCallback(
+        m.meetingId,
+        (c) => c.eventType === 'meeting_status' && payloadOf(c).warning === 'join_screen_unknown',
+        'the join_screen_unknown warning',
+        30_000,
+      );
+      expect(Date.now() - startedAt, 'not before 15 s').to.be.at.least(15_000);
+      expect(statusOf(warned)).to.equal('joining');
+      const line = await world().waitForLogWarning(m.meetingId, { warning: 'join_screen_unknown' });
+      expect(String(line.seen)).to.match(/^the prejoin screen at \S+ for 1\d s$/);
+      expect(fs.readFileSync(String(line.screenshot)).subarray(1, 4).toString(), 'a PNG').to.equal('PNG');
+      m.sim.configure({ joinHangs: false });
+      await world().waitForStatus(m.meetingId, 'live', 30_000);
+      await eventually(async () => {
+        const status = (await (await world().get('/meetings/status')).json()) as {
+          meetings: Array<{ meetingId: string; warnings: string[] }>;
+        };
+        return status.meetings.find((x) => x.meetingId === m.meetingId)?.warnings.length === 0;
+      }, 'the warning cleared from the record');
       await world().stop(m.meetingId);
       await world().waitForStatus(m.meetingId, 'ended');
     });

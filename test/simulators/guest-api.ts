@@ -43,6 +43,7 @@ export async function handleGuestApi(
     case 'POST join': {
       const body = await readJson(req);
       const meeting = registry.meeting(String(body.meetingId));
+      await meeting.joinAnswered();
       const platform = body.platform === 'teams' ? 'teams' : 'google_meet';
       const token = typeof body.token === 'string' ? body.token : null;
       const account = registry.accounts.check(platform, presented(req, token)).valid;

@@ -115,7 +115,7 @@ export { audioOf, choiceOf, selfTileOf, type PageChoice } from './pages/platform
 export { SPEECH_LEAD_MS, type SayOptions } from './meeting.js';
 export { VOICES, type Voice } from './speech.js';
 /** The ways a page load may deliver the call's audio (one of each is drawn per seed, both platforms). */
-export { AUDIO_CHOICES, INTERSTITIALS, interstitialOf } from './pages/html.js';
+export { AUDIO_CHOICES, AUDIO_IDLE_CHOICES, INTERSTITIALS, interstitialOf } from './pages/html.js';
 /** The ways a Meet page load may mark the bot's own tile (one is drawn per seed). */
 export const MEET_CHOICES = PAGES.google_meet.choices;
 /** The ways a Teams page load may label the bot's own tile (one is drawn per seed). */
@@ -263,8 +263,8 @@ export function seedWithAudio(platform: SimPlatform, audio: Partial<AudioVariati
 
 /** "tracks late, change renegotiate, elements body": how a seed's page loads deliver the audio. */
 export function describeAudio(platform: SimPlatform, seed: number): string {
-  const { tracks, change, elements } = audioOf(platform, seed);
-  return `tracks ${tracks}, change ${change}, elements ${elements}`;
+  const { tracks, change, elements, idle } = audioOf(platform, seed);
+  return `tracks ${tracks}, change ${change}, elements ${elements}, idle ${idle}`;
 }
 
 /**

@@ -73,7 +73,13 @@ export class SimMeeting {
 
   configure(options: Partial<MeetingOptions>): this {
     this.options = { ...this.options, ...options };
+    this.events.emit('configured');
     return this;
+  }
+
+  /** Resolves once a join request may be answered (MeetingOptions.joinHangs false). */
+  async joinAnswered(): Promise<void> {
+    while (this.options.joinHangs) await new Promise((resolve) => this.events.once('configured', resolve));
   }
 
   // ---- scripting

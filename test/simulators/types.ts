@@ -34,6 +34,12 @@ export interface MeetingOptions {
    * the option is set false (sim.meeting(id, {interstitial: false}), or the control API).
    */
   interstitial: boolean;
+  /**
+   * The platform's join request goes unanswered while true (its backend stuck): the pre-join stays,
+   * its Join button pressed, a screen the bot knows and can do nothing on. Set false, the request
+   * is answered as usual.
+   */
+  joinHangs: boolean;
   /** Meet: a pop-up after the join click that must be confirmed. */
   prejoinDialog: 'none' | 'recording' | 'join_anyway';
   /** Meet: a "Got it" pop-up over the call. */
@@ -96,6 +102,7 @@ export const defaultMeetingOptions: MeetingOptions = {
   botWall: false,
   guests: 'allowed',
   interstitial: false,
+  joinHangs: false,
   prejoinDialog: 'none',
   gotItPopup: false,
   captionsButton: true,
@@ -297,11 +304,16 @@ export interface PageLoad {
  *   for the same stream), or 'none'.
  * - elements: where the <audio> elements go: the end of <body>, inside the call screen, or a
  *   hidden container at the start of <body>.
+ * - idle: what a track carries while nobody speaks on it: 'silence', or 'paused' (the sending end
+ *   stops the moment the speech on it ends, its transceiver inactive in a new offer/answer, so the
+ *   receiving track is muted with no pause after the last word; sending again before the next
+ *   speech on it).
  */
 export interface AudioVariation {
   tracks: 'atJoin' | 'late';
   change: 'none' | 'replaceTrack' | 'renegotiate' | 'recreateElement';
   elements: 'body' | 'call' | 'hidden';
+  idle: 'silence' | 'paused';
 }
 
 /** A page's report of playing an utterance. */
@@ -353,6 +365,8 @@ export interface AudioEvent {
     | 'tracks_added'
     | 'track_replaced'
     | 'renegotiated'
+    | 'track_paused'
+    | 'track_resumed'
     | 'element_recreated'
     | 'ice_connected'
     | 'audio_blocked'

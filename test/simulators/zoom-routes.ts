@@ -110,6 +110,7 @@ async function zoomApi(registry: MeetingRegistry, req: IncomingMessage, res: Ser
   if (route !== 'POST join') return sendJson(res, 404, { error: `no Zoom route ${route}` });
   const body = await readJson(req);
   const meeting = registry.meeting(String(body.meetingId));
+  await meeting.joinAnswered();
   const account = registry.accounts.check('zoom', presented(req, null)).valid;
   if (!account && meeting.options.guests !== 'allowed') return sendJson(res, 403, { error: 'guests are refused' });
   const { passcode } = meeting.options;

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { recordingMode, type RecordingMode } from '@notetaker/contracts';
-import { baseEnvSchema, envBool, envInt, envMs, parseEnv } from '@notetaker/config';
+import { baseEnvSchema, envBool, envInt, envJsonStrings, envMs, parseEnv } from '@notetaker/config';
+import { badPattern } from './actor/bot-names.js';
 import type { LlmSettings } from '@notetaker/llm';
 import { DRIVER_DEFAULTS, driverEnv } from './drivers/options.js';
 import { JOIN_TIMEOUT_DEFAULT_MS, LOBBY_TIMEOUT_DEFAULT_MS } from './limits.js';
@@ -20,6 +21,17 @@ export const meetingSessionEnv = driverEnv.extend({
   SEAT_WAIT_MS: envMs(5_000),
   FLUSH_INTERVAL_MS: envMs(10_000),
   ALONE_TIMEOUT_MS: envMs(60_000),
+  /**
+   * More names of other bots (a JSON array of case-insensitive regular expressions), beside the
+   * common notetakers' (actor/bot-names.ts): bots do not count as people for ALONE_TIMEOUT_MS.
+   */
+  BOT_NAME_PATTERNS: envJsonStrings.superRefine((patterns, ctx) => {
+    for (const pattern of patterns) {
+      const why = badPattern(pattern);
+      if (why)
+        ctx.addIssue({ code: 'custom', message: `${JSON.stringify(pattern)} is not a regular expression: ${why}` });
+    }
+  }),
   /** From the start until the bot reaches the lobby or is admitted; past it the meeting ends in error join_failed. */
   JOIN_TIMEOUT_MS: envMs(JOIN_TIMEOUT_DEFAULT_MS),
   /** From entering the lobby until admission; past it the meeting ends in error lobby_timeout. */
@@ -60,6 +72,8 @@ export interface MeetingSessionConfig {
   seatWaitMs: number;
   flushIntervalMs: number;
   aloneTimeoutMs: number;
+  /** The operator's patterns of other bots' names (BOT_NAME_PATTERNS), beside the defaults. */
+  botNamePatterns: string[];
   joinTimeoutMs: number;
   lobbyTimeoutMs: number;
   maxDurationMs: number;
@@ -94,6 +108,7 @@ export function loadMeetingSessionConfig(env: NodeJS.ProcessEnv): MeetingSession
     seatWaitMs: e.SEAT_WAIT_MS,
     flushIntervalMs: e.FLUSH_INTERVAL_MS,
     aloneTimeoutMs: e.ALONE_TIMEOUT_MS,
+    botNamePatterns: e.BOT_NAME_PATTERNS,
     joinTimeoutMs: e.JOIN_TIMEOUT_MS,
     lobbyTimeoutMs: e.LOBBY_TIMEOUT_MS,
     maxDurationMs: e.MAX_MEETING_DURATION_MS,

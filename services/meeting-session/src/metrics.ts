@@ -105,7 +105,7 @@ export function createMeetingMetrics(registry: client.Registry, gauges: MeetingG
   });
   const joinScreenUnknown = new client.Counter({
     name: 'meeting_join_screen_unknown_total',
-    help: 'Times a joining bot saw a screen it does not recognise for a while (a platform change to read; the bot kept waiting), by platform',
+    help: 'Times a joining bot was stuck on a screen for a while (one it does not recognise, a platform change to read, or one it cannot get past; the bot kept trying), by platform',
     labelNames: ['platform'],
     registers,
   });

@@ -94,24 +94,26 @@ describe('meeting events (bus contract)', () => {
 
   it('carries the documented payloads', async () => {
     const { meetingId, bot } = await h.startLive();
-    bot.participants(['Ada', 'Ada', 'Grace']);
+    bot.participants(['Ada', 'Ada', 'Grace', 'Otter.ai']);
     bot.caption({ captionId: 'cap-7', speaker: 'Grace', text: 'Hi', timestamp: '2025-01-02T03:04:05.678Z' });
     bot.segment({ speaker: 'Grace', text: 'Hi there.', timestamp: '2025-01-02T03:04:05.000Z' });
-    bot.participants(['Grace']);
-    await h.waitForEvent(meetingId, (e) => e.type === 'participant_left' && e.payload.participantCount === 1);
+    bot.participants(['Grace', 'Otter.ai']);
+    await h.waitForEvent(meetingId, (e) => e.type === 'participant_left' && e.payload.participantCount === 2);
     const of = (type: string) =>
       h
         .events(meetingId)
         .filter((e) => e.type === type)
         .map((e) => e.payload);
+    // Another notetaker is a participant like the others, marked as a bot (`bot`, and the `bots` in the meeting now).
     expect(of('participant_joined').map(({ timestamp, ...p }) => p)).to.deep.equal([
-      { name: 'Ada', participantCount: 1 },
-      { name: 'Ada', participantCount: 2 },
-      { name: 'Grace', participantCount: 3 },
+      { name: 'Ada', participantCount: 1, bot: false, bots: [] },
+      { name: 'Ada', participantCount: 2, bot: false, bots: [] },
+      { name: 'Grace', participantCount: 3, bot: false, bots: [] },
+      { name: 'Otter.ai', participantCount: 4, bot: true, bots: ['Otter.ai'] },
     ]);
     expect(of('participant_left').map(({ timestamp, ...p }) => p)).to.deep.equal([
-      { name: 'Ada', participantCount: 2 },
-      { name: 'Ada', participantCount: 1 },
+      { name: 'Ada', participantCount: 3, bot: false, bots: ['Otter.ai'] },
+      { name: 'Ada', participantCount: 2, bot: false, bots: ['Otter.ai'] },
     ]);
     expect(of('caption_partial')).to.deep.equal([
       { speaker: 'Grace', text: 'Hi', captionId: 'cap-7', timestamp: '2025-01-02T03:04:05.678Z', source: 'captions' },

@@ -138,7 +138,8 @@ window.__SIMLIB__.callAudio = (function (L) {
   var MAX_LATE_MS = 10000;
   function callAudio(local, config) {
     var SIM = window.__SIM__ || {};
-    var draw = { tracks: SIM.audioTracks || 'atJoin', change: SIM.audioChange || 'none', elements: SIM.audioElements || 'body' };
+    var draw = { tracks: SIM.audioTracks || 'atJoin', change: SIM.audioChange || 'none', elements: SIM.audioElements || 'body',
+      idle: SIM.audioIdle || 'silence' };
     var closed = false;
     function report(event, detail) {
       if (closed) return;
@@ -181,13 +182,12 @@ window.__SIMLIB__.callAudio = (function (L) {
       silence.start();
       var out = newTrack();
       input.connect(out.dest);
-      var lane = { index: index, input: input, out: out, sender: peers.send.addTrack(out.track, out.stream) };
+      var lane = { index: index, input: input, out: out, sender: peers.send.addTrack(out.track, out.stream), speaking: 0 };
       lanes[index] = lane;
       return lane;
     }
     function transceiverOf(sender) {
-      var found = peers.send.getTransceivers().filter(function (t) { return t.sender === sender; })[0];
-      return found ? found.mid : null;
+      return peers.send.getTransceivers().filter(function (t) { return t.sender === sender; })[0] || null;
     }
 
     /*
@@ -215,12 +215,43 @@ window.__SIMLIB__.callAudio = (function (L) {
       slots[i].used = at;
       return i;
     }
-    /* The lane of a slot; drawn 'late', it is added (and negotiated) only now. */
+    /*
+     * The lane of a slot, for one utterance to play on (done(lane) once it stopped); drawn 'late',
+     * it is added (and negotiated) only now.
+     */
     function laneFor(slot) {
-      if (lanes[slot]) return Promise.resolve(lanes[slot]);
-      var lane = addLane(slot);
+      var lane = lanes[slot];
+      if (lane) {
+        lane.speaking++;
+        return resumed(lane);
+      }
+      lane = addLane(slot);
+      lane.speaking++;
       report('tracks_added', '1 track (slot ' + slot + ')');
       return peers.negotiate().then(function () { return lane; });
+    }
+
+    /*
+     * Drawn idle 'paused': a lane's sending end stops the moment its last speech ends (the
+     * transceiver inactive, in a new offer/answer: the receiving track is muted) and sends again
+     * before its next speech. Negotiations run one at a time, so a pause and a resume keep their order.
+     */
+    function setSending(lane, sending) {
+      var transceiver = transceiverOf(lane.sender);
+      if (!transceiver || closed) return Promise.resolve();
+      transceiver.direction = sending ? 'sendrecv' : 'inactive';
+      return peers.negotiate().then(function () { report(sending ? 'track_resumed' : 'track_paused', 'slot ' + lane.index); });
+    }
+    function resumed(lane) {
+      if (draw.idle !== 'paused' || !lane.paused) return Promise.resolve(lane);
+      lane.paused = false;
+      return setSending(lane, true).then(function () { return lane; });
+    }
+    function done(lane) {
+      lane.speaking--;
+      if (draw.idle !== 'paused' || lane.speaking > 0) return;
+      lane.paused = true;
+      setSending(lane, false);
     }
 
     if (draw.tracks === 'atJoin') {
@@ -275,7 +306,10 @@ window.__SIMLIB__.callAudio = (function (L) {
         // network delays speech rather than dropping it; what is more than MAX_LATE_MS late is
         // missed, never played stale.
         var wait = u.startAt - Date.now();
-        if (-wait > MAX_LATE_MS) return report('missed', u.id + ' (' + -wait + ' ms late)');
+        if (-wait > MAX_LATE_MS) {
+          done(lane);
+          return report('missed', u.id + ' (' + -wait + ' ms late)');
+        }
         var source = ctx.createBufferSource();
         source.buffer = buffer;
         source.connect(lane.input);
@@ -284,10 +318,11 @@ window.__SIMLIB__.callAudio = (function (L) {
         source.addEventListener('ended', function () {
           playing.delete(source);
           source.disconnect();
+          done(lane);
           if (!changed && playing.size === 0) { changed = true; setTimeout(change, 100); }
         });
         post('played', { guest: local.guestId, id: u.id, startedAt: Date.now() + Math.max(0, wait), lateMs: Math.max(0, -wait),
-          slot: lane.index, mid: transceiverOf(lane.sender) }).catch(function () {});
+          slot: lane.index, mid: (transceiverOf(lane.sender) || {}).mid || null }).catch(function () {});
       }).catch(function (err) { report('failed', u.id + ': ' + err); });
     }
 

@@ -404,6 +404,25 @@ window.__SIMLIB__ = (function () {
     })();
   }
 
+  /*
+   * The moment before a page's first screen is drawn whole, as this page load drew it
+   * (SIM.halfDrawn, HALF_DRAWN_CHOICES in html.ts): nothing ('none'); the app's header alone, with
+   * its "Sign in" button, before the pre-join form mounts ('signIn'); or the app's default
+   * no-access words, shown until the meeting's details arrive ('wall'). Then then() draws the
+   * screen, HALF_DRAWN_MS later: a moment too short to be read twice half a second apart.
+   */
+  var HALF_DRAWN_MS = 250;
+  function halfDrawn(root, then) {
+    var moment = (window.__SIM__ || {}).halfDrawn || 'none';
+    if (moment === 'none') return then();
+    root.replaceChildren(
+      moment === 'signIn'
+        ? h('header', {}, [h('span', {}, 'Meetings'), wrap('control', h('button', { type: 'button' }, 'Sign in'))])
+        : h('div', { role: 'alert' }, [wrap('control', h('h1', {}, 'You can\u2019t join this meeting'))]),
+    );
+    setTimeout(then, HALF_DRAWN_MS);
+  }
+
   return {
     h: h,
     wrap: wrap,
@@ -419,5 +438,6 @@ window.__SIMLIB__ = (function () {
     dropdown: dropdown,
     pickCaptionLanguage: pickCaptionLanguage,
     interstitial: interstitial,
+    halfDrawn: halfDrawn,
   };
 })();

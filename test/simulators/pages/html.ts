@@ -15,6 +15,21 @@ export const AUDIO_CHOICES = {
 } as const;
 
 /**
+ * What a track carries while nobody speaks on it (AudioVariation.idle), drawn after every other
+ * choice so that earlier draws stay: silence, or nothing at all (the media server stops sending
+ * once the speech on the track ends, as servers that forward only active speakers do; the
+ * receiving track is muted until the next speech on it).
+ */
+export const AUDIO_IDLE_CHOICES = { audioIdle: ['silence', 'paused'] } as const;
+
+/**
+ * The moment before a page's first screen is drawn whole (common.js halfDrawn), drawn last:
+ * nothing, the header's "Sign in" button alone, or the app's default no-access words. Real
+ * builds mount their shell before the screen's content; a bot must not end a meeting on it.
+ */
+export const HALF_DRAWN_CHOICES = { halfDrawn: ['none', 'signIn', 'wall'] } as const;
+
+/**
  * How a page load shows captions the host turned off (MeetingOptions.captionsAllowed): the
  * control stays, disabled, with a note saying the host or organizer turned captions off; or it is
  * gone from the toolbar (Meet, Zoom) or the More menu (Teams).
@@ -91,8 +106,9 @@ export function renderPage<K extends string, L extends string>(page: {
  *
  * Every platform's page loads draw, in this order: how the bot's own tile is marked (`selfTile`),
  * the call's audio (AUDIO_CHOICES), how a speaking person shows (`speakingMark`), how captions the
- * host turned off show (CAPTIONS_REFUSED_CHOICES), then the platform's own `choices`. A new choice
- * goes last, so every seed's earlier draws stay.
+ * host turned off show (CAPTIONS_REFUSED_CHOICES), the platform's own `choices`, then what an idle
+ * track carries (AUDIO_IDLE_CHOICES) and the moment before the first screen is drawn whole
+ * (HALF_DRAWN_CHOICES). A new choice goes last, so every seed's earlier draws stay.
  */
 export function definePages<
   const K extends string,
@@ -114,7 +130,15 @@ export function definePages<
   rootId: string;
 }) {
   const { selfTile, speakingMark } = pages;
-  const choices = { selfTile, ...AUDIO_CHOICES, speakingMark, ...CAPTIONS_REFUSED_CHOICES, ...pages.choices };
+  const choices = {
+    selfTile,
+    ...AUDIO_CHOICES,
+    speakingMark,
+    ...CAPTIONS_REFUSED_CHOICES,
+    ...pages.choices,
+    ...AUDIO_IDLE_CHOICES,
+    ...HALF_DRAWN_CHOICES,
+  };
   const choicesOf = (seed: number) => drawChoices(seed, choices);
   return {
     levels: pages.levels,

@@ -840,5 +840,5 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   else if (SIM.screen === 'cannot_join') renderRefused();
   else if (SIM.screen) renderEnd(SIM.screen);
   else if (O.interstitial) L.interstitial(root, C.end, SIM.meetingId, renderPrejoin);
-  else renderPrejoin();
+  else L.halfDrawn(root, renderPrejoin);
 });

@@ -27,5 +27,5 @@ export function choiceOf(platform: SimPlatform, seed: number, choice: PageChoice
 /** How a seed's page loads deliver the call's audio (see AudioVariation). */
 export function audioOf(platform: SimPlatform, seed: number): AudioVariation {
   const drawn = PAGES[platform].choicesOf(seed);
-  return { tracks: drawn.audioTracks, change: drawn.audioChange, elements: drawn.audioElements };
+  return { tracks: drawn.audioTracks, change: drawn.audioChange, elements: drawn.audioElements, idle: drawn.audioIdle };
 }

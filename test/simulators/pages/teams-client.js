@@ -111,7 +111,9 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
           return L.interstitial(root, C.end, local.meetingId, function () {
             renderPrejoin(info.account);
           });
-        renderPrejoin(info.account);
+        L.halfDrawn(root, function () {
+          renderPrejoin(info.account);
+        });
       });
   }
 

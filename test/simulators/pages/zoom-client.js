@@ -821,5 +821,5 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   else if (SIM.page === 'signin') renderSignIn();
   else if (SIM.screen) renderWall(SIM.screen);
   else if (O.interstitial) L.interstitial(root, C.page, SIM.meetingId, renderPrejoin);
-  else renderPrejoin();
+  else L.halfDrawn(root, renderPrejoin);
 });

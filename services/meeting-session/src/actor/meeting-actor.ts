@@ -35,6 +35,7 @@ import type { Coaching, InsightPayload, MeetingCoach } from './coaching.js';
 import { DocumentFlusher } from './document-flusher.js';
 import { EventStream, type Outbox } from './event-stream.js';
 import { Mailbox } from './mailbox.js';
+import { BotNames } from './bot-names.js';
 import { Roster } from './participants.js';
 import { AutoLeave } from './auto-leave.js';
 import { driverFailureOf, leaveWithin, storeSegment } from './side-effects.js';
@@ -89,7 +90,7 @@ export class MeetingActor {
   private joinSeen: JoinProgress | null = null;
   private readonly mailbox: Mailbox;
   private readonly stream: EventStream;
-  private readonly roster = new Roster();
+  private readonly roster: Roster;
   private readonly coach: MeetingCoach;
   private readonly timers: AutoLeave;
   private readonly flusher: DocumentFlusher;
@@ -111,6 +112,8 @@ export class MeetingActor {
   ) {
     this.meetingId = spec.meetingId;
     this.account = spec.account;
+    const botNames = new BotNames(deps.config.botNamePatterns, deps.displayName);
+    this.roster = new Roster((name) => botNames.isBot(name));
     const log = deps.logger.child({ meetingId: spec.meetingId });
     this.mailbox = new Mailbox((err) => log.error({ err }, 'actor message failed'));
     this.stream = new EventStream({
@@ -342,7 +345,7 @@ export class MeetingActor {
     this.recorder?.start();
     this.transcription?.admitted(Date.now());
     this.transition('live', null);
-    this.timers.admitted(this.roster.count);
+    this.timers.admitted(this.roster.people);
     this.flusher.startPeriodic(this.deps.config.flushIntervalMs);
   }
 
@@ -430,17 +433,28 @@ export class MeetingActor {
     for (const insight of insights) this.stream.emit('coach_insight', { ...insight });
   }
 
+  /**
+   * Each event says whether its participant is a bot (`bot`) and which bots are in the meeting
+   * right after it (`bots`); the count counts everybody but this bot. Only people keep the bot in
+   * the meeting: with nobody but bots it is alone.
+   */
   private onParticipants(names: string[]): void {
     if (this.phase === 'closed') return;
+    const bots = this.roster.bots;
     const change = this.roster.update(names);
-    // Counts step one by one, so each event's count is the count right after that change.
+    // Counts and bots step one by one, so each event's are those right after that change.
     let count = this.roster.count - change.joined.length + change.left.length;
     const timestamp = new Date().toISOString();
-    for (const name of change.left)
-      this.stream.emit('participant_left', { name, participantCount: --count, timestamp });
-    for (const name of change.joined)
-      this.stream.emit('participant_joined', { name, participantCount: ++count, timestamp });
-    if (this.status === 'live' && this.phase === 'running') this.timers.participants(this.roster.count);
+    const emit = (type: 'participant_joined' | 'participant_left', name: string) => {
+      const bot = this.roster.isBot(name);
+      if (bot && type === 'participant_joined') bots.push(name);
+      if (bot && type === 'participant_left') bots.splice(bots.indexOf(name), 1);
+      count += type === 'participant_joined' ? 1 : -1;
+      this.stream.emit(type, { name, participantCount: count, timestamp, bot, bots: [...bots] });
+    };
+    for (const name of change.left) emit('participant_left', name);
+    for (const name of change.joined) emit('participant_joined', name);
+    if (this.status === 'live' && this.phase === 'running') this.timers.participants(this.roster.people);
   }
 
   private onTimer(why: 'alone' | 'max_duration' | 'lobby_timeout' | 'join_timeout'): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * Participant lists -> joined/left. Drivers report the whole list of names whenever it changes;
- * two people may share a name, so the lists are compared as multisets.
+ * two people may share a name, so the lists are compared as multisets. Participants that are
+ * other bots (bot-names.ts) are in the lists, but not among the people.
  */
 export interface RosterChange {
   joined: string[];
@@ -12,8 +13,20 @@ export class Roster {
   /** Every name seen since the start, in order of first appearance. */
   readonly everSeen: string[] = [];
 
+  constructor(readonly isBot: (name: string) => boolean = () => false) {}
+
   get count(): number {
     return this.current.length;
+  }
+
+  /** The participants who are people, not bots: who the bot stays for. */
+  get people(): number {
+    return this.current.filter((name) => !this.isBot(name)).length;
+  }
+
+  /** The participants who are bots, in the list's order. */
+  get bots(): string[] {
+    return this.current.filter((name) => this.isBot(name));
   }
 
   update(names: string[]): RosterChange {

@@ -7,7 +7,7 @@
  * finalisation (when a turn is complete) is the driver's job because its timing is per platform.
  */
 import type { DriverEnd, DriverFailure, MeetingWarning, Platform, StorageState } from '@notetaker/contracts';
-import type { AudioBatch, PcmChunk } from '../recording/page-capture.js';
+import type { AudioBatch, PcmMessage } from '../recording/page-capture.js';
 import type { TileLook } from './tile-readings.js';
 
 export interface CaptionUpdate {
@@ -52,8 +52,8 @@ export interface DriverListener {
   audio(batch: AudioBatch): void;
   /** Recording or transcription: the page cannot capture audio (why, for the operator). */
   audioFailed(detail: string): void;
-  /** Transcription from audio: about 200 ms of one remote track's audio. */
-  pcm(chunk: PcmChunk): void;
+  /** Transcription from audio: 100 ms of one remote track's audio, or word that the track went quiet. */
+  pcm(chunk: PcmMessage): void;
   /**
    * How the tiles look now (the bot's own left out), whenever that changes while live: who speaks
    * is learned from them (transcription/speaker-learner.ts).

@@ -4,7 +4,7 @@
  * that throws never breaks the browser side.
  */
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
-import type { AudioBatch, PcmChunk } from '../recording/page-capture.js';
+import type { AudioBatch, PcmMessage } from '../recording/page-capture.js';
 import type { TileLook } from './tile-readings.js';
 import type {
   CaptionUpdate,
@@ -61,7 +61,7 @@ export class GuardedListener implements DriverListener {
     this.deliver((l) => l.audioFailed(detail));
   }
 
-  pcm(chunk: PcmChunk): void {
+  pcm(chunk: PcmMessage): void {
     this.deliver((l) => l.pcm(chunk));
   }
 

@@ -28,7 +28,10 @@ export interface DriverFactoryOptions {
   meetingsPerBrowser?: number;
   /** Live, and no caption can be read (or turned on) this long: the meeting is blind. Default 20 s. */
   captionBlindAfterMs?: number;
-  /** Joining, and the page shows a screen no rule knows this long: join_screen_unknown. Default 15 s. */
+  /**
+   * Joining, and the page shows one screen the bot cannot get past this long (one no rule knows, or
+   * a known one it cannot act on; the lobby and a meeting not started are waits): join_screen_unknown. Default 15 s.
+   */
   unknownScreenWarnMs?: number;
 }
 

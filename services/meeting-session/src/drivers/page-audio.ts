@@ -9,7 +9,7 @@ import {
   AUDIO_BINDING,
   captureScript,
   PCM_BINDING,
-  type PcmChunk,
+  type PcmMessage,
   type RecordingSlice,
 } from '../recording/page-capture.js';
 import { WebmBatches } from '../recording/webm-batches.js';
@@ -90,7 +90,7 @@ export class PageAudio {
   }
 
   private heardPcm(json: string): void {
-    this.live()?.pcm(JSON.parse(json) as PcmChunk);
+    this.live()?.pcm(JSON.parse(json) as PcmMessage);
   }
 
   private fail(detail: string): void {

@@ -14,6 +14,7 @@ import { CaptionLanguage } from './caption-language.js';
 import type { CaptionTracker } from './caption-tracker.js';
 import type { DriverListener, JoinTarget, MeetingDriver, PageEvidence, SnapshotNode } from './driver.js';
 import { JoinScreenWatch } from './join-screen-watch.js';
+import { TerminalWatch } from './terminal-watch.js';
 import { GuardedListener } from './listener-guard.js';
 import { actions, CAPTIONS_BINDING, type SnapshotArea } from './page-actions.js';
 import { seedStorageState } from './storage-state.js';
@@ -28,7 +29,7 @@ export interface PageDriverSettings extends TimingSettings {
   joinTimeoutMs: number;
   pollIntervalMs: number;
   captionBlindAfterMs: number;
-  /** An unknown screen this long while joining raises join_screen_unknown (JoinScreenWatch). */
+  /** Joining, stuck this long on one screen (unknown, or known but not acted on) raises join_screen_unknown (JoinScreenWatch). */
   unknownScreenWarnMs: number;
 }
 
@@ -61,6 +62,7 @@ export class PageDriver<Item> implements MeetingDriver {
   private readonly memo = new ActionMemo();
   private readonly health: CaptionHealth;
   private readonly joinScreens: JoinScreenWatch;
+  private readonly terminals = new TerminalWatch();
   /** The caption language asked for, selected once captions are on; null: the platform's default. */
   private readonly language: CaptionLanguage | null;
   /** Caption text was read since the last health reading. */
@@ -180,14 +182,11 @@ export class PageDriver<Item> implements MeetingDriver {
   /** Acts on one reading of the page; true if it did something worth a quick second look. */
   private async step(page: Page, state: PageState<Item>): Promise<boolean> {
     const now = this.clock();
-    if (state.outcome) {
-      if (ENDS.has(state.outcome)) this.end(state.outcome as DriverEnd);
-      else {
-        const reason = this.failureOf(state);
-        // A wall is never retried, so what it looked like is all the operator will ever have of it.
-        const evidence = WALLS.has(reason) ? await this.evidenceOf(page) : undefined;
-        this.fail(reason, `${state.screen} screen at ${hostOf(state.url)}`, evidence);
-      }
+    // Seen twice, or not acted on (TerminalWatch): nothing else is done with a terminal reading.
+    const terminal = state.outcome ?? this.joinFailureOf(state, now);
+    const confirmed = this.terminals.confirmed(state.screen, terminal, now);
+    if (terminal) {
+      if (confirmed) await this.actOnTerminal(page, state, terminal);
       return false;
     }
     if (state.prejoin?.identity && this.accountName === null && this.target.account) {
@@ -234,14 +233,6 @@ export class PageDriver<Item> implements MeetingDriver {
       this.listener?.lobby();
       return false;
     }
-    const failure = this.adapter.joinFailure?.(state, {
-      passcode: this.target.passcode ?? null,
-      timedOut: now >= this.deadline,
-    });
-    if (failure) {
-      this.fail(failure, `${state.screen} screen at ${hostOf(state.url)}`);
-      return false;
-    }
     if (now >= this.deadline) {
       if (this.phase === 'lobby') this.fail('lobby_timeout', `not admitted within ${this.settings.lobbyTimeoutMs} ms`);
       else this.fail('join_failed', `still on ${this.joinScreens.lastSeen} after ${this.settings.joinTimeoutMs} ms`);
@@ -250,15 +241,33 @@ export class PageDriver<Item> implements MeetingDriver {
     return this.phase === 'joining' ? this.adapter.advanceJoin(context) : false;
   }
 
+  /** A failure the platform tells from a joining bot's reading that shows no outcome of its own (PlatformAdapter.joinFailure). */
+  private joinFailureOf(state: PageState<Item>, now: number): DriverFailure | null {
+    if (this.phase === 'live' || state.screen === 'in_call' || state.screen === 'lobby') return null;
+    const situation = { passcode: this.target.passcode ?? null, timedOut: now >= this.deadline };
+    return this.adapter.joinFailure?.(state, situation) ?? null;
+  }
+
+  /** A terminal reading, confirmed: the meeting is over for the bot, or joining failed. */
+  private async actOnTerminal(page: Page, state: PageState<Item>, terminal: DriverFailure | DriverEnd): Promise<void> {
+    if (ENDS.has(terminal)) return this.end(terminal as DriverEnd);
+    const where = `${state.screen} screen at ${hostOf(state.url)}`;
+    const reason = state.outcome ? this.failureOf(state) : (terminal as DriverFailure);
+    // A wall is never retried, so what it looked like is all the operator will ever have of it.
+    const evidence = WALLS.has(reason) ? await this.evidenceOf(page) : undefined;
+    this.fail(reason, where, evidence);
+  }
+
   /**
-   * A join screen no rule knows, for long: reported once with what the page looks like (its
-   * structure, no text; and a screenshot), and cleared once a known screen shows. The bot waits on.
+   * A join screen the bot is stuck on (one no rule knows, or one it cannot act on), for long:
+   * reported once with what the page looks like (its structure, no text; and a screenshot), and
+   * cleared once the bot moves on to another screen. The bot keeps trying.
    */
   private async watchJoinScreen(page: Page, state: PageState<Item>, now: number): Promise<void> {
     const change = this.joinScreens.observe(state, now);
     if (change === 'clear') this.listener?.warning({ warning: 'join_screen_unknown', raised: false });
     if (change !== 'raise') return;
-    const seen = `${this.joinScreens.lastSeen} for ${Math.round(this.joinScreens.unknownFor(now) / 1000)} s`;
+    const seen = `${this.joinScreens.lastSeen} for ${Math.round(this.joinScreens.stuckFor(now) / 1000)} s`;
     this.listener?.warning({ warning: 'join_screen_unknown', raised: true, seen, ...(await this.evidenceOf(page)) });
   }
 

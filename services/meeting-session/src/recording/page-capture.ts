@@ -20,7 +20,8 @@
  *
  * For transcription from audio, each track is also tapped on its own (Meet sends a track per recent
  * speaker, so two people talking at once stay apart) as 16 kHz PCM by an AudioWorklet, off the
- * page's main thread, and handed over through `__ntPcm` every 100 ms (transcription/).
+ * page's main thread, and handed over through `__ntPcm` every 100 ms (transcription/); a track
+ * that stops (muted, ended) is said to be quiet there, after its last chunk (PcmQuiet).
  */
 
 /**
@@ -40,6 +41,19 @@ export interface PcmChunk {
   /** Base64 of little-endian Int16 samples at PCM_SAMPLE_RATE. */
   data: string;
 }
+
+/**
+ * For transcription: the track's tap was unplugged (the track muted, ended or gone: the platform
+ * stopped sending on it), after its last chunk. The utterance under way on it ends here, whether
+ * or not a pause was heard.
+ */
+export interface PcmQuiet {
+  track: string;
+  quiet: true;
+}
+
+/** What the page hands over through `__ntPcm`. */
+export type PcmMessage = PcmChunk | PcmQuiet;
 
 export const PCM_SAMPLE_RATE = 16_000;
 
@@ -82,9 +96,15 @@ export const PCM_BINDING = '__ntPcm';
  * The PCM tap's AudioWorklet (audio thread, not the page's main thread): the track's samples at
  * the tap's context rate as Int16, posted every `size` samples with the audio clock's frame of the
  * first one. A track unplugged has no input: no samples, and the frames it missed show as a gap.
+ * Asked on its port as it is unplugged, it answers `quiet` after the chunks it already posted.
  */
 const PCM_TAP = `class NtTap extends AudioWorkletProcessor {
-  constructor(options) { super(); this.size = options.processorOptions.size; this.fresh(); }
+  constructor(options) {
+    super();
+    this.size = options.processorOptions.size;
+    this.fresh();
+    this.port.onmessage = () => this.port.postMessage({ quiet: true });
+  }
   fresh() { this.buf = new Int16Array(this.size); this.n = 0; this.frame = -1; }
   process(inputs) {
     var ch = inputs[0] && inputs[0][0];
@@ -134,10 +154,17 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
         source.connect(mix.dest);
         wired.parts.push(source);
       }
-      if (tap) wired.parts = wired.parts.concat(tap.wire(track.id, stream));
+      if (tap) {
+        var tapped = tap.wire(track.id, stream);
+        wired.parts.push(tapped.source, tapped.node);
+        wired.tap = tapped.node;
+      }
     }
+    // Muted, ended or gone, the track may stop in the middle of a word: its tap says so, so that
+    // the utterance ends now rather than with the track's next sound.
     function unplug() {
       if (!wired) return;
+      if (wired.tap) wired.tap.port.postMessage('quiet');
       wired.parts.forEach(function (part) { part.disconnect(); });
       wired.element.srcObject = null;
       wired = null;
@@ -233,6 +260,7 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
         });
         node.port.onmessage = function (event) {
           if (stopped) return;
+          if (event.data.quiet) return deliver(pcmBinding, { track: id, quiet: true });
           var samples = new Uint8Array(event.data.samples);
           var end = event.data.frame + samples.length / 2;
           deliver(pcmBinding, { track: id, frame: event.data.frame, endMs: wallMsOf(end), data: base64(samples) });
@@ -240,7 +268,7 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
         source.connect(node);
         // Connected to the (silent) destination so that the graph pulls it.
         node.connect(ctx.destination);
-        return [source, node];
+        return { source: source, node: node };
       },
     };
     return null;

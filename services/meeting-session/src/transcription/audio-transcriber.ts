@@ -7,6 +7,13 @@
  * ends the utterance is confirmed: it is sent then, and used if the utterance ends there; speech
  * coming back aborts it. So the engine's answer overlaps the confirmation, for the same words.
  *
+ * Every utterance gets its final: one ends at its pause, at MAX_MS, when its track goes quiet
+ * (the page says a track muted or ended: PcmQuiet), when its track stops delivering chunks for
+ * STALLED_MS without a word (a renderer that stopped, a tap gone), and at `finish()` (the bot
+ * leaves, the meeting ended). A track that stops with no pause after the last word (a platform
+ * that stops sending when nobody speaks) would otherwise keep its utterance open until the
+ * track's next sound, or the end of the meeting.
+ *
  * It never stalls the meeting: an engine that fails gives a segment marked untranscribed (who
  * spoke, when) and one warning until it answers again; a spent budget stops the sending, with a
  * warning. Which utterances it transcribes is the source choice's say (source-choice.ts): in
@@ -14,7 +21,7 @@
  * captions turn out to have missed them.
  */
 import type { TranscriptSource, Untranscribed } from '@notetaker/contracts';
-import type { PcmChunk } from '../recording/page-capture.js';
+import type { PcmMessage } from '../recording/page-capture.js';
 import { PCM_SAMPLE_RATE } from '../recording/page-capture.js';
 import { LocalAgreement } from './local-agreement.js';
 import { SpeechEngineError } from './speech-engine.js';
@@ -79,6 +86,9 @@ const HOLD_MS = 30_000;
 const TAKE_OVER_MIN_MS = 1_000;
 /** Leaving, finals still with the engine after this are marked untranscribed. */
 const FINISH_WAIT_MS = 15_000;
+/** A track delivering nothing this long has stopped: its utterance under way ends (chunks come every 100 ms). */
+export const STALLED_MS = 2_000;
+const TICK_MS = 200;
 
 interface Tracked {
   utterance: Utterance;
@@ -103,7 +113,7 @@ interface EarlyFinal {
 }
 
 export class AudioTranscriber {
-  private readonly tracks = new Map<string, VoiceActivity>();
+  private readonly tracks = new Map<string, { activity: VoiceActivity; heardAt: number }>();
   private readonly open = new Map<Utterance, Tracked>();
   private held: Tracked[] = [];
   private chain: Promise<void> = Promise.resolve();
@@ -115,28 +125,34 @@ export class AudioTranscriber {
   /** Audio transcribed up to here: caption turns that began before it are left out. */
   private audioCoveredUntil = 0;
   private readonly timer: NodeJS.Timeout;
+  private lastTickAt: number;
   private readonly clock: () => number;
 
   constructor(private readonly options: AudioTranscriberOptions) {
     this.clock = options.clock ?? Date.now;
-    this.timer = setInterval(() => this.sendPartials(), 200);
+    this.lastTickAt = this.clock();
+    this.timer = setInterval(() => this.tick(), TICK_MS);
     this.timer.unref();
   }
 
-  /** One chunk from the page (PcmChunk). */
-  push(chunk: PcmChunk): void {
+  /** One chunk from the page (PcmChunk), or word that a track went quiet (PcmQuiet). */
+  push(chunk: PcmMessage): void {
+    if ('quiet' in chunk) return this.tracks.get(chunk.track)?.activity.close();
     let track = this.tracks.get(chunk.track);
     if (!track) {
-      track = new VoiceActivity(chunk.track, PCM_SAMPLE_RATE, {
+      const activity = new VoiceActivity(chunk.track, PCM_SAMPLE_RATE, {
         started: (utterance) => this.started(utterance),
         paused: (utterance) => this.paused(utterance),
         ended: (utterance) => this.ended(utterance),
       });
+      track = { activity, heardAt: 0 };
       this.tracks.set(chunk.track, track);
     }
     this.options.speakers.audio(chunk.endMs);
+    track.heardAt = this.clock();
     const bytes = Buffer.from(chunk.data, 'base64');
-    track.push(new Int16Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 2)), chunk.frame, chunk.endMs);
+    const samples = new Int16Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.length / 2));
+    track.activity.push(samples, chunk.frame, chunk.endMs);
     for (const tracked of this.open.values()) {
       if (tracked.audioOwned) this.audioCoveredUntil = Math.max(this.audioCoveredUntil, tracked.utterance.endMs);
       // Speech came back after the pause: that final is for fewer words than the utterance has.
@@ -162,7 +178,7 @@ export class AudioTranscriber {
   /** The meeting is over for the bot: utterances under way end, finals get a last while to come. */
   async finish(): Promise<void> {
     clearInterval(this.timer);
-    for (const track of this.tracks.values()) track.close();
+    for (const track of this.tracks.values()) track.activity.close();
     const deadline = setTimeout(() => this.aborts.abort(), FINISH_WAIT_MS);
     await this.chain;
     clearTimeout(deadline);
@@ -202,8 +218,23 @@ export class AudioTranscriber {
     this.held.push(tracked);
   }
 
-  private sendPartials(): void {
+  private tick(): void {
     const now = this.clock();
+    // A tick this late means this process was held up: chunks may be waiting, so no track counts as stopped.
+    const punctual = now - this.lastTickAt < 3 * TICK_MS;
+    this.lastTickAt = now;
+    if (punctual) this.endStalled(now);
+    this.sendPartials(now);
+  }
+
+  /** A track that stopped delivering with an utterance open: it ends with what it has. */
+  private endStalled(now: number): void {
+    for (const { activity, heardAt } of this.tracks.values()) {
+      if (activity.open && now - heardAt >= STALLED_MS) activity.close();
+    }
+  }
+
+  private sendPartials(now: number): void {
     for (const tracked of this.open.values()) {
       const { utterance } = tracked;
       if (!tracked.audioOwned && this.options.source() !== 'audio') continue;

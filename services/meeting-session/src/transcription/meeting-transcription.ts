@@ -5,7 +5,7 @@
  * events still count (`captionCounts`) and hears back partials, finals, troubles and switches.
  */
 import type { MeetingWarning, TranscriptionMode, TranscriptSource } from '@notetaker/contracts';
-import type { PcmChunk } from '../recording/page-capture.js';
+import type { PcmMessage } from '../recording/page-capture.js';
 import { AudioTranscriber, type AudioTranscriberOptions, type SpeechToText } from './audio-transcriber.js';
 import { SourceChoice, type SourceSwitch } from './source-choice.js';
 import { SpeakerLearner, type TileLook } from './speaker-learner.js';
@@ -66,7 +66,7 @@ export class MeetingTranscription {
     this.timer.unref();
   }
 
-  pcm(chunk: PcmChunk): void {
+  pcm(chunk: PcmMessage): void {
     this.transcriber?.push(chunk);
   }
 

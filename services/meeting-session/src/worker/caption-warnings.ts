@@ -6,7 +6,7 @@
  * - metrics: meetings blind now by platform, and blind episodes;
  * - the page's structure there (no text, no names) written to DATA_DIR/caption-snapshots, one per
  *   meeting and episode (page-snapshots.ts): what whoever updates the selectors needs.
- * `join_screen_unknown` (joining, the bot sees a screen it does not recognise) also writes a PNG
+ * `join_screen_unknown` (joining, the bot is stuck on a screen: unknown, or known but not got past) also writes a PNG
  * screenshot beside its snapshot, and is counted apart; it is not blindness either.
  * `caption_language_unavailable` (the language asked for could not be selected) goes the same way,
  * with its own words: the bot does read captions, in the platform's default language, so it is on
@@ -43,7 +43,7 @@ const RAISED: Record<MeetingWarning, string> = {
   recording_unavailable: 'the recording is not stored',
   transcription_unavailable: 'speech is not transcribed: the speech engine does not answer',
   transcription_budget_exhausted: "the meeting's audio transcription budget is spent",
-  join_screen_unknown: 'the bot is on a join screen it does not recognise',
+  join_screen_unknown: 'the bot is stuck on a join screen (one it does not recognise, or cannot get past)',
 };
 const CLEARED: Record<MeetingWarning, string> = {
   captions_unreadable: 'captions are read again',
@@ -52,7 +52,7 @@ const CLEARED: Record<MeetingWarning, string> = {
   recording_unavailable: 'the recording is stored again',
   transcription_unavailable: 'the speech engine answers again',
   transcription_budget_exhausted: 'audio transcription goes on',
-  join_screen_unknown: 'the bot is on a join screen it recognises again',
+  join_screen_unknown: 'the bot moved on from the join screen it was stuck on',
 };
 
 export interface CaptionWarningsOptions {

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
-import type { AudioBatch, PcmChunk } from '../../src/recording/page-capture.js';
+import type { AudioBatch, PcmChunk, PcmMessage } from '../../src/recording/page-capture.js';
 import type { TileLook } from '../../src/drivers/tile-readings.js';
 import type {
   CaptionUpdate,
@@ -88,8 +88,11 @@ export class RecordingListener implements DriverListener {
   }
 
   readonly pcmChunks: PcmChunk[] = [];
-  pcm(chunk: PcmChunk): void {
-    this.pcmChunks.push(chunk);
+  /** The tracks the page said went quiet (muted, ended), in order. */
+  readonly quietTracks: string[] = [];
+  pcm(message: PcmMessage): void {
+    if ('quiet' in message) this.quietTracks.push(message.track);
+    else this.pcmChunks.push(message);
   }
   /** Each change of the tiles' looks, with when it was reported. */
   readonly lookChanges: Array<{ tiles: TileLook[]; at: number }> = [];
