@@ -1,15 +1,10 @@
 /** What the Google Meet driver runs in the page (JavaScript source; see source.ts). */
 import { meetSelectors } from './selectors.js';
 import { DOM_HELPERS } from '../page-scripts/dom-helpers.js';
+import { PREJOIN_FIELD_HELPERS } from '../page-scripts/prejoin-fields.js';
 import { pageProgram } from '../page-scripts/source.js';
 
 const MEET_FUNCTIONS = String.raw`
-function nameInput() {
-  var named = first(S.css.nameInput);
-  if (named) return named;
-  var inputs = shown(S.css.textInput);
-  return inputs.length === 1 ? inputs[0] : null;
-}
 function joinButton() { return outsideDialogs(byText(S.css.buttons, S.text.joinButton))[0] || null; }
 function buttonWithIcon(pattern) {
   var icons = shown(S.css.icons).filter(function (icon) { return pattern.test(norm(icon.textContent)); });
@@ -120,8 +115,8 @@ function inspectScreen(state) {
   state.outcome = terminalOutcome(text);
   if (state.outcome) { state.screen = 'terminal'; return state; }
   if (S.text.lobby.test(text)) { state.screen = 'lobby'; return state; }
-  var name = nameInput();
   var join = joinButton();
+  var name = nameField(join);
   if (name || join || state.dialog) {
     state.screen = 'prejoin';
     state.prejoin = { name: name ? name.value : null, micOn: !!first(S.css.micIsOn), camOn: !!first(S.css.cameraIsOn), joinEnabled: enabled(join), identity: accountIdentity() };
@@ -148,9 +143,9 @@ function finishLanguage() {
 function blurFocus() { if (document.activeElement && document.activeElement.blur) document.activeElement.blur(); return true; }
 `;
 
-export const meetScript = pageProgram(DOM_HELPERS, MEET_FUNCTIONS, meetSelectors, {
+export const meetScript = pageProgram(DOM_HELPERS, PREJOIN_FIELD_HELPERS + MEET_FUNCTIONS, meetSelectors, {
   inspect: 'inspect()',
-  focusName: 'focusInput(nameInput())',
+  focusName: 'focusInput(nameField(joinButton()))',
   // Both toggles at once: each is a button whose label says what a click would do.
   muteMedia: '[press(first(S.css.micIsOn)), press(first(S.css.cameraIsOn))]',
   join: 'clickJoin()',

@@ -1,6 +1,7 @@
 /** What the Microsoft Teams driver runs in the page (JavaScript source; see source.ts). */
 import { teamsSelectors } from './selectors.js';
 import { DOM_HELPERS } from '../page-scripts/dom-helpers.js';
+import { PREJOIN_FIELD_HELPERS } from '../page-scripts/prejoin-fields.js';
 import { pageProgram } from '../page-scripts/source.js';
 
 const TEAMS_FUNCTIONS = String.raw`
@@ -16,7 +17,7 @@ function flip(toggle) {
   control.click();
   return true;
 }
-function continueButton() { return first(S.css.continueOnBrowser) || byText(S.css.buttons, S.text.continueOnBrowser)[0] || null; }
+function continueButton() { return first(S.css.continueOnBrowser) || named(S.css.launcherControls, S.text.continueOnBrowser); }
 function joinButton() { return first(S.css.joinButton) || outsideDialogs(byText(S.css.buttons, S.text.joinButton))[0] || null; }
 
 /*
@@ -104,8 +105,8 @@ function inspectScreen(state) {
   if (state.outcome) { state.screen = 'terminal'; return state; }
   if (lobby) { state.screen = 'lobby'; return state; }
   if (continueButton()) { state.screen = 'launcher'; return state; }
-  var name = first(S.css.nameInput);
   var join = joinButton();
+  var name = nameField(join);
   if (name || join || state.dialog) {
     state.screen = 'prejoin';
     state.prejoin = { name: name ? name.value : null, micOn: isOn(first(S.css.micToggle)), camOn: isOn(first(S.css.cameraToggle)), joinEnabled: enabled(join), identity: accountIdentity() };
@@ -146,11 +147,11 @@ function finishLanguage(apply) {
 }
 `;
 
-export const teamsScript = pageProgram(DOM_HELPERS, TEAMS_FUNCTIONS, teamsSelectors, {
+export const teamsScript = pageProgram(DOM_HELPERS, PREJOIN_FIELD_HELPERS + TEAMS_FUNCTIONS, teamsSelectors, {
   inspect: 'inspect()',
   continue: 'press(continueButton())',
   confirmDialog: 'press(dialogButton())',
-  focusName: 'focusInput(first(S.css.nameInput))',
+  focusName: 'focusInput(nameField(joinButton()))',
   muteMedia: '[flip(first(S.css.micToggle)), flip(first(S.css.cameraToggle))]',
   join: 'clickJoin()',
   captionsStep: 'captionsStep()',
