@@ -233,7 +233,9 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     }
     if (modal === 'before' || modal === 'beforeGerman') return refuseDevices(DEVICE_MODALS[modal === 'before' ? 'en' : 'de']);
     if (modal === 'allowPrompt') {
+      // Waiting on the browser's permission prompt, Teams takes no Join click.
       var prompt = h('div', { role: 'alert', class: C.toast }, 'Select Allow to let Microsoft Teams use your mic and camera.');
+      local.dialogOpen = true;
       document.body.appendChild(prompt);
       return setTimeout(function () { prompt.remove(); refuseDevices(DEVICE_MODALS.en); }, 800 + (SIM.seed % 700));
     }

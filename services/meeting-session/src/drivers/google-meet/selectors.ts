@@ -11,7 +11,7 @@ export const meetSelectors = {
   /** Join screens by what they are, shared by every platform (join-screens.ts). */
   screens: joinScreens,
   css: {
-    /** The name field as builds since 2025 mark it (a hint: prejoin-fields.ts finds it by what it is). */
+    /** The name field as builds since 2025 mark it (a hint: prejoin-form.ts finds it by what it is). */
     nameHint: 'input[type="text"][aria-label="Your name"]',
     textInput: 'input[type="text"], input:not([type])',
     buttons: 'button, [role="button"]',
@@ -73,10 +73,12 @@ export const meetSelectors = {
     presentationTile: /\(presentation\)$/i,
     /** Names (aria-label, aria-labelledby, else the text without icons) along the caption language's path. */
     settingsItem: /^settings$/i,
-    settingsDialog: /^settings$/i,
+    languageDialog: /^settings$/i,
     captionsTab: /^captions$/i,
     languageBox: /^(meeting language|language of the meeting)$/i,
-    closeDialog: /^close( dialog)?$/i,
+    /** Meet applies a pick at once: applied or not, the settings dialog is only closed. */
+    applyLanguage: /^close( dialog)?$/i,
+    cancelLanguage: /^close( dialog)?$/i,
     leaveIcon: /^call_end$/,
     /** The equalizer icon some builds show in a speaking person's tile in place of the mic icon. */
     speakingIcon: /^(graphic_eq|equalizer)$/,

@@ -1,7 +1,6 @@
 /** What the Microsoft Teams driver runs in the page (JavaScript source; see source.ts). */
 import { teamsSelectors } from './selectors.js';
 import { DOM_HELPERS } from '../page-scripts/dom-helpers.js';
-import { PREJOIN_FIELD_HELPERS } from '../page-scripts/prejoin-fields.js';
 import { pageProgram } from '../page-scripts/source.js';
 
 const TEAMS_FUNCTIONS = String.raw`
@@ -18,7 +17,6 @@ function flip(toggle) {
   return true;
 }
 function continueButton() { return first(S.css.continueOnBrowser) || named(S.css.launcherControls, S.text.continueOnBrowser); }
-function joinButton() { return first(S.css.joinButton) || outsideDialogs(byText(S.css.buttons, S.text.joinButton))[0] || null; }
 
 /*
  * Rows of a virtualized list: row elements are recycled and placed by transform, so each row is
@@ -126,28 +124,23 @@ function captionsStep() {
 }
 
 /*
- * The caption language, one step per call (caption-language.ts): the "Language settings" dialog,
- * from the captions' own "..." (Captions settings) or More -> Language and speech; a pick in its
- * "Meeting spoken language" list, then "Update" (or "Cancel" when nothing changed).
+ * The caption language (language-dialog.ts): the "Language settings" dialog, from the captions'
+ * own "..." (Captions settings) or More -> Language and speech; a pick in its "Meeting spoken
+ * language" list, then "Update" (or "Cancel" when nothing changed).
  */
-function languageDialog() { return named(S.css.dialogs, S.text.languageDialog); }
 function openLanguage() {
-  var dialog = languageDialog();
-  if (dialog) return languageList(dialog) || { clicked: null };
-  return clickAlong([
-    ['Language settings', named(S.css.menuItems, S.text.languageSettingsItem)],
-    ['Captions settings', named(S.css.buttons, S.text.captionsSettings)],
-    ['Language and speech', named(S.css.menuItems, S.text.languageItem)],
-    ['More', first(S.css.more)],
-  ]);
-}
-function finishLanguage(apply) {
-  var dialog = languageDialog();
-  return press(dialog && named(S.css.buttons, apply ? S.text.applyLanguage : S.text.cancelLanguage, dialog)) || press(document.body);
+  return openLanguageDialog(function () {
+    return [
+      ['Language settings', named(S.css.menuItems, S.text.languageSettingsItem)],
+      ['Captions settings', named(S.css.buttons, S.text.captionsSettings)],
+      ['Language and speech', named(S.css.menuItems, S.text.languageItem)],
+      ['More', first(S.css.more)],
+    ];
+  }, function () { return { clicked: null }; });
 }
 `;
 
-export const teamsScript = pageProgram(DOM_HELPERS, PREJOIN_FIELD_HELPERS + TEAMS_FUNCTIONS, teamsSelectors, {
+export const teamsScript = pageProgram(DOM_HELPERS, TEAMS_FUNCTIONS, teamsSelectors, {
   inspect: 'inspect()',
   continue: 'press(continueButton())',
   confirmDialog: 'press(dialogButton())',

@@ -14,7 +14,7 @@ export const teamsSelectors = {
     continueOnBrowser: '[data-tid="joinOnWeb"]',
     /** What the launcher offers: buttons and links. */
     launcherControls: 'button, [role="button"], a[href]',
-    /** The name field as builds mark it (a hint: prejoin-fields.ts finds it by what it is). */
+    /** The name field as builds mark it (a hint: prejoin-form.ts finds it by what it is). */
     nameHint: 'input[data-tid="prejoin-display-name-input"]',
     textInput: 'input[type="text"], input:not([type])',
     micToggle: '[data-tid="toggle-mute"]',

@@ -1,10 +1,16 @@
 /**
- * The pre-join form's name field found by what it is (JavaScript source; see source.ts), on
- * platforms whose builds have labelled it by aria-label, by a <label>, by a placeholder only, or
- * in the page's own language. `S.css.textInput` names the text fields, `S.css.nameHint` the field
- * as past builds marked it (a hint), `S.text.nameField` a field's name that says it takes a name.
+ * The pre-join form, alike on every platform (JavaScript source; see source.ts): its join button,
+ * and its name field found by what it is, on platforms whose builds have labelled it by
+ * aria-label, by a <label>, by a placeholder only, or in the page's own language. A platform's
+ * selectors give `S.text.joinButton` (and, where builds mark it, `S.css.joinButton`, a hint);
+ * for the name field `S.css.textInput` (the text fields), `S.css.nameHint` (the field as past
+ * builds marked it, a hint) and `S.text.nameField` (a field's name that says it takes a name).
  */
-export const PREJOIN_FIELD_HELPERS = String.raw`
+export const PREJOIN_FORM_HELPERS = String.raw`
+/* The join button: the one builds mark, else a button outside pop-ups worded as the platform's join (a pop-up's "Join now" is the pop-up's). */
+function joinButton() {
+  return (S.css.joinButton && first(S.css.joinButton)) || outsideDialogs(byText(S.css.buttons, S.text.joinButton))[0] || null;
+}
 /* What a form field is called: its aria-label, the elements aria-labelledby names, its <label>s, else its placeholder. */
 function fieldName(input) {
   var name = input.getAttribute('aria-label') || '';
