@@ -194,12 +194,48 @@ export function seedWithSelfTile(platform: SimPlatform, selfTile: string, from: 
   return firstSeed(from, (seed) => selfTileOf(platform, seed) === selfTile);
 }
 
-/** The first seed from `from` on whose page loads draw `value` for `choice` (e.g. speakingMark 'label'). */
-export function seedWithChoice(platform: SimPlatform, choice: PageChoice, value: string, from: number): number {
-  const ways: readonly string[] = PAGES[platform].choices[choice];
-  if (!ways.includes(value)) throw new Error(`${platform} pages never draw ${choice} ${value}`);
-  return firstSeed(from, (seed) => choiceOf(platform, seed, choice) === value);
+/**
+ * The first seed from `from` on whose page loads draw `value` for `choice` (e.g. speakingMark
+ * 'label'), a choice of every platform's or of this one's (joinChoicesOf).
+ */
+export function seedWithChoice(platform: SimPlatform, choice: string, value: string, from: number): number {
+  const ways = choicesOf(platform)[choice];
+  if (!ways?.includes(value)) throw new Error(`${platform} pages never draw ${choice} ${value}`);
+  return firstSeed(from, (seed) => drawnOf(platform, seed)[choice] === value);
 }
+
+/** The ways a platform's page loads may draw `choice` (none for a choice it does not have). */
+export function waysOf(platform: SimPlatform, choice: string): readonly string[] {
+  return choicesOf(platform)[choice] ?? [];
+}
+
+const choicesOf = (platform: SimPlatform) => PAGES[platform].choices as Record<string, readonly string[]>;
+const drawnOf = (platform: SimPlatform, seed: number) => PAGES[platform].choicesOf(seed) as Record<string, string>;
+
+/**
+ * How a platform's join flow may be drawn, by choice: every way each of Meet's and Teams' join
+ * choices goes (the name field, join wording, launcher, pop-ups, lobby wording...; see their pages'
+ * `choices`), for a test that joins once on each.
+ */
+export function joinChoicesOf(platform: SimPlatform): Record<string, readonly string[]> {
+  const choices = choicesOf(platform);
+  const join = JOIN_CHOICES[platform];
+  return Object.fromEntries(join.map((choice) => [choice, choices[choice]]));
+}
+
+const JOIN_CHOICES: Record<SimPlatform, readonly string[]> = {
+  google_meet: [
+    'nameField',
+    'joinWording',
+    'controlElement',
+    'otherWays',
+    'prejoinPopup',
+    'joinInterstitial',
+    'lobbyWording',
+  ],
+  teams: ['launcher', 'app', 'nameField', 'deviceModal', 'audioOptions', 'lobbyWording'],
+  zoom: [],
+};
 
 /**
  * The wordings of each platform's guests-refused screen, drawn per page load: Meet's and Teams'
@@ -276,7 +312,10 @@ export function describeMarkup(platform: SimPlatform, seed: number): string {
   const wrappers = Object.entries(wrappersOf(platform, seed)).map(([level, n]) => `${level} ${n}`);
   const audio = describeAudio(platform, seed);
   const marks = `speaking: ${choiceOf(platform, seed, 'speakingMark')}; captions refused: ${choiceOf(platform, seed, 'captionsRefused')}`;
-  return `seed ${seed} (SIM_SEED=${seed}; self tile: ${selfTileOf(platform, seed)}; audio: ${audio}; ${marks}; wrappers: ${wrappers.join(', ')})`;
+  const drawn = drawnOf(platform, seed);
+  const join = JOIN_CHOICES[platform].map((choice) => `${choice} ${drawn[choice]}`);
+  const joinPart = join.length ? `; join: ${join.join(', ')}` : '';
+  return `seed ${seed} (SIM_SEED=${seed}; self tile: ${selfTileOf(platform, seed)}; audio: ${audio}; ${marks}${joinPart}; wrappers: ${wrappers.join(', ')})`;
 }
 
 function joinUrl(platform: SimPlatform, id: string): string {

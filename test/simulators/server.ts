@@ -96,9 +96,9 @@ function teamsRoute(registry: MeetingRegistry, _req: IncomingMessage, res: Serve
     const seed = pageSeed(meeting.options.markupSeed);
     return sendHtml(res, teamsPage({ page: 'launcher', seed }));
   }
-  if (url.pathname === '/v2/' || url.pathname === '/v2') {
-    // The app learns its meeting from the URL's fragment, which never reaches the server; the
-    // launcher passes its seed along so the app is built from the same draw.
+  if (url.pathname === '/v2/' || url.pathname === '/v2' || url.pathname === '/light-meetings/launch') {
+    // The app learns its meeting from the URL's fragment (light meetings: its coords), which the
+    // server never reads; the launcher passes its seed along so the app is built from the same draw.
     const handed = url.searchParams.get('simSeed');
     const seed = handed && /^\d+$/.test(handed) ? Number(handed) >>> 0 : pageSeed(null);
     return sendHtml(res, teamsPage({ page: 'app', seed }));

@@ -122,14 +122,15 @@ window.__SIMLIB__ = (function () {
   }
   /*
    * A client's texts in the wording this page load drew (SIM.screenWording, Zoom's SIM.wording):
-   * each entry lists its wordings, the best-known first; 'b' picks the second, as other builds,
-   * tenants and locales word it, where the entry has one.
+   * each entry lists its wordings, the best-known first; 'b' picks the second, 'c' the third...,
+   * as other builds, tenants and locales word it, where the entry has one (else the first).
    */
   function worded(wording, texts) {
+    var index = String(wording || 'a').charCodeAt(0) - 97;
     var words = {};
     Object.keys(texts).forEach(function (key) {
       var ways = texts[key];
-      words[key] = wording === 'b' && ways.length > 1 ? ways[1] : ways[0];
+      words[key] = ways[index] || ways[0];
     });
     return words;
   }
@@ -167,7 +168,8 @@ window.__SIMLIB__ = (function () {
         if (view.screen === 'in_call') {
           draw.call();
           local.speaking = speakingTimeline(paintPeople);
-          if (audio && window.RTCPeerConnection && window.AudioContext) {
+          // A page that chose no audio (Teams' "Don't use audio") hears nothing of the call.
+          if (audio && !local.noAudio && window.RTCPeerConnection && window.AudioContext) {
             try {
               local.audio = window.__SIMLIB__.callAudio(local, audio);
             } catch (err) {

@@ -19,15 +19,22 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
    * by its meaning.
    */
   var SCREEN_WORDS = L.worded(SIM.screenWording, {
-    denied: [['You can\u2019t join this call', 'Someone in the call denied your request to join']],
+    denied: [
+      ['You can\u2019t join this call', 'Someone in the call denied your request to join'],
+      ['You can\u2019t join this call', ''],
+    ],
     no_response: [['You can\u2019t join this call', 'No one responded to your request to join the call']],
     removed: [
       ['You\u2019ve been removed from the meeting', ''],
       ['Someone removed you from the call', ''],
+      ['You were removed from the meeting', 'You can\u2019t rejoin this meeting'],
+      ['You can\u2019t rejoin this meeting', ''],
     ],
     ended: [
       ['Your host ended the meeting for everyone', ''],
       ['The host ended the call for everyone', 'Thanks for joining.'],
+      ['The meeting has ended', ''],
+      ['The host has ended the meeting', ''],
     ],
     left: [['You left the meeting', '']],
     not_found: [
@@ -36,16 +43,28 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
         'Make sure you entered the correct meeting code in the URL, for example: https://meet.google.com/xxx-yyyy-zzz',
       ],
       ['This video call doesn\u2019t exist', 'Check the link you were sent, or ask the organizer for a new one.'],
+      ['Your meeting code has expired', 'Ask the organizer for a new link.'],
+      ['The meeting code you entered doesn\u2019t work', 'Check the code and try again.'],
     ],
     invalid: [
       ['Invalid video call name.', ''],
       ['This meeting code is not valid.', ''],
-    ],
-    lobby: [
-      ['Asking to be let in\u2026', 'You\u2019ll join the call when someone lets you in'],
-      ['Waiting to be let in\u2026', 'Someone in the call will admit you soon'],
+      ['The meeting code you entered doesn\u2019t work', ''],
     ],
   });
+
+  /*
+   * The asking screen in the wording this page load drew (SIM.lobbyWording): the best-known lines
+   * (a typographic apostrophe in "You\u2019ll"), the others builds have shown, and one that says
+   * the same in other words. Its "Return to home screen" button is there on every one.
+   */
+  var LOBBY_WORDS = {
+    asking: ['Asking to be let in\u2026', 'You\u2019ll join the call when someone lets you in'],
+    pleaseWait: ['Asking to be let in\u2026', 'Please wait until a meeting host brings you into the call'],
+    waitingHost: ['Waiting for the host to let you in', ''],
+    hostJoin: ['Waiting for the host to join', 'You\u2019ll join as soon as the host arrives'],
+    meaning: ['Waiting to be let in\u2026', 'Someone in the call will admit you soon'],
+  }[SIM.lobbyWording] || ['Asking to be let in\u2026', ''];
 
   function icon(name) {
     return h('i', { class: C.icon + ' google-material-icons', 'aria-hidden': 'true' }, name);
@@ -62,25 +81,78 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
 
   // ---- pre-join
 
+  /*
+   * The name field as this page load drew it (SIM.nameField): aria-label "Your name"; a jsname and
+   * no label at all; inside a div[jscontroller], labelled by the screen's heading; a placeholder
+   * only; or labelled in the page's own language (Hungarian "A neved").
+   */
+  var HEADING_ID = 'prejoin-heading-' + SIM.seed;
+  var NAME_FIELDS = {
+    ariaLabel: { 'aria-label': 'Your name', placeholder: 'Your name' },
+    jsname: { jsname: 'YPqjbf' },
+    jscontroller: { jsname: 'YPqjbf', 'aria-labelledby': HEADING_ID },
+    placeholder: { placeholder: 'Your name' },
+    localized: { 'aria-label': 'A neved', placeholder: 'A neved' },
+  };
+  function nameField() {
+    var input = h(
+      'input',
+      Object.assign(
+        { type: 'text', class: C.input, maxlength: '60', autocomplete: 'off' },
+        NAME_FIELDS[SIM.nameField] || NAME_FIELDS.ariaLabel,
+      ),
+    );
+    return SIM.nameField === 'jscontroller'
+      ? h('div', { jscontroller: 'Z2Tsp', jsaction: 'input:YPqjbf' }, [input])
+      : input;
+  }
+
+  /* The join button's words as builds have worded it: asked (a lobby) or not, after a warning, "the call now". */
+  var JOIN_WORDS = {
+    plain: ['Ask to join', 'Join now'],
+    anyway: ['Ask to join anyway', 'Join anyway'],
+    callNow: ['Ask to join', 'Join the call now'],
+  };
+  function joinLabels(account) {
+    if (account) return SIM.signedInJoin === 'otherDevice' ? ['Switch here', 'Join here too'] : ['Join now'];
+    return [(JOIN_WORDS[SIM.joinWording] || JOIN_WORDS.plain)[O.lobby === false ? 1 : 0]];
+  }
+
+  /* A control as this page load draws them (SIM.controlElement): a button, or a div[role=button]. */
+  function control(label, attrs) {
+    var el =
+      SIM.controlElement === 'div'
+        ? h(
+            'div',
+            Object.assign({ role: 'button', tabindex: '0', class: C.btn }, attrs || {}),
+            label === null ? [] : [h('span', { class: C.btnLabel }, label)],
+          )
+        : button(label, attrs);
+    return el;
+  }
+  function setDisabled(el, off) {
+    if (el.tagName === 'BUTTON') el.disabled = off;
+    el.setAttribute('aria-disabled', String(off));
+  }
+  function isDisabled(el) {
+    return el.getAttribute('aria-disabled') === 'true';
+  }
+
   function renderPrejoin() {
     var video = h('video', { class: C.video, autoplay: true, muted: true, playsinline: true });
-    var mic = h('div', { role: 'button', tabindex: '0', class: C.round }, [icon('mic')]);
-    var cam = h('div', { role: 'button', tabindex: '0', class: C.round }, [icon('videocam')]);
+    var mic = control(null, { class: C.round });
+    var cam = control(null, { class: C.round });
+    mic.replaceChildren(icon('mic'));
+    cam.replaceChildren(icon('videocam'));
     var account = SIM.account;
     // Signed in, Meet asks for no name: it shows the account's, and the join button is ready at once.
-    var name = account
-      ? null
-      : h('input', {
-          type: 'text',
-          class: C.input,
-          'aria-label': 'Your name',
-          placeholder: 'Your name',
-          maxlength: '60',
-          autocomplete: 'off',
-        });
-    var join = button(O.lobby === false ? 'Join now' : 'Ask to join', {
-      class: C.btn + ' ' + C.primary,
-      disabled: !account,
+    var field = account ? null : nameField();
+    var name = field && (field.tagName === 'INPUT' ? field : field.querySelector('input'));
+    var joins = joinLabels(account).map(function (label) {
+      return control(label, { class: C.btn + ' ' + C.primary });
+    });
+    joins.forEach(function (join) {
+      setDisabled(join, !account);
     });
     function paint() {
       mic.setAttribute('aria-label', (local.micOn ? 'Turn off' : 'Turn on') + ' microphone (ctrl + d)');
@@ -90,6 +162,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       cam.setAttribute('data-is-muted', String(!local.camOn));
       cam.firstChild.textContent = local.camOn ? 'videocam' : 'videocam_off';
     }
+    local.paintToggles = paint;
     function toggleMic() {
       local.micOn = !local.micOn;
       media.apply();
@@ -116,13 +189,26 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     });
     if (name)
       name.addEventListener('input', function () {
-        join.disabled = !name.value.trim();
+        joins.forEach(function (join) {
+          setDisabled(join, !name.value.trim());
+        });
       });
-    join.addEventListener('click', function () {
-      if (join.disabled) return;
-      join.disabled = true;
-      askToJoin(account ? account.name : name.value.trim());
+    joins.forEach(function (join) {
+      join.addEventListener('click', function () {
+        // A modal pop-up over the pre-join takes the click, as its scrim would.
+        if (isDisabled(join) || local.modalUp) return;
+        joins.forEach(function (other) {
+          setDisabled(other, true);
+        });
+        askToJoin(account ? account.name : name.value.trim());
+      });
     });
+    var otherWays = control('Other ways to join');
+    var actions = joins.map(function (join) {
+      return wrap('control', join);
+    });
+    if (SIM.otherWays === 'before') actions.unshift(otherWays);
+    else actions.push(otherWays);
     root.replaceChildren(
       accountBar(account),
       h('div', { class: C.prejoin }, [
@@ -131,16 +217,102 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
           h('div', { class: C.previewBar }, [wrap('control', mic), wrap('control', cam)]),
         ]),
         h('div', { class: C.side }, [
-          h('h1', { class: C.title }, account ? 'Ready to join?' : 'What\u2019s your name?'),
+          h(
+            'h1',
+            { class: C.title, id: HEADING_ID },
+            account
+              ? SIM.signedInJoin === 'otherDevice'
+                ? 'You\u2019re in this call on another device'
+                : 'Ready to join?'
+              : 'What\u2019s your name?',
+          ),
           account
             ? h('div', { class: C.subtitle }, ['Joining as ', h('span', {}, account.name)])
-            : wrap('control', name),
-          h('div', { class: C.actions }, [wrap('control', join), button('Other ways to join')]),
+            : wrap('control', field),
+          h('div', { class: C.actions }, actions),
         ]),
       ]),
     );
     paint();
     media.start(video);
+    if (PREJOIN_POPUPS[SIM.prejoinPopup]) setTimeout(prejoinPopup, 100 + (SIM.seed % 700));
+  }
+
+  /*
+   * A dialog over the pre-join as this page load drew it (SIM.prejoinPopup), some time after the
+   * screen: devices refused (English, German: its second button turns microphone and camera
+   * off), a sign-in offer whose "Sign in" leads to Google's sign-in page ("Use without an account"
+   * stays a guest), or a tip with a div[role=button] "Dismiss". A modal one takes the join click
+   * until answered.
+   */
+  var PREJOIN_POPUPS = {
+    noDevices: {
+      modal: true,
+      title: 'Do you want people to see and hear you in the meeting?',
+      text: 'You can still turn on your microphone and camera anytime in the meeting.',
+      buttons: [
+        ['Allow microphone and camera', 'close'],
+        ['Continue without microphone and camera', 'noDevices'],
+      ],
+    },
+    noDevicesGerman: {
+      modal: true,
+      title: 'M\u00f6chten Sie, dass andere Sie in der Besprechung sehen und h\u00f6ren?',
+      text: 'Sie k\u00f6nnen Mikrofon und Kamera jederzeit einschalten.',
+      buttons: [
+        ['Mikrofon und Kamera zulassen', 'close'],
+        ['Ohne Mikrofon und Kamera fortfahren', 'noDevices'],
+      ],
+    },
+    noAccount: {
+      modal: true,
+      title: 'Get the most out of Google Meet',
+      text: 'Sign in to your Google Account to join meetings faster.',
+      buttons: [
+        ['Sign in', 'signIn'],
+        ['Use without an account', 'close'],
+      ],
+    },
+    dismiss: {
+      modal: false,
+      title: 'Try the new layouts',
+      text: 'Pin people and change the tile size from the More options menu.',
+      buttons: [['Dismiss', 'close']],
+    },
+  };
+  function prejoinPopup() {
+    var popup = PREJOIN_POPUPS[SIM.prejoinPopup];
+    if (local.screen) return;
+    local.modalUp = popup.modal;
+    var box = h('div', { role: 'dialog', 'aria-modal': popup.modal ? 'true' : null, class: C.dialog }, [
+      h('h2', { class: C.dialogTitle }, popup.title),
+      h('p', { class: C.dialogText }, popup.text),
+      h(
+        'div',
+        { class: C.actions },
+        popup.buttons.map(function (b) {
+          var answer = function () {
+            el.remove();
+            local.modalUp = false;
+            if (b[1] === 'signIn') location.href = 'https://accounts.google.com/';
+            if (b[1] === 'noDevices') {
+              local.micOn = local.camOn = false;
+              media.apply();
+              local.paintToggles();
+            }
+          };
+          // The tip's Dismiss is a div[role=button], as Meet draws it.
+          return b[0] === 'Dismiss'
+            ? h('div', { role: 'button', tabindex: '0', class: C.btn, onclick: answer }, [h('span', {}, b[0])])
+            : button(b[0], {
+                class: C.btn + (b[1] === 'close' || b[1] === 'noDevices' ? '' : ' ' + C.primary),
+                onclick: answer,
+              });
+        }),
+      ),
+    ]);
+    var el = popup.modal ? h('div', { class: C.scrim }, [box]) : box;
+    document.body.appendChild(el);
   }
 
   /* Google's account button, top right on every signed-in page: its label names the account. */
@@ -182,7 +354,9 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   }
 
   function askToJoin(name) {
-    if (O.prejoinDialog && O.prejoinDialog !== 'none' && !local.dialogDone) return confirmFirst(name);
+    var notice =
+      JOIN_INTERSTITIALS[O.prejoinDialog && O.prejoinDialog !== 'none' ? O.prejoinDialog : SIM.joinInterstitial];
+    if (notice && !local.dialogDone) return confirmFirst(name, notice);
     L.post('join', {
       meetingId: SIM.meetingId,
       platform: 'google_meet',
@@ -195,37 +369,75 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     });
   }
 
-  function confirmFirst(name) {
-    var recording = O.prejoinDialog === 'recording';
+  /*
+   * A notice after the join click, in Meet's modal dialog (div[aria-modal=true][role=dialog]),
+   * where the meeting's options ask for one (MeetingOptions.prejoinDialog) or this page load drew
+   * one (SIM.joinInterstitial): the recording and transcription notices, "Others may see your
+   * video differently", "Gemini is taking notes" (Leave or Join now). Leaving goes home.
+   */
+  var JOIN_INTERSTITIALS = {
+    recording: [
+      'This video call is being recorded',
+      'By joining, you\u2019re consenting to this call being recorded.',
+      [
+        ['Leave meeting', false],
+        ['Join now', true],
+      ],
+    ],
+    transcribing: [
+      'This video call is being transcribed',
+      'By joining, you\u2019re consenting to this call being transcribed.',
+      [
+        ['Leave meeting', false],
+        ['Join now', true],
+      ],
+    ],
+    videoDifferent: [
+      'Others may see your video differently',
+      'Your video might look different to others, depending on their connection.',
+      [['Got it', true]],
+    ],
+    gemini: [
+      'Gemini is taking notes',
+      'The notes will be shared with the meeting organizer.',
+      [
+        ['Leave', false],
+        ['Join now', true],
+      ],
+    ],
+    join_anyway: [
+      'Others may not see or hear you',
+      'Your camera and microphone are off.',
+      [
+        ['Cancel', false],
+        ['Join anyway', true],
+      ],
+    ],
+  };
+  function confirmFirst(name, notice) {
     var scrim = h('div', { class: C.scrim }, [
       h('div', { role: 'dialog', 'aria-modal': 'true', class: C.dialog }, [
+        h('h2', { class: C.dialogTitle }, notice[0]),
+        h('p', { class: C.dialogText }, notice[1]),
         h(
-          'h2',
-          { class: C.dialogTitle },
-          recording ? 'This video call is being recorded' : 'Others may not see or hear you',
-        ),
-        h(
-          'p',
-          { class: C.dialogText },
-          recording
-            ? 'By joining, you\u2019re consenting to this call being recorded.'
-            : 'Your camera and microphone are off.',
-        ),
-        h('div', { class: C.actions }, [
-          button(recording ? 'Leave meeting' : 'Cancel', {
-            onclick: function () {
-              location.href = '/';
-            },
+          'div',
+          { class: C.actions },
+          notice[2].map(function (b) {
+            return button(b[0], {
+              class: C.btn + (b[1] ? ' ' + C.primary : ''),
+              'data-mdc-dialog-action': b[1] ? 'ok' : 'cancel',
+              onclick: function () {
+                if (!b[1]) {
+                  location.href = '/';
+                  return;
+                }
+                scrim.remove();
+                local.dialogDone = true;
+                askToJoin(name);
+              },
+            });
           }),
-          button(recording ? 'Join now' : 'Join anyway', {
-            class: C.btn + ' ' + C.primary,
-            onclick: function () {
-              scrim.remove();
-              local.dialogDone = true;
-              askToJoin(name);
-            },
-          }),
-        ]),
+        ),
       ]),
     ]);
     document.body.appendChild(scrim);
@@ -278,8 +490,8 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       h('div', { class: C.prejoin }, [
         h('div', { class: C.preview }, [h('div', { class: C.videoOff }, 'Camera is off')]),
         h('div', { class: C.side }, [
-          wrap('control', h('div', { class: C.title, role: 'status' }, SCREEN_WORDS.lobby[0])),
-          h('div', { class: C.subtitle }, SCREEN_WORDS.lobby[1]),
+          wrap('control', h('div', { class: C.title, role: 'status' }, LOBBY_WORDS[0])),
+          h('div', { class: C.subtitle }, LOBBY_WORDS[1]),
           h('div', { class: C.actions }, [
             button('Return to home screen', {
               onclick: function () {
@@ -296,7 +508,8 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
 
   /*
    * Where the organization admits no guest, in the wording this page load drew (SIM.refusal):
-   * Meet's best-known sentence, a "not allowed" variant, or a sign-in heading with a Sign in button.
+   * Meet's best-known sentence, a "not allowed" variant, a sign-in heading with a Sign in button,
+   * or the block screen of a browser Meet will not take as a guest ("There is a problem connecting").
    */
   var REFUSALS = {
     a: [
@@ -310,6 +523,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       false,
     ],
     c: ['Sign in to join', 'Only people with an account in the host\u2019s organization can join this call.', true],
+    d: ['There is a problem connecting to this video call', 'Try again, or sign in to your Google Account.', false],
   };
   function renderRefused() {
     var words = REFUSALS[SIM.refusal] || REFUSALS.a;
@@ -340,10 +554,12 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     var text = SCREEN_WORDS[kind] || ['', ''];
     root.replaceChildren(
       h('div', { class: C.end }, [
-        wrap('control', h('h1', { class: C.title }, text[0])),
+        // roSPhc: the class the end screens' heading has kept across builds (the field notes).
+        wrap('control', h('h1', { class: C.title + ' roSPhc' }, text[0])),
         text[1] ? wrap('control', h('div', { class: C.subtitle }, text[1])) : null,
         h('div', { class: C.actions }, [
           kind === 'removed' || kind === 'left' ? button('Rejoin') : null,
+          kind === 'denied' || kind === 'no_response' ? button('Ask to join again') : null,
           button('Return to home screen', {
             onclick: function () {
               location.href = '/';

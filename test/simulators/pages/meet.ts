@@ -1,6 +1,6 @@
 /** The Google Meet pages of the simulator (meet.google.com/<code>). */
 import type { MeetingOptions } from '../types.js';
-import { definePages, WORDING_CHOICES } from './html.js';
+import { definePages } from './html.js';
 
 export const meetPages = definePages({
   classKeys: [
@@ -66,7 +66,30 @@ export const meetPages = definePages({
    * `data-audio-level` (0 silent, 1-3) follow the voice, or a glow (box-shadow) on the tile.
    */
   speakingMark: ['class', 'border', 'icon', 'level', 'glow'],
-  choices: WORDING_CHOICES,
+  /**
+   * Meet's join flow as real builds have drawn it (docs/platforms/google-meet.md, from the field
+   * notes), one of each per page load: `refusal` and `screenWording` word the guests-refused screen
+   * and the end screens (the client's REFUSALS, SCREEN_WORDS); `nameField` how the name field is
+   * marked (aria-label "Your name", a jsname and nothing else, inside a jscontroller labelled by the
+   * heading, a placeholder only, a label in the page's own language: Hungarian "A neved");
+   * `joinWording` the join button's words (JOIN_WORDS); `controlElement` whether the join button
+   * and the toggles are buttons or div[role=button]; `otherWays` where "Other ways to join" stands;
+   * `prejoinPopup` a dialog over the pre-join (PREJOIN_POPUPS); `joinInterstitial` a notice after
+   * the join click (JOIN_INTERSTITIALS); `lobbyWording` the asking screen (LOBBY_WORDS);
+   * `signedInJoin` a signed-in bot's buttons ("Join now", or "Switch here" and "Join here too").
+   */
+  choices: {
+    refusal: ['a', 'b', 'c', 'd'],
+    screenWording: ['a', 'b', 'c', 'd'],
+    nameField: ['ariaLabel', 'jsname', 'jscontroller', 'placeholder', 'localized'],
+    joinWording: ['plain', 'anyway', 'callNow'],
+    controlElement: ['div', 'button'],
+    otherWays: ['after', 'before'],
+    prejoinPopup: ['none', 'noDevices', 'noDevicesGerman', 'noAccount', 'dismiss'],
+    joinInterstitial: ['none', 'recording', 'transcribing', 'videoDifferent', 'gemini'],
+    lobbyWording: ['asking', 'pleaseWait', 'waitingHost', 'hostJoin', 'meaning'],
+    signedInJoin: ['joinNow', 'otherDevice'],
+  },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Google Sans', Roboto, Arial, sans-serif; background: #202124; color: #e8eaed; }
   .${c.icon} { font-style: normal; font-size: 12px; }

@@ -20,13 +20,28 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
    * word it: what a driver knowing only the first must still tell apart by meaning.
    */
   var SCREEN_WORDS = L.worded(SIM.screenWording, {
-    denied: ['Sorry, but you were denied access to the meeting.'],
+    denied: ['Sorry, but you were denied access to the meeting.', 'Your request to join was declined.'],
     no_response: ['Sorry, no one responded to your request to join.'],
-    removed: ['You\u2019ve been removed from this meeting', 'You were removed from the meeting by the organizer.'],
+    removed: [
+      'You\u2019ve been removed from this meeting',
+      'You were removed from the meeting by the organizer.',
+      'Removed from the meeting',
+    ],
     ended: ['The meeting has ended.', 'The organizer ended the meeting for everyone.'],
     left: ['You left the meeting.'],
-    not_found: ['This meeting link is invalid.', 'That meeting doesn\u2019t exist anymore.'],
+    not_found: [
+      'This meeting link is invalid.',
+      'That meeting doesn\u2019t exist anymore.',
+      'Looks like the meeting URL is incorrect. Please check the URL and try again.',
+    ],
   });
+
+  /* The lobby in the wording this page load drew (SIM.lobbyWording): a heading and a line. */
+  var LOBBY_WORDS = {
+    meetingShould: ['Someone in the meeting should let you in soon', ''],
+    admitted: ['Waiting to be admitted', 'The organizer has been told you\u2019re waiting.'],
+    whenStarts: ['When the meeting starts, we\u2019ll let people know you\u2019re waiting.', ''],
+  };
 
   function button(label, attrs) {
     return h('button', Object.assign({ class: C.btn, type: 'button' }, attrs || {}), [h('span', {}, label)]);
@@ -34,21 +49,54 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
 
   // ---- launcher: the page a meeting link opens
 
+  /*
+   * The launcher's way to the browser as this page load drew it (SIM.launcher), beside the app's;
+   * it leads to the /v2/ app or to the light-meetings page (SIM.app), handing on the seed.
+   */
+  var LAUNCHERS = {
+    joinOnWeb: { tag: 'button', label: 'Continue on this browser', attrs: { 'data-tid': 'joinOnWeb' } },
+    ariaLabel: {
+      tag: 'button',
+      label: 'Use the web app instead',
+      attrs: { 'aria-label': 'Join meeting from this browser' },
+    },
+    joinOnBrowser: { tag: 'a', label: 'Join on this browser', attrs: { href: '#', role: 'button' } },
+    fromBrowser: { tag: 'button', label: 'Join from browser', attrs: {} },
+  };
+  function webAppUrl() {
+    if (SIM.app === 'light') {
+      var coords = btoa(JSON.stringify({ meetingUrl: location.pathname + location.search }));
+      return (
+        '/light-meetings/launch?agent=web&version=25010400100&coords=' +
+        encodeURIComponent(coords) +
+        '&p=SimPass42&anon=true&lightExperience=true&simSeed=' +
+        SIM.seed
+      );
+    }
+    return '/v2/?meetingjoin=true&simSeed=' + SIM.seed + '#' + location.pathname + location.search;
+  }
   function renderLauncher() {
+    var way = LAUNCHERS[SIM.launcher] || LAUNCHERS.joinOnWeb;
+    var go = h(
+      way.tag,
+      Object.assign(
+        {
+          class: C.btn + ' ' + C.primary,
+          type: way.tag === 'button' ? 'button' : null,
+          onclick: function (e) {
+            e.preventDefault();
+            location.href = webAppUrl();
+          },
+        },
+        way.attrs,
+      ),
+      [h('span', {}, way.label)],
+    );
     root.replaceChildren(
       h('div', { class: C.launcher }, [
         h('h1', { class: C.title }, 'How do you want to join your Teams meeting?'),
-        wrap(
-          'control',
-          button('Continue on this browser', {
-            'data-tid': 'joinOnWeb',
-            class: C.btn + ' ' + C.primary,
-            onclick: function () {
-              location.href = '/v2/?meetingjoin=true&simSeed=' + SIM.seed + '#' + location.pathname + location.search;
-            },
-          }),
-        ),
         button('Join on the Teams app', { 'data-tid': 'joinInApp' }),
+        wrap('control', go),
       ]),
     );
   }
@@ -65,8 +113,11 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
 
   // ---- light meetings app (/v2/#/l/meetup-join/... or /v2/#/meet/<id>)
 
+  /* The meeting the app is for: in the /v2/ app's fragment, or in the light-meetings page's coords. */
   function meetingIdFromHash() {
     var path = location.hash.replace(/^#/, '').split('?')[0];
+    var coords = new URLSearchParams(location.search).get('coords');
+    if (coords) path = JSON.parse(atob(coords)).meetingUrl.split('?')[0];
     var m = path.match(/^\/l\/meetup-join\/([^/]+)/);
     if (m) return decodeURIComponent(m[1]);
     m = path.match(/^\/meet\/(\d+)/);
@@ -86,6 +137,14 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     location.href =
       'https://login.microsoftonline.com/common/oauth2/v2.0/authorize?client_id=5e3ce6c0-2b1f-4285-8d4b-75ee78787346&response_mode=fragment&redirect_uri=' +
       encodeURIComponent(location.origin + '/v2/');
+  }
+
+  /* The light-meetings page shows its loading screen a while first (a stall some builds never leave). */
+  function startLight() {
+    root.replaceChildren(
+      h('div', { id: 'loading-screen', class: C.end }, [h('div', { role: 'progressbar', 'aria-label': 'Loading' })]),
+    );
+    setTimeout(startApp, 400 + (SIM.seed % 1200));
   }
 
   function startApp() {
@@ -119,8 +178,10 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
 
   /*
    * A tenant that turned anonymous join off, in the wording this page load drew (SIM.refusal): the
-   * known sentence, an "anonymously" apology with a line about the organizer's settings, or a bare
-   * "Please sign in" that says nothing of guests. Each has a Sign in button and no name field.
+   * known sentence, an "anonymously" apology with a line about the organizer's settings, a bare
+   * "Please sign in" that says nothing of guests, and the sign-in-needed screens builds have shown
+   * (verify your info, sign in or use Teams on the web, external participants before the event).
+   * Each has a Sign in button and no name field.
    */
   var REFUSALS = {
     a: ['Sign in to join this meeting', 'Your organization doesn\u2019t allow anonymous users to join this meeting.'],
@@ -129,6 +190,12 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       'The meeting organizer\u2019s settings require people to sign in.',
     ],
     c: ['Please sign in', 'Use the account your meeting organizer invited.'],
+    d: ['We need to verify your info before you can join', 'Sign in with the account your invitation was sent to.'],
+    e: ['To join, sign in or use Teams on the web', 'Your organization requires an account for this meeting.'],
+    f: [
+      'External participants are not permitted to join before the event begins.',
+      'Come back once the organizer has started it.',
+    ],
   };
   function renderRefused() {
     var words = REFUSALS[SIM.refusal] || REFUSALS.a;
@@ -141,39 +208,89 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     );
   }
 
+  /* The name field as this page load drew it (SIM.nameField): data-tid and placeholder, the placeholder only, or a <label> only. */
+  function nameField() {
+    var attrs = { type: 'text', class: C.input, id: 'display-name-' + SIM.seed };
+    if (SIM.nameField === 'dataTid')
+      Object.assign(attrs, {
+        'data-tid': 'prejoin-display-name-input',
+        placeholder: 'Type your name',
+        'aria-label': 'Type your name',
+      });
+    if (SIM.nameField === 'placeholder') attrs.placeholder = 'Type your name';
+    var input = h('input', attrs);
+    var field =
+      SIM.nameField === 'label' ? h('div', {}, [h('label', { for: attrs.id }, 'Enter your name'), input]) : input;
+    return { input: input, field: field };
+  }
+
+  /* A pre-join switch ([data-tid], [checked] while on), its label beside it. */
+  function toggle(tid, label) {
+    var input = h('input', {
+      type: 'checkbox',
+      role: 'switch',
+      class: C.switch,
+      'data-tid': tid,
+      'aria-label': label,
+      checked: true,
+    });
+    input.addEventListener('change', function () {
+      if (input.checked) input.setAttribute('checked', '');
+      else input.removeAttribute('checked');
+    });
+    return input;
+  }
+
+  /*
+   * "Are you sure you don't want audio or video?", where this page load drew it (SIM.deviceModal;
+   * MeetingOptions.noMediaDialog asks for it before): over the pre-join at once ('before', German
+   * 'beforeGerman'), after "Select Allow to let Microsoft Teams use your mic and camera"
+   * ('allowPrompt'), or after the Join click ('after', which goes on joining once answered). Join
+   * now stays in the page behind it, and takes no click while it is up.
+   */
+  var DEVICE_MODALS = {
+    en: [
+      'Are you sure you don\u2019t want audio or video?',
+      'Your browser can\u2019t use your microphone or camera.',
+      'Continue without audio or video',
+    ],
+    de: [
+      'M\u00f6chten Sie wirklich kein Audio oder Video verwenden?',
+      'Ihr Browser kann Mikrofon und Kamera nicht verwenden.',
+      'Ohne Audio oder Video fortfahren',
+    ],
+  };
+  function deviceModal(words, then) {
+    local.dialogOpen = true;
+    var scrim = h('div', { class: C.scrim }, [
+      h('div', { role: 'dialog', 'aria-modal': 'true', class: C.dialog }, [
+        h('h2', {}, words[0]),
+        h('p', {}, words[1]),
+        button(words[2], {
+          class: C.btn + ' ' + C.primary,
+          onclick: function () {
+            local.dialogOpen = false;
+            scrim.remove();
+            if (then) then();
+          },
+        }),
+      ]),
+    ]);
+    document.body.appendChild(scrim);
+  }
+
   function renderPrejoin(account) {
     var video = h('video', { class: C.video, autoplay: true, muted: true, playsinline: true });
     // Signed in, Teams shows the account (no name field) and the join button is ready at once.
-    var name = account
-      ? null
-      : h('input', {
-          type: 'text',
-          class: C.input,
-          'data-tid': 'prejoin-display-name-input',
-          placeholder: 'Type your name',
-          'aria-label': 'Type your name',
-        });
-    var cam = h('input', {
-      type: 'checkbox',
-      role: 'switch',
-      class: C.switch,
-      'data-tid': 'toggle-video',
-      'aria-label': 'Camera',
-      checked: true,
-    });
-    var mic = h('input', {
-      type: 'checkbox',
-      role: 'switch',
-      class: C.switch,
-      'data-tid': 'toggle-mute',
-      'aria-label': 'Microphone',
-      checked: true,
-    });
+    var name = account ? null : nameField();
+    var cam = toggle('toggle-video', 'Camera');
+    var mic = toggle('toggle-mute', 'Microphone');
     var join = h(
       'button',
       { class: C.btn + ' ' + C.primary, type: 'button', 'data-tid': 'prejoin-join-button', disabled: !account },
       'Join now',
     );
+    var modal = O.noMediaDialog ? 'before' : SIM.deviceModal;
     cam.addEventListener('change', function () {
       local.camOn = cam.checked;
       if (local.camOn) media.start(video);
@@ -184,57 +301,95 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       media.apply();
     });
     if (name)
-      name.addEventListener('input', function () {
-        join.disabled = !name.value.trim();
+      name.input.addEventListener('input', function () {
+        join.disabled = !name.input.value.trim();
       });
-    join.addEventListener('click', function () {
-      if (join.disabled || local.dialogOpen) return;
-      join.disabled = true;
+    function post() {
       L.post('join', {
         meetingId: local.meetingId,
         platform: 'teams',
-        name: account ? account.name : name.value.trim(),
-        micOn: local.micOn,
+        name: account ? account.name : name.input.value.trim(),
+        micOn: local.micOn && !local.noAudio,
         camOn: local.camOn,
         hl: null,
         token: local.token,
       }).then(function (r) {
         L.connect(local, r.guestId, render);
       });
+    }
+    join.addEventListener('click', function () {
+      if (join.disabled || local.dialogOpen) return;
+      join.disabled = true;
+      if (modal === 'after' && !local.modalDone) {
+        local.modalDone = true;
+        return deviceModal(DEVICE_MODALS.en, post);
+      }
+      post();
     });
     root.replaceChildren(
       meControl(account),
       h('div', { class: C.prejoin }, [
         h('h2', { class: C.title }, 'Choose your video and audio options'),
         h('div', { class: C.preview }, [video]),
-        account ? h('div', {}, account.name) : wrap('control', name),
-        h('div', { class: C.row2 }, [
-          h('label', {}, [wrap('control', cam), ' Camera']),
-          h('label', {}, [wrap('control', mic), ' Microphone']),
-        ]),
+        account ? h('div', {}, account.name) : wrap('control', name.field),
+        h(
+          'div',
+          { class: C.row2 },
+          [h('label', {}, [wrap('control', cam), ' Camera'])].concat(
+            SIM.audioOptions === 'radios' ? [] : [h('label', {}, [wrap('control', mic), ' Microphone'])],
+          ),
+        ),
+        SIM.audioOptions === 'radios' ? audioRadios(mic) : null,
         wrap('control', join),
       ]),
     );
-    if (O.noMediaDialog) {
+    function refuseDevices(words) {
       local.camOn = local.micOn = cam.checked = mic.checked = false;
-      local.dialogOpen = true;
-      var scrim = h('div', { class: C.scrim }, [
-        h('div', { role: 'dialog', 'aria-modal': 'true', class: C.dialog }, [
-          h('h2', {}, 'Are you sure you don\u2019t want audio or video?'),
-          h('p', {}, 'Your browser can\u2019t use your microphone or camera.'),
-          button('Continue without audio or video', {
-            class: C.btn + ' ' + C.primary,
-            onclick: function () {
-              local.dialogOpen = false;
-              scrim.remove();
-            },
-          }),
-        ]),
-      ]);
-      document.body.appendChild(scrim);
-    } else {
-      media.start(video);
+      cam.removeAttribute('checked');
+      mic.removeAttribute('checked');
+      deviceModal(words);
     }
+    if (modal === 'before' || modal === 'beforeGerman')
+      return refuseDevices(DEVICE_MODALS[modal === 'before' ? 'en' : 'de']);
+    if (modal === 'allowPrompt') {
+      // Waiting on the browser's permission prompt, Teams takes no Join click.
+      var prompt = h(
+        'div',
+        { role: 'alert', class: C.toast },
+        'Select Allow to let Microsoft Teams use your mic and camera.',
+      );
+      local.dialogOpen = true;
+      document.body.appendChild(prompt);
+      return setTimeout(
+        function () {
+          prompt.remove();
+          refuseDevices(DEVICE_MODALS.en);
+        },
+        800 + (SIM.seed % 700),
+      );
+    }
+    media.start(video);
+  }
+
+  /*
+   * The audio options some builds show: "Computer audio" (with the microphone switch), "Phone
+   * audio", "Don't use audio". Choosing no audio takes the call's sound away from this page.
+   */
+  function audioRadios(mic) {
+    function option(value, label, extra) {
+      var radio = h('input', { type: 'radio', name: 'audio-' + SIM.seed, value: value, checked: value === 'computer' });
+      radio.addEventListener('change', function () {
+        local.noAudio = value !== 'computer';
+        micRow.hidden = local.noAudio;
+      });
+      return h('div', {}, [h('label', {}, [radio, ' ' + label])].concat(extra || []));
+    }
+    var micRow = h('label', {}, [wrap('control', mic), ' Microphone']);
+    return h('div', { role: 'radiogroup', 'aria-label': 'Audio options' }, [
+      option('computer', 'Computer audio', [micRow]),
+      option('phone', 'Phone audio'),
+      option('none', 'Don\u2019t use audio'),
+    ]);
   }
 
   /* The account button of the signed-in app's header; its label names the account. */
@@ -321,20 +476,12 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   }
 
   function renderLobby() {
+    var lobbyWords = LOBBY_WORDS[SIM.lobbyWording] || ['Someone will let you in ' + (O.teamsLobbyWord || 'soon'), ''];
     root.replaceChildren(
       h('div', { class: C.lobby }, [
         h('div', { class: C.preview }, []),
-        wrap(
-          'control',
-          h(
-            'h2',
-            { class: C.title },
-            SIM.screenWording === 'b'
-              ? 'Waiting to be admitted'
-              : 'Someone will let you in ' + (O.teamsLobbyWord || 'soon'),
-          ),
-        ),
-        SIM.screenWording === 'b' ? h('p', {}, 'The organizer has been told you\u2019re waiting.') : null,
+        wrap('control', h('h2', { class: C.title }, lobbyWords[0])),
+        lobbyWords[1] ? h('p', {}, lobbyWords[1]) : null,
         h('div', { class: C.bar }, [wrap('control', hangup())]),
       ]),
     );
@@ -343,9 +490,9 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   function renderEnd(kind) {
     root.replaceChildren(
       h('div', { class: C.end }, [
-        wrap('control', h('h1', { class: C.title }, SCREEN_WORDS[kind] || '')),
+        wrap('control', h('h1', { class: C.title, id: 'calling-retry-screen-title' }, SCREEN_WORDS[kind] || '')),
         kind === 'removed' ? button('Rejoin') : null,
-        button('Dismiss'),
+        button('Dismiss', { 'data-tid': 'calling-retry-cancelbutton' }),
       ]),
     );
   }
@@ -703,5 +850,6 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
 
   if (SIM.page === 'launcher') renderLauncher();
   else if (SIM.page === 'login') renderLogin();
+  else if (location.pathname.indexOf('/light-meetings/') === 0) startLight();
   else startApp();
 });

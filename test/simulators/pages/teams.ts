@@ -3,7 +3,7 @@
  * (teams.microsoft.com/l/meetup-join/..., teams.live.com/meet/...), the light-meetings app under
  * /v2/, and the Microsoft sign-in page a tenant that refuses guests redirects to.
  */
-import { definePages, WORDING_CHOICES } from './html.js';
+import { definePages } from './html.js';
 
 export const teamsPages = definePages({
   classKeys: [
@@ -61,7 +61,29 @@ export const teamsPages = definePages({
    * for "Alice, muted"), or a class of the build's own on the tile (`vdi-frame-occlusion`-like).
    */
   speakingMark: ['outline', 'before', 'label', 'class'],
-  choices: WORDING_CHOICES,
+  /**
+   * Teams' join flow as real builds have drawn it (docs/platforms/teams.md, from the field notes),
+   * one of each per page load: `refusal` and `screenWording` word the guests-refused and
+   * sign-in-needed screens and the end screens (the client's REFUSALS, SCREEN_WORDS); `launcher`
+   * the launcher's way to the browser ([data-tid=joinOnWeb] "Continue on this browser", a button
+   * labelled "Join meeting from this browser", a "Join on this browser" link, "Join from browser");
+   * `app` the page it leads to (the /v2/ app, or /light-meetings/launch after a loading screen);
+   * `nameField` how the name field is marked (data-tid, placeholder "Type your name", a <label>
+   * only); `deviceModal` "Are you sure you don't want audio or video?" before or after the Join
+   * click, in German, or after "Select Allow to let Microsoft Teams use your mic and camera";
+   * `audioOptions` the toggles alone, or inside the "Computer audio" / "Don't use audio" radios;
+   * `lobbyWording` the lobby's words (LOBBY_WORDS).
+   */
+  choices: {
+    refusal: ['a', 'b', 'c', 'd', 'e', 'f'],
+    screenWording: ['a', 'b', 'c'],
+    launcher: ['joinOnWeb', 'ariaLabel', 'joinOnBrowser', 'fromBrowser'],
+    app: ['v2', 'light'],
+    nameField: ['dataTid', 'placeholder', 'label'],
+    deviceModal: ['none', 'before', 'after', 'beforeGerman', 'allowPrompt'],
+    audioOptions: ['toggles', 'radios'],
+    lobbyWording: ['letYouIn', 'meetingShould', 'admitted', 'whenStarts'],
+  },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Segoe UI', system-ui, sans-serif; background: #f5f5f5; color: #242424; }
   .${c.btn} { border: 1px solid #d1d1d1; border-radius: 4px; padding: 6px 14px; background: #fff; cursor: pointer; }

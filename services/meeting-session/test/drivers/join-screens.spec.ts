@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import {
   interstitialOf,
+  joinChoicesOf,
   REFUSAL_WORDINGS,
   SCREEN_WORDINGS,
   seedWithChoice,
@@ -92,6 +93,55 @@ describe('Join screens by what they are (drivers)', function () {
           expect(listener.events).to.include('admitted');
           await driver.leave();
         });
+      }
+
+      if (platform !== 'zoom') {
+        it('every lobby wording is the lobby, waited in (no refusal, no warning) until denied', async () => {
+          const ways = joinChoicesOf(platform).lobbyWording;
+          const ids = ways.map(() => nativeId(platform));
+          const meetings = ways.map((way, i) =>
+            suite.sim.meeting(ids[i], { markupSeed: seedWithChoice(platform, 'lobbyWording', way, 3000 + n * 17) }),
+          );
+          const joined = await Promise.all(ids.map((id) => joinSimulated(suite, platform, id)));
+          await Promise.all(
+            joined.map(({ listener }, i) => listener.until(() => listener.events.includes('lobby'), ways[i])),
+          );
+          await sleep(600);
+          joined.forEach(({ listener }, i) => expect(listener.events, ways[i]).to.deep.equal(['lobby']));
+          meetings.forEach((meeting) => meeting.deny());
+          await Promise.all(joined.map(({ listener }) => listener.until(() => listener.failedWith !== null, 'denied')));
+          joined.forEach(({ listener }, i) =>
+            expect(listener.failedWith?.reason, ways[i]).to.equal('admission_denied'),
+          );
+          await Promise.all(joined.map(({ driver }) => driver.leave()));
+        });
+
+        for (const wording of SCREEN_WORDINGS[platform]) {
+          it(`denied and unanswered, worded "${wording}": admission_denied and lobby_timeout`, async () => {
+            const markupSeed = seedWithScreenWording(platform, wording, 5000 + n * 19);
+            const [deniedId, unansweredId] = [nativeId(platform), nativeId(platform)];
+            const denying = suite.sim.meeting(deniedId, { markupSeed });
+            const silent = suite.sim.meeting(unansweredId, { markupSeed });
+            const [denied, unanswered] = await Promise.all(
+              [deniedId, unansweredId].map((id) => joinSimulated(suite, platform, id)),
+            );
+            await Promise.all(
+              [denied, unanswered].map(({ listener }) =>
+                listener.until(() => listener.events.includes('lobby'), 'the lobby'),
+              ),
+            );
+            denying.deny();
+            silent.noAnswer();
+            await Promise.all(
+              [denied, unanswered].map(({ listener }) =>
+                listener.until(() => listener.failedWith !== null, 'a failure'),
+              ),
+            );
+            expect(denied.listener.failedWith?.reason).to.equal('admission_denied');
+            expect(unanswered.listener.failedWith?.reason).to.equal('lobby_timeout');
+            await Promise.all([denied, unanswered].map(({ driver }) => driver.leave()));
+          });
+        }
       }
 
       it('the sign-in page a guest is sent to: guest_refused', async () => {

@@ -13,13 +13,23 @@ import {
   correctedTurn,
   describeMarkup,
   growWords,
+  joinChoicesOf,
+  seedWithChoice,
   variantSeeds,
   type SimMeeting,
   type SimPlatform,
 } from '../../../../test/simulators/index.js';
 import type { FinalSegment } from '../../src/drivers/index.js';
 import { peopleOf } from '../../src/drivers/tile-readings.js';
-import { DISPLAY_NAME, enterCall, pagesOnSimulator, seededMeetingId, type CallPage } from './call-page.js';
+import {
+  DISPLAY_NAME,
+  enterCall,
+  pagesOnSimulator,
+  seededMeetingId,
+  seedPerVariant,
+  withPages,
+  type CallPage,
+} from './call-page.js';
 import { actions } from '../../src/drivers/page-actions.js';
 import { eventually, sleep } from '../../../../test/support/wait.js';
 
@@ -132,6 +142,52 @@ async function openZoomPanels(call: CallPage): Promise<void> {
   throw new Error('the Zoom panels did not open in 20 steps');
 }
 
+/** The bot got in under its own name, microphone and camera off, and did not leave on the way. */
+function expectJoinedAsBot(meeting: SimMeeting, label: string): void {
+  const bots = meeting.truth().bots;
+  expect(bots, `${label}: one bot`).to.have.length(1);
+  expect(bots[0], `${label}: the bot as it joined`).to.include({
+    name: DISPLAY_NAME,
+    micOn: false,
+    camOn: false,
+    leftVia: null,
+  });
+}
+
+/*
+ * Every way the field notes record of Meet's and Teams' join flows (the name field, the join
+ * button's words and element, launchers, the light-meetings page, pop-ups before and after the
+ * join click, the audio options, the lobby's words), one page load each: joined by name, muted,
+ * past every pop-up without leaving, through the lobby into the call.
+ */
+describe('join flows as the field notes record them (page level, one page per way)', function () {
+  this.timeout(60_000);
+  const suite = pagesOnSimulator();
+
+  for (const platform of ['google_meet', 'teams'] as const) {
+    Object.entries(joinChoicesOf(platform)).forEach(([choice, ways], c) => {
+      it(`${PLATFORM_LABELS[platform]}: every ${choice} (${ways.join(', ')}) joined`, async () => {
+        const seeds = seedPerVariant(ways, (way, from) => seedWithChoice(platform, choice, way, from));
+        await withPages(suite.browser, seeds.length, (pages) =>
+          Promise.all(
+            seeds.map(async (seed, i) => {
+              const id = seededMeetingId(platform, seed, `j${'abcdefghij'[c]}${'abcdefghij'[i]}`);
+              const meeting = suite.sim.meeting(id, { lobby: true, markupSeed: seed });
+              const screens: string[] = [];
+              const label = describeMarkup(platform, seed);
+              await enterCall(pages[i], platform, suite.sim, id, screens, 15_000).catch((error: Error) => {
+                throw new Error(`${label}: ${error.message}`);
+              });
+              expect(screens, `${label}: screens`).to.include.members(['prejoin', 'lobby', 'in_call']);
+              expectJoinedAsBot(meeting, label);
+            }),
+          ),
+        );
+      });
+    });
+  }
+});
+
 describe('page scripts on drifting markup (page level, seeded variants)', function () {
   this.timeout(20_000);
   const suite = pagesOnSimulator();
@@ -160,6 +216,7 @@ describe('page scripts on drifting markup (page level, seeded variants)', functi
             const seen = screens.filter((screen, i) => screen !== 'unknown' && screen !== screens[i - 1]);
             expect(seen, `${variant.label}: screens`).to.deep.equal(SCREENS[platform]);
             expect(meeting.truth().pageLoads.map((load) => load.markupSeed)).to.deep.equal([seed]);
+            expectJoinedAsBot(meeting, variant.label);
 
             await variant.participants(['Alice Example', 'Bob Jones']);
             // Meet adds "Alice Example (Presentation)"; read with Carol, who joins after it.

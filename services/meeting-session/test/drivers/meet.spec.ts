@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { createDriverFactory } from '../../src/drivers/index.js';
-import { correctedTurn, growWords, type SimMeeting } from '../../../../test/simulators/index.js';
+import {
+  correctedTurn,
+  growWords,
+  seedWithChoice,
+  type SimMeeting,
+  waysOf,
+} from '../../../../test/simulators/index.js';
 import { comeAndGo, driversOnSimulator, expectMatchesTruth, joinSimulated, sleep } from './helpers.js';
 
 /** Google Meet in real Chromium, against the simulator on meet.google.com. */
@@ -42,6 +48,52 @@ describe('Google Meet driver', function () {
     await driver.leave();
     expect(meeting.truth().bots[0].leftVia).to.equal('leave_button');
     expect(listener.events).to.deep.equal(['lobby', 'admitted', 'participants']);
+  });
+
+  /** Joins a meeting per way `choice` goes (a seed drawing each), open or with a lobby, and waits till each bot is in. */
+  async function joinEveryWay(choice: string, options: { lobby: boolean; account?: boolean }) {
+    const ways = waysOf('google_meet', choice);
+    return Promise.all(
+      ways.map(async (way, i) => {
+        const code = newCode();
+        const markupSeed = seedWithChoice('google_meet', choice, way, 9000 + codes * 31 + i);
+        const meeting = suite.sim.meeting(code, { lobby: options.lobby, markupSeed });
+        const account = options.account
+          ? suite.sim.account('google_meet', `Ada ${way}`, `ada.${way}.${code}@bots.example.com`)
+          : null;
+        const joined = await joinSimulated(suite, 'google_meet', code, {
+          account: account && { name: 'meet bot', storageState: account.storageState },
+        });
+        if (options.lobby) {
+          await joined.listener.until(() => joined.listener.events.includes('lobby'), `${way}: the lobby`);
+          meeting.admit();
+        }
+        await joined.listener.until(() => joined.listener.events.includes('admitted'), `${way}: admitted`);
+        return { way, meeting, ...joined };
+      }),
+    );
+  }
+
+  it('gets past every pop-up before and after the join click by joining, never by leaving or signing in', async () => {
+    for (const choice of ['prejoinPopup', 'joinInterstitial']) {
+      const joined = await joinEveryWay(choice, { lobby: choice === 'joinInterstitial' });
+      for (const { way, meeting, listener } of joined) {
+        const bot = await meeting.waitForBot((b) => b.captionsOn);
+        expect(bot, `${choice} ${way}`).to.include({ name: 'Notetaker', micOn: false, camOn: false, leftVia: null });
+        expect(listener.failedWith, `${choice} ${way}`).to.equal(null);
+        expect(listener.warnings, `${choice} ${way}: known screens`).to.deep.equal([]);
+      }
+      await Promise.all(joined.map(({ driver }) => driver.leave()));
+    }
+  });
+
+  it('signed in on another device too, joins with "Switch here" or "Join here too" as with "Join now"', async () => {
+    const joined = await joinEveryWay('signedInJoin', { lobby: false, account: true });
+    for (const { way, meeting } of joined) {
+      const bot = await meeting.waitForBot((b) => b.captionsOn);
+      expect(bot, way).to.include({ name: `Ada ${way}`, micOn: false, camOn: false });
+    }
+    await Promise.all(joined.map(({ driver }) => driver.leave()));
   });
 
   it('reports partials and finalised turns equal to what was said: corrections, shrinks, a split turn', async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { seedWithScreenWording } from '../../../../test/simulators/index.js';
+import { joinChoicesOf, seedWithChoice } from '../../../../test/simulators/index.js';
 import { comeAndGo, driversOnSimulator, expectRemovedAndEnded, expectTurnsRead, joinSimulated } from './helpers.js';
 
 /** Microsoft Teams in real Chromium, against the simulator on teams.microsoft.com and teams.live.com. */
@@ -19,8 +19,8 @@ describe('Teams driver', function () {
       noMediaDialog: true,
       teamsLobbyWord: 'shortly',
       teamsCaptionsMenu: 'language',
-      // The lobby's best-known wording, where the word is said (the other wording has none).
-      markupSeed: seedWithScreenWording('teams', 'a', 300),
+      // The lobby's best-known wording, where the word is said (the others have none).
+      markupSeed: seedWithChoice('teams', 'lobbyWording', 'letYouIn', 300),
     });
     const { listener, driver } = await join(id, 'Minutes Bot');
     await listener.until(() => listener.events.includes('lobby'), 'lobby');
@@ -33,6 +33,28 @@ describe('Teams driver', function () {
     await driver.leave();
     expect(meeting.truth().bots[0].leftVia).to.equal('leave_button');
   });
+
+  for (const choice of ['launcher', 'app', 'deviceModal', 'nameField']) {
+    it(`joins by name and muted on every ${choice} (${joinChoicesOf('teams')[choice].join(', ')})`, async () => {
+      const ways = joinChoicesOf('teams')[choice];
+      const joined = await Promise.all(
+        ways.map(async (way, i) => {
+          const id = newThread();
+          const markupSeed = seedWithChoice('teams', choice, way, 700 + meetings * 29 + i);
+          const meeting = suite.sim.meeting(id, { lobby: false, markupSeed });
+          return { way, meeting, ...(await join(id)) };
+        }),
+      );
+      for (const { way, meeting, listener } of joined) {
+        await listener.until(() => listener.events.includes('admitted'), `${way}: admitted`);
+        const bot = await meeting.waitForBot((b) => b.captionsOn);
+        expect(bot, way).to.include({ name: 'Notetaker', micOn: false, camOn: false, leftVia: null });
+        expect(listener.warnings, `${way}: known screens`).to.deep.equal([]);
+        expect(meeting.truth().pageLoads, `${way}: one page load`).to.have.length(1);
+      }
+      await Promise.all(joined.map(({ driver }) => driver.leave()));
+    });
+  }
 
   it('reports rows of the recycling caption list equal to what was said', async () => {
     const id = newThread();

@@ -4,13 +4,6 @@ import { DOM_HELPERS } from '../page-scripts/dom-helpers.js';
 import { pageProgram } from '../page-scripts/source.js';
 
 const MEET_FUNCTIONS = String.raw`
-function nameInput() {
-  var named = first(S.css.nameInput);
-  if (named) return named;
-  var inputs = shown(S.css.textInput);
-  return inputs.length === 1 ? inputs[0] : null;
-}
-function joinButton() { return outsideDialogs(byText(S.css.buttons, S.text.joinButton))[0] || null; }
 function buttonWithIcon(pattern) {
   var icons = shown(S.css.icons).filter(function (icon) { return pattern.test(norm(icon.textContent)); });
   for (var i = 0; i < icons.length; i++) {
@@ -23,13 +16,9 @@ function leaveButton() { return first(S.css.leaveCall) || buttonWithIcon(S.text.
 function captionsOffButton() { return first(S.css.captionsAreOff) || buttonWithIcon(S.text.captionsOffIcon); }
 
 /*
- * A caption block holds one avatar, the speaker's name beside it (the two make the header) and the
- * caption text beside the header, however many wrapper elements stand between any of them. From
- * each avatar: the header is its closest ancestor showing text (the name); the block is the
- * header's closest ancestor with text outside the header's branch (the caption). An ancestor
- * holding a second avatar spans several blocks and is never taken for one; a block with no text
- * yet is left out until its text shows (till then, where it ends cannot be told). Blocks are
- * rewritten in place: the block element keeps its key for as long as it stays.
+ * The caption blocks, each read from its avatar (caption-blocks.ts); a block with no text yet is
+ * left out until its text shows (till then, where it ends cannot be told). Blocks are rewritten
+ * in place: the block element keeps its key for as long as it stays.
  */
 function captionArea() { return first(S.css.captionsRegion); }
 function readCaptions() {
@@ -38,34 +27,13 @@ function readCaptions() {
   var keys = window.__ntBlockKeys || (window.__ntBlockKeys = { map: new WeakMap(), next: 1 });
   var blocks = [];
   all(S.css.captionAvatar, region).forEach(function (avatar) {
-    var block = captionBlock(avatar, region);
-    if (!block || !visible(block.el)) return;
+    var block = captionBlock(avatar, region, S.css.captionAvatar, false);
+    if (!block || !block.el || !visible(block.el)) return;
     var key = keys.map.get(block.el);
     if (!key) { key = keys.next++; keys.map.set(block.el, key); }
-    blocks.push({ key: key, speaker: block.speaker, text: block.text });
+    blocks.push({ key: key, speaker: personName(block.header.textContent), text: block.text });
   });
   return blocks;
-}
-function hasText(el) { return /\S/.test(el.textContent); }
-function avatarCount(el) { return el.querySelectorAll(S.css.captionAvatar).length; }
-function captionBlock(avatar, region) {
-  var header = avatar.parentElement;
-  while (header && header !== region && !hasText(header)) header = header.parentElement;
-  if (!header || header === region || avatarCount(header) !== 1) return null;
-  var speaker = personName(header.textContent);
-  var branch = header;
-  for (var parent = branch.parentElement; parent && parent !== region; parent = parent.parentElement) {
-    var text = textBeside(parent, branch);
-    // Text beside an ancestor that holds other avatars too is other blocks' text.
-    if (text) return avatarCount(parent) === 1 ? { el: parent, speaker: speaker, text: text } : null;
-    branch = parent;
-  }
-  return null;
-}
-function textBeside(parent, branch) {
-  var parts = [];
-  for (var node = parent.firstChild; node; node = node.nextSibling) if (node !== branch) parts.push(node.textContent);
-  return clean(parts.join(' '));
 }
 
 /*
@@ -108,8 +76,8 @@ function inspectScreen(state) {
   state.outcome = terminalOutcome(text);
   if (state.outcome) { state.screen = 'terminal'; return state; }
   if (S.text.lobby.test(text)) { state.screen = 'lobby'; return state; }
-  var name = nameInput();
   var join = joinButton();
+  var name = nameField(join);
   if (name || join || state.dialog) {
     state.screen = 'prejoin';
     state.prejoin = { name: name ? name.value : null, micOn: !!first(S.css.micIsOn), camOn: !!first(S.css.cameraIsOn), joinEnabled: enabled(join), identity: accountIdentity() };
@@ -118,19 +86,13 @@ function inspectScreen(state) {
 }
 
 /*
- * The caption language, one step per call (caption-language.ts): More options -> Settings -> the
- * Captions tab -> the "Meeting language" list, where a pick applies at once; then the dialog is
- * closed (or, if it never opened, whatever menu is, by a click elsewhere).
+ * The caption language (language-dialog.ts): More options -> Settings -> the Captions tab -> the
+ * "Meeting language" list, where a pick applies at once.
  */
-function settingsDialog() { return named(S.css.dialogs, S.text.settingsDialog); }
 function openLanguage() {
-  var dialog = settingsDialog();
-  if (dialog) return languageList(dialog) || clickAlong([['the Captions tab', named(S.css.unselectedTab, S.text.captionsTab, dialog)]]);
-  return clickAlong([['Settings', named(S.css.menuItems, S.text.settingsItem)], ['More options', first(S.css.moreOptions)]]);
-}
-function finishLanguage() {
-  var dialog = settingsDialog();
-  return press(dialog && named(S.css.buttons, S.text.closeDialog, dialog)) || press(document.body);
+  return openLanguageDialog(
+    function () { return [['Settings', named(S.css.menuItems, S.text.settingsItem)], ['More options', first(S.css.moreOptions)]]; },
+    function (dialog) { return clickAlong([['the Captions tab', named(S.css.unselectedTab, S.text.captionsTab, dialog)]]); });
 }
 
 function blurFocus() { if (document.activeElement && document.activeElement.blur) document.activeElement.blur(); return true; }
@@ -138,7 +100,7 @@ function blurFocus() { if (document.activeElement && document.activeElement.blur
 
 export const meetScript = pageProgram(DOM_HELPERS, MEET_FUNCTIONS, meetSelectors, {
   inspect: 'inspect()',
-  focusName: 'focusInput(nameInput())',
+  focusName: 'focusInput(nameField(joinButton()))',
   // Both toggles at once: each is a button whose label says what a click would do.
   muteMedia: '[press(first(S.css.micIsOn)), press(first(S.css.cameraIsOn))]',
   join: 'clickJoin()',
@@ -147,7 +109,7 @@ export const meetScript = pageProgram(DOM_HELPERS, MEET_FUNCTIONS, meetSelectors
   openLanguage: 'openLanguage()',
   pickLanguage: 'pickLanguage(arg)',
   // Meet applies a pick at once: finishing only closes the dialog.
-  finishLanguage: 'finishLanguage()',
+  finishLanguage: 'finishLanguage(arg)',
   blur: 'blurFocus()',
   leave: 'press(leaveButton())',
   observe: 'observeCaptions(readCaptions, captionArea)',

@@ -11,8 +11,8 @@ export const meetSelectors = {
   /** Join screens by what they are, shared by every platform (join-screens.ts). */
   screens: joinScreens,
   css: {
-    nameInput: 'input[aria-label="Your name"]',
-    /** The fallback: the lone visible text input of the pre-join screen. */
+    /** The name field as builds since 2025 mark it (a hint: prejoin-form.ts finds it by what it is). */
+    nameHint: 'input[type="text"][aria-label="Your name"]',
     textInput: 'input[type="text"], input:not([type])',
     buttons: 'button, [role="button"]',
     dialogs: '[role="dialog"], [role="alertdialog"]',
@@ -40,10 +40,23 @@ export const meetSelectors = {
     languageOption: '[role="listbox"] [role="option"]',
   },
   text: {
-    joinButton: /^(ask to join|join now)$/i,
-    /** Pop-ups to confirm while joining or in the call (recording notice, warnings, tips). */
-    dialogConfirm: /^(join now|join anyway|got it|dismiss|continue)$/i,
-    lobby: /asking to be let in|you'll join the call when someone lets you in/i,
+    /** A text field's name that says it takes a name ("Your name"); another language's is found by position. */
+    nameField: /\bname\b/i,
+    /**
+     * The join button, in every wording builds have shown: asked, open meetings, warnings passed,
+     * and, signed in on another device, "Join here too" / "Switch here". Never "Other ways to join".
+     */
+    joinButton: /^(ask to join( anyway)?|join( now| the call now| anyway| here too)|switch here)$/i,
+    /**
+     * Pop-ups to confirm while joining or in the call, never by leaving: devices refused (English,
+     * German), no account, the recording, transcription and note-taking notices ("Gemini is taking
+     * notes" offers Leave and Join now), tips.
+     */
+    dialogConfirm:
+      /^(join now|join anyway|ask to join anyway|got it|dismiss|ok|continue|continue without microphone and camera|ohne mikrofon und kamera fortfahren|use without an account)$/i,
+    /** The asking screen, whose "Return to home screen" button is no refusal. */
+    lobby:
+      /asking to be let in|you'll join the call when someone lets you in|please wait until a meeting host brings you into the call|waiting for the host to (let you in|join)/i,
     signInHost: /^accounts\.google\.com$/i,
     accountLabel: /^Google Account:\s*/i,
     /** The bot's own tile without a marker: its name shown as "You" or "<name> (You)". */
@@ -53,22 +66,34 @@ export const meetSelectors = {
     presentationTile: /\(presentation\)$/i,
     /** Names (aria-label, aria-labelledby, else the text without icons) along the caption language's path. */
     settingsItem: /^settings$/i,
-    settingsDialog: /^settings$/i,
+    languageDialog: /^settings$/i,
     captionsTab: /^captions$/i,
     languageBox: /^(meeting language|language of the meeting)$/i,
-    closeDialog: /^close( dialog)?$/i,
+    /** Meet applies a pick at once: applied or not, the settings dialog is only closed. */
+    applyLanguage: /^close( dialog)?$/i,
+    cancelLanguage: /^close( dialog)?$/i,
     leaveIcon: /^call_end$/,
     captionsOffIcon: /^closed_caption_off$/,
   },
-  /** End screens, most specific first: the denial screen also says "You can't join this call". */
+  /**
+   * End screens, most specific first: the denial and no-answer screens both head "You can't join
+   * this call", which alone (with "Ask to join again") is a denial.
+   */
   terminal: [
-    ['admission_denied', /someone in the call denied your request to join|denied your request to join/i],
+    ['admission_denied', /denied your request to join/i],
     ['lobby_timeout', /no one responded/i],
-    ['removed', /you've been removed from the meeting|you have been removed from the meeting/i],
-    ['meeting_ended', /your host ended the meeting for everyone|the meeting has ended for everyone/i],
-    ['meeting_not_found', /check your meeting code|invalid video call name/i],
-    // What a guest sees where the organization admits no one who is not signed in.
-    ['guest_refused', /you can't join this video call/i],
+    ['admission_denied', /you can't join this call\b/i],
+    [
+      'removed',
+      /you've been removed from the meeting|you have been removed from the meeting|you were removed from the meeting|you can't rejoin this meeting/i,
+    ],
+    ['meeting_ended', /your host ended the meeting for everyone|the meeting has ended|the host has ended the meeting/i],
+    [
+      'meeting_not_found',
+      /check your meeting code|invalid video call name|your meeting code has expired|the meeting code you entered doesn't work/i,
+    ],
+    // What a guest sees where the organization admits no one who is not signed in (signing in is the way in).
+    ['guest_refused', /you can't join this video call|there is a problem connecting to this video call/i],
     // Meet's own way out when the bot is left alone; the bot's own leave is never read back.
     ['meeting_ended', /you left the meeting/i],
   ] as Array<[DriverFailure | DriverEnd, RegExp]>,

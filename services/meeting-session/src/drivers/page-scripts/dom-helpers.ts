@@ -1,8 +1,14 @@
 /** Helpers every page script shares (JavaScript source; see source.ts for why). */
+import { CAPTION_BLOCK_HELPERS } from './caption-blocks.js';
 import { JOIN_SCREEN_HELPERS } from './join-screens.js';
+import { LANGUAGE_DIALOG_HELPERS } from './language-dialog.js';
+import { PREJOIN_FORM_HELPERS } from './prejoin-form.js';
 
 export const DOM_HELPERS =
   JOIN_SCREEN_HELPERS +
+  PREJOIN_FORM_HELPERS +
+  CAPTION_BLOCK_HELPERS +
+  LANGUAGE_DIALOG_HELPERS +
   String.raw`
 function norm(value) {
   return String(value == null ? '' : value)
@@ -78,8 +84,7 @@ function signInState() {
 /*
  * What the page shows: the sign-in page, or else what the platform's inspectScreen(state) makes of
  * the base state, and a screen it does not know told by what it is (screenByMeaning). The
- * platform's functions define inspectScreen, readCaptions and readParticipants (and joinButton,
- * for clickJoin).
+ * platform's functions define inspectScreen, readCaptions and readParticipants.
  */
 function inspect() { return signInState() || screenByMeaning(inspectScreen(baseState())); }
 /* The call: its captions and the participants of its tiles, as the platform reads them. */
@@ -149,7 +154,7 @@ function accountIdentity() {
   var label = button && norm(button.getAttribute('aria-label')).replace(S.text.accountLabel, '');
   return label || null;
 }
-/* The platform's join button (its joinButton()) pressed, if it is enabled. */
+/* The join button (prejoin-form.ts) pressed, if it is enabled. */
 function clickJoin() { var join = joinButton(); return enabled(join) && press(join); }
 function focusInput(input) {
   if (!input) return false;

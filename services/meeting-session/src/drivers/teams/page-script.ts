@@ -16,8 +16,7 @@ function flip(toggle) {
   control.click();
   return true;
 }
-function continueButton() { return first(S.css.continueOnBrowser) || byText(S.css.buttons, S.text.continueOnBrowser)[0] || null; }
-function joinButton() { return first(S.css.joinButton) || outsideDialogs(byText(S.css.buttons, S.text.joinButton))[0] || null; }
+function continueButton() { return first(S.css.continueOnBrowser) || named(S.css.launcherControls, S.text.continueOnBrowser); }
 
 /*
  * Rows of a virtualized list: row elements are recycled and placed by transform, so each row is
@@ -88,8 +87,8 @@ function inspectScreen(state) {
   if (state.outcome) { state.screen = 'terminal'; return state; }
   if (lobby) { state.screen = 'lobby'; return state; }
   if (continueButton()) { state.screen = 'launcher'; return state; }
-  var name = first(S.css.nameInput);
   var join = joinButton();
+  var name = nameField(join);
   if (name || join || state.dialog) {
     state.screen = 'prejoin';
     state.prejoin = { name: name ? name.value : null, micOn: isOn(first(S.css.micToggle)), camOn: isOn(first(S.css.cameraToggle)), joinEnabled: enabled(join), identity: accountIdentity() };
@@ -109,24 +108,19 @@ function captionsStep() {
 }
 
 /*
- * The caption language, one step per call (caption-language.ts): the "Language settings" dialog,
- * from the captions' own "..." (Captions settings) or More -> Language and speech; a pick in its
- * "Meeting spoken language" list, then "Update" (or "Cancel" when nothing changed).
+ * The caption language (language-dialog.ts): the "Language settings" dialog, from the captions'
+ * own "..." (Captions settings) or More -> Language and speech; a pick in its "Meeting spoken
+ * language" list, then "Update" (or "Cancel" when nothing changed).
  */
-function languageDialog() { return named(S.css.dialogs, S.text.languageDialog); }
 function openLanguage() {
-  var dialog = languageDialog();
-  if (dialog) return languageList(dialog) || { clicked: null };
-  return clickAlong([
-    ['Language settings', named(S.css.menuItems, S.text.languageSettingsItem)],
-    ['Captions settings', named(S.css.buttons, S.text.captionsSettings)],
-    ['Language and speech', named(S.css.menuItems, S.text.languageItem)],
-    ['More', first(S.css.more)],
-  ]);
-}
-function finishLanguage(apply) {
-  var dialog = languageDialog();
-  return press(dialog && named(S.css.buttons, apply ? S.text.applyLanguage : S.text.cancelLanguage, dialog)) || press(document.body);
+  return openLanguageDialog(function () {
+    return [
+      ['Language settings', named(S.css.menuItems, S.text.languageSettingsItem)],
+      ['Captions settings', named(S.css.buttons, S.text.captionsSettings)],
+      ['Language and speech', named(S.css.menuItems, S.text.languageItem)],
+      ['More', first(S.css.more)],
+    ];
+  }, function () { return { clicked: null }; });
 }
 `;
 
@@ -134,7 +128,7 @@ export const teamsScript = pageProgram(DOM_HELPERS, TEAMS_FUNCTIONS, teamsSelect
   inspect: 'inspect()',
   continue: 'press(continueButton())',
   confirmDialog: 'press(dialogButton())',
-  focusName: 'focusInput(first(S.css.nameInput))',
+  focusName: 'focusInput(nameField(joinButton()))',
   muteMedia: '[flip(first(S.css.micToggle)), flip(first(S.css.cameraToggle))]',
   join: 'clickJoin()',
   captionsStep: 'captionsStep()',

@@ -12,7 +12,11 @@ export const teamsSelectors = {
   screens: joinScreens,
   css: {
     continueOnBrowser: '[data-tid="joinOnWeb"]',
-    nameInput: 'input[data-tid="prejoin-display-name-input"]',
+    /** What the launcher offers: buttons and links. */
+    launcherControls: 'button, [role="button"], a[href]',
+    /** The name field as builds mark it (a hint: prejoin-form.ts finds it by what it is). */
+    nameHint: 'input[data-tid="prejoin-display-name-input"]',
+    textInput: 'input[type="text"], input:not([type])',
     micToggle: '[data-tid="toggle-mute"]',
     cameraToggle: '[data-tid="toggle-video"]',
     joinButton: 'button[data-tid="prejoin-join-button"]',
@@ -33,12 +37,16 @@ export const teamsSelectors = {
     accountButton: '#idna-me-control-avatar-trigger, [data-tid="me-control-avatar-trigger"]',
   },
   text: {
-    continueOnBrowser: /^continue on this browser$/i,
-    /** Pop-ups to get past: refused media permissions, tips. */
-    dialogConfirm: /^(continue without audio or video|got it|dismiss)$/i,
+    /** The launcher's way into the web app, by its label or its text, in every wording builds have shown. */
+    continueOnBrowser: /^(continue on this browser|join (meeting )?(from|on) (this )?browser)$/i,
+    /** A text field's name that says it takes a name ("Type your name"). */
+    nameField: /\bname\b/i,
+    /** Pop-ups to get past: refused media permissions (English, German), tips. */
+    dialogConfirm: /^(continue without audio or video|ohne audio oder video fortfahren|got it|dismiss)$/i,
     joinButton: /^join now$/i,
+    /** The lobby in every wording builds have shown; "When the meeting starts" is the light-meetings page's. */
     lobby:
-      /someone will let you in (soon|shortly)|someone in the meeting should let you in|we've let people in the meeting know you're waiting/i,
+      /someone will let you in (soon|shortly)|someone in the meeting should let you in|we've let people in the meeting know you're waiting|waiting to be admitted|when the meeting starts/i,
     /** Guests find captions straight under More; others under "Language and speech". */
     captionsItem: /^(captions|turn on live captions|live captions)$/i,
     languageItem: /^language and speech$/i,
@@ -57,15 +65,18 @@ export const teamsSelectors = {
     signInHost: /(^|\.)(login\.microsoftonline\.com|login\.live\.com|login\.microsoft\.com)$/i,
   },
   terminal: [
-    // A tenant that turned anonymous join off.
-    ['guest_refused', /doesn't allow anonymous users to join|anonymous users can't join this meeting/i],
+    // A tenant that turned anonymous join off, or wants a guest verified or signed in first.
+    [
+      'guest_refused',
+      /doesn't allow anonymous users to join|anonymous users can't join this meeting|we need to verify your info before you can join|to join, sign in or use teams on the web|external participants are not permitted to join/i,
+    ],
     ['admission_denied', /denied access to the meeting|your request to join was declined/i],
     ['lobby_timeout', /no one responded to your request/i],
-    ['removed', /you've been removed from this meeting|removed you from the meeting/i],
+    ['removed', /removed from (this|the) meeting|removed you from the meeting/i],
     ['meeting_ended', /the meeting has ended|this meeting has ended|meeting has been ended/i],
     [
       'meeting_not_found',
-      /meeting link is invalid|couldn't find (this|the) meeting|this meeting (has expired|no longer exists)/i,
+      /meeting link is invalid|couldn't find (this|the) meeting|this meeting (has expired|no longer exists)|the meeting url is incorrect/i,
     ],
   ] as Array<[DriverFailure | DriverEnd, RegExp]>,
 };

@@ -5,12 +5,10 @@ import { pageProgram } from '../page-scripts/source.js';
 
 const ZOOM_FUNCTIONS = String.raw`
 function button(pattern) { return named(S.css.buttons, pattern); }
-function joinButton() { return outsideDialogs(byText(S.css.buttons, S.text.joinButton))[0] || null; }
 function leaveButton() { return outsideDialogs(shown(S.css.buttons).filter(function (b) { return S.text.leave.test(accessibleName(b)); }))[0] || null; }
 function panel(pattern) { return named(S.css.panels, pattern); }
 function menuItem(pattern) { return byText(S.css.menuItems, pattern)[0] || null; }
 function browserLink() { return byText(S.css.links, S.text.joinFromBrowser)[0] || null; }
-function hasText(el) { return /\S/.test(el.textContent); }
 
 /* The launch page: "Join from your browser", shown at once or only after "Launch Meeting". */
 function continueToBrowser() {
@@ -20,35 +18,19 @@ function continueToBrowser() {
 }
 
 /*
- * A caption line (and a transcript entry) starts with the speaker's avatar; the speaker's name,
- * when shown, is beside it in the line's header, and the text beside the header, however many
- * wrapper elements stand between them. From the avatar: the header is its closest ancestor
- * showing text; the line is the header's closest ancestor with text outside the header's branch.
- * When no ancestor has such text, the header is the line itself: an avatar and the text, no name.
- * An ancestor holding a second avatar spans several lines and is never taken for one.
+ * A caption line (and a transcript entry) is a caption block (caption-blocks.ts): the speaker's
+ * avatar, the name beside it when shown (the time of day stripped), the text beside them. With no
+ * text beside the header, the header is the line itself: an avatar and the text, no name.
  */
-function avatarCount(el) { return el.querySelectorAll(S.css.avatar).length; }
-function textBeside(el, branch) {
-  var text = '';
-  for (var i = 0; i < el.childNodes.length; i++) if (!el.childNodes[i].contains(branch)) text += ' ' + el.childNodes[i].textContent;
-  return clean(text);
-}
 function headerName(header) {
   var copy = header.cloneNode(true);
   all(S.css.time, copy).forEach(function (time) { time.remove(); });
   return clean(copy.textContent);
 }
 function lineOf(avatar, area) {
-  var header = avatar.parentElement;
-  while (header && header !== area && !hasText(header)) header = header.parentElement;
-  if (!header || avatarCount(header) !== 1) return null;
-  for (var parent = header.parentElement; parent && area.contains(parent); parent = parent.parentElement) {
-    if (avatarCount(parent) !== 1) break;
-    var text = textBeside(parent, header);
-    if (text) return { name: headerName(header), text: text };
-    if (parent === area) break;
-  }
-  return header === area ? null : { name: null, text: clean(header.textContent) };
+  var block = captionBlock(avatar, area, S.css.avatar, true);
+  if (!block) return null;
+  return block.el ? { name: headerName(block.header), text: block.text } : { name: null, text: clean(block.header.textContent) };
 }
 function linesOf(area) {
   var lines = [];
@@ -203,30 +185,23 @@ function callStep() {
 }
 
 /*
- * The caption language, one step per call (caption-language.ts): the captions menu's "Translated
+ * The caption language (language-dialog.ts): the captions menu's "Translated
  * Captions" where the build has it, else its "Caption Settings", opens a dialog; a pick in its
  * "Speaking language" list, then "Save" (or "Cancel" when nothing changed). A settings dialog
  * without that list (a build whose "Caption Settings" holds only the captions' look) is closed, so
  * that the next step looks for the other way in.
  */
-function languageDialog() { return named(S.css.dialogs, S.text.languageDialog); }
 function openLanguage() {
-  var dialog = languageDialog();
-  if (dialog) {
-    var list = languageList(dialog);
-    if (list) return list;
+  return openLanguageDialog(function () {
+    var menu = button(S.text.captionsMenu);
+    return [
+      ['Translated Captions', menuItem(S.text.translatedCaptionsItem)],
+      ['Caption Settings', menuItem(S.text.captionSettingsItem)],
+      ['the captions menu', enabled(menu) ? menu : null],
+    ];
+  }, function (dialog) {
     return press(named(S.css.buttons, S.text.cancelLanguage, dialog)) ? { clicked: 'Cancel (no speaking language there)' } : { clicked: null };
-  }
-  var menu = button(S.text.captionsMenu);
-  return clickAlong([
-    ['Translated Captions', menuItem(S.text.translatedCaptionsItem)],
-    ['Caption Settings', menuItem(S.text.captionSettingsItem)],
-    ['the captions menu', enabled(menu) ? menu : null],
-  ]);
-}
-function finishLanguage(apply) {
-  var dialog = languageDialog();
-  return press(dialog && named(S.css.buttons, apply ? S.text.applyLanguage : S.text.cancelLanguage, dialog)) || press(document.body);
+  });
 }
 
 /* Leave, and confirm it ("Leave Meeting"). */
