@@ -120,7 +120,26 @@ export const TEAMS_CHOICES = PAGES.teams.choices;
 export const ZOOM_CHOICES = PAGES.zoom.choices;
 /** What a seed's Zoom page loads draw for each of ZOOM_CHOICES. */
 export const zoomChoicesOf = PAGES.zoom.choicesOf;
-export { zoomInvitation, zoomLinkForms, zoomPwd } from './zoom-routes.js';
+export type ZoomChoices = ReturnType<typeof zoomChoicesOf>;
+
+/**
+ * The first seed from `from` on whose Zoom page loads draw every choice `pinned` names, e.g.
+ * `{ nameField: 'label', fieldLabel: 'beside', clientFrame: 'iframe' }`: a meeting created with
+ * it as its markupSeed serves that pre-join on every load.
+ */
+export function seedWithZoomChoices(pinned: Partial<ZoomChoices>, from: number): number {
+  const wanted = Object.entries(pinned) as Array<[keyof ZoomChoices, string]>;
+  for (const [choice, value] of wanted) {
+    const ways: readonly string[] = ZOOM_CHOICES[choice];
+    if (!ways.includes(value)) throw new Error(`Zoom pages never draw ${choice} ${value}`);
+  }
+  for (let seed = from >>> 0, tries = 0; tries < 1_000_000; seed = (seed + 1) >>> 0, tries++) {
+    const drawn = zoomChoicesOf(seed);
+    if (wanted.every(([choice, value]) => drawn[choice] === value)) return seed;
+  }
+  throw new Error(`no Zoom seed draws ${JSON.stringify(pinned)}`);
+}
+export { ZOOM_OTHER_HOST, zoomInvitation, zoomLinkForms, zoomPwd } from './zoom-routes.js';
 export { MEET_CAPTION_LANGUAGES, TEAMS_CAPTION_LANGUAGES, ZOOM_CAPTION_LANGUAGES } from './types.js';
 export type { TruthSegment } from './captions.js';
 export type { CaptionTurn } from './turn.js';
@@ -138,6 +157,7 @@ export {
   type SimPlatform,
   type Utterance,
   type UtterancePlay,
+  type ZoomPrejoinAnswers,
 } from './types.js';
 
 export interface Simulator {

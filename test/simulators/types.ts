@@ -247,6 +247,20 @@ export interface BotRecord {
   leftAt: string | null;
   /** How the bot went: the platform's leave button, or its page simply disconnecting. */
   leftVia: 'leave_button' | 'disconnected' | null;
+  /** Zoom: how the bot answered what came before the call (see ZoomPrejoinAnswers). */
+  prejoin?: ZoomPrejoinAnswers;
+}
+
+/**
+ * Zoom: the bot's answers on the pre-join, as its page reported them with the join: whether it
+ * pressed a button that grants microphone and camera ("Allow"), how many permission dialogs it
+ * got past, and whether it agreed to the terms and accepted the cookie banner (null: not shown).
+ */
+export interface ZoomPrejoinAnswers {
+  devicesAllowed: boolean;
+  permissionDialogs: number;
+  termsAgreed: boolean | null;
+  cookiesAccepted: boolean | null;
 }
 
 /** What Teams writes after a person's name on their tile and caption rows (Meet shows none). */

@@ -5,7 +5,54 @@ import { pageProgram } from '../page-scripts/source.js';
 
 const ZOOM_FUNCTIONS = String.raw`
 function button(pattern) { return named(S.css.buttons, pattern); }
-function joinButton() { return outsideDialogs(byText(S.css.buttons, S.text.joinButton))[0] || null; }
+function joinButton() {
+  return outsideDialogs(byText(S.css.buttons, S.text.joinButton))[0] || outsideDialogs(shown(S.css.joinHint))[0] || null;
+}
+function joinEnabled(join) { return enabled(join) && !join.classList.contains(S.css.joinDisabledClass); }
+
+/*
+ * The pre-join's fields by what they are: its visible text and password inputs (outside pop-ups).
+ * The passcode: the hinted id, else the password input or the field labelled a passcode. The
+ * name: the hinted id, else the other field labelled a name, else the form's one other field
+ * (or, of several, the one nearest the Join button).
+ */
+function fields() { return outsideDialogs(shown(S.css.fields)); }
+function isPasscode(input) { return input.type === 'password' || S.text.passcodeLabel.test(fieldLabel(input)); }
+function passcodeField() { return first(S.css.passcodeHint) || fields().filter(isPasscode)[0] || null; }
+function nameField() {
+  var hinted = first(S.css.nameHint);
+  if (hinted) return hinted;
+  var others = fields().filter(function (input) { return !isPasscode(input); });
+  var named = others.filter(function (input) { return S.text.nameLabel.test(fieldLabel(input)); })[0];
+  return named || (others.length === 1 ? others[0] : nearest(joinButton(), others));
+}
+/* Of \`els\`, the one alone in the smallest part of the page that holds \`anchor\` and any of them. */
+function nearest(anchor, els) {
+  for (var box = anchor && anchor.parentElement; box; box = box.parentElement) {
+    var inside = els.filter(function (el) { return box.contains(el); });
+    if (inside.length) return inside.length === 1 ? inside[0] : null;
+  }
+  return null;
+}
+
+/*
+ * What answers the screens before the call, by meaning: the permission dialog's way on without
+ * microphone and camera, the terms' "I Agree" (a button beside words about terms), a cookie
+ * banner's "Accept Cookies" (OneTrust's button as a hint); else a pop-up's confirming button.
+ * Never a button that grants microphone or camera: the bot joins without them.
+ */
+function besideText(el, pattern) {
+  for (var box = el.parentElement, i = 0; box && i < 5; box = box.parentElement, i++) if (pattern.test(norm(box.textContent))) return true;
+  return false;
+}
+function answerButton() {
+  var controls = shown(S.css.buttons).filter(enabled);
+  var withName = function (pattern) { return controls.filter(function (b) { return pattern.test(accessibleName(b)); }); };
+  var answer = withName(S.text.withoutDevices)[0]
+    || withName(S.text.agreeTerms).filter(function (b) { return besideText(b, S.text.termsText); })[0]
+    || first(S.css.cookieHint) || withName(S.text.acceptCookies)[0] || dialogButton();
+  return answer && !S.text.grantsDevices.test(accessibleName(answer)) ? answer : null;
+}
 function leaveButton() { return outsideDialogs(shown(S.css.buttons).filter(function (b) { return S.text.leave.test(accessibleName(b)); }))[0] || null; }
 function panel(pattern) { return named(S.css.panels, pattern); }
 function menuItem(pattern) { return byText(S.css.menuItems, pattern)[0] || null; }
@@ -140,15 +187,17 @@ function readParticipants(items) {
 }
 
 function prejoinState() {
-  var name = first(S.css.nameInput);
-  var passcode = first(S.css.passcodeInput);
+  var name = nameField();
+  var passcode = passcodeField();
   var join = joinButton();
   if (!name && !passcode && !join) return null;
   return { name: name ? name.value : null, passcode: passcode ? passcode.value : null,
-    micOn: !!button(S.text.micIsOn), camOn: !!button(S.text.cameraIsOn), joinEnabled: enabled(join), identity: accountIdentity() };
+    micOn: !!button(S.text.micIsOn), camOn: !!button(S.text.cameraIsOn), joinEnabled: joinEnabled(join), identity: accountIdentity() };
 }
 
 function inspectScreen(state) {
+  var answer = answerButton();
+  state.dialog = answer ? accessibleName(answer) : null;
   if (S.text.zoomHost.test(location.hostname) && S.text.signInPath.test(location.pathname)) {
     state.screen = 'sign_in';
     state.outcome = 'guest_refused';
@@ -237,9 +286,9 @@ function leave() {
 export const zoomScript = pageProgram(DOM_HELPERS, ZOOM_FUNCTIONS, zoomSelectors, {
   inspect: 'inspect()',
   continue: 'continueToBrowser()',
-  confirmDialog: 'press(dialogButton())',
-  focusName: 'focusInput(first(S.css.nameInput))',
-  focusPasscode: 'focusInput(first(S.css.passcodeInput))',
+  confirmDialog: 'press(answerButton())',
+  focusName: 'focusInput(nameField())',
+  focusPasscode: 'focusInput(passcodeField())',
   muteMedia: '[press(button(S.text.micIsOn)), press(button(S.text.cameraIsOn))]',
   join: 'clickJoin()',
   captionsStep: 'callStep()',
