@@ -281,6 +281,8 @@ export interface ParticipantRecord {
 export interface PageLoad {
   platform: SimPlatform;
   path: string;
+  /** The host the page was loaded from (Zoom: after any redirect between its hosts). */
+  host?: string;
   hl: string | null;
   acceptLanguage: string | null;
   userAgent: string | null;

@@ -106,7 +106,8 @@ function webClient(registry: MeetingRegistry, req: IncomingMessage, res: ServerR
     shell.searchParams.set('fromPWA', '1');
     return fromPwa ? sendHtml(res, zoomShell(seed, shell.pathname + shell.search)) : redirect(res, shell);
   }
-  recordPageLoad(meeting, req, session, { platform: 'zoom', path: url.pathname, hl: null, markupSeed: seed });
+  const load = { platform: 'zoom' as const, path: url.pathname, host: url.hostname, hl: null, markupSeed: seed };
+  recordPageLoad(meeting, req, session, load);
   const pwd = url.searchParams.get('pwd');
   const refused = !session.valid && guests === 'refused_screen';
   const screen = notFound ? 'invalid' : botWall ? 'captcha' : refused ? 'refused' : null;

@@ -15,6 +15,8 @@ import { zoomSelectors } from './selectors.js';
 import { ZoomCaptionTracker, type ZoomCaptionLine } from './captions.js';
 
 const frames = new ClientFrames(zoomSelectors.css.clientFrame);
+/** A pop-up still there after this many presses is one pressing does not close: the join goes on under it. */
+const PRESSES_BEFORE_IGNORING = 3;
 
 export const zoomAdapter: PlatformAdapter<ZoomCaptionLine> = {
   joinUrl(url) {
@@ -27,9 +29,15 @@ export const zoomAdapter: PlatformAdapter<ZoomCaptionLine> = {
 
   async advanceJoin(step: StepContext<ZoomCaptionLine>) {
     const { page, state, memo, now, passcode } = step;
-    if (state.dialog && memo.due('dialog', now, 1000)) {
-      await this.run(page, actions.confirmDialog);
-      return true;
+    if (state.dialog) {
+      // Every pop-up is answered before Join (a cookie banner, a permission dialog shown twice, terms).
+      const answer = `dialog:${state.dialog}`;
+      if (memo.due(answer, now, 1000)) {
+        await this.run(page, actions.confirmDialog);
+        return true;
+      }
+      // Answered a moment ago and still there: it is given time to go, unless pressing it never made it go.
+      if (memo.count(answer) < PRESSES_BEFORE_IGNORING) return true;
     }
     if (state.screen === 'launcher') {
       if (memo.due('continue', now, 1500)) await this.run(page, actions.continue);
