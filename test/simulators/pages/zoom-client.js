@@ -250,8 +250,10 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
         ready();
       });
     };
+    // The client is still asking about devices between its two permission dialogs: Join waits for it.
+    var dialogsToAnswer = { none: 0, once: 1, twice: 2 }[SIM.permission];
     join.el.addEventListener('click', function () {
-      if (!join.ready() || modal) return;
+      if (!join.ready() || modal || answers.permissionDialogs < dialogsToAnswer) return;
       if (answers.termsAgreed === false) return askTerms(submit);
       submit();
     });

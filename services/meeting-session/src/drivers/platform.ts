@@ -97,6 +97,11 @@ export class ActionMemo {
     return true;
   }
 
+  /** `action` may be taken again at once: what held it back (a pop-up over the page) has been answered. */
+  forget(action: string): void {
+    this.last.delete(action);
+  }
+
   /** How many times `action` was taken. */
   count(action: string): number {
     return this.counts.get(action) ?? 0;

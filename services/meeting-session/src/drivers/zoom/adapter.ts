@@ -34,6 +34,8 @@ export const zoomAdapter: PlatformAdapter<ZoomCaptionLine> = {
       const answer = `dialog:${state.dialog}`;
       if (memo.due(answer, now, 1000)) {
         await this.run(page, actions.confirmDialog);
+        // A Join pressed under the pop-up (terms come after the first Join) is pressed again once it is gone.
+        memo.forget('join');
         return true;
       }
       // Answered a moment ago and still there: it is given time to go, unless pressing it never made it go.
