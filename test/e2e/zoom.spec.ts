@@ -4,11 +4,11 @@ import { expect } from 'chai';
 import {
   growWords,
   seedWithZoomChoices,
+  ZOOM_PREJOIN_VARIANTS,
   zoomLinkForms,
   zoomPwd,
   type MeetingOptions,
   type SimMeeting,
-  type ZoomChoices,
 } from '../simulators/index.js';
 import { expectKeptAsSaid, finalizedSegments, finishedStream } from './support/stream.js';
 import { eventually } from '../support/wait.js';
@@ -190,16 +190,7 @@ describe('Zoom (whole stack)', function () {
   });
 
   it('a Zoom meeting joined and read on every pre-join variant (ids, placeholder-only, label-only, dialogs, terms, iframe, redirect)', async () => {
-    const variants: Array<[string, Partial<ZoomChoices>]> = [
-      ['React ids', { nameField: 'react', passcodeField: 'react', redirect: 'none' }],
-      ['the classic client (redirected)', { redirect: 'classic' }],
-      ['placeholder-only', { nameField: 'placeholder', passcodeField: 'placeholder', redirect: 'none' }],
-      ['label-only', { nameField: 'label', passcodeField: 'label', fieldLabel: 'beside', redirect: 'none' }],
-      ['permission twice, OneTrust', { permission: 'twice', cookies: 'onetrust' }],
-      ['terms, a cookie bar', { terms: 'agreeThenJoin', cookies: 'banner' }],
-      ['the client in iframe#webclient', { clientFrame: 'iframe', redirect: 'none' }],
-      ['a script redirect to another host', { redirect: 'script' }],
-    ];
+    const variants = ZOOM_PREJOIN_VARIANTS;
     // All at once in one stack, as the two Zoom meetings below: each its own pre-join on every page load.
     const meetings = await Promise.all(
       variants.map(([title, pinned], i) => {

@@ -123,6 +123,22 @@ export const zoomChoicesOf = PAGES.zoom.choicesOf;
 export type ZoomChoices = ReturnType<typeof zoomChoicesOf>;
 
 /**
+ * Zoom's pre-join as its builds have drawn it (the field notes' Zoom section), one named pin of
+ * ZOOM_CHOICES each (seedWithZoomChoices): what the whole-stack case and the bench run through.
+ */
+export const ZOOM_PREJOIN_VARIANTS: ReadonlyArray<readonly [string, Partial<ZoomChoices>]> = [
+  ['React ids', { nameField: 'react', passcodeField: 'react', redirect: 'none' }],
+  ['the classic client (redirected)', { redirect: 'classic' }],
+  ['placeholder-only', { nameField: 'placeholder', passcodeField: 'placeholder', redirect: 'none' }],
+  ['label-only', { nameField: 'label', passcodeField: 'label', fieldLabel: 'beside', redirect: 'none' }],
+  ['an unknown id', { nameField: 'unknownId', passcodeField: 'unknownId', redirect: 'none' }],
+  ['permission twice, OneTrust', { permission: 'twice', cookies: 'onetrust' }],
+  ['terms, a cookie bar', { terms: 'agreeThenJoin', cookies: 'banner' }],
+  ['the client in iframe#webclient', { clientFrame: 'iframe', redirect: 'none' }],
+  ['a script redirect to another host', { redirect: 'script' }],
+];
+
+/**
  * The first seed from `from` on whose Zoom page loads draw every choice `pinned` names, e.g.
  * `{ nameField: 'label', fieldLabel: 'beside', clientFrame: 'iframe' }`: a meeting created with
  * it as its markupSeed serves that pre-join on every load.

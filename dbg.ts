@@ -1,0 +1,15 @@
+import { startSimulator } from './test/simulators/index.js';
+import { createDriverFactory } from './services/meeting-session/src/drivers/index.js';
+import { parseMeetingUrl } from './services/meeting-session/src/meeting-url.js';
+const seed = Number(process.argv[2]);
+const sim = await startSimulator();
+const factory = createDriverFactory({ extraArgs: sim.hostResolverRules(), pollIntervalMs: 150 } as never);
+const id = '85612345678';
+sim.meeting(id, { lobby: true, markupSeed: seed });
+const t0 = Date.now();
+const log = (...a: unknown[]) => console.log(((Date.now() - t0) / 1000).toFixed(2), ...a);
+const driver = factory.create({ platform: 'zoom', url: parseMeetingUrl(`https://zoom.us/j/${id}`).joinUrl, meetingId: 'm1', displayName: 'Notetaker' } as never);
+await driver.start(new Proxy({}, { get: (_, k) => (...a: unknown[]) => log(String(k), JSON.stringify(a).slice(0, 200)) }) as never);
+await sim.meeting(id).waitForBot((b) => b.screen === 'lobby', 20000).catch((e) => log('no', e.message));
+log('lobby bot', JSON.stringify(sim.meeting(id).truth().bots[0]?.prejoin));
+await driver.leave(); await factory.close(); await sim.close();
