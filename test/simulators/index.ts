@@ -54,7 +54,13 @@
  * id), `guests` (signed-in users only: a refusal screen or zoom.us/signin), `botWall` (a CAPTCHA).
  * In the call: the audio dialog and banners, the caption overlay (avatar, sometimes the name), the
  * full transcript panel and the participants panel ("(Host)", "(me)", "(Guest)"). Each wall and
- * end screen comes in two wordings, drawn per page load like the markup (ZOOM_CHOICES).
+ * end screen comes in two wordings, drawn per page load like the markup (ZOOM_CHOICES). So does the
+ * pre-join as Zoom's builds draw it: the name and passcode fields (React ids, classic `#inputname`,
+ * placeholder, a visible label, an unknown id), the permission dialog (none, once, twice), terms
+ * after Join, cookie banners (OneTrust, a plain bar), the client in `iframe#webclient`, redirects
+ * between hosts (HTTP, script, to the classic client on zoom.us); seedWithZoomChoices() pins them
+ * for a meeting, ZOOM_PREJOIN_VARIANTS names one of each, and the truth's `bots[i].prejoin` says
+ * what the bot answered.
  *
  * Not found, removed, ended and the lobby: Meet and Teams word each two ways (`screenWording`:
  * the best-known sentences, or others that say the same), Zoom two (`wording`); SCREEN_WORDINGS

@@ -1,7 +1,8 @@
 /*
  * Simulated Zoom web client: the launch page ("Launch Meeting", "Join from your browser"), the
  * walls the web client may put up instead of its pre-join (an invalid meeting id, a CAPTCHA, a
- * meeting for signed-in users only), the pre-join (passcode, name, preview toggles, "Join"), the
+ * meeting for signed-in users only), the pre-join as this load's build draws it (passcode and name
+ * fields, preview toggles, "Join"; the permission dialog, terms, cookie banners), the
  * waiting screens (the host has not started the meeting; the waiting room), the call (audio dialog,
  * a banner, toolbar, caption overlay, full transcript and participants panels) and the end screens.
  * Every wall, refusal and waiting text comes in two wordings (SIM.wording). Once the bot asked to
