@@ -5,7 +5,10 @@
  * 1. Start -> live: from the POST /meetings/start to the receiver holding the signed
  *    `meeting_status` `live`, one meeting at a time (no waiting room), STARTS per platform; the
  *    median and the spread. Zoom's path is longer: the launch page, the web client, the preview.
- * 2. Caption latency at load: ZOOM_MEETINGS Zoom meetings beside OTHERS Meet and OTHERS Teams
+ * 2. Start -> live per Zoom pre-join variant (ZOOM_PREJOIN_VARIANTS: ids, placeholder, label,
+ *    dialogs, terms, iframe, redirects), STARTS a variant, one at a time; the median and the spread.
+ *    Every pre-join asks for the passcode here (the start gives it), so the field is typed too.
+ * 3. Caption latency at load: ZOOM_MEETINGS Zoom meetings beside OTHERS Meet and OTHERS Teams
  *    meetings in one run, each speaking a new word every STEP_MS (staggered); from the simulator
  *    changing a caption to the receiver holding the signed `caption_partial` with that text, per
  *    platform. Zoom's overlay shows an avatar without the name on some builds, so its reading
@@ -16,7 +19,12 @@
 import type { EventEnvelope } from '@notetaker/contracts';
 import { chromiumMissing, sleep, startWorld, type StartedMeeting, type World } from '../e2e/support/world.js';
 import { verifySignature, type ReceivedCallback } from '../support/callback-receiver.js';
-import type { SimPlatform } from '../simulators/index.js';
+import {
+  seedWithZoomChoices,
+  ZOOM_PREJOIN_VARIANTS,
+  type MeetingOptions,
+  type SimPlatform,
+} from '../simulators/index.js';
 import { percentile } from './stats.js';
 
 const STARTS = Number(process.argv[2] ?? 5);
@@ -51,9 +59,14 @@ function onCallback(c: ReceivedCallback): void {
 const fixed = (value: number) => value.toFixed(0).padStart(6);
 const sortedOf = (values: number[]) => [...values].sort((a, b) => a - b);
 
-async function startToLive(world: World, platform: SimPlatform): Promise<number> {
+async function startToLive(
+  world: World,
+  platform: SimPlatform,
+  meeting: Partial<MeetingOptions> = {},
+  request: Record<string, unknown> = {},
+): Promise<number> {
   const startedAt = performance.now();
-  const m = await world.start(platform, { meeting: { lobby: false } });
+  const m = await world.start(platform, { meeting: { lobby: false, ...meeting }, request });
   await world.waitForStatus(m.meetingId, 'live', 60_000);
   const took = performance.now() - startedAt;
   await world.stop(m.meetingId);
@@ -99,6 +112,17 @@ async function main(): Promise<void> {
       const sorted = sortedOf(times);
       console.log(
         `  ${platform.padEnd(12)} median ${fixed(percentile(sorted, 50))}  min ${fixed(sorted[0])}  max ${fixed(sorted.at(-1)!)}`,
+      );
+    }
+
+    console.log(`start -> live per Zoom pre-join variant, ${STARTS} each, one at a time (ms):`);
+    for (const [name, pinned] of ZOOM_PREJOIN_VARIANTS) {
+      const meeting = { passcode: 'Bn42', markupSeed: seedWithZoomChoices(pinned, 20_000) };
+      const times: number[] = [];
+      for (let i = 0; i < STARTS; i++) times.push(await startToLive(world, 'zoom', meeting, { passcode: 'Bn42' }));
+      const sorted = sortedOf(times);
+      console.log(
+        `  ${name.padEnd(36)} median ${fixed(percentile(sorted, 50))}  min ${fixed(sorted[0])}  max ${fixed(sorted.at(-1)!)}`,
       );
     }
 

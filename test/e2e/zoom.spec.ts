@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { growWords, zoomLinkForms, zoomPwd, type MeetingOptions, type SimMeeting } from '../simulators/index.js';
+import {
+  growWords,
+  seedWithZoomChoices,
+  ZOOM_PREJOIN_VARIANTS,
+  zoomLinkForms,
+  zoomPwd,
+  type MeetingOptions,
+  type SimMeeting,
+} from '../simulators/index.js';
 import { expectKeptAsSaid, finalizedSegments, finishedStream } from './support/stream.js';
 import { eventually } from '../support/wait.js';
 import { importBotAccount, removeBotAccount } from './support/bot-accounts.js';
@@ -179,6 +187,48 @@ describe('Zoom (whole stack)', function () {
         await removeBotAccount(world(), account.id);
       }
     });
+  });
+
+  it('a Zoom meeting joined and read on every pre-join variant (ids, placeholder-only, label-only, dialogs, terms, iframe, redirect)', async () => {
+    const variants = ZOOM_PREJOIN_VARIANTS;
+    // All at once in one stack, as the two Zoom meetings below: each its own pre-join on every page load.
+    const meetings = await Promise.all(
+      variants.map(([title, pinned], i) => {
+        const markupSeed = seedWithZoomChoices(pinned, 11_000 + i * 997);
+        return world().start('zoom', {
+          meeting: { lobby: false, passcode: 'Zp19', markupSeed },
+          title,
+          request: { passcode: 'Zp19' },
+        });
+      }),
+    );
+    // The invitation carries no pwd here: every pre-join asks for the passcode.
+    await Promise.all(meetings.map((m) => world().waitForStatus(m.meetingId, 'live', 60_000)));
+    for (const [i, m] of meetings.entries()) {
+      expect(m.sim.truth().bots[0], variants[i][0]).to.deep.include({ name: 'Notetaker', micOn: false, camOn: false });
+      expect(m.sim.truth().bots[0].prejoin?.devicesAllowed, variants[i][0]).to.equal(false);
+    }
+    await Promise.all(meetings.map((m) => m.sim.waitForBot((b) => b.captionsOn)));
+    await Promise.all(
+      meetings.map((m, i) => m.sim.speak('Ivy Variant', growWords(`variant ${i + 1} says this sentence`))),
+    );
+    await Promise.all(
+      meetings.map((m) =>
+        world().waitForCallback(
+          m.meetingId,
+          () => finalizedSegments(world().callbacks(m.meetingId)).length === 1,
+          'the segment',
+        ),
+      ),
+    );
+    await Promise.all(meetings.map((m) => world().stop(m.meetingId)));
+    for (const [i, m] of meetings.entries()) {
+      const segments = await expectKeptAsSaid(world(), m, await finishedStream(world(), m, 'ended'), 'ended');
+      expect(
+        segments.map((s) => `${s.speaker}: ${s.text}`),
+        variants[i][0],
+      ).to.deep.equal([`Ivy Variant: variant ${i + 1} says this sentence`]);
+    }
   });
 
   it('two Zoom meetings at once beside a Meet and a Teams one: each transcript is what was said in it', async () => {

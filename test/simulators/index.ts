@@ -58,7 +58,13 @@
  * id), `guests` (signed-in users only: a refusal screen or zoom.us/signin), `botWall` (a CAPTCHA).
  * In the call: the audio dialog and banners, the caption overlay (avatar, sometimes the name), the
  * full transcript panel and the participants panel ("(Host)", "(me)", "(Guest)"). Each wall and
- * end screen comes in two wordings, drawn per page load like the markup (ZOOM_CHOICES).
+ * end screen comes in two wordings, drawn per page load like the markup (ZOOM_CHOICES). So does the
+ * pre-join as Zoom's builds draw it: the name and passcode fields (React ids, classic `#inputname`,
+ * placeholder, a visible label, an unknown id), the permission dialog (none, once, twice), terms
+ * after Join, cookie banners (OneTrust, a plain bar), the client in `iframe#webclient`, redirects
+ * between hosts (HTTP, script, to the classic client on zoom.us); seedWithZoomChoices() pins them
+ * for a meeting, ZOOM_PREJOIN_VARIANTS names one of each, and the truth's `bots[i].prejoin` says
+ * what the bot answered.
  *
  * Not found, removed, ended and the lobby: Meet and Teams word each two ways (`screenWording`:
  * the best-known sentences, or others that say the same), Zoom two (`wording`); SCREEN_WORDINGS
@@ -124,7 +130,42 @@ export const TEAMS_CHOICES = PAGES.teams.choices;
 export const ZOOM_CHOICES = PAGES.zoom.choices;
 /** What a seed's Zoom page loads draw for each of ZOOM_CHOICES. */
 export const zoomChoicesOf = PAGES.zoom.choicesOf;
-export { zoomInvitation, zoomLinkForms, zoomPwd } from './zoom-routes.js';
+export type ZoomChoices = ReturnType<typeof zoomChoicesOf>;
+
+/**
+ * Zoom's pre-join as its builds have drawn it (the field notes' Zoom section), one named pin of
+ * ZOOM_CHOICES each (seedWithZoomChoices): what the whole-stack case and the bench run through.
+ */
+export const ZOOM_PREJOIN_VARIANTS: ReadonlyArray<readonly [string, Partial<ZoomChoices>]> = [
+  ['React ids', { nameField: 'react', passcodeField: 'react', redirect: 'none' }],
+  ['the classic client (redirected)', { redirect: 'classic' }],
+  ['placeholder-only', { nameField: 'placeholder', passcodeField: 'placeholder', redirect: 'none' }],
+  ['label-only', { nameField: 'label', passcodeField: 'label', fieldLabel: 'beside', redirect: 'none' }],
+  ['an unknown id', { nameField: 'unknownId', passcodeField: 'unknownId', redirect: 'none' }],
+  ['permission twice, OneTrust', { permission: 'twice', cookies: 'onetrust' }],
+  ['terms, a cookie bar', { terms: 'agreeThenJoin', cookies: 'banner' }],
+  ['the client in iframe#webclient', { clientFrame: 'iframe', redirect: 'none' }],
+  ['a script redirect to another host', { redirect: 'script' }],
+];
+
+/**
+ * The first seed from `from` on whose Zoom page loads draw every choice `pinned` names, e.g.
+ * `{ nameField: 'label', fieldLabel: 'beside', clientFrame: 'iframe' }`: a meeting created with
+ * it as its markupSeed serves that pre-join on every load.
+ */
+export function seedWithZoomChoices(pinned: Partial<ZoomChoices>, from: number): number {
+  const wanted = Object.entries(pinned) as Array<[keyof ZoomChoices, string]>;
+  for (const [choice, value] of wanted) {
+    const ways: readonly string[] = ZOOM_CHOICES[choice];
+    if (!ways.includes(value)) throw new Error(`Zoom pages never draw ${choice} ${value}`);
+  }
+  for (let seed = from >>> 0, tries = 0; tries < 1_000_000; seed = (seed + 1) >>> 0, tries++) {
+    const drawn = zoomChoicesOf(seed);
+    if (wanted.every(([choice, value]) => drawn[choice] === value)) return seed;
+  }
+  throw new Error(`no Zoom seed draws ${JSON.stringify(pinned)}`);
+}
+export { ZOOM_OTHER_HOST, zoomInvitation, zoomLinkForms, zoomPwd } from './zoom-routes.js';
 export { MEET_CAPTION_LANGUAGES, TEAMS_CAPTION_LANGUAGES, ZOOM_CAPTION_LANGUAGES } from './types.js';
 export type { TruthSegment } from './captions.js';
 export type { CaptionTurn } from './turn.js';
@@ -142,6 +183,7 @@ export {
   type SimPlatform,
   type Utterance,
   type UtterancePlay,
+  type ZoomPrejoinAnswers,
 } from './types.js';
 
 export interface Simulator {

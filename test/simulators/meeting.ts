@@ -284,7 +284,7 @@ export class SimMeeting {
     this.audioEvents.push({ guestId, event, at, ...(detail ? { detail } : {}) });
   }
 
-  addBot(bot: Pick<BotRecord, 'name' | 'platform' | 'micOn' | 'camOn' | 'hl' | 'account'>): BotRecord {
+  addBot(bot: Pick<BotRecord, 'name' | 'platform' | 'micOn' | 'camOn' | 'hl' | 'account' | 'prejoin'>): BotRecord {
     const record: BotRecord = {
       ...bot,
       guestId: randomBytes(8).toString('hex'),

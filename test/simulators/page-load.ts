@@ -13,7 +13,7 @@ export function recordPageLoad(
   meeting: SimMeeting,
   req: IncomingMessage,
   session: { valid: SimAccount | null; seen: string[] },
-  page: { platform: SimPlatform; path: string; hl: string | null; markupSeed: number },
+  page: { platform: SimPlatform; path: string; host?: string; hl: string | null; markupSeed: number },
 ): void {
   meeting.recordPageLoad({
     ...page,

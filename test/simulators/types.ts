@@ -254,6 +254,20 @@ export interface BotRecord {
   leftAt: string | null;
   /** How the bot went: the platform's leave button, or its page simply disconnecting. */
   leftVia: 'leave_button' | 'disconnected' | null;
+  /** Zoom: how the bot answered what came before the call (see ZoomPrejoinAnswers). */
+  prejoin?: ZoomPrejoinAnswers;
+}
+
+/**
+ * Zoom: the bot's answers on the pre-join, as its page reported them with the join: whether it
+ * pressed a button that grants microphone and camera ("Allow"), how many permission dialogs it
+ * got past, and whether it agreed to the terms and accepted the cookie banner (null: not shown).
+ */
+export interface ZoomPrejoinAnswers {
+  devicesAllowed: boolean;
+  permissionDialogs: number;
+  termsAgreed: boolean | null;
+  cookiesAccepted: boolean | null;
 }
 
 /** What Teams writes after a person's name on their tile and caption rows (Meet shows none). */
@@ -274,6 +288,8 @@ export interface ParticipantRecord {
 export interface PageLoad {
   platform: SimPlatform;
   path: string;
+  /** The host the page was loaded from (Zoom: after any redirect between its hosts). */
+  host?: string;
   hl: string | null;
   acceptLanguage: string | null;
   userAgent: string | null;

@@ -10,13 +10,17 @@ import { presented } from './guest-api.js';
 import { readJson, redirect, sendHtml, sendJson } from './http.js';
 import { pageSeed } from './markup.js';
 import { recordPageLoad } from './page-load.js';
-import { zoomPage } from './pages/zoom.js';
+import { zoomPage, zoomPages, zoomScriptRedirect, zoomShell } from './pages/zoom.js';
 import type { MeetingRegistry } from './registry.js';
 import type { SimMeeting } from './meeting.js';
-import { pageOptions } from './types.js';
+import { pageOptions, type ZoomPrejoinAnswers } from './types.js';
 
 /** zoom.us and every subdomain of it: what the simulator answers for Zoom. */
 export const ZOOM_HOSTS = ['zoom.us', '*.zoom.us'] as const;
+
+/** Where Zoom's web client is, and the other host it may send a browser on to (a regional one). */
+export const ZOOM_WEB_CLIENT_HOST = 'app.zoom.us';
+export const ZOOM_OTHER_HOST = 'us06web.zoom.us';
 
 export const isZoomHost = (host: string): boolean => host === 'zoom.us' || host.endsWith('.zoom.us');
 
@@ -63,7 +67,14 @@ export async function zoomRoute(
   if (launch) {
     const meetingId = launch[1].toLowerCase();
     const seed = pageSeed(registry.meeting(meetingId).options.markupSeed);
-    return sendHtml(res, zoomPage({ page: 'launch', seed, meetingId, pwd: url.searchParams.get('pwd') }));
+    const pwd = url.searchParams.get('pwd');
+    // Some launch pages send the browser straight on to the web client on app.zoom.us.
+    const webClient = new URL(`https://${ZOOM_WEB_CLIENT_HOST}/wc/join/${encodeURIComponent(meetingId)}`);
+    if (pwd) webClient.searchParams.set('pwd', pwd);
+    const { redirect: sendOn } = zoomPages.choicesOf(seed);
+    if (sendOn === 'http') return redirect(res, webClient);
+    if (sendOn === 'script') return sendHtml(res, zoomScriptRedirect(webClient.toString()));
+    return sendHtml(res, zoomPage({ page: 'launch', seed, meetingId, pwd }));
   }
   if (path === '/signin' || path === '/signin/')
     return sendHtml(res, zoomPage({ page: 'signin', seed: pageSeed(null) }));
@@ -83,7 +94,20 @@ function webClient(registry: MeetingRegistry, req: IncomingMessage, res: ServerR
     return redirect(res, signIn);
   }
   const seed = pageSeed(meeting.options.markupSeed);
-  recordPageLoad(meeting, req, session, { platform: 'zoom', path: url.pathname, hl: null, markupSeed: seed });
+  const drawn = zoomPages.choicesOf(seed);
+  const top = req.headers['sec-fetch-dest'] !== 'iframe';
+  if (top && url.hostname === ZOOM_WEB_CLIENT_HOST && drawn.redirect !== 'none')
+    return sendOn(res, url, drawn.redirect);
+  const fromPwa = url.searchParams.get('fromPWA') === '1';
+  if (top && (fromPwa || drawn.clientFrame === 'iframe')) {
+    // The client in iframe#webclient: first to /wc/<id>/join?fromPWA=1, whose page holds the iframe.
+    const shell = new URL(`/wc/${encodeURIComponent(id)}/join`, url);
+    shell.search = url.search;
+    shell.searchParams.set('fromPWA', '1');
+    return fromPwa ? sendHtml(res, zoomShell(seed, shell.pathname + shell.search)) : redirect(res, shell);
+  }
+  const load = { platform: 'zoom' as const, path: url.pathname, host: url.hostname, hl: null, markupSeed: seed };
+  recordPageLoad(meeting, req, session, load);
   const pwd = url.searchParams.get('pwd');
   const refused = !session.valid && guests === 'refused_screen';
   const screen = notFound ? 'invalid' : botWall ? 'captcha' : refused ? 'refused' : null;
@@ -94,7 +118,22 @@ function webClient(registry: MeetingRegistry, req: IncomingMessage, res: ServerR
     meeting.options,
   );
   const options = { captionsAvailable, visibleRows, interstitial, captionLanguages, captionLanguageSettings };
-  sendHtml(res, zoomPage({ page: 'client', seed, meetingId: id, pwd, screen, askPasscode, account, options }));
+  // zoom.us itself serves the classic client (Zoom sends some meetings' guests there).
+  const classic = url.hostname === 'zoom.us';
+  sendHtml(res, zoomPage({ page: 'client', seed, meetingId: id, pwd, screen, askPasscode, account, options, classic }));
+}
+
+/**
+ * The web client on app.zoom.us sending the browser on (the page load's `redirect`): to another
+ * host's web client by HTTP 302 or by a script, or to the classic client on zoom.us. Those hosts
+ * never send it on again.
+ */
+function sendOn(res: ServerResponse, url: URL, how: 'http' | 'script' | 'classic'): void {
+  const target = new URL(url);
+  target.hostname = how === 'classic' ? 'zoom.us' : ZOOM_OTHER_HOST;
+  if (how === 'classic') target.pathname = target.pathname.replace(/^\/wc\/([^/]+)\/join\/?$/, '/wc/join/$1');
+  if (how === 'script') return sendHtml(res, zoomScriptRedirect(target.toString()));
+  redirect(res, target);
 }
 
 /**
@@ -125,6 +164,7 @@ async function zoomApi(registry: MeetingRegistry, req: IncomingMessage, res: Ser
     micOn: Boolean(body.micOn),
     camOn: Boolean(body.camOn),
     hl: null,
+    prejoin: body.prejoin as ZoomPrejoinAnswers,
   });
   registry.indexGuest(bot.guestId, meeting);
   return sendJson(res, 200, { guestId: bot.guestId });

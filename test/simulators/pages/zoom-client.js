@@ -1,7 +1,8 @@
 /*
  * Simulated Zoom web client: the launch page ("Launch Meeting", "Join from your browser"), the
  * walls the web client may put up instead of its pre-join (an invalid meeting id, a CAPTCHA, a
- * meeting for signed-in users only), the pre-join (passcode, name, preview toggles, "Join"), the
+ * meeting for signed-in users only), the pre-join as this load's build draws it (passcode and name
+ * fields, preview toggles, "Join"; the permission dialog, terms, cookie banners), the
  * waiting screens (the host has not started the meeting; the waiting room), the call (audio dialog,
  * a banner, toolbar, caption overlay, full transcript and participants panels) and the end screens.
  * Every wall, refusal and waiting text comes in two wordings (SIM.wording). Once the bot asked to
@@ -148,79 +149,302 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     return el;
   }
 
+  // ---- the pre-join, as this page load's build draws it (field notes, Zoom 1)
+
+  /* The classic client (zoom.us/wc/...) draws its own fields whatever the seed drew. */
+  var NAME_FORM = SIM.classic ? 'classic' : SIM.nameField;
+  var PASSCODE_FORM = SIM.classic ? 'classic' : SIM.passcodeField;
+  var FIELD_WORDS = { name: ['Your Name', 'Enter your name'][W], passcode: ['Meeting Passcode', 'Passcode'][W] };
+  // What the bot did before the call, reported with the join (the truth's bots[i].prejoin).
+  var answers = {
+    devicesAllowed: false,
+    permissionDialogs: 0,
+    termsAgreed: SIM.terms === 'none' ? null : false,
+    cookiesAccepted: SIM.cookies === 'none' ? null : false,
+  };
+  var modal = null;
+
+  /*
+   * A field of the form: `{ input, node }`, the node being what goes in the form (the input with
+   * its label where it has one). `form` is how this build marks it (SIM.nameField, SIM.passcodeField).
+   */
+  function field(kind, form) {
+    var words = FIELD_WORDS[kind];
+    var type = kind === 'passcode' && form !== 'placeholder' ? 'password' : 'text';
+    var attrs = { type: type, class: C.input, autocomplete: 'off' };
+    var seedId = kind + '-' + (SIM.seed % 46656).toString(36);
+    if (form === 'react')
+      Object.assign(attrs, {
+        id: kind === 'name' ? 'input-for-name' : 'input-for-pwd',
+        'aria-label': kind === 'name' ? 'Your Name' : 'Meeting Passcode',
+        placeholder: kind === 'name' ? 'Your Name' : 'Meeting Passcode',
+      });
+    if (form === 'classic')
+      Object.assign(attrs, {
+        id: kind === 'name' ? 'inputname' : 'inputpasscode',
+        placeholder: kind === 'name' ? 'Your Name' : 'Meeting Passcode',
+      });
+    if (form === 'placeholder') attrs.placeholder = words;
+    if (form === 'unknownId') attrs.id = 'f' + seedId;
+    if (form !== 'label') {
+      var plain = h('input', attrs);
+      return { input: plain, node: wrap('control', plain) };
+    }
+    var how = SIM.fieldLabel;
+    if (how === 'for') attrs.id = 'l' + seedId;
+    if (how === 'labelledby') attrs['aria-labelledby'] = 't' + seedId;
+    var input = h('input', attrs);
+    if (how === 'wrapping')
+      return { input: input, node: h('label', {}, [h('span', {}, words), ' ', wrap('control', input)]) };
+    var label =
+      how === 'for'
+        ? h('label', { for: attrs.id }, words)
+        : h('div', how === 'labelledby' ? { id: 't' + seedId } : {}, words);
+    return { input: input, node: h('div', {}, [label, wrap('control', input)]) };
+  }
+
+  /*
+   * The Join button: React's `button.preview-join-button`, class `disabled` until a name is typed,
+   * under an overlay (`.preview-meeting-info`) that takes pointer clicks; the classic `#joinBtn`;
+   * or a button "Join" and nothing else. `setReady(ready)` shows whether it can be pressed.
+   */
+  function joinButton() {
+    var react = NAME_FORM === 'react';
+    var el = button(
+      'Join',
+      react
+        ? { class: C.btn + ' ' + C.primary + ' preview-join-button disabled' }
+        : { id: NAME_FORM === 'classic' ? 'joinBtn' : null, class: C.btn + ' ' + C.primary, disabled: true },
+    );
+    var node = react
+      ? h('div', { style: 'position:relative' }, [
+          el,
+          h('div', { class: 'preview-meeting-info', style: 'position:absolute;inset:0' }),
+        ])
+      : el;
+    return {
+      el: el,
+      node: node,
+      setReady: function (ready) {
+        if (react) el.classList.toggle('disabled', !ready);
+        else el.disabled = !ready;
+      },
+      ready: function () {
+        return react ? !el.classList.contains('disabled') : !el.disabled;
+      },
+    };
+  }
+
+  /* A dialog over the client, made modal: the Join button does nothing while it is open. */
+  function showModal(label, kids) {
+    var scrim = h('div', { class: C.scrim }, [
+      h('div', { role: 'dialog', 'aria-modal': 'true', 'aria-label': label, class: C.dialog }, kids),
+    ]);
+    modal = scrim;
+    document.body.appendChild(scrim);
+    return function close() {
+      scrim.remove();
+      if (modal === scrim) modal = null;
+    };
+  }
+
+  /*
+   * The permission dialog (SIM.permission: once or twice, the second a moment after the first):
+   * "Allow" turns microphone and camera on, "Continue without microphone and camera" leaves them
+   * off. Wording b draws its choices as `div[role=button]`s.
+   */
+  var PERMISSION = [
+    {
+      title: 'Do you want people to see and hear you in the meeting?',
+      allow: 'Allow microphone and camera',
+      without: 'Continue without microphone and camera',
+    },
+    { title: 'Use your microphone and camera?', allow: 'Allow', without: 'Continue without Microphone and Camera' },
+  ][W];
+  function askPermission(times, allowDevices) {
+    var choice = function (label, action) {
+      var attrs = {
+        class: C.btn,
+        onclick: function () {
+          close();
+          answers.permissionDialogs++;
+          action();
+          if (times > 1)
+            setTimeout(function () {
+              askPermission(times - 1, allowDevices);
+            }, 500);
+        },
+      };
+      return wrap(
+        'control',
+        W === 0
+          ? h('button', Object.assign({ type: 'button' }, attrs), [h('span', {}, label)])
+          : h('div', Object.assign({ role: 'button', tabindex: '0' }, attrs), label),
+      );
+    };
+    var close = showModal('Microphone and camera', [
+      h('h2', {}, PERMISSION.title),
+      h('p', {}, 'You can change this later in the settings.'),
+      choice(PERMISSION.allow, function () {
+        answers.devicesAllowed = true;
+        allowDevices();
+      }),
+      choice(PERMISSION.without, function () {}),
+    ]);
+  }
+
+  /* Terms to agree to after the first click on Join (SIM.terms); agreeing joins, or lets Join join. */
+  function askTerms(join) {
+    var agree = ['I Agree', 'Accept'][W];
+    var close = showModal('Terms of Service', [
+      h('h2', {}, 'Terms of Service and Privacy Policy'),
+      h(
+        'p',
+        {},
+        [
+          'By clicking "' + agree + '", you agree to the Terms of Service and Privacy Statement.',
+          'Please review and accept our Terms of Use and Privacy Policy to continue.',
+        ][W],
+      ),
+      wrap(
+        'control',
+        button('Cancel', {
+          onclick: function () {
+            close();
+          },
+        }),
+      ),
+      wrap(
+        'control',
+        button(agree, {
+          class: C.btn + ' ' + C.primary,
+          onclick: function () {
+            close();
+            answers.termsAgreed = true;
+            if (SIM.terms === 'agreeJoins') join();
+          },
+        }),
+      ),
+    ]);
+  }
+
+  /* A cookie banner over the client (SIM.cookies): OneTrust's, or a plain bar. */
+  function cookieBanner() {
+    if (SIM.cookies === 'none') return;
+    var accept = ['Accept Cookies', 'Accept All Cookies'][W];
+    var accepted = function () {
+      answers.cookiesAccepted = true;
+      banner.remove();
+    };
+    var banner =
+      SIM.cookies === 'onetrust'
+        ? h('div', { id: 'onetrust-consent-sdk' }, [
+            h('div', { id: 'onetrust-banner-sdk', role: 'region', 'aria-label': 'Cookie banner', class: C.banner }, [
+              h('p', { id: 'onetrust-policy-text' }, 'We use cookies to give you the best experience on our website.'),
+              h('div', { id: 'onetrust-button-group' }, [
+                h(
+                  'button',
+                  {
+                    id: 'onetrust-reject-all-handler',
+                    type: 'button',
+                    onclick: function () {
+                      answers.cookiesAccepted = false;
+                      banner.remove();
+                    },
+                  },
+                  'Reject All',
+                ),
+                h('button', { id: 'onetrust-accept-btn-handler', type: 'button', onclick: accepted }, accept),
+              ]),
+            ]),
+          ])
+        : h('div', { class: C.banner }, [
+            h('span', {}, 'This website uses cookies. '),
+            wrap('control', button(accept, { onclick: accepted })),
+          ]);
+    document.body.appendChild(banner);
+  }
+
   function renderPrejoin() {
     var account = SIM.account;
     var video = h('video', { class: C.video, autoplay: true, muted: true, playsinline: true });
-    var passcode = SIM.askPasscode
-      ? h('input', {
-          type: 'password',
-          id: 'input-for-pwd',
-          class: C.input,
-          'aria-label': 'Meeting Passcode',
-          placeholder: 'Meeting Passcode',
-        })
-      : null;
-    var name = account
-      ? null
-      : h('input', {
-          type: 'text',
-          id: 'input-for-name',
-          class: C.input,
-          'aria-label': 'Your Name',
-          placeholder: 'Your Name',
-        });
+    var asking = SIM.permission !== 'none';
+    // Asked first, the client has no devices until the permission dialog's "Allow".
+    if (asking) local.micOn = local.camOn = false;
+    var passcode = SIM.askPasscode ? field('passcode', PASSCODE_FORM) : null;
+    var name = account ? null : field('name', NAME_FORM);
     var error = h('div', { role: 'alert', class: C.error });
-    var join = button('Join', { id: 'joinBtn', class: C.btn + ' ' + C.primary, disabled: true });
+    var join = joinButton();
     var ready = function () {
-      join.disabled = (name && !name.value.trim()) || (passcode && !passcode.value) || false;
+      join.setReady(!((name && !name.input.value.trim()) || (passcode && !passcode.input.value)));
     };
-    [name, passcode].forEach(function (input) {
-      if (input) input.addEventListener('input', ready);
+    [name, passcode].forEach(function (f) {
+      if (f) f.input.addEventListener('input', ready);
     });
     ready();
-    var mic = toggle(['Mute', 'Unmute'], true, function (on) {
+    var mic = toggle(['Mute', 'Unmute'], local.micOn, function (on) {
       local.micOn = on;
       media.apply();
     });
-    var cam = toggle(['Stop Video', 'Start Video'], true, function (on) {
+    var cam = toggle(['Stop Video', 'Start Video'], local.camOn, function (on) {
       local.camOn = on;
       if (on) media.start(video);
       else media.apply();
     });
-    join.addEventListener('click', function () {
-      if (join.disabled) return;
-      join.disabled = true;
+    var submit = function () {
+      join.setReady(false);
       error.textContent = '';
       askToJoin(
         {
           meetingId: SIM.meetingId,
-          name: account ? account.name : name.value.trim(),
-          passcode: passcode ? passcode.value : null,
+          name: account ? account.name : name.input.value.trim(),
+          passcode: passcode ? passcode.input.value : null,
           pwd: SIM.pwd,
           micOn: local.micOn,
           camOn: local.camOn,
+          prejoin: answers,
         },
         function refused() {
           error.textContent = WORDS.passcodeWrong;
-          passcode.value = '';
+          passcode.input.value = '';
           ready();
         },
       );
+    };
+    // The client is still asking about devices between its two permission dialogs: Join waits for it.
+    var dialogsToAnswer = { none: 0, once: 1, twice: 2 }[SIM.permission];
+    join.el.addEventListener('click', function () {
+      if (!join.ready() || modal || answers.permissionDialogs < dialogsToAnswer) return;
+      if (answers.termsAgreed === false) return askTerms(submit);
+      submit();
     });
-    root.replaceChildren(
-      header(account),
-      h('div', { class: C.page }, [
-        h('h1', { class: C.title }, WORDS.title),
-        h('div', { class: C.preview }, [video]),
-        h('div', { class: C.previewBar }, [wrap('control', mic), wrap('control', cam)]),
-        passcode ? wrap('control', passcode) : null,
-        account ? h('div', {}, account.name) : wrap('control', name),
-        error,
-        h('label', {}, [h('input', { type: 'checkbox' }), ' Remember my name for future meetings']),
-        wrap('control', join),
-      ]),
-    );
-    media.start(video);
+    var draw = function () {
+      root.replaceChildren(
+        header(account),
+        h('div', { class: C.page }, [
+          h('h1', { class: C.title }, WORDS.title),
+          h('div', { class: C.preview }, [video]),
+          h('div', { class: C.previewBar }, [wrap('control', mic), wrap('control', cam)]),
+          passcode ? passcode.node : null,
+          account ? h('div', {}, account.name) : name.node,
+          error,
+          h('label', {}, [h('input', { type: 'checkbox' }), ' Remember my name for future meetings']),
+          wrap('control', join.node),
+        ]),
+      );
+      if (!asking) media.start(video);
+    };
+    // Where the notes are silent: some loads draw the form a moment after the page.
+    if (SIM.formTiming === 'late') {
+      root.replaceChildren(h('div', { class: C.page }, [h('h1', { class: C.title }, WORDS.title)]));
+      setTimeout(draw, 600 + (SIM.seed % 600));
+    } else draw();
+    cookieBanner();
+    if (asking)
+      askPermission(SIM.permission === 'twice' ? 2 : 1, function () {
+        if (!local.micOn) mic.click();
+        if (!local.camOn) cam.click();
+      });
   }
 
   /* The signed-in web client's profile button; its label names the account. */

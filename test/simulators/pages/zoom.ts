@@ -84,6 +84,33 @@ export const zoomPages = definePages({
      * Captions" beside the language to translate to ("Caption Settings" then holds no language).
      */
     languageSetting: ['settings', 'translated'],
+    /*
+     * The pre-join as Zoom's builds draw it (field notes, Zoom 1; drawn after the others, so earlier
+     * draws stay). The name field: the React client's `#input-for-name` with its aria-label, the
+     * classic client's `#inputname` with the placeholder "Your Name", a placeholder alone, a
+     * visible label alone (`fieldLabel` says how it is tied to the input), or only an id no driver
+     * knows (the form's one text input). The passcode field likewise (`#input-for-pwd`; a text
+     * input with a passcode placeholder; a password input with nothing else).
+     */
+    nameField: ['react', 'classic', 'placeholder', 'label', 'unknownId'],
+    passcodeField: ['react', 'classic', 'placeholder', 'label', 'unknownId'],
+    /** How a visible label names its field: `<label for>`, aria-labelledby, text beside it, a wrapping `<label>`. */
+    fieldLabel: ['for', 'labelledby', 'beside', 'wrapping'],
+    /** The form drawn with the page, or a moment after it. */
+    formTiming: ['now', 'late'],
+    /** The permission dialog ("Allow" or "Continue without microphone and camera"): not shown, shown once, shown twice. */
+    permission: ['none', 'once', 'twice'],
+    /** Terms to agree to after the first click on Join: none; agreeing joins; agreeing, then Join again. */
+    terms: ['none', 'agreeJoins', 'agreeThenJoin'],
+    /** A cookie banner over the client: none, OneTrust's, or a plain bar with "Accept (All) Cookies". */
+    cookies: ['none', 'onetrust', 'banner'],
+    /** The client drawn in the page, or in `iframe#webclient` of a shell at /wc/<id>/join?fromPWA=1. */
+    clientFrame: ['page', 'iframe'],
+    /**
+     * The web client on app.zoom.us (and the launch page) sending the browser on: not at all; by
+     * HTTP 302 or by a script to another host's web client (ZOOM_OTHER_HOST); to the classic client.
+     */
+    redirect: ['none', 'http', 'script', 'classic'],
   },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 Lato, system-ui, sans-serif; background: #fff; color: #232333; }
@@ -144,9 +171,30 @@ export type ZoomPageConfig =
       account: { name: string; email: string } | null;
       /** The meeting's options the call needs (never its passcode). */
       options: Partial<MeetingOptions>;
+      /** The classic client (zoom.us/wc/...): its fields whatever the seed drew. */
+      classic: boolean;
     };
 
 export function zoomPage(config: ZoomPageConfig): string {
   const titles = { launch: 'Launch Meeting - Zoom', signin: 'Sign In | Zoom', client: 'Zoom' } as const;
   return zoomPages.render(titles[config.page], config);
 }
+
+/**
+ * The page a web client load in an iframe gets first (TT: `/wc/<id>/join?fromPWA=1` renders the
+ * client inside `iframe#webclient`): nothing but the iframe, filling the window, loading `src`
+ * (the same client URL; the simulator tells the iframe's request by its Sec-Fetch-Dest).
+ */
+export function zoomShell(seed: number, src: string): string {
+  const frame = `<iframe id="webclient" src="${escapeAttr(src)}" allow="microphone; camera; autoplay; display-capture" style="position:fixed;inset:0;width:100%;height:100%;border:0"></iframe>`;
+  // Where the notes are silent: zero to two wrappers around the iframe.
+  const wrapped = Array.from({ length: seed % 3 }).reduce<string>((inner) => `<div>${inner}</div>`, frame);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Zoom</title></head><body style="margin:0">${wrapped}</body></html>`;
+}
+
+/** A page that sends the browser on by script a moment after it loads (Zoom's launch and redirect pages). */
+export function zoomScriptRedirect(target: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Zoom</title></head><body><p>Redirecting...</p><script>setTimeout(function () { location.replace(${JSON.stringify(target).replace(/</g, '\\u003c')}); }, 300);</script></body></html>`;
+}
+
+const escapeAttr = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

@@ -4,7 +4,7 @@
  * reload), and stopped with the page's last batch handed over. A page that cannot capture is
  * reported once.
  */
-import type { Page } from 'puppeteer-core';
+import type { Frame, Page } from 'puppeteer-core';
 import {
   AUDIO_BINDING,
   captureScript,
@@ -28,6 +28,8 @@ export class PageAudio {
     private readonly target: Pick<JoinTarget, 'recordAudio' | 'transcribeAudio'>,
     /** The listener while the bot is live in the call, else null (audio then counts for nothing). */
     private readonly live: () => Pick<DriverListener, 'audio' | 'audioFailed' | 'pcm'> | null,
+    /** The frame the platform's client (and so its peer connections) is in: the top page or an iframe. */
+    private readonly clientFrame: (page: Page) => Promise<Frame> = async (page) => page.mainFrame(),
   ) {}
 
   /** Whether the page's audio is captured: for a recording, for transcription, or both. */
@@ -35,7 +37,7 @@ export class PageAudio {
     return Boolean(this.target.recordAudio || this.target.transcribeAudio);
   }
 
-  /** Before the page opens anything: the bindings, and the script ahead of the platform's own. */
+  /** Before the page opens anything: the bindings, and the script ahead of the platform's own (in every frame's new document). */
   async install(page: Page, inCall: () => boolean): Promise<void> {
     if (!this.wanted) return;
     const handlers: BindingHandlers = {};
@@ -59,8 +61,12 @@ export class PageAudio {
       record: Boolean(this.target.recordAudio),
       transcribe: Boolean(this.target.transcribeAudio),
     });
-    const failure = await page
-      .evaluate(`window.__ntCapture ? window.__ntCapture.start(${what}) : "the capture script is not in the page"`)
+    const failure = await this.clientFrame(page)
+      .then((frame) =>
+        frame.evaluate(
+          `window.__ntCapture ? window.__ntCapture.start(${what}) : "the capture script is not in the page"`,
+        ),
+      )
       .catch((error: unknown) => `the page did not answer: ${error instanceof Error ? error.message : String(error)}`);
     if (typeof failure === 'string') this.fail(failure);
   }
@@ -70,7 +76,7 @@ export class PageAudio {
     if (!this.wanted) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      page.evaluate('window.__ntCapture && window.__ntCapture.stop()'),
+      this.clientFrame(page).then((frame) => frame.evaluate('window.__ntCapture && window.__ntCapture.stop()')),
       new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS))),
     ])
       .catch(() => {})

@@ -9,9 +9,11 @@
  * A binding stays through reloads and navigations, defined before any script of the page (and
  * before the driver's evaluateOnNewDocument scripts) runs; it needs the session's Runtime domain
  * enabled (which sends that session every console message and context of the page), so all of a
- * page's bindings share one session, whoever binds them. It is the page target's: a cross-origin
- * iframe rendered in a process of its own gets none (the platforms' calls, tracks and captions are
- * in the top page; puppeteer's exposeFunction bound those iframes too).
+ * page's bindings share one session, whoever binds them. It is the page target's: every frame
+ * rendered in the page's process has it (Zoom's client in its same-origin iframe#webclient,
+ * client-frame.ts), a cross-origin iframe rendered in a process of its own gets none (the
+ * platforms' calls, tracks and captions are never in one; puppeteer's exposeFunction bound those
+ * iframes too).
  */
 import type { CDPSession, Page } from 'puppeteer-core';
 

@@ -86,7 +86,11 @@ export class PageDriver<Item> implements MeetingDriver {
     private readonly clock: () => number = Date.now,
   ) {
     this.health = new CaptionHealth(settings.captionBlindAfterMs);
-    this.audio = new PageAudio(target, () => (this.stopping || this.phase !== 'live' ? null : this.listener));
+    this.audio = new PageAudio(
+      target,
+      () => (this.stopping || this.phase !== 'live' ? null : this.listener),
+      async (page) => (adapter.clientFrame ? adapter.clientFrame(page) : page.mainFrame()),
+    );
     this.joinScreens = new JoinScreenWatch(settings.unknownScreenWarnMs);
     this.language = target.language ? new CaptionLanguage(target.language) : null;
     const prefix = randomBytes(4).toString('hex');

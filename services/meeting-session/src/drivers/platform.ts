@@ -1,6 +1,6 @@
 /** What a platform (Google Meet, Teams) plugs into the shared page driver. */
 import type { DriverFailure } from '@notetaker/contracts';
-import type { Page } from 'puppeteer-core';
+import type { Frame, Page } from 'puppeteer-core';
 import type { CaptionEmitter } from './caption-source.js';
 import type { CaptionTracker } from './caption-tracker.js';
 import { actions, type ArgsOf, type PageAction, type ResultOf } from './page-actions.js';
@@ -25,6 +25,11 @@ export interface TimingSettings {
 export interface PlatformAdapter<Item> {
   /** The URL to open for a join link. */
   joinUrl(url: string): string;
+  /**
+   * The frame the platform's client is drawn in (client-frame.ts), where its page script runs and
+   * its audio is captured; absent: the top page.
+   */
+  clientFrame?(page: Page): Promise<Frame>;
   /** Runs an action of the page-actions table in the platform's page script. */
   run<Arg, Result>(page: Page, action: PageAction<Arg, Result>, ...arg: ArgsOf<Arg>): Promise<ResultOf<Result, Item>>;
   /** One step towards asking to join; true if it did something. */
@@ -90,6 +95,11 @@ export class ActionMemo {
     this.last.set(action, now);
     this.counts.set(action, (this.counts.get(action) ?? 0) + 1);
     return true;
+  }
+
+  /** `action` may be taken again at once: what held it back (a pop-up over the page) has been answered. */
+  forget(action: string): void {
+    this.last.delete(action);
   }
 
   /** How many times `action` was taken. */

@@ -1,10 +1,14 @@
 import { expect } from 'chai';
 import {
+  seedWithZoomChoices,
   startSimulator,
   zoomChoicesOf,
   zoomLinkForms,
   ZOOM_CHOICES,
+  ZOOM_OTHER_HOST,
+  type MeetingOptions,
   type Simulator,
+  type ZoomChoices,
 } from '../../../../test/simulators/index.js';
 import { createDriverFactory, type JoinTarget, type PuppeteerDriverFactory } from '../../src/drivers/index.js';
 import { parseMeetingUrl } from '../../src/meeting-url.js';
@@ -163,6 +167,139 @@ describe('Zoom driver', function () {
     const ended = await inCall();
     await expectRemovedAndEnded(removed, ended);
     await Promise.all([removed.driver.leave(), ended.driver.leave()]);
+  });
+
+  describe('the pre-join, in every form Zoom draws it', () => {
+    /** A meeting whose every page load draws `pinned` (see seedWithZoomChoices), joined from its /j/ link. */
+    async function joinVariant(pinned: Partial<ZoomChoices>, options: Partial<MeetingOptions> = {}, target = {}) {
+      const id = newId();
+      const markupSeed = seedWithZoomChoices(pinned, 7000 + meetings * 101);
+      const meeting = sim.meeting(id, { lobby: false, markupSeed, ...options });
+      return {
+        pinned: `${JSON.stringify(pinned)} SIM_SEED=${markupSeed}`,
+        meeting,
+        ...(await join(`https://zoom.us/j/${id}`, target)),
+      };
+    }
+
+    /** In the call as "Notetaker", muted with the camera off, having granted no device on the way. */
+    async function expectJoinedWithoutDevices({ pinned, meeting }: Awaited<ReturnType<typeof joinVariant>>) {
+      const bot = await meeting.waitForBot((b) => b.screen === 'in_call');
+      expect(bot, pinned).to.include({ name: 'Notetaker', micOn: false, camOn: false });
+      expect(bot.prejoin?.devicesAllowed, `${pinned}: a button granting devices pressed`).to.equal(false);
+      return bot;
+    }
+
+    // Redirects pinned off where they would send the browser to the classic client (its own fields).
+    const stay = { redirect: 'none' } as const;
+
+    it('the name field in each form (React ids, classic #inputname, placeholder, visible label 4 ways, an unknown id), typed right', async () => {
+      const forms = ZOOM_CHOICES.nameField.flatMap((nameField): Array<Partial<ZoomChoices>> =>
+        nameField === 'label'
+          ? ZOOM_CHOICES.fieldLabel.map((fieldLabel) => ({ nameField, fieldLabel, ...stay }))
+          : [{ nameField, ...stay }],
+      );
+      const joined = await Promise.all(forms.map((pinned) => joinVariant(pinned)));
+      for (const variant of joined) await expectJoinedWithoutDevices(variant);
+      await Promise.all(joined.map(({ driver }) => driver.leave()));
+    });
+
+    it('the passcode typed in each field form (React id, classic, a text field with a placeholder, a label, a password field alone)', async () => {
+      const joined = await Promise.all(
+        ZOOM_CHOICES.passcodeField.map((passcodeField) =>
+          joinVariant({ passcodeField, ...stay }, { passcode: '4417' }, { passcode: '4417' }),
+        ),
+      );
+      for (const variant of joined) await expectJoinedWithoutDevices(variant);
+      await Promise.all(joined.map(({ driver }) => driver.leave()));
+    });
+
+    it('the permission dialog, once or twice and in both wordings, answered without microphone and camera', async () => {
+      const dialogs = (['once', 'twice'] as const).flatMap((permission) =>
+        ZOOM_CHOICES.wording.map((wording) => ({ permission, wording })),
+      );
+      const joined = await Promise.all(dialogs.map((pinned) => joinVariant(pinned)));
+      for (const variant of joined) {
+        const bot = await expectJoinedWithoutDevices(variant);
+        // The second dialog comes a moment after the first: Join waits for it.
+        const shown = variant.pinned.includes('twice') ? 2 : 1;
+        expect(bot.prejoin?.permissionDialogs, variant.pinned).to.equal(shown);
+      }
+      await Promise.all(joined.map(({ driver }) => driver.leave()));
+    });
+
+    it('terms after the first Join agreed (agreeing joins, or Join again), cookie banners accepted (OneTrust, a plain bar)', async () => {
+      const screens = [
+        ...(['agreeJoins', 'agreeThenJoin'] as const).flatMap((terms) =>
+          ZOOM_CHOICES.wording.map((wording) => ({ terms, wording })),
+        ),
+        ...(['onetrust', 'banner'] as const).flatMap((cookies) =>
+          ZOOM_CHOICES.wording.map((wording) => ({ cookies, wording })),
+        ),
+      ];
+      const joined = await Promise.all(screens.map((pinned) => joinVariant(pinned)));
+      for (const variant of joined) {
+        const bot = await expectJoinedWithoutDevices(variant);
+        if (variant.pinned.includes('terms')) expect(bot.prejoin?.termsAgreed, variant.pinned).to.equal(true);
+        else expect(bot.prejoin?.cookiesAccepted, variant.pinned).to.equal(true);
+      }
+      await Promise.all(joined.map(({ driver }) => driver.leave()));
+    });
+
+    it('the client in iframe#webclient: joined, captions read with their speakers, participants read, audio heard, left by its button', async () => {
+      const variant = await joinVariant(
+        { clientFrame: 'iframe', captionName: 'avatarOnly', ...stay },
+        {},
+        { recordAudio: true },
+      );
+      const { meeting, listener, driver } = variant;
+      meeting.join('Alice Host');
+      await expectJoinedWithoutDevices(variant);
+      expect(meeting.truth().pageLoads.map((load) => load.path)).to.deep.equal([`/wc/${meeting.id}/join`]);
+      await listener.until(() => listener.roster?.join() === 'Alice Host', 'the roster from the iframe');
+      await meeting.waitForBot((bot) => bot.captionsOn);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      await meeting.say('Ann Lee', 'The client is in a frame.');
+      await listener.until(() => listener.segments.length === 1, 'the segment');
+      expect(listener.segments.map((s) => `${s.speaker}: ${s.text}`)).to.deep.equal([
+        'Ann Lee: The client is in a frame.',
+      ]);
+      await listener.until(() => listener.audioBatches.some((batch) => batch.tracks > 0), 'audio from the iframe');
+      await driver.leave();
+      expect(meeting.truth().bots[0].leftVia).to.equal('leave_button');
+    });
+
+    it('redirects followed: the web client to another host (HTTP 302, a script) or to the classic client, the launch page on to the web client', async () => {
+      const hosts = { http: ZOOM_OTHER_HOST, script: ZOOM_OTHER_HOST, classic: 'zoom.us' } as const;
+      const webClient = await Promise.all(
+        (['http', 'script', 'classic'] as const).map(async (redirect) => ({
+          host: hosts[redirect],
+          ...(await joinVariant({ redirect })),
+        })),
+      );
+      // A personal link opens the launch page, which sends the browser on (302 or a script) to app.zoom.us.
+      const launch = await Promise.all(
+        (['http', 'script'] as const).map(async (redirect) => {
+          const name = `grace.h${++meetings}`;
+          const markupSeed = seedWithZoomChoices({ redirect }, 9000 + meetings);
+          const meeting = sim.meeting(name, { lobby: false, markupSeed });
+          return {
+            pinned: `launch ${redirect}`,
+            meeting,
+            host: ZOOM_OTHER_HOST,
+            ...(await join(`https://zoom.us/my/${name}`)),
+          };
+        }),
+      );
+      for (const variant of [...webClient, ...launch]) {
+        await expectJoinedWithoutDevices(variant);
+        expect(
+          variant.meeting.truth().pageLoads.map((load) => load.host),
+          variant.pinned,
+        ).to.deep.equal([variant.host]);
+      }
+      await Promise.all([...webClient, ...launch].map(({ driver }) => driver.leave()));
+    });
   });
 
   describe('walls', () => {

@@ -227,6 +227,30 @@ function accessibleName(el) {
   if (ids.length) return norm(ids.map(function (id) { var by = document.getElementById(id); return by ? by.textContent : ''; }).join(' '));
   return shownText(el);
 }
+/*
+ * What names a form field, as a person or a screen reader finds it: its aria-label, the elements
+ * aria-labelledby names, a <label for> or a <label> around it, its placeholder, else the text shown
+ * just before it (a label drawn beside the field, tied to it by nothing but its place). '' if none.
+ */
+function fieldLabel(input) {
+  var named = accessibleName(input);
+  if (named) return named;
+  var labels = input.labels ? Array.prototype.slice.call(input.labels) : [];
+  for (var i = 0; i < labels.length; i++) { var text = shownText(labels[i]); if (text) return text; }
+  return norm(input.getAttribute('placeholder')) || textBefore(input);
+}
+/* The text of the nearest visible element before \`el\` (its own or an ancestor's earlier sibling), unless a control stands between. */
+function textBefore(el) {
+  var controls = 'input, button, select, textarea, [role="button"]';
+  for (var node = el, depth = 0; node && node.parentElement && depth < 6; node = node.parentElement, depth++) {
+    for (var prev = node.previousElementSibling; prev; prev = prev.previousElementSibling) {
+      if (prev.matches(controls) || prev.querySelector(controls)) return '';
+      var text = visible(prev) ? shownText(prev) : '';
+      if (text) return text;
+    }
+  }
+  return '';
+}
 function named(selector, pattern, root) {
   return shown(selector, root).filter(function (el) { return pattern.test(accessibleName(el)); })[0] || null;
 }

@@ -1,27 +1,45 @@
 /**
- * Zoom, through its web client: the launch page's "Join from your browser" (after "Launch
- * Meeting" where it hides), past the cookie banner, the passcode where the pre-join asks for one
- * (the start's `passcode`; a link's pwd means it never asks), the name, microphone and camera off,
- * "Join"; in the call the audio dialog and banners dismissed, the participants panel opened,
+ * Zoom, through its web client, wherever the page draws it (the page, or its iframe#webclient;
+ * host redirects are simply followed): the launch page's "Join from your browser" (after "Launch
+ * Meeting" where it hides), every pop-up before the call answered by meaning (cookies accepted,
+ * the permission dialog answered without microphone and camera, terms agreed), the passcode
+ * where the pre-join asks for one (the start's `passcode`; a link's pwd means it never asks), the
+ * name, microphone and camera off, "Join"; in the call the audio dialog and banners dismissed, the participants panel opened,
  * captions on, and the full transcript opened for the speakers' names.
  */
 import { actions } from '../page-actions.js';
 import { zoomScript } from './page-script.js';
-import { prejoinStep, scriptRunner, type PlatformAdapter, type StepContext } from '../platform.js';
+import { ClientFrames, clientFrameRunner } from '../client-frame.js';
+import { prejoinStep, type PlatformAdapter, type StepContext } from '../platform.js';
+import { zoomSelectors } from './selectors.js';
 import { ZoomCaptionTracker, type ZoomCaptionLine } from './captions.js';
+
+const frames = new ClientFrames(zoomSelectors.css.clientFrame);
+/** A pop-up still there after this many presses is one pressing does not close: the join goes on under it. */
+const PRESSES_BEFORE_IGNORING = 3;
 
 export const zoomAdapter: PlatformAdapter<ZoomCaptionLine> = {
   joinUrl(url) {
     return url;
   },
 
-  run: scriptRunner(zoomScript),
+  // The web client is drawn in the page, or in its iframe#webclient: everything runs where it is.
+  clientFrame: (page) => frames.of(page),
+  run: clientFrameRunner(zoomScript, frames),
 
   async advanceJoin(step: StepContext<ZoomCaptionLine>) {
     const { page, state, memo, now, passcode } = step;
-    if (state.dialog && memo.due('dialog', now, 1000)) {
-      await this.run(page, actions.confirmDialog);
-      return true;
+    if (state.dialog) {
+      // Every pop-up is answered before Join (a cookie banner, a permission dialog shown twice, terms).
+      const answer = `dialog:${state.dialog}`;
+      if (memo.due(answer, now, 1000)) {
+        await this.run(page, actions.confirmDialog);
+        // A Join pressed under the pop-up (terms come after the first Join) is pressed again once it is gone.
+        memo.forget('join');
+        return true;
+      }
+      // Answered a moment ago and still there: it is given time to go, unless pressing it never made it go.
+      if (memo.count(answer) < PRESSES_BEFORE_IGNORING) return true;
     }
     if (state.screen === 'launcher') {
       if (memo.due('continue', now, 1500)) await this.run(page, actions.continue);

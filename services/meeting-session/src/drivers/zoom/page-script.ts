@@ -5,6 +5,29 @@ import { pageProgram } from '../page-scripts/source.js';
 
 const ZOOM_FUNCTIONS = String.raw`
 function button(pattern) { return named(S.css.buttons, pattern); }
+/* Zoom's React client greys Join out by a class until a name is typed with real keys. */
+function joinEnabled(join) { return enabled(join) && !join.classList.contains(S.css.joinDisabledClass); }
+/* The passcode field: the hinted id, else the password input or the field labelled a passcode (prejoin-form.ts). */
+function passcodeField() { return first(S.css.passcodeHint) || outsideDialogs(shown(S.css.textInput)).filter(isPasscodeField)[0] || null; }
+
+/*
+ * What answers the screens before the call, by meaning: the permission dialog's way on without
+ * microphone and camera, the terms' "I Agree" (a button beside words about terms), a cookie
+ * banner's "Accept Cookies" (OneTrust's button as a hint); else a pop-up's confirming button.
+ * Never a button that grants microphone or camera: the bot joins without them.
+ */
+function besideText(el, pattern) {
+  for (var box = el.parentElement, i = 0; box && i < 5; box = box.parentElement, i++) if (pattern.test(norm(box.textContent))) return true;
+  return false;
+}
+function answerButton() {
+  var controls = shown(S.css.buttons).filter(enabled);
+  var withName = function (pattern) { return controls.filter(function (b) { return pattern.test(accessibleName(b)); }); };
+  var answer = withName(S.text.withoutDevices)[0]
+    || withName(S.text.agreeTerms).filter(function (b) { return besideText(b, S.text.termsText); })[0]
+    || first(S.css.cookieHint) || withName(S.text.acceptCookies)[0] || dialogButton();
+  return answer && !S.text.grantsDevices.test(accessibleName(answer)) ? answer : null;
+}
 function leaveButton() { return outsideDialogs(shown(S.css.buttons).filter(function (b) { return S.text.leave.test(accessibleName(b)); }))[0] || null; }
 function panel(pattern) { return named(S.css.panels, pattern); }
 function menuItem(pattern) { return byText(S.css.menuItems, pattern)[0] || null; }
@@ -131,15 +154,17 @@ function readParticipants(items) {
 }
 
 function prejoinState() {
-  var name = first(S.css.nameInput);
-  var passcode = first(S.css.passcodeInput);
   var join = joinButton();
+  var name = nameField(join);
+  var passcode = passcodeField();
   if (!name && !passcode && !join) return null;
   return { name: name ? name.value : null, passcode: passcode ? passcode.value : null,
-    micOn: !!button(S.text.micIsOn), camOn: !!button(S.text.cameraIsOn), joinEnabled: enabled(join), identity: accountIdentity() };
+    micOn: !!button(S.text.micIsOn), camOn: !!button(S.text.cameraIsOn), joinEnabled: joinEnabled(join), identity: accountIdentity() };
 }
 
 function inspectScreen(state) {
+  var answer = answerButton();
+  state.dialog = answer ? accessibleName(answer) : null;
   if (S.text.zoomHost.test(location.hostname) && S.text.signInPath.test(location.pathname)) {
     state.screen = 'sign_in';
     state.outcome = 'guest_refused';
@@ -219,9 +244,9 @@ function leave() {
 export const zoomScript = pageProgram(DOM_HELPERS, ZOOM_FUNCTIONS, zoomSelectors, {
   inspect: 'inspect()',
   continue: 'continueToBrowser()',
-  confirmDialog: 'press(dialogButton())',
-  focusName: 'focusInput(first(S.css.nameInput))',
-  focusPasscode: 'focusInput(first(S.css.passcodeInput))',
+  confirmDialog: 'press(answerButton())',
+  focusName: 'focusInput(nameField(joinButton()))',
+  focusPasscode: 'focusInput(passcodeField())',
   muteMedia: '[press(button(S.text.micIsOn)), press(button(S.text.cameraIsOn))]',
   join: 'clickJoin()',
   captionsStep: 'callStep()',

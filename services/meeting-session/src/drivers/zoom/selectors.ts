@@ -1,6 +1,7 @@
 /**
- * Everything the Zoom driver recognises on the page, in one place: stable ids of the web client
- * (input-for-name, input-for-pwd, live-transcription-subtitle), ARIA roles and labels, and visible
+ * Everything the Zoom driver recognises on the page, in one place: what a pre-join field and
+ * button are (ids of the web client's builds as hints only), the caption overlay's id
+ * (live-transcription-subtitle), ARIA roles and labels, and visible
  * texts, several wordings each (Zoom words its screens differently by build and locale). Class
  * names only as the field notes' hints (the video tiles). Texts are matched after normalisation
  * (typographic apostrophes and ellipses made ASCII, whitespace collapsed), so patterns are ASCII.
@@ -12,8 +13,23 @@ export const zoomSelectors = {
   /** Join screens by what they are, shared by every platform (join-screens.ts). */
   screens: joinScreens,
   css: {
-    nameInput: '#input-for-name, input[aria-label="Your Name"]',
-    passcodeInput: '#input-for-pwd, input[aria-label="Meeting Passcode"], input[type="password"]',
+    /**
+     * The pre-join's fields are its text and password inputs (an input without a type is a text
+     * input), told apart by their labels (fieldLabel: aria, <label>, placeholder, the text beside
+     * them) or by place; the ids builds have carried are hints only: React `#input-for-name` and
+     * `#input-for-pwd`, classic `#inputname`.
+     */
+    textInput: 'input:not([type]), input[type="text"], input[type="password"]',
+    nameHint: '#input-for-name, #inputname',
+    passcodeHint: '#input-for-pwd',
+    /** The Join button is the button "Join"; React's `button.preview-join-button`, classic `#joinBtn` as hints. */
+    joinButton: 'button.preview-join-button, #joinBtn',
+    /** React's Join button carries this class until a name is typed with real keys. */
+    joinDisabledClass: 'disabled',
+    /** OneTrust's cookie banner's accept button, over the classic client's card. */
+    cookieHint: '#onetrust-accept-btn-handler',
+    /** The iframe some builds draw the whole client in (/wc/<id>/join?fromPWA=1); see client-frame.ts. */
+    clientFrame: 'iframe#webclient',
     buttons: 'button, [role="button"]',
     links: 'a[href], [role="link"]',
     dialogs: '[role="dialog"], [role="alertdialog"]',
@@ -42,6 +58,20 @@ export const zoomSelectors = {
     joinFromBrowser: /^join from (your )?(web )?browser$/i,
     launchMeeting: /^launch meeting$/i,
     joinButton: /^join$/i,
+    /** The name field's label or placeholder: "Your Name", "Name", "Enter your name", "Display name". */
+    nameField: /^((your|display|screen|full) )?name\b|^enter (your )?name\b/i,
+    passcodeField: /\b(pass ?code|password)\b/i,
+    /**
+     * The permission dialog before the call ("Allow" or "Continue without microphone and camera",
+     * shown up to twice): the bot always goes on without; a button that grants devices is never pressed.
+     */
+    withoutDevices: /^continue without (microphone|mic|audio) (and|or) (camera|video)$/i,
+    grantsDevices: /^allow\b|^(use|enable|turn on|start) (the )?(microphone|camera|mic)\b/i,
+    /** Terms to agree to after the first click on Join: a button beside words about terms. */
+    agreeTerms: /^(i agree|agree|accept)$/i,
+    termsText: /\bterms of (service|use)\b|\bprivacy (policy|statement)\b/i,
+    /** Cookie and consent banners (OneTrust's, or Zoom's own). */
+    acceptCookies: /^accept (all )?cookies$/i,
     /** The preview's toggles name what a press would do: "Mute" means the microphone is on. */
     micIsOn: /^mute$/i,
     cameraIsOn: /^stop video$/i,
