@@ -55,8 +55,8 @@ export interface DriverListener {
   /** Transcription from audio: about 200 ms of one remote track's audio. */
   pcm(chunk: PcmChunk): void;
   /**
-   * How the tiles look now (the bot's own left out), whenever that changes while live: who speaks
-   * is learned from them (transcription/speaker-learner.ts).
+   * How the tiles look now (the bot's own left out), at every reading of the page while live: who
+   * speaks is learned from them (transcription/speaker-learner.ts).
    */
   looks(tiles: TileLook[]): void;
   /** Whether captions are on in the call, whenever that changes while live. */
