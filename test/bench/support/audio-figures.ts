@@ -264,10 +264,11 @@ export function audioFigures(p: Phase): AudioFigures {
  * wrong speaker, and finals that no utterance accounts for (a sentence cut in two, say).
  */
 export function printProblems(p: Phase): void {
-  const platformOf = new Map(p.meetings.map((m) => [m.meetingId, m.platform === 'teams' ? 'Teams' : 'Meet']));
+  const labels = { google_meet: 'Meet', teams: 'Teams', zoom: 'Zoom' } as const;
+  const platformOf = new Map(p.meetings.map((m) => [m.meetingId, labels[m.platform]]));
   const examples: string[] = [];
   const quote = (h: Heard) => `"${h.text}" (${h.speaker})`;
-  for (const label of ['Meet', 'Teams']) {
+  for (const label of Object.values(labels)) {
     const us = p.utterances.filter((s) => platformOf.get(s.meetingId) === label);
     if (us.length === 0) continue;
     const misheard = us.filter((s) => !s.final || wordsOf(s.final.text).join(' ') !== s.words.join(' '));

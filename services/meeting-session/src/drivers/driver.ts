@@ -55,8 +55,8 @@ export interface DriverListener {
   /** Transcription from audio: 100 ms of one remote track's audio, or word that the track went quiet. */
   pcm(chunk: PcmMessage): void;
   /**
-   * How the tiles look now (the bot's own left out), whenever that changes while live: who speaks
-   * is learned from them (transcription/speaker-learner.ts).
+   * How the tiles look now (the bot's own left out), at every reading of the page while live: who
+   * speaks is learned from them (transcription/speaker-learner.ts).
    */
   looks(tiles: TileLook[]): void;
   /** Whether captions are on in the call, whenever that changes while live. */

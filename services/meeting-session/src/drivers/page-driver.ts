@@ -72,8 +72,7 @@ export class PageDriver<Item> implements MeetingDriver {
   /** Signed in: the name the platform shows for the bot's account (its tile carries it, not displayName). */
   private accountName: string | null = null;
   private readonly audio: PageAudio;
-  /** The last tile looks and caption state reported, so that only changes are. */
-  private looksKey = '';
+  /** The last caption state reported, so that only changes are. */
   private lastCaptionsOn: boolean | null = null;
   /** The join progress last reported (reportJoinProgress), so that only changes are. */
   private progressKey = '';
@@ -368,13 +367,9 @@ export class PageDriver<Item> implements MeetingDriver {
     if (changed) this.listener?.participants(changed);
   }
 
-  /** How the tiles look (the bot's never among them: looksOf), when that changed. */
+  /** How the tiles look (the bot's never among them: looksOf), at every reading: what was seen when. */
   private reportLooks(reading: TileReading): void {
-    const looks = looksOf(reading, this.displayName);
-    const key = JSON.stringify(looks);
-    if (key === this.looksKey) return;
-    this.looksKey = key;
-    this.listener?.looks(looks);
+    this.listener?.looks(looksOf(reading, this.displayName));
   }
 
   private reportCaptionsOn(on: boolean): void {

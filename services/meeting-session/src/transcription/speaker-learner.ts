@@ -1,11 +1,12 @@
 /**
  * Who speaks, learned per meeting from what the tiles look like while the audio carries voice.
  *
- * The page reports each tile's look (tile-look.ts in the page: a token per element of the tile,
- * its classes and drawn outline, border, shadow, opacity, icon text, level; a token when it moves),
- * never the platform's word for "speaking": builds draw that their own way, and change it. Here a
- * token is a speaking sign when it shows on some tile for much of the time a track carries voice
- * and hardly ever while every track is silent (voice from voice-activity.ts, through the
+ * The driver reports each tile's look at every reading (lookOf in page-scripts/dom-helpers.ts: a
+ * token per element of the tile, its classes and drawn outline, border, shadow, opacity, icon
+ * text, level; a token when it moves), never the platform's word for "speaking": builds draw that
+ * their own way, and change it. Here a token is a speaking sign when it shows on some tile in many
+ * of the readings taken while a track carries voice and hardly any taken while every track is
+ * silent (voice from voice-activity.ts, through the
  * transcriber). An utterance's speaker is then the person whose tile shows a sign during it (the
  * overlap and onset scoring of SpeakerTimeline); before any sign is learned, or when none shows,
  * the person whose tile changed its look during it; UNKNOWN_SPEAKER only when no tile changed.
@@ -28,16 +29,16 @@ export interface HeardSpeech {
   ended: boolean;
 }
 
-/** Looks are sampled at this step when counted (the page reports changes only). */
+/** Who is lit during an utterance is sampled at this step. */
 const SAMPLE_MS = 100;
 /** The indicators trail the voice a little, and the audio reaches the bot a little late. */
 const LEAD_MS = 150;
 const TRAIL_MS = 400;
 /** A moment is silent only this far from any speech (its indicator may still be fading). */
 const SILENT_GUARD_MS = 900;
-/** Enough of both before a token's rates mean anything (in samples). */
-const MIN_VOICED = 4;
-const MIN_SILENT = 6;
+/** Enough of both before a token's rates mean anything (in readings, 4 a second). */
+const MIN_VOICED = 3;
+const MIN_SILENT = 4;
 /** A sign shows on some tile this often with voice, and at most this often in silence. */
 const SIGN_VOICED_RATE = 0.4;
 const SIGN_SILENT_RATE = 0.1;
@@ -53,9 +54,11 @@ interface Snapshot {
 export class SpeakerLearner {
   private readonly snapshots: Snapshot[] = [];
   private readonly speech: HeardSpeech[] = [];
+  /** The last reading, as reported: an unchanged one shares its tiles. */
+  private lastReading = '';
   /** Audio heard up to here (the latest chunk's end): silence before it is known. */
   private heardUntil = 0;
-  /** Samples counted up to here, and the counts: with voice, in silence, per token. */
+  /** Readings counted up to here, and the counts: with voice, in silence, per token. */
   private countedUntil = 0;
   private voiced = 0;
   private silent = 0;
@@ -63,9 +66,20 @@ export class SpeakerLearner {
   private readonly silentHits = new Map<string, number>();
   private readonly trackNames = new Map<string, string>();
 
-  /** The tiles as the page shows them from `at` on (the bot's own left out). */
+  /**
+   * One reading of the tiles at `at` (the bot's own left out), every time the page is read: a
+   * reading is what was seen then, and a page read seldom (a busy browser) must not have its last
+   * look stand for the time between.
+   */
   looks(tiles: TileLook[], at: number): void {
-    this.snapshots.push({ at, tiles: tiles.map((t) => ({ key: t.key, name: t.name, look: new Set(t.look) })) });
+    const reading = JSON.stringify(tiles);
+    const last = this.snapshots.at(-1);
+    const same = last && reading === this.lastReading;
+    this.lastReading = reading;
+    this.snapshots.push({
+      at,
+      tiles: same ? last.tiles : tiles.map((t) => ({ key: t.key, name: t.name, look: new Set(t.look) })),
+    });
     while (this.snapshots.length > 1 && this.snapshots[1].at < at - KEEP_MS) this.snapshots.shift();
   }
 
@@ -124,14 +138,15 @@ export class SpeakerLearner {
     return picked[0][0];
   }
 
-  /** The snapshot in effect at `at`, if any. */
+  /** The snapshot in effect at `at`, if any (the last taken at or before it: they come in order). */
   private at(at: number): Snapshot | undefined {
-    let found: Snapshot | undefined;
-    for (const snapshot of this.snapshots) {
-      if (snapshot.at > at) break;
-      found = snapshot;
+    let [low, high] = [0, this.snapshots.length];
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.snapshots[mid].at <= at) low = mid + 1;
+      else high = mid;
     }
-    return found;
+    return this.snapshots[low - 1];
   }
 
   /** Who is lit from `from` to `to`, sampled, by `lit(look, key)`; names of tiles that show one person twice, once. */
@@ -145,14 +160,14 @@ export class SpeakerLearner {
     return timeline;
   }
 
-  /** Counts the samples whose voice is settled (no speech can still start or end around them). */
+  /** Counts the readings whose voice is settled (no speech can still start or end around them). */
   private count(): void {
     const until = this.heardUntil - SILENT_GUARD_MS;
-    if (!this.snapshots.length) return;
-    let t = Math.max(this.countedUntil, this.snapshots[0].at);
-    for (; t <= until; t += SAMPLE_MS) {
-      const snapshot = this.at(t);
-      if (!snapshot) continue;
+    for (const snapshot of this.snapshots) {
+      const t = snapshot.at;
+      if (t <= this.countedUntil) continue;
+      if (t > until) break;
+      this.countedUntil = t;
       const voiced = this.speech.some((s) => covers(s, t, LEAD_MS, TRAIL_MS));
       const silent = !this.speech.some((s) => covers(s, t, SILENT_GUARD_MS, SILENT_GUARD_MS));
       if (!voiced && !silent) continue;
@@ -162,7 +177,6 @@ export class SpeakerLearner {
       else this.silent++;
       for (const token of tokens) hits.set(token, (hits.get(token) ?? 0) + 1);
     }
-    this.countedUntil = Math.max(this.countedUntil, t);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * SpeakerLearner: who speaks, learned from the tiles' looks while the tracks carry voice. Each
- * meeting here is scripted the way a page and the audio report it: looks on every change, speech
- * as voice activity finds it, audio heard up to the end.
+ * meeting here is scripted the way a page and the audio report it: the tiles read every 250 ms as
+ * the driver reads them, speech as voice activity finds it, audio heard up to the end.
  */
 import { expect } from 'chai';
 import { SpeakerLearner, type HeardSpeech, type TileLook } from '../../src/transcription/speaker-learner.js';
@@ -12,21 +12,36 @@ const BOB = 'Bob Jones';
 /** What every tile of this build draws, silent: a class of its own and the mic icon. */
 const REST = ['0:c:tile', '0.1:t:mic_off'];
 
-/** A meeting's page and audio, scripted: tiles' looks from a time on, and speech on tracks. */
+/** The driver's poll. */
+const READ_EVERY_MS = 250;
+
+/** A meeting's page and audio, scripted: tiles' looks from a time on (read every 250 ms), and speech on tracks. */
 class Script {
   readonly learner = new SpeakerLearner();
-  private readonly tiles = new Map<string, TileLook>();
+  private readonly changes: Array<{ at: number; key: string; tile: TileLook | null }> = [];
+  private readAt = 0;
 
   look(at: number, key: string, name: string, look: string[]): this {
-    this.tiles.set(key, { key, name, look });
-    this.learner.looks([...this.tiles.values()], at);
+    this.changes.push({ at, key, tile: { key, name, look } });
     return this;
   }
 
   leave(at: number, key: string): this {
-    this.tiles.delete(key);
-    this.learner.looks([...this.tiles.values()], at);
+    this.changes.push({ at, key, tile: null });
     return this;
+  }
+
+  /** The page read, as the driver reads it, up to `until`. */
+  private read(until: number): void {
+    for (; this.readAt <= until; this.readAt += READ_EVERY_MS) {
+      const tiles = new Map<string, TileLook>();
+      for (const { at, key, tile } of [...this.changes].sort((a, b) => a.at - b.at)) {
+        if (at > this.readAt) break;
+        if (tile) tiles.set(key, tile);
+        else tiles.delete(key);
+      }
+      this.learner.looks([...tiles.values()], this.readAt);
+    }
   }
 
   /** Speech on `track` from `from` to `to`, with the page's indicator on `key` (lit look) from `from` to `to` + 300 ms. */
@@ -41,6 +56,7 @@ class Script {
   }
 
   heardUntil(at: number): this {
+    this.read(at);
     this.learner.audio(at);
     return this;
   }

@@ -99,25 +99,30 @@ function inCall(state, captionsOn, tiles) {
  * A tile's look as a person sees it, in tokens; which of them mean "speaking" is learned per
  * meeting (transcription/speaker-learner.ts), since builds draw that their own way and change it.
  * For the tile and every element in it, by its place in the tile (\`prefix\` first): its classes;
- * the outline, border, shadow and opacity drawn on it or its ::before/::after; an icon's text (a
- * ligature such as "mic_off"); a level attribute, 0 or not; that it is hidden, moving (its inline
- * style changed since the last look: bars that follow the voice) or animated. And the states its
+ * the outline, border, shadow and opacity drawn on it (or on the ::before/::after of the tile and
+ * its children); an icon's text (a ligature such as "mic_off"); a level attribute, 0 or not; that
+ * it is hidden, moving (its inline style changed since the last look: bars that follow the voice)
+ * or animated. And the states its
  * label lists after the name ("muted", "speaking"). Never the name or other text: the same look
  * reads the same on every person's tile.
  */
-var LOOK_MAX_ELEMENTS = 80;
+/* A reading of a tile costs about 0.1 ms an element (computed styles): a real build's tile has dozens. */
+var LOOK_MAX_ELEMENTS = 50;
 var ICON_TEXT = /^[a-z]+(_[a-z]+)*$/;
 function lookOf(tile, prefix) {
   var tokens = [];
   var inline = window.__ntLooks || (window.__ntLooks = new WeakMap());
+  var animated = document.getAnimations ? document.getAnimations().filter(function (a) { return a.playState === 'running'; })
+    .map(function (a) { return a.effect && a.effect.target; }) : [];
   var count = 0;
-  (function walk(el, path) {
+  (function walk(el, path, depth) {
     if (count++ >= LOOK_MAX_ELEMENTS) return;
     if (!visible(el)) { tokens.push(path + ':hidden'); return; }
     for (var i = 0; i < el.classList.length; i++) tokens.push(path + ':c:' + el.classList[i]);
     var drawn = drawnOf(getComputedStyle(el));
     if (drawn) tokens.push(path + ':d:' + drawn);
-    ['::before', '::after'].forEach(function (pseudo) {
+    // A frame drawn as a pseudo-element is the tile's own or its frame's (cheaper than every element's).
+    if (depth <= 1) ['::before', '::after'].forEach(function (pseudo) {
       var style = getComputedStyle(el, pseudo);
       var shows = style.content !== 'none' && style.content !== 'normal' && drawnOf(style);
       if (shows) tokens.push(path + pseudo + ':d:' + shows);
@@ -128,9 +133,9 @@ function lookOf(tile, prefix) {
     var style = el.getAttribute('style') || '';
     if (inline.has(el) && inline.get(el) !== style) tokens.push(path + ':~');
     inline.set(el, style);
-    if (el.getAnimations && el.getAnimations().some(function (a) { return a.playState === 'running'; })) tokens.push(path + ':anim');
-    for (var c = 0; c < el.children.length; c++) walk(el.children[c], path + '.' + c);
-  })(tile, prefix);
+    if (animated.indexOf(el) >= 0) tokens.push(path + ':anim');
+    for (var c = 0; c < el.children.length; c++) walk(el.children[c], path + '.' + c, depth + 1);
+  })(tile, prefix, 0);
   clean(tile.getAttribute('aria-label')).split(',').slice(1).forEach(function (state) {
     if (state.trim()) tokens.push(prefix + ':l:' + norm(state).toLowerCase());
   });
