@@ -85,9 +85,12 @@ export const meetSelectors = {
     ['admission_denied', /you can't join this call\b/i],
     [
       'removed',
-      /you've been removed from the meeting|you have been removed from the meeting|you were removed from the meeting|you can't rejoin this meeting/i,
+      /you've been removed from the meeting|you have been removed from the meeting|you were removed from the meeting|you can't rejoin this meeting|someone removed you from the call/i,
     ],
-    ['meeting_ended', /your host ended the meeting for everyone|the meeting has ended|the host has ended the meeting/i],
+    [
+      'meeting_ended',
+      /(your|the) host ended the (meeting|call) for everyone|the meeting has ended|the host has ended the meeting/i,
+    ],
     [
       'meeting_not_found',
       /check your meeting code|invalid video call name|your meeting code has expired|the meeting code you entered doesn't work/i,
