@@ -7,8 +7,8 @@ const ZOOM_FUNCTIONS = String.raw`
 function button(pattern) { return named(S.css.buttons, pattern); }
 /* Zoom's React client greys Join out by a class until a name is typed with real keys. */
 function joinEnabled(join) { return enabled(join) && !join.classList.contains(S.css.joinDisabledClass); }
-/* The passcode field: the hinted id, else the password input or the field labelled a passcode (prejoin-form.ts). */
-function passcodeField() { return first(S.css.passcodeHint) || outsideDialogs(shown(S.css.textInput)).filter(isPasscodeField)[0] || null; }
+/* The passcode field: the password input, or the field labelled a passcode (prejoin-form.ts). */
+function passcodeField() { return outsideDialogs(shown(S.css.textInput)).filter(isPasscodeField)[0] || null; }
 
 /*
  * What answers the screens before the call, by meaning: the permission dialog's way on without

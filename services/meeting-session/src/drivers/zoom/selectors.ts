@@ -16,12 +16,11 @@ export const zoomSelectors = {
     /**
      * The pre-join's fields are its text and password inputs (an input without a type is a text
      * input), told apart by their labels (fieldLabel: aria, <label>, placeholder, the text beside
-     * them) or by place; the ids builds have carried are hints only: React `#input-for-name` and
-     * `#input-for-pwd`, classic `#inputname`.
+     * them) or by place; the ids builds have carried (field notes) are hints only: React `#input-for-name`,
+     * classic `#inputname`; the passcode is the password input or the field labelled one.
      */
     textInput: 'input:not([type]), input[type="text"], input[type="password"]',
     nameHint: '#input-for-name, #inputname',
-    passcodeHint: '#input-for-pwd',
     /** The Join button is the button "Join"; React's `button.preview-join-button`, classic `#joinBtn` as hints. */
     joinButton: 'button.preview-join-button, #joinBtn',
     /** React's Join button carries this class until a name is typed with real keys. */
