@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { eventEnvelope } from './events.js';
-import { meetingSummary, platform, projectId, recordingInfo, recordingState, transcriptSegment } from './rest.js';
+import { meetingSummary, platform, projectId, recordingGap, recordingInfo, transcriptSegment } from './rest.js';
 import { task } from './rest.js';
 
 export const caller = z.discriminatedUnion('kind', [
@@ -236,20 +236,34 @@ const base64Bytes = z
   .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'data must be base64');
 
 /**
- * svc.transcripts.recording-append: bytes of a meeting's Ogg file at `offset`, durable when answered.
- * Idempotent by offset (a retried chunk is stored once); a gap is refused. `durationMs`: the
+ * svc.transcripts.recording-append: one batch of a meeting's Ogg file, durable when answered.
+ * Its identity is (meetingId, sequence, offset): the worker gives every batch its offset once,
+ * when it is made, and a retry sends the same batch at the same offset, so a batch is stored once
+ * however late an earlier attempt lands (bytes already stored are acknowledged, never written
+ * again). An offset past what is stored is refused (`recording_gap`). `durationMs`: the
  * timeline's length once these bytes are in.
  */
 export const recordingAppend = z.object({
   meetingId: z.string(),
   startedAt: z.string(),
+  /** The batch's number in the recording, from 0 (for log lines and checks). */
+  sequence: z.number().int().min(0).optional(),
   offset: z.number().int().min(0),
   data: base64Bytes,
   durationMs: z.number().int().min(0),
 });
 export const recordingAppendReply = z.object({ bytes: z.number().int().min(0) });
-/** svc.transcripts.recording-finish: the file is complete (idempotent). Null: no recording. */
-export const recordingFinish = z.object({ meetingId: z.string(), status: recordingState.optional() });
+/**
+ * svc.transcripts.recording-finish: the file is complete (idempotent). The status follows: `saved`,
+ * `incomplete` when `gaps` are given, `failed` when nothing was stored. `lostAtMs`: the sweep
+ * finishes a lost worker's recording, whose timeline reached this far (ms from its start); what
+ * storage does not hold up to there becomes a `worker_lost` gap. Null: no recording.
+ */
+export const recordingFinish = z.object({
+  meetingId: z.string(),
+  gaps: z.array(recordingGap).max(10_000).optional(),
+  lostAtMs: z.number().int().min(0).optional(),
+});
 /** svc.transcripts.recording: what is stored of a meeting's recording, or null. */
 export const recordingRef = z.object({ meetingId: z.string() });
 export const recordingReply = recordingInfo.nullable();

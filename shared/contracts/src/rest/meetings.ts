@@ -22,7 +22,10 @@ export type CaptionWarning = z.infer<typeof captionWarning>;
 /** What a live meeting's record may warn of: its captions, or its recording's storage. */
 export const meetingWarning = z.enum([
   ...captionWarning.options,
+  /** Storage does not take the recording's audio: the worker spools it and sends it when storage answers. */
   'recording_unavailable',
+  /** The bot's page captures too little audio (short of CPU) or none: the file holds silence there. */
+  'recording_capture_degraded',
   /** The speech engine does not answer: speech is marked untranscribed until it does. */
   'transcription_unavailable',
   /** The meeting's budget of audio seconds is spent: no more transcription from audio. */
