@@ -1,6 +1,7 @@
 /**
  * Prometheus metrics in the service's registry (ctx.metrics, served on /metrics): events by final
- * outcome, attempts by result, attempt latency and the time from receipt to delivery.
+ * outcome, attempts by result, attempt latency and the time from receipt to delivery; the lanes
+ * open (in memory) and how often an event after a meeting's end reopened one.
  */
 import client from 'prom-client';
 import type { AttemptKind } from './delivery/sender.js';
@@ -13,6 +14,7 @@ export class EmitterMetrics {
   private readonly attempts: client.Counter<'result'>;
   private readonly attemptSeconds: client.Histogram<'result'>;
   private readonly deliverySeconds: client.Histogram;
+  private readonly reopenedLanes: client.Counter;
 
   // Each labelled series is looked up once: prom-client hashes the labels on every lookup, and
   // there are a few per delivery at thousands of deliveries per second.
@@ -20,7 +22,7 @@ export class EmitterMetrics {
   private readonly attemptDurations = new Map<AttemptKind, client.Histogram.Internal<'result'>>();
   private readonly settledCounts = new Map<DeliveryState, client.Counter.Internal>();
 
-  constructor(registry: client.Registry, pendingCount: () => number) {
+  constructor(registry: client.Registry, pendingCount: () => number, openLanes: () => number) {
     const registers = [registry];
     this.deliveries = new client.Counter({
       name: 'webhook_deliveries_total',
@@ -55,6 +57,23 @@ export class EmitterMetrics {
         this.set(pendingCount());
       },
     });
+    new client.Gauge({
+      name: 'webhook_open_lanes',
+      help: 'Meetings whose lane is open (in memory): live, or with events after their final status to send',
+      registers,
+      collect() {
+        this.set(openLanes());
+      },
+    });
+    this.reopenedLanes = new client.Counter({
+      name: 'webhook_lanes_reopened_total',
+      help: "Closed lanes reopened by an event after the meeting's final status (a recording stored late)",
+      registers,
+    });
+  }
+
+  reopened(): void {
+    this.reopenedLanes.inc();
   }
 
   attempt(result: AttemptKind, durationMs: number): void {

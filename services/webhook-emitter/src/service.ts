@@ -54,8 +54,12 @@ export function webhookEmitterService(options: WebhookEmitterOptions = {}): Serv
         retry: new RetryPolicy(config.retry),
         logger,
       });
-      emitter.metrics = new EmitterMetrics(ctx.metrics, () => emitter.pendingCount());
-      const catchUp = new CatchUp(bus, emitter, config, logger);
+      emitter.metrics = new EmitterMetrics(
+        ctx.metrics,
+        () => emitter.pendingCount(),
+        () => emitter.lanes.size,
+      );
+      const catchUp = new CatchUp(bus, store, emitter, config, logger);
 
       // Lanes first, subscription second: a live event must find its lane's recorded state.
       const open = await recoverLanes(store, emitter);

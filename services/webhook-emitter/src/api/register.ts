@@ -8,7 +8,6 @@
 import { errors, type webhookRegister } from '@notetaker/contracts';
 import type { z } from 'zod';
 import type { Emitter } from '../delivery/emitter.js';
-import { loadLane } from '../delivery/recovery.js';
 import { callbackUrlProblem, type AddressPolicy } from '../net/address-policy.js';
 import type { CallbackDoc, CallbackState, DeliveryStore } from '../store/delivery-store.js';
 
@@ -34,6 +33,7 @@ export async function registerCallback(
       },
       { upsert: true },
     );
+    deps.emitter.settlement.closedLanes.forget(meetingId); // never to reopen: the store says no_key now
     return { meetingId, state: 'no_key' };
   }
   if (existing?.state === 'gone' && existing.callbackUrl === callbackUrl) return { meetingId, state: 'gone' };
@@ -52,7 +52,7 @@ export async function registerCallback(
   if (lane) {
     lane.callback = { url: callbackUrl, tokenId, origin: new URL(callbackUrl).origin };
   } else if (reopen) {
-    await loadLane(deps.store, deps.emitter, (await callbacks.findOne({ _id: meetingId })) as CallbackDoc);
+    await deps.emitter.loadLane((await callbacks.findOne({ _id: meetingId })) as CallbackDoc);
   }
   return { meetingId, state: 'active' };
 }

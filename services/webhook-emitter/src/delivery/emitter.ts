@@ -1,6 +1,8 @@
 /**
  * The delivery engine: stores each event (exact bytes) and puts it in its meeting's lane, sends
  * lane heads through the dispatcher, signs each attempt, and hands every result to Settlement.
+ * An event of a meeting whose lane has closed reopens it when it comes after what the lane
+ * settled (a recording_saved after the final status: closed-lanes.ts).
  */
 import crypto from 'node:crypto';
 import { CALLBACK_HEADERS, isFinalStatusEvent, type EventEnvelope } from '@notetaker/contracts';
@@ -9,6 +11,7 @@ import { isoTime } from '@notetaker/iso-time';
 import type { EmitterMetrics } from '../metrics.js';
 import {
   eventId,
+  TERMINAL,
   type AttemptRecord,
   type CallbackDoc,
   type DeliveryStore,
@@ -59,6 +62,8 @@ export function pendingFromRecord(record: EventRecord): PendingEvent {
 
 export class Emitter {
   readonly lanes = new Map<string, MeetingLane>();
+  /** Closed lanes being reopened for a later event (one reopening per meeting at a time). */
+  private readonly reopening = new Map<string, Promise<MeetingLane | undefined>>();
   /** Called when a lane's head is missing while later events exist (catch-up fills it). */
   onGap: (lane: MeetingLane) => void = () => {};
   readonly settlement: Settlement;
@@ -83,6 +88,22 @@ export class Emitter {
     lane.finalSequence = doc.finalSequence ?? null;
     this.lanes.get(doc._id)?.clearTimers();
     this.lanes.set(doc._id, lane);
+    this.settlement.closedLanes.forget(doc._id);
+    return lane;
+  }
+
+  /**
+   * A meeting's lane rebuilt from the store: settled events move the head past them, pending ones
+   * wait with their attempt count and next attempt time as recorded. Missing sequences show up as
+   * gaps, which catch-up fills from meeting-session's log.
+   */
+  async loadLane(doc: CallbackDoc): Promise<MeetingLane> {
+    const lane = this.openLane(doc);
+    for (const record of await this.deps.store.readMeeting(doc._id)) {
+      if (TERMINAL.has(record.state)) lane.settle(record.sequence);
+      else if (record.body !== null) lane.add(pendingFromRecord(record));
+    }
+    lane.failing = (lane.head()?.attempts ?? 0) > 0;
     return lane;
   }
 
@@ -94,9 +115,13 @@ export class Emitter {
 
   /** Stores a live or caught-up event (exact bytes fixed now) and lets its lane move. */
   async ingest(envelope: EventEnvelope): Promise<void> {
-    const lane = this.lanes.get(envelope.meetingId);
+    const lane = await this.laneFor(envelope);
     const { sequence } = envelope;
-    if (!lane || lane.closed || lane.knows(sequence)) return;
+    if (!lane || lane.closed) return;
+    if (lane.knows(sequence)) {
+      this.kick(lane); // a lane reopened for an event it had after all closes again
+      return;
+    }
     lane.startReceiving(sequence);
     const receivedAt = Date.now();
     const captionId = envelope.payload.captionId;
@@ -128,6 +153,37 @@ export class Emitter {
     }
     if (lane.failing) await this.settlement.dropSuperseded(lane);
     this.kick(lane);
+  }
+
+  /** The meeting's open lane, or its closed one reopened when this event comes after what it settled. */
+  private async laneFor({ meetingId, sequence }: EventEnvelope): Promise<MeetingLane | undefined> {
+    for (;;) {
+      const open = this.lanes.get(meetingId);
+      if (open) return open;
+      const reopening = this.reopening.get(meetingId);
+      if (!reopening) break;
+      await reopening;
+    }
+    const reopening = this.reopen(meetingId, sequence);
+    this.reopening.set(meetingId, reopening);
+    try {
+      return await reopening;
+    } finally {
+      this.reopening.delete(meetingId);
+    }
+  }
+
+  private async reopen(meetingId: string, sequence: number): Promise<MeetingLane | undefined> {
+    const { settlement, deps } = this;
+    await settlement.closed(meetingId); // a close still writing: its bytes dropped first
+    if (this.stopped || !(await settlement.closedLanes.reopens(meetingId, sequence))) return undefined;
+    const doc = await deps.store.callbacks.findOne({ _id: meetingId });
+    if (!doc) return undefined;
+    // Open in the store first: a restart from here on recovers the lane and what it gets.
+    await deps.store.callbacks.updateOne({ _id: meetingId }, { $set: { finishedAt: null } });
+    deps.logger.info({ meetingId, sequence, after: doc.settledThrough }, 'a later event reopened a finished lane');
+    this.metricsSink?.reopened();
+    return this.loadLane({ ...doc, finishedAt: null });
   }
 
   kickAll(): void {

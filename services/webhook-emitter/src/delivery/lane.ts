@@ -35,7 +35,10 @@ export class MeetingLane {
   /** Settled sequences beyond the head (dropped captions, recovered state), skipped when reached. */
   readonly settledAhead = new Set<number>();
   highestKnown = 0;
-  /** Sequence of the terminal meeting_status, once seen: the lane closes after it. */
+  /**
+   * Sequence of the terminal meeting_status, once seen: the lane closes once it and everything
+   * known after it (a recording_saved stored late) are settled.
+   */
   finalSequence: number | null = null;
   /** Queued in the dispatcher or in flight. */
   busy = false;
@@ -110,8 +113,17 @@ export class MeetingLane {
     return missing;
   }
 
+  /**
+   * The final status and every event known after it are settled (`highestKnown` counts what is
+   * pending or on its way into the store): nothing left to send.
+   */
   isFinished(): boolean {
-    return this.finalSequence !== null && this.nextSequence > this.finalSequence;
+    return this.finalSequence !== null && this.nextSequence > Math.max(this.finalSequence, this.highestKnown);
+  }
+
+  /** The last sequence settled with every one before it. */
+  settledThrough(): number {
+    return this.nextSequence - 1;
   }
 
   /**

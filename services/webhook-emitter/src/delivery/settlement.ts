@@ -9,18 +9,31 @@ import type { Logger } from '@notetaker/observability';
 import { isoTime } from '@notetaker/iso-time';
 import type { EmitterMetrics } from '../metrics.js';
 import type { AttemptRecord, DeliveryState, DeliveryStore, OutcomeEntry } from '../store/delivery-store.js';
+import { ClosedLanes } from './closed-lanes.js';
 import type { MeetingLane, PendingEvent } from './lane.js';
 
 export const GONE_REASON = 'not sent: the receiver answered 410 Gone';
 
 export class Settlement {
   metrics: EmitterMetrics | null = null;
+  /** Which closed lane a later event reopens. */
+  readonly closedLanes: ClosedLanes;
+  /** Lanes being closed: their store writes, which a reopening waits for. */
+  private readonly closing = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: DeliveryStore,
     private readonly lanes: Map<string, MeetingLane>,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.closedLanes = new ClosedLanes(store.callbacks);
+  }
+
+  /** Resolves once the meeting's lane, if it is being closed, is closed in the store too. */
+  async closed(meetingId: string): Promise<void> {
+    // A write that failed was logged where it failed; the store is read afresh either way.
+    await this.closing.get(meetingId)?.catch(() => undefined);
+  }
 
   async settle(
     lane: MeetingLane,
@@ -72,18 +85,18 @@ export class Settlement {
   }
 
   async markGone(lane: MeetingLane): Promise<void> {
-    lane.closed = true;
     lane.gone = true;
-    lane.clearTimers();
-    this.lanes.delete(lane.meetingId);
-    const now = isoTime(Date.now());
-    const { store, logger } = this;
-    await store.callbacks.updateOne({ _id: lane.meetingId }, { $set: { state: 'gone', goneAt: now, finishedAt: now } });
-    const unsent = [...lane.pending.values()].filter((e) => !e.settling);
-    await Promise.all(unsent.map((e) => this.recordGone(lane.meetingId, e)));
-    for (let i = 0; i < unsent.length; i++) this.metrics?.settled('gone', null);
-    await this.forgetEvents(lane);
-    logger.warn(
+    await this.close(lane, null, async () => {
+      const now = isoTime(Date.now());
+      await this.store.callbacks.updateOne(
+        { _id: lane.meetingId },
+        { $set: { state: 'gone', goneAt: now, finishedAt: now } },
+      );
+      const unsent = [...lane.pending.values()].filter((e) => !e.settling);
+      await Promise.all(unsent.map((e) => this.recordGone(lane.meetingId, e)));
+      for (let i = 0; i < unsent.length; i++) this.metrics?.settled('gone', null);
+    });
+    this.logger.warn(
       { meetingId: lane.meetingId, origin: lane.callback.origin },
       'receiver answered 410 Gone: callback stopped',
     );
@@ -107,14 +120,40 @@ export class Settlement {
     });
   }
 
-  /** Closes a lane whose meeting is over (or silent for a day); its log stays. */
+  /**
+   * Closes a lane whose meeting is over (or silent for a day); its log stays. After a final
+   * status, an event later than what it settled reopens it (closed-lanes.ts).
+   */
   async finish(lane: MeetingLane): Promise<void> {
     if (lane.closed) return;
+    const settledThrough = lane.settledThrough();
+    await this.close(lane, lane.finalSequence === null ? null : settledThrough, () =>
+      this.store.callbacks.updateOne(
+        { _id: lane.meetingId },
+        { $set: { finishedAt: isoTime(Date.now()), settledThrough } },
+      ),
+    );
+  }
+
+  /**
+   * Takes the lane out at once (a later event finds it closed) and writes it closed; a reopening
+   * of the meeting waits until the event bytes are dropped, so it never loses what it stores.
+   */
+  private async close(lane: MeetingLane, reopensAfter: number | null, write: () => Promise<unknown>): Promise<void> {
     lane.closed = true;
     lane.clearTimers();
     this.lanes.delete(lane.meetingId);
-    await this.store.callbacks.updateOne({ _id: lane.meetingId }, { $set: { finishedAt: isoTime(Date.now()) } });
-    await this.forgetEvents(lane);
+    this.closedLanes.closed(lane.meetingId, reopensAfter);
+    const done = (async () => {
+      await write();
+      await this.forgetEvents(lane);
+    })();
+    this.closing.set(lane.meetingId, done);
+    try {
+      await done;
+    } finally {
+      if (this.closing.get(lane.meetingId) === done) this.closing.delete(lane.meetingId);
+    }
   }
 
   /** A closed lane's events are all settled: their bytes can go (pruning would take them anyway). */

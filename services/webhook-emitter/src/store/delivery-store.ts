@@ -27,7 +27,10 @@ export interface CallbackDoc {
   goneAt: string | null;
   /** Sequence of the meeting's terminal meeting_status (ended/error), once seen. */
   finalSequence: number | null;
+  /** When its lane closed (null while open: a later event of the meeting reopens it). */
   finishedAt: string | null;
+  /** The last sequence settled when its lane closed: an event after it reopens the lane. */
+  settledThrough?: number;
   [key: string]: unknown;
 }
 
@@ -296,6 +299,15 @@ export class DeliveryStore {
     for (const batch of legacyOutcomes) addOutcomes(entriesOf(batch.entries), batch.at);
     for (const page of outcomePages) addOutcomes(page.entries, page.at);
     return [...records.values()].sort((a, b) => a.sequence - b.sequence);
+  }
+
+  /** Registrations whose lane closed after their final status since `since` (ISO), newest first. */
+  async closedSince(since: string, limit: number): Promise<CallbackDoc[]> {
+    const docs = await this.callbacks.find(
+      { state: 'active', finishedAt: { $gte: since } },
+      { sort: { finishedAt: -1 }, limit },
+    );
+    return docs.filter((doc) => doc.finalSequence != null);
   }
 
   /**
