@@ -2,10 +2,12 @@
  * GET /api/v1/meetings/:meetingId/events on the real stack: a meeting started over REST is run by
  * meeting-session's actor against the scripted meeting platform (the only stand-in), its callbacks
  * go to a real local receiver, and the route answers the same envelopes by sequence: paged with
- * nextAfter, filtered by type, for the owner only, with `ended` once the meeting is over.
+ * nextAfter, filtered by type, for the owner only, with `ended` once the meeting is over and its
+ * recording, if any, is stored (its recording_saved may come after the final status).
  */
 import { expect } from 'chai';
-import type { EventEnvelope } from '@notetaker/contracts';
+import { call } from '@notetaker/bus';
+import { routes, type EventEnvelope } from '@notetaker/contracts';
 import { eventually } from '../../../test/support/wait.js';
 import { stackWithReceiverPerSuite } from './support/meeting-with-receiver.js';
 
@@ -172,5 +174,47 @@ describe('meeting events REST (catch-up by sequence)', function () {
       'the ended status delivered',
     );
     expect(final.events).to.deep.equal(delivered());
+  });
+
+  it('does not say ended while the recording is still being stored after the final status, then does', async () => {
+    const { meetingId: recorded } = await stack.startMeeting();
+    const read = async (after = 0): Promise<Page> =>
+      (await (await eventsOf(`?after=${after}`, stack.owner.apiKey, recorded)).json()) as Page;
+    await eventually(async () => (await read()).events.some((e) => e.payload.status === 'live'), 'live', 10_000);
+    // The bot's audio, as the worker appends it; its worker still holds the rest after the end.
+    const bus = stack.t.stack.bus;
+    await call(bus, routes.recordings.append, {
+      meetingId: recorded,
+      startedAt: new Date().toISOString(),
+      offset: 0,
+      data: Buffer.from('OggS recorded audio').toString('base64'),
+      durationMs: 1000,
+    });
+    const stop = await stack.t.api('/meetings/stop', {
+      method: 'POST',
+      apiKey: stack.owner.apiKey,
+      json: { meetingId: recorded },
+    });
+    expect(stop.status).to.equal(200);
+    const final = await eventually(
+      async () => {
+        const all = await read();
+        return all.events.at(-1)?.payload.status === 'ended' && all;
+      },
+      'the final status in the log',
+      10_000,
+    );
+    // Over, and the page after the final status is empty; yet the recording_saved is still to come.
+    const waiting = await read(final.nextAfter);
+    expect(waiting).to.deep.equal({ meetingId: recorded, events: [], nextAfter: final.nextAfter, ended: false });
+    expect(final.ended).to.equal(false);
+
+    await call(bus, routes.recordings.finish, { meetingId: recorded });
+    expect(await read(final.nextAfter)).to.deep.equal({
+      meetingId: recorded,
+      events: [],
+      nextAfter: final.nextAfter,
+      ended: true,
+    });
   });
 });

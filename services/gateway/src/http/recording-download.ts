@@ -6,15 +6,18 @@
  * most a piece or two in memory, never the file.
  *
  * - Ownership first (`ownedMeeting`: someone else's meeting is 404, as an unknown one), then the
- *   recording: none (never recorded, deleted) or nothing stored yet is 404 as well.
+ *   recording: none (never recorded, deleted), nothing stored yet, or `failed` (nothing was
+ *   stored, and nothing ever will be) is 404 as well, each with its own message. An `incomplete`
+ *   file is served as a saved one: what it holds plays; its gaps are in get_recording.
  * - HTTP ranges (RFC 9110 14): one range `bytes=a-b`, `bytes=a-` or `bytes=-n` is a 206 with
  *   `Content-Range`; a range that starts past the end (or `bytes=-0`) is 416, its `Content-Range`
  *   naming the size (`bytes *` then `/size`).
  *   Several ranges, a unit other than bytes, a malformed header or an `If-Range` (we send no
  *   validator it could match) get the whole file (200), as the RFC lets a server answer.
- * - A live meeting's file is still growing: the answer holds what was stored when the request
- *   came (its Content-Length is that size), with `X-Recording-Status: recording`; a player or a
- *   later request with a range gets what came since.
+ * - A file still `recording` grows (the bot records, or after the meeting its worker still sends
+ *   what it spooled): the answer holds what was stored when the request came (its Content-Length
+ *   is that size), with `X-Recording-Status: recording`; a player or a later request with a range
+ *   gets what came since. `X-Recording-Status` always names the state.
  * - HEAD answers the same headers without reading a byte.
  */
 import { Readable } from 'node:stream';
@@ -31,7 +34,7 @@ import {
   type RecordingInfo,
 } from '@notetaker/contracts';
 import type { Logger } from '@notetaker/observability';
-import { NO_AUDIO_YET, NO_RECORDING } from '../operations/recordings.js';
+import { NO_AUDIO_YET, NO_RECORDING, RECORDING_FAILED } from '../operations/recordings.js';
 import { ownedMeeting } from '../operations/transcripts.js';
 
 /** The download route, relative to /api/v1 (the web serves the same path at its root). */
@@ -119,7 +122,7 @@ export interface RecordingDownload {
 
 /**
  * Answers a download of a meeting's recording on `ctx` (GET or HEAD, with ranges): 200, 206 or 416;
- * throws a ServiceError (404 for not the caller's, no recording, no audio yet) before anything is
+ * throws a ServiceError (404 for not the caller's, no recording, no audio yet, failed) before anything is
  * sent, for the route's own error answer.
  */
 export async function sendRecording(
@@ -129,6 +132,7 @@ export async function sendRecording(
   const meeting = await ownedMeeting(bus, caller, meetingId);
   const info: RecordingInfo | null = await call(bus, routes.recordings.get, { meetingId: meeting.meetingId });
   if (!info) throw errors.notFound(NO_RECORDING);
+  if (info.status === 'failed') throw errors.notFound(RECORDING_FAILED);
   if (info.bytes === 0) throw errors.notFound(NO_AUDIO_YET);
   const size = info.bytes;
   const range = rangeOf(ctx.get('range') || undefined, size, ctx.get('if-range') || undefined);

@@ -15,6 +15,8 @@ import {
   NO_RECORDING,
   NOT_OWNED,
   pathParameters,
+  RECORDING_FAILED,
+  RECORDING_STATES,
 } from '@notetaker/contracts';
 import { RECORDING_DOWNLOAD } from '../http/recording-download.js';
 import { restInput } from '../http/rest-routes.js';
@@ -97,16 +99,17 @@ const RECORDING_ENTRY: PathEntry = {
   params: getRecording.input,
   tag: 'meetings',
   summary:
-    "The meeting's audio recording (Ogg Opus), streamed, with HTTP ranges; while the meeting is live, what is stored so far",
+    "The meeting's audio recording (Ogg Opus), streamed, with HTTP ranges; while it is still recording, what is stored so far",
   success: {
     status: 200,
     description:
-      'The whole file (also the answer to several ranges, or a Range with If-Range); while the meeting is live, ' +
-      'what was stored when the request came, with X-Recording-Status: recording',
+      'The whole file (also the answer to several ranges, or a Range with If-Range); an incomplete one as it is ' +
+      '(its gaps are in /recording/info); while it is still recording (the meeting is live, or its audio is still ' +
+      'being stored after it ended), what was stored when the request came, with X-Recording-Status: recording',
     audio: true,
   },
   errors: {
-    404: `${NOT_OWNED}; or ${NO_RECORDING}; or ${NO_AUDIO_YET}`,
+    404: `${NOT_OWNED}; or ${NO_RECORDING}; or ${NO_AUDIO_YET}; or ${RECORDING_FAILED}`,
     416: 'The range starts past the end of the file (Content-Range: bytes */size)',
   },
 };
@@ -115,8 +118,10 @@ const AUDIO_HEADERS: Json = {
   'Content-Length': { schema: { type: 'integer' }, description: 'The bytes in this answer' },
   'Accept-Ranges': { schema: { const: 'bytes' } },
   'X-Recording-Status': {
-    schema: { enum: ['recording', 'saved', 'unavailable'] },
-    description: 'recording: the meeting is live and the file still grows',
+    schema: { enum: RECORDING_STATES.filter((state) => state !== 'failed') },
+    description:
+      'recording: the file still grows (the meeting is live, or its audio is still being stored after it ended); ' +
+      'saved: complete; incomplete: complete with parts of the meeting missing (gaps in /recording/info)',
   },
   'Content-Disposition': { schema: { type: 'string' }, description: 'inline; filename="<meetingId>.ogg"' },
 };

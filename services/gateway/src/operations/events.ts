@@ -2,10 +2,19 @@
  * get_events (capabilities/meetings.ts): a meeting's events after a sequence, each the envelope its
  * callback carried: how a receiver that was down, or a client that reconnects, catches up.
  * Ownership is the transcript's (`ownedMeeting`: 404 `Not found` for unknown and foreign meetings
- * alike); the events are meeting-session's log, read on until the page is full.
+ * alike); the events are meeting-session's log, read on until the page is full. `ended` promises
+ * that nothing more will come: a recording still being stored after the meeting's end will add its
+ * `recording_saved`.
  */
 import { call, type Bus } from '@notetaker/bus';
-import { getEvents as getEventsCapability, MAX_EVENTS_LIMIT, routes, type EventEnvelope } from '@notetaker/contracts';
+import {
+  getEvents as getEventsCapability,
+  isFinalStatusEvent,
+  MAX_EVENTS_LIMIT,
+  routes,
+  type EventEnvelope,
+  type MeetingRecord,
+} from '@notetaker/contracts';
 import { composed } from './operation.js';
 import { ownedMeeting } from './transcripts.js';
 
@@ -46,23 +55,33 @@ export const getEvents = composed(getEventsCapability, async (bus, caller, { mee
     meetingId: meeting.meetingId,
     events,
     nextAfter: last?.sequence ?? after,
-    ended: over && (!atEnd || (await endsWithFinalStatus(bus, meeting.meetingId, last, after))),
+    ended: over && (!atEnd || (await logComplete(bus, meeting, last?.sequence ?? after))),
   };
 });
 
+const isFinal = (event: EventEnvelope | undefined) => event !== undefined && isFinalStatusEvent(event);
+
 /**
- * Whether the log, read to its end, ends with the meeting's final status. Normally it does once the
- * record says ended; but a meeting whose worker was lost is ended on its record first and gets its
- * last events (document_saved, the error status) after a final flush: until then there is more to
- * read, and an empty page must not say `ended`.
+ * Whether the log, read to its end (its last event `end`), holds every event the meeting will
+ * have. Normally it does once the record says ended and the final status is in. But a meeting
+ * whose worker was lost is ended on its record first and gets its last events (document_saved,
+ * the error status) after a final flush; and when storage was slow, a recorded meeting's
+ * `recording_saved` comes after its final status, once the worker has sent what it spooled:
+ * while transcript-store still says `recording`, there is more to read, and an empty page must
+ * not say `ended`. A last `recording_saved` right after the final status is that late one.
  */
-async function endsWithFinalStatus(bus: Bus, meetingId: string, last: EventEnvelope | undefined, after: number) {
-  const final =
-    last ??
-    (after > 0
-      ? (await call(bus, routes.meetings.events, { meetingId, afterSequence: after - 1, limit: 1 })).events[0]
-      : undefined);
+async function logComplete(bus: Bus, meeting: MeetingRecord, end: number): Promise<boolean> {
   // No event at all: the log was dropped (retention) long after the meeting ended.
-  if (!final) return true;
-  return final.type === 'meeting_status' && ['ended', 'error'].includes(String(final.payload.status));
+  if (end === 0) return true;
+  const { events } = await call(bus, routes.meetings.events, {
+    meetingId: meeting.meetingId,
+    afterSequence: Math.max(0, end - 2),
+    limit: 2,
+  });
+  const [before, last] = events.length === 2 ? events : [undefined, events[0]];
+  if (!last) return true;
+  if (last.type === 'recording_saved') return isFinal(before);
+  if (!isFinal(last)) return false;
+  const recording = await call(bus, routes.recordings.get, { meetingId: meeting.meetingId });
+  return recording?.status !== 'recording';
 }

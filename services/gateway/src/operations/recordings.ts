@@ -14,15 +14,22 @@ import {
   RECORDING_IN_PROGRESS,
   routes,
 } from '@notetaker/contracts';
+import { currentRecording } from './current-recording.js';
 import { composed } from './operation.js';
 import { ownedMeeting } from './transcripts.js';
 
 // Where the download route and the OpenAPI document have always found them.
-export { NO_AUDIO_YET, NO_RECORDING, RECORDING_IN_PROGRESS, recordingBody } from '@notetaker/contracts';
+export {
+  NO_AUDIO_YET,
+  NO_RECORDING,
+  RECORDING_FAILED,
+  RECORDING_IN_PROGRESS,
+  recordingBody,
+} from '@notetaker/contracts';
 
 export const getRecording = composed(getRecordingCapability, async (bus, caller, { meetingId }, request) => {
   const meeting = await ownedMeeting(bus, caller, meetingId);
-  const info = await call(bus, routes.recordings.get, { meetingId: meeting.meetingId });
+  const info = await currentRecording(bus, meeting);
   if (!info) throw errors.notFound(NO_RECORDING);
   return { meetingId: meeting.meetingId, ...info, downloadUrl: `${request.baseUrl}${info.url}` };
 });

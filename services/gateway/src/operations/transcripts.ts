@@ -19,6 +19,7 @@ import {
   type TranscriptSegment,
 } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
+import { currentRecording } from './current-recording.js';
 import { composed, forwarded } from './operation.js';
 
 export { documentBody } from '@notetaker/contracts';
@@ -36,7 +37,7 @@ export const getTranscript = composed(getTranscriptCapability, async (bus, calle
     signedInAs: meeting.signedInAs,
     language: meeting.language,
     // transcript-store's word, not the record's: it knows a recording deleted since.
-    recording: await call(bus, routes.recordings.get, { meetingId: meeting.meetingId }),
+    recording: await currentRecording(bus, meeting),
     segments: await segmentsFrom(bus, meeting.meetingId, after === undefined ? 0 : after + 1),
   };
 });

@@ -104,6 +104,14 @@ describe('web application: the recording player', function () {
     expect(during.text).to.contain('Recording in progress');
 
     await end(meetingId);
+    // Ended, while its worker still sends what it spooled: what is stored plays, and the page says so.
+    const storing = await t.owner.get(`/meetings/${meetingId}`);
+    expect(storing.text).to.contain('The meeting has ended; its recording is still being stored.');
+    expect(storing.text).to.contain('<audio id="recording-player"');
+    const sofar = await fetch(`${t.baseUrl}/meetings/${meetingId}/recording`, { headers: cookieOf(t.owner) });
+    expect([sofar.status, sofar.headers.get('x-recording-status')]).to.deep.equal([200, 'recording']);
+    await sofar.arrayBuffer();
+
     await call(t.stack.bus, routes.recordings.finish, { meetingId });
     const page = await t.owner.get(`/meetings/${meetingId}`);
     expect(page.status).to.equal(200);

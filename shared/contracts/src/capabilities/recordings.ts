@@ -11,9 +11,30 @@ import { NOT_OWNED } from './meetings.js';
 
 export const NO_RECORDING = 'No recording for this meeting';
 export const NO_AUDIO_YET = 'No audio has been stored for this meeting yet';
+/** The download of a recording in state `failed`: there is no file to serve. */
+export const RECORDING_FAILED = 'The recording of this meeting failed: nothing of it was stored';
 export const RECORDING_IN_PROGRESS = 'The meeting is still being recorded: stop it first, then delete its recording';
 
+const { status, gaps, capture, pendingBytes } = recordingInfo.shape;
 export const recordingBody = recordingInfo.extend({
+  status: status.describe(
+    'recording: the bot records, or (after the meeting ended) what it kept on its disk is still being stored; ' +
+      'saved: the file is complete; incomplete: the file is complete but parts of the meeting are missing (gaps); ' +
+      'failed: nothing was stored.',
+  ),
+  gaps: gaps.describe(
+    'Stretches of the meeting the file does not hold, oldest first, each {startMs, endMs} on the timeline from ' +
+      "startedAt and a reason: spool_full (storage refused the audio while the bot's disk spool was full), " +
+      'worker_lost (the bot was lost before it sent it), unreadable_audio, no_capture. Empty when none.',
+  ),
+  capture: capture.describe(
+    "While recording, how the bot's page captures: ok; starved (short of CPU: the file holds silence where " +
+      'audio was missed); none (the page cannot capture). Absent once the recording is over.',
+  ),
+  pendingBytes: pendingBytes.describe(
+    'While recording: bytes the bot holds (in memory or on its disk) that storage has not taken yet; after the ' +
+      'meeting ended, what is left to store before recording_saved.',
+  ),
   meetingId: z.string(),
   downloadUrl: z
     .string()
@@ -38,13 +59,21 @@ export const getRecording = defineCapability({
     title: "Describe a meeting's audio recording",
     description:
       'The audio recording of a meeting this API key started (when it was started with recording "audio"): ' +
-      'status (recording while the meeting is live, then saved), size, duration, the instant its timeline ' +
-      "starts (a segment's offset in the file is its timestamp minus startedAt) and an absolute downloadUrl " +
-      '(an Ogg Opus file, fetched with the same API key).',
+      'status ("recording" while the bot records and, after the meeting ended, while what it kept on its disk ' +
+      'is still being stored, with pendingBytes; then "saved" when complete, "incomplete" when parts of the ' +
+      'meeting are missing from the file, listed in gaps with startMs, endMs and reason, or "failed" when ' +
+      "nothing was stored), size, duration, the instant its timeline starts (a segment's offset in the file is " +
+      'its timestamp minus startedAt), capture (how the page captures while recording: ok, starved, none) and an ' +
+      'absolute downloadUrl (an Ogg Opus file, fetched with the same API key; none for a failed recording).',
     annotations: READ,
     text: (b) =>
       `Recording of meeting ${b.meetingId}: ${b.status}, ${(b.durationMs / 1000).toFixed(1)} s, ${b.bytes} bytes ` +
-      `(${b.format}), starting ${b.startedAt}. Download it with this API key: ${b.downloadUrl}`,
+      `(${b.format}), starting ${b.startedAt}.` +
+      (b.pendingBytes ? ` ${b.pendingBytes} bytes are still to be stored.` : '') +
+      (b.gaps.length > 0
+        ? ` Missing: ${b.gaps.map((g) => `${g.startMs}-${g.endMs} ms (${g.reason})`).join(', ')}.`
+        : '') +
+      (b.status === 'failed' ? ' Nothing was stored.' : ` Download it with this API key: ${b.downloadUrl}`),
   },
 });
 

@@ -127,10 +127,14 @@
       if (section.dataset.hasDocument === 'true') documentLink.hidden = false;
       for (const el of partialById.values()) el.remove();
       partialById.clear();
+      // The recording may still be being stored (its recording_saved comes later): the page, reloaded, says how it is.
+      const recording = document.getElementById('recording')
+        ? ' Reload the page to see how its recording was stored.'
+        : '';
       setState(
-        status === 'error'
+        (status === 'error'
           ? 'The meeting ended with an error. The transcript so far is kept.'
-          : 'The meeting has ended.',
+          : 'The meeting has ended.') + recording,
       );
       source.close();
     }

@@ -24,6 +24,7 @@ import { redirect } from '../notices.js';
 import { meetingIdParam } from '../params.js';
 import { liveEvents } from './live-events.js';
 import { isActive, STATUS_LABELS, statusBadge } from './meeting-parts.js';
+import { recordingFigure } from './recording-figure.js';
 
 export function meetingView(router: Router, deps: WebDeps): void {
   const auth = requireSignIn(deps);
@@ -43,7 +44,7 @@ export function meetingView(router: Router, deps: WebDeps): void {
     const meeting = found.value;
     const active = isActive(meeting.status);
     const { transcript, recording } = await transcriptAndRecording(ctx, deps, meeting);
-    const audio = recording && recording.bytes > 0 ? recording : null;
+    const playable = recording !== null && recording.bytes > 0 && recording.status !== 'failed';
     const page = chrome(ctx, meeting.title || 'Meeting', 'meetings');
     sendPage(
       ctx,
@@ -95,11 +96,11 @@ export function meetingView(router: Router, deps: WebDeps): void {
           <div class="live-columns">
             <section aria-labelledby="transcript-heading">
               <h2 id="transcript-heading">Transcript</h2>
-              ${audio && recordingPlayer(meetingId, audio)}
+              ${recording && recordingFigure(meetingId, recording, active)}
               ${active && html`<p id="live-state" class="muted" role="status">Connecting to the live transcript…</p>`}
               <ol
                 id="segments"
-                class="segments${audio ? ' seekable' : ''}"
+                class="segments${playable ? ' seekable' : ''}"
                 aria-live="polite"
                 aria-relevant="additions"
               >
@@ -143,40 +144,6 @@ export function meetingView(router: Router, deps: WebDeps): void {
     sendRecording(ctx, { bus: deps.bus, logger: deps.logger, caller: uiCaller(ctx), meetingId: meetingIdParam(ctx) }),
   );
 }
-
-/**
- * The recording's player, beside the transcript: app.js seeks it to a segment clicked (its
- * timestamp minus `data-started-at`). While the meeting is live the file still grows: the player
- * has what was stored when it loaded.
- */
-function recordingPlayer(meetingId: string, recording: RecordingInfo): Html {
-  const src = `/meetings/${meetingId}/recording`;
-  return html`<figure id="recording" class="recording" data-started-at="${recording.startedAt}">
-    <audio id="recording-player" controls preload="metadata" src="${src}"></audio>
-    <figcaption>
-      <small class="muted"
-        >${
-          recording.status === 'recording'
-            ? 'Recording in progress: the player holds what was recorded when the page loaded.'
-            : `Recording, ${duration(recording.durationMs)}.`
-        }
-        Click a segment to play from there. <a href="${src}" download="${meetingId}.ogg">Download</a></small
-      >
-      ${recording.status === 'unavailable' && html`<br /><small class="muted">${RECORDING_UNAVAILABLE}</small>`}
-    </figcaption>
-  </figure>`;
-}
-
-/** `1:02:03` or `2:03`. */
-function duration(ms: number): string {
-  const total = Math.round(ms / 1000);
-  const [h, m, s] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
-  const two = (n: number) => String(n).padStart(2, '0');
-  return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
-}
-
-const RECORDING_UNAVAILABLE =
-  'Part of the audio could not be stored (the recording storage refused it): the file holds what was stored before.';
 
 function segmentItem(segment: TranscriptSegment): Html {
   return html`<li>
@@ -244,7 +211,9 @@ export const CAPTION_WARNING_TEXT: Record<string, string> = {
   caption_language_unavailable:
     "The bot could not set the captions to the language asked for: they are in the platform's default language.",
   recording_unavailable:
-    'The recording cannot be stored right now (the recording storage refuses it). The transcript goes on.',
+    'The recording storage refuses the audio right now: the bot keeps it on its disk and sends it when storage answers. The transcript goes on.',
+  recording_capture_degraded:
+    "The bot's page captures too little audio (its browser is short of CPU) or none: the recording holds silence there. The transcript goes on.",
   transcription_unavailable:
     'The speech engine does not answer: what is said is marked as not transcribed until it does.',
   transcription_budget_exhausted:
