@@ -115,7 +115,8 @@ export class Emitter {
 
   /** Stores a live or caught-up event (exact bytes fixed now) and lets its lane move. */
   async ingest(envelope: EventEnvelope): Promise<void> {
-    const lane = await this.laneFor(envelope);
+    // The open lane at once (the hot path); a closed one only when there is none.
+    const lane = this.lanes.get(envelope.meetingId) ?? (await this.laneFor(envelope));
     const { sequence } = envelope;
     if (!lane || lane.closed) return;
     if (lane.knows(sequence)) {
