@@ -95,6 +95,8 @@ export interface AudioTranscriberOptions {
   /** Seconds from a word spoken to its first showing (partial) or to its final, the engine's time left out. */
   lag?(kind: 'partial' | 'final', seconds: number): void;
   clock?: () => number;
+  /** Finals waiting to be emitted at most (default MAX_UNEMITTED). */
+  maxUnemitted?: number;
 }
 
 export const PARTIAL_EVERY_MS = 1_000;
@@ -251,6 +253,7 @@ export class AudioTranscriber {
     const tracked = this.open.get(utterance);
     if (!tracked || !(tracked.audioOwned || this.options.source() === 'audio')) return;
     dropEarly(tracked);
+    if (this.backlogFull) return; // its speech would be dropped: nothing sent for it
     const abort = new AbortController();
     tracked.early = { speechToMs: utterance.speechToMs, heard: this.heard(tracked, abort.signal), abort };
   }
@@ -353,7 +356,8 @@ export class AudioTranscriber {
     const timestamp = iso(utterance.speechFromMs);
     const early = tracked.early?.speechToMs === utterance.speechToMs ? tracked.early : undefined;
     if (!early) dropEarly(tracked);
-    if (this.unemitted >= MAX_UNEMITTED) {
+    if (this.backlogFull) {
+      dropEarly(tracked);
       utterance.release();
       return this.dropForBacklog(speaker, timestamp, utterance);
     }
@@ -378,6 +382,10 @@ export class AudioTranscriber {
     });
   }
 
+  private get backlogFull(): boolean {
+    return this.unemitted >= (this.options.maxUnemitted ?? MAX_UNEMITTED);
+  }
+
   /** `emit` runs once every final before it was emitted; counted until then. */
   private inTurn(emit: () => Promise<void>): void {
     this.unemitted++;
@@ -393,7 +401,7 @@ export class AudioTranscriber {
     this.dropped({
       reason: 'backlog_full',
       seconds: (utterance.speechToMs - utterance.speechFromMs) / 1000,
-      detail: `${MAX_UNEMITTED} finals of the meeting wait to be stored: later speech is not sent`,
+      detail: `${this.unemitted} finals of the meeting wait to be stored: later speech is not sent`,
     });
     const until = iso(utterance.speechToMs);
     if (this.backlogMarker) {
