@@ -80,7 +80,9 @@ describe('logger', () => {
     const { captured, lines } = capturedLogger();
     const withCredentials = 'https://alice:pa55w0rd@stt.example.com/v1';
     // What fetch throws for such a URL names it whole.
-    const error = new TypeError(`Request cannot be constructed from a URL that includes credentials: ${withCredentials}`);
+    const error = new TypeError(
+      `Request cannot be constructed from a URL that includes credentials: ${withCredentials}`,
+    );
     captured.error({ err: error, engine: withCredentials }, `could not reach ${withCredentials}/audio/transcriptions`);
     captured.warn(error);
     captured.info(

@@ -50,7 +50,9 @@ export class EngineProbe {
     } catch (err) {
       next = 'unreachable';
       // fetch's error may name the URL: never its credentials.
-      why = redactUrls(err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err));
+      why = redactUrls(
+        err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err),
+      );
     }
     if (next === this.current && this.checked) return;
     this.checked = true;

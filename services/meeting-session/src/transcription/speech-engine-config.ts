@@ -55,13 +55,17 @@ const httpUrl = z
     // fetch refuses such a URL and names it, credentials and all, in its error (then in logs and
     // warnings); a key in the query would be logged as well, and no path can follow a query.
     if (url.username || url.password) {
-      ctx.addIssue({ code: 'custom', message: 'must not hold credentials (user:password@): put the key in STT_API_KEY' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must not hold credentials (user:password@): put the key in STT_API_KEY',
+      });
       return z.NEVER;
     }
     if (url.search || url.hash) {
       ctx.addIssue({
         code: 'custom',
-        message: 'must not have a query or fragment (requests go to <base>/audio/transcriptions): put a key in STT_API_KEY',
+        message:
+          'must not have a query or fragment (requests go to <base>/audio/transcriptions): put a key in STT_API_KEY',
       });
       return z.NEVER;
     }

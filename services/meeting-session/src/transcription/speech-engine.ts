@@ -63,7 +63,10 @@ export class SpeechEngineQueueFull extends SpeechEngineError {
   ) {
     const whose = bound === 'meeting_queue_full' ? "this meeting's" : "the worker's meetings'";
     const setting = bound === 'meeting_queue_full' ? 'STT_MEETING_MAX_QUEUED_SECONDS' : 'STT_MAX_QUEUED_SECONDS';
-    super('busy', `the speech engine is behind: ${Math.round(queuedSeconds)} s of ${whose} speech wait for it (${setting})`);
+    super(
+      'busy',
+      `the speech engine is behind: ${Math.round(queuedSeconds)} s of ${whose} speech wait for it (${setting})`,
+    );
     this.name = 'SpeechEngineQueueFull';
   }
 }

@@ -40,7 +40,9 @@ export class Track {
       const data = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength).toString('base64');
       this.transcriber.push({ track: this.id, frame: this.frame - samples.length, endMs, data });
       const due = ((at + CHUNK) * 1000) / PCM_SAMPLE_RATE / speed - (performance.now() - began);
-      await new Promise((resolve) => (Number.isFinite(due) && due > 0 ? setTimeout(resolve, due) : setImmediate(resolve)));
+      await new Promise((resolve) =>
+        Number.isFinite(due) && due > 0 ? setTimeout(resolve, due) : setImmediate(resolve),
+      );
     }
   }
 }

@@ -80,7 +80,11 @@ describe('audio transcription under a slow engine', function () {
     const registry = new client.Registry();
     heldAudioMetrics([registry]);
     await droppedSeconds(registry); // hands over what earlier tests dropped
-    const before = { waiting: heldAudio.of('waiting'), sending: heldAudio.of('sending'), unemitted: heldAudio.of('unemitted') };
+    const before = {
+      waiting: heldAudio.of('waiting'),
+      sending: heldAudio.of('sending'),
+      unemitted: heldAudio.of('unemitted'),
+    };
     const { transcriber, finals, troubles } = transcriberFor(speech, 'slow');
     const track = new Track(transcriber);
 
@@ -103,11 +107,15 @@ describe('audio transcription under a slow engine', function () {
     await transcriber.finish();
 
     // Bounded: the meeting's finals never held more than the bound, and did reach it.
-    expect(most).to.be.at.most(bound).and.above(bound / 2);
+    expect(most)
+      .to.be.at.most(bound)
+      .and.above(bound / 2);
     // Said at once: one warning for the burst, raised before the engine answered anything, cleared after.
     const [raised, cleared] = troubles;
     expect(raised.raised).to.equal(true);
-    expect(raised.detail).to.match(/behind: \d+ s of this meeting's speech .*STT_MEETING_MAX_QUEUED_SECONDS.*untranscribed/);
+    expect(raised.detail).to.match(
+      /behind: \d+ s of this meeting's speech .*STT_MEETING_MAX_QUEUED_SECONDS.*untranscribed/,
+    );
     expect(raised.at - started).to.be.below(15_000);
     expect(raised.at).to.be.below(finals[0].at);
     expect(cleared.raised).to.equal(false);
@@ -116,7 +124,11 @@ describe('audio transcription under a slow engine', function () {
     const said = Array.from({ length: 8 }, () => SENTENCES).flat();
     expect(finals).to.have.length(said.length);
     finals.forEach((final, i) => {
-      if (final.untranscribed) expect(final).to.deep.include({ text: '', untranscribed: { ...final.untranscribed, reason: 'engine_unavailable' } });
+      if (final.untranscribed)
+        expect(final).to.deep.include({
+          text: '',
+          untranscribed: { ...final.untranscribed, reason: 'engine_unavailable' },
+        });
       else expect(final.text).to.equal(said[i]);
     });
     const stamps = finals.map((f) => Date.parse(f.timestamp));
@@ -129,7 +141,10 @@ describe('audio transcription under a slow engine', function () {
     expect(troubles).to.have.length(2);
 
     // The metric has the dropped speech: each marker's span, and its pre-roll and tail (under 0.5 s).
-    const spans = dropped.reduce((sum, f) => sum + (Date.parse(f.untranscribed!.until) - Date.parse(f.timestamp)) / 1000, 0);
+    const spans = dropped.reduce(
+      (sum, f) => sum + (Date.parse(f.untranscribed!.until) - Date.parse(f.timestamp)) / 1000,
+      0,
+    );
     expect(await droppedSeconds(registry)).to.be.within(spans, spans + 0.5 * dropped.length);
 
     // All let go.
@@ -157,7 +172,9 @@ describe('audio transcription under a slow engine', function () {
     expect(engine().requests).to.have.length(2);
     expect(late).to.include({ text: SENTENCES[0], abandoned: true });
     expect(retried).to.include({ status: 200, abandoned: false });
-    expect(late.idempotencyKey).to.match(/^late_1\+\d+$/).and.equal(retried.idempotencyKey);
+    expect(late.idempotencyKey)
+      .to.match(/^late_1\+\d+$/)
+      .and.equal(retried.idempotencyKey);
     expect(troubles).to.deep.equal([]);
   });
 

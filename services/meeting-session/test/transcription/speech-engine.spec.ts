@@ -181,7 +181,9 @@ describe('speech engine client', function () {
     engine().failNext(1, 503);
     await speech.transcribe(await spokenPcm(SENTENCES[1]), { priority: 'final' });
     await speech.transcribe(await spokenPcm(SENTENCES[1]), { priority: 'final' });
-    const keys = engine().requests.slice(2).map((r) => r.idempotencyKey);
+    const keys = engine()
+      .requests.slice(2)
+      .map((r) => r.idempotencyKey);
     expect(keys[0]).to.be.a('string').and.equal(keys[1]).and.not.equal(keys[2]);
   });
 
@@ -212,10 +214,15 @@ describe('speech engine client', function () {
 
   it('keeps the credentials of a URL out of its errors', async () => {
     // Refused at start (below); here an engine built around the check, as fetch's error names the URL whole.
-    const speech = new SpeechEngine({ ...settings(), baseUrl: 'http://stt-user:hunter2-pass@127.0.0.1:9/v1' }, { backoffMs: 5 });
+    const speech = new SpeechEngine(
+      { ...settings(), baseUrl: 'http://stt-user:hunter2-pass@127.0.0.1:9/v1' },
+      { backoffMs: 5 },
+    );
     const error = await rejection(speech.transcribe(await spokenPcm(SENTENCES[0]), { priority: 'final' }));
     expect(error.kind).to.equal('unavailable');
-    expect(error.message).to.include('127.0.0.1:9').and.not.match(/stt-user|hunter2/);
+    expect(error.message)
+      .to.include('127.0.0.1:9')
+      .and.not.match(/stt-user|hunter2/);
   });
 
   it('reports an unreachable engine as unavailable', async () => {
@@ -246,7 +253,9 @@ describe('speech engine settings (STT_*)', () => {
   it('refuse a base URL with credentials or a query, without echoing it', () => {
     const withUser = () => speechEngineSettingsFromEnv({ STT_BASE_URL: 'https://bob:s3cret-pw@stt.example.com/v1' });
     expect(withUser).to.throw(ConfigError, /STT_BASE_URL: must not hold credentials.*STT_API_KEY/);
-    expect(withUser).to.throw(ConfigError).that.satisfies((e: Error) => !/bob|s3cret/.test(e.message));
+    expect(withUser)
+      .to.throw(ConfigError)
+      .that.satisfies((e: Error) => !/bob|s3cret/.test(e.message));
     expect(() => speechEngineSettingsFromEnv({ STT_BASE_URL: 'https://stt.example.com/v1?key=k-123' })).to.throw(
       /STT_BASE_URL: must not have a query/,
     );
@@ -254,7 +263,11 @@ describe('speech engine settings (STT_*)', () => {
 
   it("keep a meeting's queue within the worker's, and no bound below one long utterance (30 s)", () => {
     const base = { STT_BASE_URL: 'http://engine/v1' };
-    const both = speechEngineSettingsFromEnv({ ...base, STT_MAX_QUEUED_SECONDS: '60', STT_MEETING_MAX_QUEUED_SECONDS: '90' });
+    const both = speechEngineSettingsFromEnv({
+      ...base,
+      STT_MAX_QUEUED_SECONDS: '60',
+      STT_MEETING_MAX_QUEUED_SECONDS: '90',
+    });
     expect(both).to.include({ maxQueuedSeconds: 60, meetingMaxQueuedSeconds: 60 });
     expect(() => speechEngineSettingsFromEnv({ ...base, STT_MEETING_MAX_QUEUED_SECONDS: '10' })).to.throw(
       /STT_MEETING_MAX_QUEUED_SECONDS: must be at least 30/,
