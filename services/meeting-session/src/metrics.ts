@@ -6,6 +6,7 @@ import type { CoachingMetrics } from './actor/coaching.js';
 import { isBlindness } from './worker/caption-warnings.js';
 import type { SpeechToText } from './transcription/audio-transcriber.js';
 import { SpeechEngineError } from './transcription/speech-engine.js';
+import { heldAudioMetrics } from './transcription/transcription-metrics.js';
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 
@@ -142,6 +143,7 @@ function speechMetrics(registers: client.Registry[]) {
     buckets: [0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10],
     registers,
   });
+  heldAudioMetrics(registers);
   const requests = new client.Counter({
     name: 'meeting_transcription_requests_total',
     help: 'Requests sent to the speech engine, by priority (partial, final) and outcome (ok, busy, failed)',

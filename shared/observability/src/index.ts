@@ -1,2 +1,3 @@
 export * from './logger.js';
 export * from './ops.js';
+export * from './redact.js';

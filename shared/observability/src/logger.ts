@@ -1,8 +1,11 @@
 /**
  * JSON logs (pino). Secrets are redacted by key name wherever they appear in a logged object, so
- * a careless `log.info({ req })` cannot leak an API key, a signing secret or a password.
+ * a careless `log.info({ req })` cannot leak an API key, a signing secret or a password; and every
+ * URL in a line, whatever field or message holds it (an error's text names the URL it failed on),
+ * loses its credentials and secret parameters (redact.ts).
  */
 import { pino, type Logger } from 'pino';
+import { REDACTED, redactUrls } from './redact.js';
 
 export type { Logger };
 
@@ -17,8 +20,15 @@ const SECRET_KEYS = [
   'authorization',
   'cookie',
   'x-api-key',
+  'csrfToken',
+  'sessionToken',
+  // Every secret setting of every service, by its variable and by its name in the parsed config.
   'LLM_API_KEY',
   'SECRETS_KEY',
+  'secretsKey',
+  'STT_API_KEY',
+  'RECORDINGS_S3_SECRET_ACCESS_KEY',
+  'secretAccessKey',
   // A bot account's storage state (and the session file it came from) signs in as that account;
   // `session` is its name on the bus and in the store.
   'session',
@@ -50,7 +60,9 @@ export function createLogger(
   const settings = {
     level: options.level ?? process.env.LOG_LEVEL ?? 'info',
     base: options.service !== undefined ? { service: options.service } : { process: options.process },
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    // The whole line, once written: a URL's secrets go wherever in it the URL is.
+    hooks: { streamWrite: redactUrls },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   return options.destination ? pino(settings, options.destination) : pino(settings);

@@ -9,8 +9,9 @@
  * be heard, in US English whatever `language` says (it is checked to be ISO-639-1 and logged).
  *
  * A test steers it beside HTTP: `failNext` (OpenAI-style errors, Retry-After), `limitNewAudio` (a
- * 429 for audio not seen before), `delayMs`, `hang`, and reads `requests` (what came, what it
- * answered, a hash of the upload, how long the decode took).
+ * 429 for audio not seen before), `delayMs`, `answerLate` (the work done, the answer sent late:
+ * after a client's timeout), `hang`, and reads `requests` (what came, what it answered, a hash of
+ * the upload, its Idempotency-Key, how long the decode took).
  *
  * Measured on a 2-vCPU machine: a 3 s espeak-ng utterance decodes in ~100 ms of CPU (`decodeMs`:
  * one pocketsphinx process a request, so concurrent requests are decoded apart and side by side);
@@ -45,6 +46,8 @@ export interface TranscriptionRequestLog {
   audioSeconds: number | null;
   /** The Authorization header as received. */
   authorization: string | null;
+  /** The Idempotency-Key header: a client's retries of one request carry the same. */
+  idempotencyKey: string | null;
   /** SHA-256 of the uploaded file: a retry of the same audio carries the same. */
   fileSha256: string | null;
   status: number | null;
@@ -77,6 +80,12 @@ export interface SpeechEngine {
   limitNewAudio: number | null;
   /** Every request waits this long before it is decoded. */
   delayMs: number;
+  /**
+   * The next `count` requests are decoded at once and answered `ms` later, whether or not their
+   * client is still there (an engine that did the work after the client gave up): their log has
+   * the answer, and `abandoned` if nobody read it.
+   */
+  answerLate(count: number, ms: number): void;
   /** While true, requests are held unanswered; set false (or `reset()`) and they go on. */
   hang: boolean;
   /** No failures, delay or hang any more; held requests are answered. */
@@ -115,6 +124,7 @@ export async function startSpeechEngine(options: SpeechEngineOptions): Promise<S
 
   const apiKey = options.apiKey ?? null;
   const failures: Array<{ status: number; retryAfter?: number }> = [];
+  const lateAnswers: number[] = [];
   const limitedAudio = new Set<string>();
   let held: Array<() => void> = [];
   let hang = false;
@@ -136,6 +146,7 @@ export async function startSpeechEngine(options: SpeechEngineOptions): Promise<S
       responseFormat: null,
       audioSeconds: null,
       authorization: req.headers.authorization ?? null,
+      idempotencyKey: (req.headers['idempotency-key'] as string | undefined) ?? null,
       fileSha256: null,
       status: null,
       engineMs: null,
@@ -160,6 +171,7 @@ export async function startSpeechEngine(options: SpeechEngineOptions): Promise<S
       res.end(text ? payload : JSON.stringify(payload));
     };
 
+    const lateMs = lateAnswers.shift() ?? 0;
     if (apiKey !== null && log.authorization !== `Bearer ${apiKey}`) {
       const message = log.authorization
         ? 'Incorrect API key provided.'
@@ -221,6 +233,8 @@ export async function startSpeechEngine(options: SpeechEngineOptions): Promise<S
     log.decodeMs = Math.round(performance.now() - decodeStart);
     log.audioSeconds = pcmSeconds(pcm);
     log.text = segments.map((s) => s.text).join(' ');
+    if (lateMs > 0) await new Promise((wait) => setTimeout(wait, lateMs));
+    if (closed) return;
 
     if (format === 'text') return answer(200, log.text);
     if (format === 'json') return answer(200, { text: log.text });
@@ -274,11 +288,15 @@ export async function startSpeechEngine(options: SpeechEngineOptions): Promise<S
       hang = value;
       if (!value) release();
     },
+    answerLate(count, ms) {
+      for (let i = 0; i < count; i++) lateAnswers.push(ms);
+    },
     failNext(count, status, failure = {}) {
       for (let i = 0; i < count; i++) failures.push({ status, retryAfter: failure.retryAfter });
     },
     reset() {
       failures.length = 0;
+      lateAnswers.length = 0;
       engine.limitNewAudio = null;
       engine.delayMs = 0;
       engine.hang = false;

@@ -19,12 +19,24 @@
  * warning. Which utterances it transcribes is the source choice's say (source-choice.ts): in
  * `auto` with captions readable, ended utterances are held back a while instead, in case the
  * captions turn out to have missed them.
+ *
+ * Its memory is bounded whatever the engine does: an utterance's PCM is let go once its final is
+ * answered (or it is not to be transcribed); the engine refuses a final past its queue's bounds
+ * (speech-engine.ts), and no more than MAX_UNEMITTED finals wait to be emitted (a transcript that
+ * does not take them: later ones are dropped, in one marker). Dropped speech is marked as an
+ * engine's failure is, and said at once: the warning `transcription_unavailable` for the burst
+ * (raised at its first drop, one log line; cleared once a final is answered with no drop for
+ * DROP_QUIET_MS), and its seconds on a metric (held-audio.ts).
+ *
+ * One utterance, one final: it is handed to the engine once (its id, with how much of it is sent,
+ * is the request's: the engine's retries carry it), and emitted once.
  */
 import type { TranscriptSource, Untranscribed } from '@notetaker/contracts';
 import type { PcmMessage } from '../recording/page-capture.js';
 import { PCM_SAMPLE_RATE } from '../recording/page-capture.js';
 import { LocalAgreement } from './local-agreement.js';
-import { SpeechEngineError } from './speech-engine.js';
+import { heldAudio, type DropReason } from './held-audio.js';
+import { SpeechEngineError, SpeechEngineQueueFull } from './speech-engine.js';
 import type { SourceSwitch } from './source-choice.js';
 import type { SpeakerLearner } from './speaker-learner.js';
 import { TAIL_MS, VoiceActivity, type Utterance } from './voice-activity.js';
@@ -33,7 +45,15 @@ import { TAIL_MS, VoiceActivity, type Utterance } from './voice-activity.js';
 export interface SpeechToText {
   transcribe(
     audio: { pcm: Int16Array; sampleRate: number },
-    options: { language?: string | null; priority: 'final' | 'partial'; signal?: AbortSignal },
+    options: {
+      language?: string | null;
+      priority: 'final' | 'partial';
+      signal?: AbortSignal;
+      /** The request's identity: the same on each of its attempts. */
+      id?: string;
+      /** Whose share of the engine's queue a final takes: the meeting's. */
+      meeting?: string;
+    },
   ): Promise<{ text: string; engineMs: number }>;
 }
 
@@ -75,6 +95,8 @@ export interface AudioTranscriberOptions {
   /** Seconds from a word spoken to its first showing (partial) or to its final, the engine's time left out. */
   lag?(kind: 'partial' | 'final', seconds: number): void;
   clock?: () => number;
+  /** Finals waiting to be emitted at most (default MAX_UNEMITTED). */
+  maxUnemitted?: number;
 }
 
 export const PARTIAL_EVERY_MS = 1_000;
@@ -89,6 +111,12 @@ const FINISH_WAIT_MS = 15_000;
 /** A track delivering nothing this long has stopped: its utterance under way ends (chunks come every 100 ms). */
 export const STALLED_MS = 2_000;
 const TICK_MS = 200;
+/** Finals waiting to be emitted at most: past it the speech is dropped (one marker for the run of them). */
+export const MAX_UNEMITTED = 200;
+/** A burst of drops is over once this long passed without one and a final was answered since. */
+export const DROP_QUIET_MS = 10_000;
+/** A track heard from no more for this long, with nothing under way, is forgotten. */
+const TRACK_FORGET_MS = 60_000;
 
 interface Tracked {
   utterance: Utterance;
@@ -102,9 +130,18 @@ interface Tracked {
   audioOwned: boolean;
   /** The final sent at the last pause, for the speech up to `speechToMs`. */
   early?: EarlyFinal;
+  /** Its final is on its way to be emitted: never a second one. */
+  finalized: boolean;
 }
 
-type Heard = { text: string; engineMs: number } | { untranscribed: Untranscribed };
+/** Speech not sent to keep memory bounded: reported when the request is the one used (an early final may not be). */
+interface Drop {
+  reason: DropReason;
+  seconds: number;
+  detail: string;
+}
+
+type Heard = { text: string; engineMs: number } | { untranscribed: Untranscribed; drop?: Drop };
 
 interface EarlyFinal {
   speechToMs: number;
@@ -112,15 +149,24 @@ interface EarlyFinal {
   abort: AbortController;
 }
 
+type Marker = HeardFinal & { untranscribed: Untranscribed };
+
 export class AudioTranscriber {
   private readonly tracks = new Map<string, { activity: VoiceActivity; heardAt: number }>();
   private readonly open = new Map<Utterance, Tracked>();
-  private held: Tracked[] = [];
+  private held: Array<{ tracked: Tracked; letGo: () => void }> = [];
   private chain: Promise<void> = Promise.resolve();
   private readonly aborts = new AbortController();
   private spentSeconds = 0;
   private budgetSpent = false;
+  /** `transcription_unavailable` stands: the engine fails (engineDown) or speech is being dropped. */
+  private unavailable = false;
   private engineDown = false;
+  /** The burst of drops under way: its last drop, and whether a final was answered since; null: none. */
+  private dropping: { lastAt: number; answeredSince: boolean } | null = null;
+  private unemitted = 0;
+  /** The backlog's last marker of dropped speech, not yet emitted: the drops after it extend it. */
+  private backlogMarker: Marker | null = null;
   private utterances = 0;
   /** Audio transcribed up to here: caption turns that began before it are left out. */
   private audioCoveredUntil = 0;
@@ -167,18 +213,22 @@ export class AudioTranscriber {
 
   /** The source changed: to audio, what was held back since the captions' last words is transcribed. */
   switched(change: SourceSwitch): void {
-    if (change.source === 'audio') {
-      for (const tracked of this.open.values()) tracked.audioOwned = true;
-      const missed = this.held.filter(({ utterance }) => utterance.endMs - change.since >= TAKE_OVER_MIN_MS);
-      for (const tracked of missed) this.transcribe(tracked);
-    }
+    const held = this.held;
     this.held = [];
+    if (change.source === 'audio') for (const tracked of this.open.values()) tracked.audioOwned = true;
+    for (const { tracked, letGo } of held) {
+      letGo();
+      const missed = change.source === 'audio' && tracked.utterance.endMs - change.since >= TAKE_OVER_MIN_MS;
+      if (missed) this.transcribe(tracked);
+      else tracked.utterance.release();
+    }
   }
 
   /** The meeting is over for the bot: utterances under way end, finals get a last while to come. */
   async finish(): Promise<void> {
     clearInterval(this.timer);
     for (const track of this.tracks.values()) track.activity.close();
+    this.letGoHeld(() => true);
     const deadline = setTimeout(() => this.aborts.abort(), FINISH_WAIT_MS);
     await this.chain;
     clearTimeout(deadline);
@@ -195,6 +245,7 @@ export class AudioTranscriber {
       lastPartialAt: this.clock(),
       shownUntil: utterance.startMs,
       audioOwned,
+      finalized: false,
     });
   }
 
@@ -202,6 +253,7 @@ export class AudioTranscriber {
     const tracked = this.open.get(utterance);
     if (!tracked || !(tracked.audioOwned || this.options.source() === 'audio')) return;
     dropEarly(tracked);
+    if (this.backlogFull) return; // its speech would be dropped: nothing sent for it
     const abort = new AbortController();
     tracked.early = { speechToMs: utterance.speechToMs, heard: this.heard(tracked, abort.signal), abort };
   }
@@ -209,13 +261,22 @@ export class AudioTranscriber {
   private ended(utterance: Utterance): void {
     const tracked = this.open.get(utterance);
     this.open.delete(utterance);
-    if (!tracked) return;
+    if (!tracked) return utterance.release();
     if (tracked.audioOwned || this.options.source() === 'audio') return this.transcribe(tracked);
     dropEarly(tracked);
-    if (!this.options.holdBack) return;
-    const now = this.clock();
-    this.held = this.held.filter((held) => now - held.utterance.endMs < HOLD_MS);
-    this.held.push(tracked);
+    if (!this.options.holdBack) return utterance.release();
+    this.letGoHeld((held) => this.clock() - held.utterance.endMs >= HOLD_MS);
+    this.held.push({ tracked, letGo: heldAudio.hold('held_back', utterance.bytes) });
+  }
+
+  /** Lets the held-back utterances `stale` says go, and their audio. */
+  private letGoHeld(stale: (tracked: Tracked) => boolean): void {
+    this.held = this.held.filter(({ tracked, letGo }) => {
+      if (!stale(tracked)) return true;
+      letGo();
+      tracked.utterance.release();
+      return false;
+    });
   }
 
   private tick(): void {
@@ -225,12 +286,15 @@ export class AudioTranscriber {
     this.lastTickAt = now;
     if (punctual) this.endStalled(now);
     this.sendPartials(now);
+    this.letGoHeld((held) => now - held.utterance.endMs >= HOLD_MS);
+    this.endDropBurst(now);
   }
 
-  /** A track that stopped delivering with an utterance open: it ends with what it has. */
+  /** A track that stopped delivering with an utterance open: it ends with what it has; one long gone is forgotten. */
   private endStalled(now: number): void {
-    for (const { activity, heardAt } of this.tracks.values()) {
+    for (const [id, { activity, heardAt }] of this.tracks) {
       if (activity.open && now - heardAt >= STALLED_MS) activity.close();
+      else if (!activity.open && now - heardAt >= TRACK_FORGET_MS) this.tracks.delete(id);
     }
   }
 
@@ -260,8 +324,7 @@ export class AudioTranscriber {
         )
         .catch((err: unknown) => {
           // Refused for want of a slot: nothing was sent, nothing spent.
-          if (err instanceof SpeechEngineError && err.kind === 'busy')
-            this.spentSeconds -= pcm.length / PCM_SAMPLE_RATE;
+          if (err instanceof SpeechEngineError && err.kind === 'busy') this.refund(pcm);
           throw err;
         });
       if (utterance.ended || !text.trim()) return;
@@ -283,25 +346,73 @@ export class AudioTranscriber {
     }
   }
 
-  /** Sends the whole utterance now; its final is emitted in its turn. */
+  /** Sends the whole utterance now (once); its final is emitted in its turn, and its audio let go once heard. */
   private transcribe(tracked: Tracked): void {
-    const { utterance } = tracked;
+    if (tracked.finalized) return;
+    tracked.finalized = true;
+    const { utterance, agreement, id: captionId } = tracked;
     this.audioCoveredUntil = Math.max(this.audioCoveredUntil, utterance.endMs);
     const speaker = this.options.speakers.speakerOf(utterance.track, utterance.speechFromMs, utterance.speechToMs);
     const timestamp = iso(utterance.speechFromMs);
     const early = tracked.early?.speechToMs === utterance.speechToMs ? tracked.early : undefined;
     if (!early) dropEarly(tracked);
+    if (this.backlogFull) {
+      dropEarly(tracked);
+      utterance.release();
+      return this.dropForBacklog(speaker, timestamp, utterance);
+    }
     const heard = early?.heard ?? this.heard(tracked);
-    this.chain = this.chain.then(async () => {
+    void heard.then((result) => {
+      utterance.release();
+      if ('drop' in result && result.drop) this.dropped(result.drop);
+    });
+    const { speechToMs } = utterance;
+    this.inTurn(async () => {
       const result = await heard;
-      if ('untranscribed' in result) return this.options.final({ speaker, text: '', timestamp, ...result });
-      this.options.lag?.('final', (this.clock() - result.engineMs - utterance.speechToMs) / 1000);
+      if ('untranscribed' in result) {
+        return this.options.final({ speaker, text: '', timestamp, untranscribed: result.untranscribed });
+      }
+      this.options.lag?.('final', (this.clock() - result.engineMs - speechToMs) / 1000);
       if (!result.text) return;
       // A final never contradicts what a partial committed without a partial saying so first.
-      if (!tracked.agreement.agreesWith(result.text)) {
-        this.options.partial({ captionId: tracked.id, speaker, text: result.text, stableText: result.text, timestamp });
+      if (!agreement.agreesWith(result.text)) {
+        this.options.partial({ captionId, speaker, text: result.text, stableText: result.text, timestamp });
       }
       await this.options.final({ speaker, text: result.text, timestamp });
+    });
+  }
+
+  private get backlogFull(): boolean {
+    return this.unemitted >= (this.options.maxUnemitted ?? MAX_UNEMITTED);
+  }
+
+  /** `emit` runs once every final before it was emitted; counted until then. */
+  private inTurn(emit: () => Promise<void>): void {
+    this.unemitted++;
+    const done = heldAudio.hold('unemitted', 0);
+    this.chain = this.chain.then(emit).finally(() => {
+      this.unemitted--;
+      done();
+    });
+  }
+
+  /** Too many finals wait to be emitted: this speech is not sent, and joins the backlog's last marker. */
+  private dropForBacklog(speaker: string, timestamp: string, utterance: Utterance): void {
+    this.dropped({
+      reason: 'backlog_full',
+      seconds: (utterance.speechToMs - utterance.speechFromMs) / 1000,
+      detail: `${this.unemitted} finals of the meeting wait to be stored: later speech is not sent`,
+    });
+    const until = iso(utterance.speechToMs);
+    if (this.backlogMarker) {
+      this.backlogMarker.untranscribed.until = until;
+      return;
+    }
+    const marker: Marker = { speaker, text: '', timestamp, untranscribed: { reason: 'engine_unavailable', until } };
+    this.backlogMarker = marker;
+    this.inTurn(() => {
+      if (this.backlogMarker === marker) this.backlogMarker = null;
+      return this.options.final(marker);
     });
   }
 
@@ -318,21 +429,55 @@ export class AudioTranscriber {
       const signal = dropped ? AbortSignal.any([this.aborts.signal, dropped]) : this.aborts.signal;
       const { text, engineMs } = await this.options.engine.transcribe(
         { pcm, sampleRate: PCM_SAMPLE_RATE },
-        { language: this.options.language, priority: 'final', signal },
+        {
+          language: this.options.language,
+          priority: 'final',
+          signal,
+          // The utterance, and how much of it: an early final and the whole utterance are two requests.
+          id: `${tracked.id}+${utterance.speechToMs - utterance.startMs}`,
+          meeting: this.options.idPrefix,
+        },
       );
-      if (this.engineDown) {
-        this.engineDown = false;
-        this.options.trouble('transcription_unavailable', false, '');
-      }
+      this.engineDown = false;
+      if (this.dropping) this.dropping.answeredSince = true;
+      this.troubleChanged('');
+      this.endDropBurst(this.clock());
       return { text: text.trim(), engineMs };
     } catch (err) {
-      if (dropped?.aborted) return { untranscribed: { reason: 'engine_unavailable', until } }; // never used
-      if (!this.engineDown) {
-        this.engineDown = true;
-        this.options.trouble('transcription_unavailable', true, err instanceof Error ? err.message : String(err));
+      const untranscribed: Untranscribed = { reason: 'engine_unavailable', until };
+      if (dropped?.aborted) return { untranscribed }; // never used
+      const detail = err instanceof Error ? err.message : String(err);
+      if (err instanceof SpeechEngineQueueFull) {
+        this.refund(pcm);
+        const seconds = pcm.length / PCM_SAMPLE_RATE;
+        return { untranscribed, drop: { reason: err.bound, seconds, detail: `${detail}: later speech is not sent` } };
       }
-      return { untranscribed: { reason: 'engine_unavailable', until } };
+      this.engineDown = true;
+      this.troubleChanged(detail);
+      return { untranscribed };
     }
+  }
+
+  /** Speech dropped to keep memory bounded: counted, and said at the burst's first drop. */
+  private dropped(drop: Drop): void {
+    heldAudio.dropped(drop.reason, drop.seconds);
+    this.dropping = { lastAt: this.clock(), answeredSince: false };
+    this.troubleChanged(`${drop.detail} (marked untranscribed)`);
+  }
+
+  /** The burst is over once a final was answered and DROP_QUIET_MS passed without a drop. */
+  private endDropBurst(now: number): void {
+    if (!this.dropping?.answeredSince || now - this.dropping.lastAt < DROP_QUIET_MS) return;
+    this.dropping = null;
+    this.troubleChanged('');
+  }
+
+  /** Raises `transcription_unavailable` when the engine fails or speech is dropped, clears it when neither. */
+  private troubleChanged(detail: string): void {
+    const unavailable = this.engineDown || this.dropping !== null;
+    if (unavailable === this.unavailable) return;
+    this.unavailable = unavailable;
+    this.options.trouble('transcription_unavailable', unavailable, unavailable ? detail : '');
   }
 
   /** Whether the budget still has room for this utterance; the first time it has not, a warning. */
@@ -349,6 +494,11 @@ export class AudioTranscriber {
 
   private spend(pcm: Int16Array): void {
     this.spentSeconds += pcm.length / PCM_SAMPLE_RATE;
+  }
+
+  /** Nothing was sent of it. */
+  private refund(pcm: Int16Array): void {
+    this.spentSeconds -= pcm.length / PCM_SAMPLE_RATE;
   }
 }
 

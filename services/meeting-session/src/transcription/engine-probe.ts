@@ -4,7 +4,7 @@
  * may be refused there and accepted for transcriptions); only no answer is unreachable. Readiness
  * never fails for it: the meetings go on on captions.
  */
-import type { Logger } from '@notetaker/observability';
+import { redactUrls, type Logger } from '@notetaker/observability';
 
 export type AudioTranscriptionState = 'off' | 'reachable' | 'unreachable';
 
@@ -49,7 +49,10 @@ export class EngineProbe {
       await res.body?.cancel();
     } catch (err) {
       next = 'unreachable';
-      why = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+      // fetch's error may name the URL: never its credentials.
+      why = redactUrls(
+        err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err),
+      );
     }
     if (next === this.current && this.checked) return;
     this.checked = true;

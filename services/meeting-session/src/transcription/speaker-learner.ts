@@ -53,7 +53,7 @@ interface Snapshot {
 
 export class SpeakerLearner {
   private readonly snapshots: Snapshot[] = [];
-  private readonly speech: HeardSpeech[] = [];
+  private speech: HeardSpeech[] = [];
   /** The last reading, as reported: an unchanged one shares its tiles. */
   private lastReading = '';
   /** Audio heard up to here (the latest chunk's end): silence before it is known. */
@@ -88,11 +88,12 @@ export class SpeakerLearner {
     this.heardUntil = Math.max(this.heardUntil, endMs);
   }
 
-  /** Speech began on a track; the object grows until it ends. */
+  /** Speech began on a track; the object grows until it ends (its audio is not kept here: times only are read). */
   heard(speech: HeardSpeech): void {
+    // Any ended one out of date goes, wherever it is: one never ended (a track gone silent mid-word) holds back nothing.
+    const stale = (s: HeardSpeech) => s.ended && s.speechToMs < this.heardUntil - KEEP_MS;
+    if (this.speech.some(stale)) this.speech = this.speech.filter((s) => !stale(s));
     this.speech.push(speech);
-    while (this.speech.length > 1 && this.speech[0].ended && this.speech[0].speechToMs < this.heardUntil - KEEP_MS)
-      this.speech.shift();
   }
 
   /** The captions said `name` spoke at `at`: the track carrying voice then is theirs. */

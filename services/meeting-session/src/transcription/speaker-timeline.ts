@@ -3,6 +3,9 @@
  * change, kept for a few minutes. An utterance's speaker is the name lit for most of it, the one
  * whose indicator came on closest to its start winning when two talk at once (Meet hears each on
  * its own track: the utterance that started first is the one who started first).
+ *
+ * An interval still open (a name lit, and lit on) is kept apart from the closed ones, which close
+ * in time order and are let go KEEP_MS after: one indicator stuck on holds back nothing.
  */
 const KEEP_MS = 5 * 60_000;
 /** How much an onset away from the utterance's start counts against a name's overlap. */
@@ -12,21 +15,37 @@ export const UNKNOWN_SPEAKER = 'Unknown';
 interface Interval {
   name: string;
   from: number;
+  /** Null while the name is lit. */
   to: number | null;
 }
 
 export class SpeakerTimeline {
-  private readonly intervals: Interval[] = [];
+  /** Names lit now, since when. */
+  private readonly open = new Map<string, number>();
+  /** Closed intervals, in the order they closed (so by `to`). */
+  private closed: Interval[] = [];
+  private stale = 0;
 
   /** The names lit from `at` on. */
   speaking(names: string[], at: number): void {
     const lit = new Set(names);
-    for (const interval of this.intervals) {
-      if (interval.to === null && !lit.has(interval.name)) interval.to = at;
+    for (const [name, from] of this.open) {
+      if (lit.has(name)) continue;
+      this.open.delete(name);
+      this.closed.push({ name, from, to: at });
     }
-    const open = new Set(this.intervals.filter((i) => i.to === null).map((i) => i.name));
-    for (const name of lit) if (!open.has(name)) this.intervals.push({ name, from: at, to: null });
-    while (this.intervals.length > 0 && (this.intervals[0].to ?? Infinity) < at - KEEP_MS) this.intervals.shift();
+    for (const name of lit) if (!this.open.has(name)) this.open.set(name, at);
+    while (this.stale < this.closed.length && this.closed[this.stale].to! < at - KEEP_MS) this.stale++;
+    // Let go in one step once half are stale: shifting one at a time would copy the array each time.
+    if (this.stale > 0 && this.stale * 2 >= this.closed.length) {
+      this.closed = this.closed.slice(this.stale);
+      this.stale = 0;
+    }
+  }
+
+  /** Intervals kept (open and closed, stale ones not yet let go included). */
+  get size(): number {
+    return this.open.size + this.closed.length;
   }
 
   /** The speaker of what was heard from `startMs` to `endMs`, or UNKNOWN_SPEAKER when nobody was lit. */
@@ -42,7 +61,8 @@ export class SpeakerTimeline {
   /** Each name lit during `startMs`-`endMs` with its score: its overlap, less its onset's distance from the start. */
   scores(startMs: number, endMs: number): Array<[string, number]> {
     const scores = new Map<string, number>();
-    for (const { name, from, to } of this.intervals) {
+    const open = [...this.open].map(([name, from]): Interval => ({ name, from, to: null }));
+    for (const { name, from, to } of [...this.closed.slice(this.stale), ...open]) {
       const overlap = Math.min(endMs, to ?? Infinity) - Math.max(startMs, from);
       if (overlap <= 0) continue;
       const score = overlap - ONSET_WEIGHT * Math.abs(from - startMs);

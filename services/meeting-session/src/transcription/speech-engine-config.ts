@@ -18,6 +18,13 @@ export interface SpeechEngineSettings {
   timeoutMs: number;
   /** Seconds of audio one meeting may send (partials included) before it goes on without. */
   maxAudioSeconds: number;
+  /**
+   * Seconds of finals' audio the engine may hold (waiting for a slot or being sent), all meetings
+   * together, and one meeting's share: an utterance past either is not sent but marked
+   * untranscribed, with a warning, so a slow engine costs bounded memory (16 kHz PCM: 32 kB a second).
+   */
+  maxQueuedSeconds: number;
+  meetingMaxQueuedSeconds: number;
 }
 
 export const SPEECH_ENGINE_DEFAULTS = {
@@ -25,6 +32,8 @@ export const SPEECH_ENGINE_DEFAULTS = {
   concurrency: 4,
   timeoutMs: 30_000,
   maxAudioSeconds: 4 * 60 * 60,
+  maxQueuedSeconds: 600,
+  meetingMaxQueuedSeconds: 120,
 } as const;
 
 const httpUrl = z
@@ -39,9 +48,28 @@ const httpUrl = z
     } catch {
       /* reported below */
     }
-    if (url && (url.protocol === 'http:' || url.protocol === 'https:')) return raw.replace(/\/+$/, '');
-    ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL such as https://api.openai.com/v1' });
-    return z.NEVER;
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL such as https://api.openai.com/v1' });
+      return z.NEVER;
+    }
+    // fetch refuses such a URL and names it, credentials and all, in its error (then in logs and
+    // warnings); a key in the query would be logged as well, and no path can follow a query.
+    if (url.username || url.password) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must not hold credentials (user:password@): put the key in STT_API_KEY',
+      });
+      return z.NEVER;
+    }
+    if (url.search || url.hash) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'must not have a query or fragment (requests go to <base>/audio/transcriptions): put a key in STT_API_KEY',
+      });
+      return z.NEVER;
+    }
+    return raw.replace(/\/+$/, '');
   });
 
 export const speechEngineEnv = z.object({
@@ -52,6 +80,8 @@ export const speechEngineEnv = z.object({
   STT_CONCURRENCY: envInt(SPEECH_ENGINE_DEFAULTS.concurrency, 1, 256),
   STT_TIMEOUT_MS: envMs(SPEECH_ENGINE_DEFAULTS.timeoutMs),
   STT_MAX_AUDIO_SECONDS: envInt(SPEECH_ENGINE_DEFAULTS.maxAudioSeconds, 0),
+  STT_MAX_QUEUED_SECONDS: envInt(SPEECH_ENGINE_DEFAULTS.maxQueuedSeconds, 30, 24 * 60 * 60),
+  STT_MEETING_MAX_QUEUED_SECONDS: envInt(SPEECH_ENGINE_DEFAULTS.meetingMaxQueuedSeconds, 30, 24 * 60 * 60),
 });
 
 /** The engine's settings, or null when STT_BASE_URL is unset. Throws ConfigError naming every bad variable. */
@@ -65,5 +95,7 @@ export function speechEngineSettingsFromEnv(env: NodeJS.ProcessEnv = process.env
     concurrency: e.STT_CONCURRENCY,
     timeoutMs: e.STT_TIMEOUT_MS,
     maxAudioSeconds: e.STT_MAX_AUDIO_SECONDS,
+    maxQueuedSeconds: e.STT_MAX_QUEUED_SECONDS,
+    meetingMaxQueuedSeconds: Math.min(e.STT_MEETING_MAX_QUEUED_SECONDS, e.STT_MAX_QUEUED_SECONDS),
   };
 }

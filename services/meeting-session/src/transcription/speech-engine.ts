@@ -10,8 +10,23 @@
  * partials never queue ahead of finals nor pile up behind a slow engine.
  *
  * A final holds its slot through its backoff waits: the engine asked for fewer requests, and the
- * next ones would meet the same limit. Errors never carry the API key.
+ * next ones would meet the same limit.
+ *
+ * Finals held (waiting or being sent) are bounded in bytes and count, for all meetings and for each
+ * (queued-audio.ts, STT_MAX_QUEUED_SECONDS, STT_MEETING_MAX_QUEUED_SECONDS): one past a bound is
+ * refused at once, unsent (`SpeechEngineQueueFull`), so a slow engine holds bounded memory.
+ *
+ * One request, one answer: its attempts go one after the other, an attempt that timed out is
+ * aborted (its connection closed, a late answer to it never read) before the next is sent, and
+ * every attempt carries the request's id as `Idempotency-Key`, so that an engine or a gateway that
+ * keeps them answers a retry of work it did with that work instead of doing it twice.
+ *
+ * Errors never carry the API key, nor a URL's credentials or secret parameters.
  */
+import { randomUUID } from 'node:crypto';
+import { redactUrls } from '@notetaker/observability';
+import { heldAudio } from './held-audio.js';
+import { QueuedAudio } from './queued-audio.js';
 import type { SpeechEngineSettings } from './speech-engine-config.js';
 import { encodeWav } from './wav.js';
 
@@ -20,7 +35,7 @@ export type SpeechEngineErrorKind = 'unavailable' | 'refused' | 'busy';
 /**
  * `unavailable`: no usable answer after the attempts (timeouts, 5xx, 429, network);
  * `refused`: the engine said no to this request (4xx: bad key, unsupported audio or model);
- * `busy`: a partial found every slot taken.
+ * `busy`: nothing was sent: a partial found every slot taken, or a final found the queue full.
  */
 export class SpeechEngineError extends Error {
   constructor(
@@ -40,6 +55,22 @@ export class SpeechEngineBusy extends SpeechEngineError {
   }
 }
 
+/** A final refused unsent: the engine already holds its bound of audio, this meeting's or every meeting's. */
+export class SpeechEngineQueueFull extends SpeechEngineError {
+  constructor(
+    readonly bound: 'meeting_queue_full' | 'worker_queue_full',
+    queuedSeconds: number,
+  ) {
+    const whose = bound === 'meeting_queue_full' ? "this meeting's" : "the worker's meetings'";
+    const setting = bound === 'meeting_queue_full' ? 'STT_MEETING_MAX_QUEUED_SECONDS' : 'STT_MAX_QUEUED_SECONDS';
+    super(
+      'busy',
+      `the speech engine is behind: ${Math.round(queuedSeconds)} s of ${whose} speech wait for it (${setting})`,
+    );
+    this.name = 'SpeechEngineQueueFull';
+  }
+}
+
 export interface SpeechAudio {
   pcm: Int16Array;
   sampleRate: number;
@@ -51,6 +82,10 @@ export interface TranscribeOptions {
   priority: 'final' | 'partial';
   /** Aborts the wait for a slot, the request and the retries (rejects with the signal's reason). */
   signal?: AbortSignal;
+  /** This request's identity, the same on each of its attempts (Idempotency-Key); a new one when absent. */
+  id?: string;
+  /** Whose share of the queue a final takes (a meeting's key); without one, the worker's alone. */
+  meeting?: string;
 }
 
 export interface Transcription {
@@ -70,6 +105,9 @@ export interface SpeechEngineTuning {
 }
 
 const DEFAULT_TUNING: Required<SpeechEngineTuning> = { finalAttempts: 3, backoffMs: 500, maxBackoffMs: 30_000 };
+/** Finals held at most, beside the bytes: a flood of short utterances is bounded too. */
+const MAX_QUEUED_FINALS = 1_000;
+const MEETING_MAX_QUEUED_FINALS = 100;
 
 /** The reason an attempt failed, and whether another may succeed. */
 interface AttemptFailure {
@@ -84,6 +122,7 @@ export class SpeechEngine {
   private readonly waiting: Array<() => void> = [];
   private readonly tuning: Required<SpeechEngineTuning>;
   private readonly url: string;
+  private readonly queued: QueuedAudio;
 
   constructor(
     private readonly settings: SpeechEngineSettings,
@@ -91,41 +130,67 @@ export class SpeechEngine {
   ) {
     this.tuning = { ...DEFAULT_TUNING, ...tuning };
     this.url = `${settings.baseUrl.replace(/\/+$/, '')}/audio/transcriptions`;
+    const bytesOf = (seconds: number) => seconds * PCM_BYTES_PER_SECOND;
+    this.queued = new QueuedAudio({
+      maxBytes: bytesOf(settings.maxQueuedSeconds),
+      meetingMaxBytes: bytesOf(settings.meetingMaxQueuedSeconds),
+      maxItems: MAX_QUEUED_FINALS,
+      meetingMaxItems: MEETING_MAX_QUEUED_FINALS,
+    });
   }
 
-  /** Requests now being sent or retried, and finals waiting for a slot. */
-  get load(): { inFlight: number; waiting: number } {
-    return { inFlight: this.inFlight, waiting: this.waiting.length };
+  /** Requests now being sent or retried, finals waiting for a slot, and the finals' PCM held (waiting or sent). */
+  get load(): { inFlight: number; waiting: number; queuedBytes: number } {
+    return { inFlight: this.inFlight, waiting: this.waiting.length, queuedBytes: this.queued.held().bytes };
+  }
+
+  /** What a meeting's finals hold here: their PCM's bytes and their count. */
+  heldFor(meeting: string): { bytes: number; items: number } {
+    return this.queued.held(meeting);
   }
 
   async transcribe(audio: SpeechAudio, options: TranscribeOptions): Promise<Transcription> {
     options.signal?.throwIfAborted();
+    let giveBack = () => {};
     if (options.priority === 'partial') {
       // Partials may hold half the slots (all of one): a final never waits long behind them.
       if (this.inFlight >= Math.max(1, Math.ceil(this.settings.concurrency / 2))) throw new SpeechEngineBusy();
       this.inFlight++;
     } else {
-      await this.slot(options.signal);
+      const taken = this.queued.take(audio.pcm.byteLength, options.meeting);
+      if (typeof taken === 'string') {
+        const held = this.queued.held(taken === 'meeting_queue_full' ? options.meeting : undefined);
+        throw new SpeechEngineQueueFull(taken, held.bytes / PCM_BYTES_PER_SECOND);
+      }
+      giveBack = taken;
+      await this.slot(audio.pcm.byteLength, options.signal).catch((err: unknown) => {
+        giveBack();
+        throw err;
+      });
     }
     try {
       const attempts = options.priority === 'partial' ? 1 : this.tuning.finalAttempts;
-      return await this.withRetries(audio, options, attempts);
+      return await this.withRetries(audio, { ...options, id: options.id ?? randomUUID() }, attempts);
     } finally {
       this.release();
+      giveBack();
     }
   }
 
-  private slot(signal: AbortSignal | undefined): Promise<void> {
+  private slot(bytes: number, signal: AbortSignal | undefined): Promise<void> {
     if (this.inFlight < this.settings.concurrency) {
       this.inFlight++;
       return Promise.resolve();
     }
+    const left = heldAudio.hold('waiting', bytes);
     return new Promise<void>((resolve, reject) => {
       const granted = () => {
+        left();
         signal?.removeEventListener('abort', aborted);
         resolve();
       };
       const aborted = () => {
+        left();
         const at = this.waiting.indexOf(granted);
         if (at >= 0) this.waiting.splice(at, 1);
         reject(signal!.reason);
@@ -142,18 +207,28 @@ export class SpeechEngine {
     else this.inFlight--;
   }
 
-  private async withRetries(audio: SpeechAudio, options: TranscribeOptions, attempts: number): Promise<Transcription> {
+  private async withRetries(
+    audio: SpeechAudio,
+    options: TranscribeOptions & { id: string },
+    attempts: number,
+  ): Promise<Transcription> {
     const file = encodeWav(audio.pcm, audio.sampleRate);
-    let last: AttemptFailure | null = null;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      if (last) await sleep(this.backoff(attempt - 1, last.retryAfterMs), options.signal);
-      const result = await this.attempt(file, options);
-      if ('text' in result) return { ...result, attempts: attempt };
-      last = result;
-      if (!result.retryable) throw new SpeechEngineError('refused', this.redact(result.message), result.status);
+    const sent = heldAudio.hold('sending', audio.pcm.byteLength + file.byteLength);
+    try {
+      let last: AttemptFailure | null = null;
+      // One after the other: an attempt is over (answered, failed, or timed out and aborted) before the next.
+      for (let attempt = 1; attempt <= attempts; attempt++) {
+        if (last) await sleep(this.backoff(attempt - 1, last.retryAfterMs), options.signal);
+        const result = await this.attempt(file, options);
+        if ('text' in result) return { ...result, attempts: attempt };
+        last = result;
+        if (!result.retryable) throw new SpeechEngineError('refused', this.redact(result.message), result.status);
+      }
+      const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+      throw new SpeechEngineError('unavailable', this.redact(`${last!.message} (${tries})`), last!.status);
+    } finally {
+      sent();
     }
-    const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
-    throw new SpeechEngineError('unavailable', this.redact(`${last!.message} (${tries})`), last!.status);
   }
 
   /** Exponential with full jitter over its upper half; a Retry-After is the floor. */
@@ -165,7 +240,7 @@ export class SpeechEngine {
 
   private async attempt(
     file: Uint8Array<ArrayBuffer>,
-    options: TranscribeOptions,
+    options: TranscribeOptions & { id: string },
   ): Promise<{ text: string; engineMs: number } | AttemptFailure> {
     const form = new FormData();
     form.set('file', new Blob([file], { type: 'audio/wav' }), 'utterance.wav');
@@ -176,7 +251,7 @@ export class SpeechEngine {
 
     const timeout = AbortSignal.timeout(this.settings.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: 'application/json', 'Idempotency-Key': options.id };
     if (this.settings.apiKey) headers.Authorization = `Bearer ${this.settings.apiKey}`;
     const started = performance.now();
     try {
@@ -201,11 +276,15 @@ export class SpeechEngine {
     }
   }
 
+  /** Without the key, and without a URL's credentials or secret parameters (fetch names the URL it refused). */
   private redact(message: string): string {
     const key = this.settings.apiKey;
-    return key ? message.split(key).join('[redacted]') : message;
+    return redactUrls(key ? message.split(key).join('[redacted]') : message);
   }
 }
+
+/** The worker's PCM: 16 kHz, 16-bit mono. */
+const PCM_BYTES_PER_SECOND = 32_000;
 
 /** `de-DE` -> `de`; anything that is not a two-letter language is left to the engine's detection. */
 export function isoLanguage(bcp47: string | null | undefined): string | null {

@@ -32,8 +32,12 @@ export interface Utterance {
   /** Epoch ms of the first speech and of the end of the last speech (the rest is pre-roll and pause). */
   speechFromMs: number;
   speechToMs: number;
-  /** The audio so far: a growing list of chunks, joined on demand. */
+  /** The audio so far: a growing list of chunks, joined on demand (empty once released). */
   samples(): Int16Array;
+  /** The PCM it holds, in bytes. */
+  readonly bytes: number;
+  /** Its audio is no longer needed (transcribed, or never to be): let it go; the times stay. */
+  release(): void;
   ended: boolean;
 }
 
@@ -50,7 +54,7 @@ class OpenUtterance implements Utterance {
   speechFromMs: number;
   speechToMs: number;
   speechMs = 0;
-  private readonly parts: Int16Array[] = [];
+  private parts: Int16Array[] = [];
   private length = 0;
   private joined: Int16Array | null = null;
 
@@ -71,6 +75,10 @@ class OpenUtterance implements Utterance {
     this.joined = null;
   }
 
+  get bytes(): number {
+    return this.length * Int16Array.BYTES_PER_ELEMENT;
+  }
+
   samples(): Int16Array {
     if (this.joined) return this.joined;
     const all = new Int16Array(this.length);
@@ -79,8 +87,16 @@ class OpenUtterance implements Utterance {
       all.set(part, at);
       at += part.length;
     }
+    // The joined copy stands for the parts from now on: the audio is held once, not twice.
+    this.parts = [all];
     this.joined = all;
     return all;
+  }
+
+  release(): void {
+    this.parts = [];
+    this.length = 0;
+    this.joined = null;
   }
 }
 

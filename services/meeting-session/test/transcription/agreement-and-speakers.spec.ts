@@ -43,6 +43,18 @@ describe('SpeakerTimeline', () => {
     expect(timeline.speakerOf(0, 4000)).to.equal('Ada');
     expect(timeline.speakerOf(1500, 5000)).to.equal('Linus');
   });
+
+  it('lets old intervals go behind one that never closes (an indicator stuck on)', () => {
+    const timeline = new SpeakerTimeline();
+    timeline.speaking(['Stuck'], 0);
+    // An hour of turns, a change every second, while Stuck stays lit.
+    for (let at = 1000; at <= 3_600_000; at += 1000) timeline.speaking(['Stuck', ...(at % 2000 ? ['Ada'] : [])], at);
+    // Five minutes of turns are kept (one closed interval every 2 s), twice that at most before a let-go.
+    expect(timeline.size).to.be.within(150, 300 + 2);
+    const names = (from: number) => timeline.scores(from, from + 1000).map(([name]) => name);
+    expect(names(3_500_500)).to.have.members(['Stuck', 'Ada']);
+    expect(names(1_000_500)).to.deep.equal(['Stuck']);
+  });
 });
 
 describe('SourceChoice', () => {

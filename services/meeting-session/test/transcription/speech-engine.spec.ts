@@ -12,6 +12,7 @@ import {
   SpeechEngine,
   SpeechEngineBusy,
   SpeechEngineError,
+  SpeechEngineQueueFull,
 } from '../../src/transcription/speech-engine.js';
 import {
   speechEngineSettingsFromEnv,
@@ -110,14 +111,14 @@ describe('speech engine client', function () {
     expect(await rejection(partial))
       .to.be.instanceOf(SpeechEngineBusy)
       .and.include({ kind: 'busy' });
-    expect(speech.load).to.deep.equal({ inFlight: 1, waiting: 1 });
+    expect(speech.load).to.deep.include({ inFlight: 1, waiting: 1, queuedBytes: 2 * audio.pcm.byteLength });
     expect(engine().requests).to.have.length(1);
 
     const [a, b] = await Promise.all([first, queued]);
     expect([a.text, b.text]).to.deep.equal([SENTENCES[1], SENTENCES[1]]);
     const [one, two] = engine().requests;
     expect(two.at).to.be.at.least(one.at + one.engineMs!);
-    expect(speech.load).to.deep.equal({ inFlight: 0, waiting: 0 });
+    expect(speech.load).to.deep.equal({ inFlight: 0, waiting: 0, queuedBytes: 0 });
   });
 
   it('keeps half the slots for finals: partials beyond them are dropped while finals still go', async () => {
@@ -128,7 +129,7 @@ describe('speech engine client', function () {
     await eventually(() => engine().requests.length === 2);
     expect(await rejection(speech.transcribe(audio, { priority: 'partial' }))).to.include({ kind: 'busy' });
     const finals = [0, 1].map(() => speech.transcribe(audio, { priority: 'final' }));
-    expect(speech.load).to.deep.equal({ inFlight: 4, waiting: 0 });
+    expect(speech.load).to.deep.include({ inFlight: 4, waiting: 0 });
     await Promise.all([...partials, ...finals]);
   });
 
@@ -163,6 +164,67 @@ describe('speech engine client', function () {
     expect(`${unavailable.message} ${unavailable.stack}`).to.not.include(KEY);
   });
 
+  it('retries with the same Idempotency-Key, and a late answer to the timed-out attempt makes no second result', async () => {
+    engine().answerLate(1, 2500);
+    const speech = client({ STT_TIMEOUT_MS: '800' });
+    const result = await speech.transcribe(await spokenPcm(SENTENCES[0]), { priority: 'final', id: 'aud_x_1+2300' });
+    expect(result).to.include({ text: SENTENCES[0], attempts: 2 });
+    // The engine did the first attempt's work and answered it, to nobody.
+    await eventually(() => engine().requests[0]?.status !== null, 5000);
+    const [late, retried] = engine().requests;
+    expect(late).to.include({ status: 200, text: SENTENCES[0], abandoned: true });
+    expect(retried).to.include({ status: 200, abandoned: false, idempotencyKey: 'aud_x_1+2300' });
+    expect(late.idempotencyKey).to.equal(retried.idempotencyKey);
+    expect(late.fileSha256).to.equal(retried.fileSha256);
+
+    // Without an id, one is made per request: the same on its attempts, another for the next request.
+    engine().failNext(1, 503);
+    await speech.transcribe(await spokenPcm(SENTENCES[1]), { priority: 'final' });
+    await speech.transcribe(await spokenPcm(SENTENCES[1]), { priority: 'final' });
+    const keys = engine()
+      .requests.slice(2)
+      .map((r) => r.idempotencyKey);
+    expect(keys[0]).to.be.a('string').and.equal(keys[1]).and.not.equal(keys[2]);
+  });
+
+  it("bounds the finals it holds by a meeting's share and the worker's, refusing the rest unsent", async () => {
+    const audio = await spokenPcm(SENTENCES[0]); // about 2.5 s
+    const seconds = audio.pcm.length / audio.sampleRate;
+    const speech = new SpeechEngine({
+      ...settings({ STT_CONCURRENCY: '1' }),
+      meetingMaxQueuedSeconds: 2.5 * seconds,
+      maxQueuedSeconds: 3.5 * seconds,
+    });
+    engine().delayMs = 1500;
+    const a = [0, 1].map(() => speech.transcribe(audio, { priority: 'final', meeting: 'a' }));
+    const refused = await rejection(speech.transcribe(audio, { priority: 'final', meeting: 'a' }));
+    expect(refused).to.be.instanceOf(SpeechEngineQueueFull).and.include({ kind: 'busy', bound: 'meeting_queue_full' });
+    expect(refused.message).to.match(/behind: \d+ s of this meeting's speech .*STT_MEETING_MAX_QUEUED_SECONDS/);
+    const b = speech.transcribe(audio, { priority: 'final', meeting: 'b' });
+    const full = await rejection(speech.transcribe(audio, { priority: 'final', meeting: 'c' }));
+    expect(full).to.include({ bound: 'worker_queue_full' });
+    expect(speech.heldFor('a')).to.deep.equal({ bytes: 2 * audio.pcm.byteLength, items: 2 });
+    expect(speech.load).to.deep.include({ queuedBytes: 3 * audio.pcm.byteLength });
+
+    await Promise.all([...a, b]);
+    expect(engine().requests).to.have.length(3);
+    expect(speech.load).to.deep.equal({ inFlight: 0, waiting: 0, queuedBytes: 0 });
+    expect(speech.heldFor('a')).to.deep.equal({ bytes: 0, items: 0 });
+  });
+
+  it('keeps the credentials of a URL out of its errors', async () => {
+    // Refused at start (below); here an engine built around the check, as fetch's error names the URL whole.
+    const speech = new SpeechEngine(
+      { ...settings(), baseUrl: 'http://stt-user:hunter2-pass@127.0.0.1:9/v1' },
+      { backoffMs: 5 },
+    );
+    const error = await rejection(speech.transcribe(await spokenPcm(SENTENCES[0]), { priority: 'final' }));
+    expect(error.kind).to.equal('unavailable');
+    expect(error.message)
+      .to.include('127.0.0.1:9')
+      .and.not.match(/stt-user|hunter2/);
+  });
+
   it('reports an unreachable engine as unavailable', async () => {
     const closed = await startSpeechEngine({ sentences: SENTENCES });
     await closed.close();
@@ -183,7 +245,33 @@ describe('speech engine settings (STT_*)', () => {
       concurrency: 4,
       timeoutMs: 30_000,
       maxAudioSeconds: 14_400,
+      maxQueuedSeconds: 600,
+      meetingMaxQueuedSeconds: 120,
     });
+  });
+
+  it('refuse a base URL with credentials or a query, without echoing it', () => {
+    const withUser = () => speechEngineSettingsFromEnv({ STT_BASE_URL: 'https://bob:s3cret-pw@stt.example.com/v1' });
+    expect(withUser).to.throw(ConfigError, /STT_BASE_URL: must not hold credentials.*STT_API_KEY/);
+    expect(withUser)
+      .to.throw(ConfigError)
+      .that.satisfies((e: Error) => !/bob|s3cret/.test(e.message));
+    expect(() => speechEngineSettingsFromEnv({ STT_BASE_URL: 'https://stt.example.com/v1?key=k-123' })).to.throw(
+      /STT_BASE_URL: must not have a query/,
+    );
+  });
+
+  it("keep a meeting's queue within the worker's, and no bound below one long utterance (30 s)", () => {
+    const base = { STT_BASE_URL: 'http://engine/v1' };
+    const both = speechEngineSettingsFromEnv({
+      ...base,
+      STT_MAX_QUEUED_SECONDS: '60',
+      STT_MEETING_MAX_QUEUED_SECONDS: '90',
+    });
+    expect(both).to.include({ maxQueuedSeconds: 60, meetingMaxQueuedSeconds: 60 });
+    expect(() => speechEngineSettingsFromEnv({ ...base, STT_MEETING_MAX_QUEUED_SECONDS: '10' })).to.throw(
+      /STT_MEETING_MAX_QUEUED_SECONDS: must be at least 30/,
+    );
   });
 
   it('refuse a base URL that is not http(s), and bad numbers, naming each variable', () => {
