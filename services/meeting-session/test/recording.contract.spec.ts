@@ -9,29 +9,14 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '@notetaker/observability';
 import { expect } from 'chai';
-import { RECORDING_MAX_CHUNK_BYTES, routes, type RecordingInfo } from '@notetaker/contracts';
-import { call, type Bus } from '@notetaker/bus';
+import { routes, type RecordingInfo } from '@notetaker/contracts';
+import { call } from '@notetaker/bus';
 import { startS3Endpoint, type S3Endpoint } from '../../transcript-store/test/support/s3-server.js';
 import { harnessForSuite, TOKEN_CALLER, type Harness } from './support/harness.js';
 import { afterClockMoves, eventually, eventuallyPasses, sleep } from '../../../test/support/wait.js';
 import { startRecordingRetention } from '../../task-scheduler/src/recording-retention.js';
 import { decodeAudio } from '../../../test/support/audio.js';
-
-/** The recording's bytes as stored now, read over the bus as the gateway reads them. */
-async function storedBytes(bus: Bus, meetingId: string): Promise<Buffer> {
-  const info = await call(bus, routes.recordings.get, { meetingId });
-  const parts: Buffer[] = [];
-  for (let start = 0; start < (info?.bytes ?? 0); start += RECORDING_MAX_CHUNK_BYTES - 1) {
-    const end = Math.min(info!.bytes, start + RECORDING_MAX_CHUNK_BYTES - 1) - 1;
-    parts.push(Buffer.from((await call(bus, routes.recordings.read, { meetingId, start, end })).data, 'base64'));
-  }
-  return Buffer.concat(parts);
-}
-
-const storedSeconds = async (bus: Bus, meetingId: string) => {
-  const bytes = await storedBytes(bus, meetingId);
-  return bytes.length === 0 ? 0 : decodeAudio(bytes).seconds;
-};
+import { storedBytes, storedSeconds } from './support/recordings.js';
 
 interface Storage {
   label: string;
