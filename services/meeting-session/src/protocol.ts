@@ -42,6 +42,7 @@ export const warningsRequest = workersMeeting.extend({ warnings: z.array(meeting
  * one spooled). The registry appends its `recording_saved` to the meeting's event log, once.
  */
 export const recordingSavedRequest = workersMeeting.extend({ recording: recordingInfo });
+export type RecordingSavedRequest = z.infer<typeof recordingSavedRequest>;
 export const recordingSavedReply = z.object({});
 /** The registry stores the warnings (or ignores them: not that worker's meeting any more) and says nothing. */
 export const warningsReply = z.object({});

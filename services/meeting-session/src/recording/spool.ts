@@ -56,6 +56,8 @@ export interface SpoolMeta {
   gaps: RecordingGap[];
   /** The meeting is over: nothing more comes; once everything is sent, the file is finished. */
   ended: boolean;
+  /** Ended by a restart (the worker was lost): the timeline reached this far (ms) when the meeting was lost. */
+  lostAtMs?: number;
 }
 
 interface Segment {
@@ -305,10 +307,11 @@ export class MeetingSpool {
     this.saveMeta();
   }
 
-  /** Nothing more will be written: once everything is sent, the file is finished with `gaps`. */
-  close(gaps: RecordingGap[]): void {
+  /** Nothing more will be written: once everything is sent, the file is finished with `gaps` (and `lostAtMs`). */
+  close(gaps: RecordingGap[], lostAtMs?: number): void {
     this.meta.gaps = gaps;
     this.meta.ended = true;
+    if (lostAtMs !== undefined) this.meta.lostAtMs = lostAtMs;
     this.saveMeta();
   }
 

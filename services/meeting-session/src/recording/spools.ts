@@ -94,7 +94,7 @@ export class RecordingSpools {
         { meetingId, pendingBytes: spool.pendingBytes, seconds: Math.round(spool.pendingMs / 1000), ended },
         'sending the recording audio a previous process spooled',
       );
-      this.track(spool).resume(ended ? undefined : Math.max(0, Date.now() - startedAt));
+      this.track(spool).resume(Math.max(0, Date.now() - startedAt));
     }
     return spools.length;
   }

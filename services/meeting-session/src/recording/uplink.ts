@@ -51,8 +51,6 @@ export class Uplink {
   private result: RecordingInfo | null = null;
   /** finish() failed and is retried: said once per episode. */
   private finishFailing = false;
-  /** Set for a spool left by a dead process: the timeline reached this far (ms) when the meeting was lost. */
-  private lostAtMs: number | undefined;
   /** Told when storage stops or starts taking the audio again (recording_unavailable). */
   onStorage: (raised: boolean, detail: string) => void = () => {};
 
@@ -79,9 +77,12 @@ export class Uplink {
     return this.finished;
   }
 
-  /** A spool left by a dead process: finished, once sent, with what was lost after `lostAtMs`. */
-  resume(lostAtMs?: number): void {
-    this.lostAtMs = lostAtMs;
+  /**
+   * A spool a previous process left: sent and finished. One whose meeting was not over (the
+   * process died with it) is closed here, what it lacks up to `lostAtMs` a `worker_lost` gap.
+   */
+  resume(lostAtMs: number): void {
+    if (!this.spool.meta.ended) this.spool.close(this.spool.meta.gaps, lostAtMs);
     this.wake();
   }
 
@@ -180,7 +181,7 @@ export class Uplink {
     const request = {
       meetingId,
       gaps: this.spool.meta.gaps,
-      ...(this.lostAtMs !== undefined ? { lostAtMs: this.lostAtMs } : {}),
+      ...(this.spool.meta.lostAtMs !== undefined ? { lostAtMs: this.spool.meta.lostAtMs } : {}),
     };
     for (let attempt = 1; ; attempt++) {
       try {

@@ -17,6 +17,7 @@ import {
 } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/observability';
+import type { RecordingSavedRequest } from '../protocol.js';
 import type { EventLog } from './event-log.js';
 import type { MeetingDoc, Records } from './records.js';
 
@@ -49,7 +50,7 @@ export async function noteRecordingSaved(
 /** svc.meetings.recording-saved: a worker's late recording, published once stored. */
 export async function recordingSaved(
   deps: RecordingSavedDeps,
-  request: { meetingId: string; recording: RecordingInfo },
+  request: RecordingSavedRequest,
 ): Promise<Record<string, never>> {
   const event = await noteRecordingSaved(deps, request.meetingId, request.recording);
   if (event) deps.bus.publish(evtMeeting(request.meetingId, event.type), event);
