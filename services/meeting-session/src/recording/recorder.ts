@@ -163,14 +163,13 @@ export class Recorder {
       const untilMs = Math.max(this.durationMs, this.msOf(until));
       this.gaps.end('spool_full', untilMs);
       this.gaps.end('no_capture', untilMs);
-      // A few hundred bytes of silence at most: written even over the spool's limit.
+      // Silence (about 200 bytes a second of it, over a full spool's hole too): written even past the spool's limit.
       this.write(timeline.until(until), true);
       try {
         this.spool.close(this.gaps.done());
       } catch (err) {
         this.options.logger.error({ err, meetingId: this.options.meetingId }, 'the recording spool cannot be closed');
       }
-      this.uplink.wake();
       const result = await this.uplink.endWithin(waitMs);
       if (result !== 'later') this.outcome = result;
       return result;
