@@ -1,7 +1,8 @@
 /**
  * A recorded meeting while storage fails, over a real nats-server, with transcript-store for real
  * on a local S3 server behind a TCP proxy that injects the faults (connections refused, 503s,
- * answers 7 s late, no answer at all), or on files with transcript-store itself gone for a while.
+ * answers 7 s late, no answer at all), or on files with transcript-store itself gone for a while
+ * (stopped, then started again on the same data).
  * The bot's page hands over a real Opus tone, so what is missing from the file is heard missing.
  *
  * - storage away for a while, then back: every batch is stored once, in order, none missing;
@@ -58,23 +59,25 @@ interface Stack {
   listener(meetingId: string): DriverListener;
 }
 
-/** Call in a describe body: NATS, S3 behind the proxy, the stack on them with `env`. */
-function stackForSuite(env: Record<string, string>): () => Stack {
+/** Call in a describe body: NATS, the stack on it with `env`, its recordings on S3 behind the proxy (or files). */
+function stackForSuite(env: Record<string, string>, storage: 's3' | 'files' = 's3'): () => Stack {
   const nats = natsServerForSuite();
   let stack: Stack | undefined;
-  let s3: S3Endpoint | undefined;
   before(async () => {
-    s3 = await startS3Endpoint();
-    const proxy = await startFaultProxy(s3.connection.endpoint);
-    const c = s3.connection;
+    const s3 = storage === 's3' ? await startS3Endpoint() : null;
+    const proxy = s3 ? await startFaultProxy(s3.connection.endpoint) : null;
+    const c = s3?.connection;
+    const bucket = c && {
+      RECORDINGS_S3_URL: proxy!.url,
+      RECORDINGS_S3_BUCKET: c.bucket,
+      RECORDINGS_S3_REGION: c.region,
+      RECORDINGS_S3_ACCESS_KEY_ID: c.accessKeyId ?? '',
+      RECORDINGS_S3_SECRET_ACCESS_KEY: c.secretAccessKey ?? '',
+    };
     const { driver, listener } = listeningDriver();
     const h = await startHarness(
       {
-        RECORDINGS_S3_URL: proxy.url,
-        RECORDINGS_S3_BUCKET: c.bucket,
-        RECORDINGS_S3_REGION: c.region,
-        RECORDINGS_S3_ACCESS_KEY_ID: c.accessKeyId ?? '',
-        RECORDINGS_S3_SECRET_ACCESS_KEY: c.secretAccessKey ?? '',
+        ...bucket,
         // An attempt waits 3 s: storage answering 7 s late times every first attempt out.
         RECORDING_APPEND_TIMEOUT_MS: '3000',
         // A stop's drain outlasts the end's 2 s wait for a recording (then the spool gets as long).
@@ -87,11 +90,11 @@ function stackForSuite(env: Record<string, string>): () => Stack {
     );
     const requests = new RecordingRequests(h.bus);
     await h.bus.flush();
-    stack = { h, proxy, listener, requests };
+    stack = { h, proxy: proxy!, listener, requests };
     nats.release(async () => {
       await requests.stop();
       await h.stop();
-      await proxy.stop();
+      await proxy?.stop();
       await s3?.stop();
     });
   });
@@ -288,6 +291,20 @@ describe('recording while storage fails (NATS, transcript-store on S3 behind a f
     expect(decodeAudio(file).seconds * 1000).to.be.within(stoppedAt - 1500, stoppedAt + 2500);
     expectToneThroughout(file, 300, stoppedAt - 1500);
     await eventually(() => !fs.existsSync(spooled), 'the spool removed once the file is finished');
+  });
+});
+
+describe('recording on files while transcript-store is away (NATS)', function () {
+  this.timeout(120_000);
+  const stack = stackForSuite({}, 'files');
+
+  it('transcript-store stopped for a while, then started again: every batch stored once, in order, none missing', async () => {
+    const s = stack();
+    const m = await toneMeeting(s);
+    await outage(s, m, { begin: () => s.h.stopStore(), end: () => s.h.startStore() });
+    const stoppedAt = await m.stop();
+    await expectWholeFile(s, m, stoppedAt);
+    expect(m.requests.retries(), 'batches were sent again').to.be.above(0);
   });
 });
 
