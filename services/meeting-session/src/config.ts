@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { recordingMode, type RecordingMode } from '@notetaker/contracts';
-import { baseEnvSchema, envBool, envInt, envJsonStrings, envMs, parseEnv } from '@notetaker/config';
+import { baseEnvSchema, envBool, envInt, envJsonStrings, envMs, envString, parseEnv } from '@notetaker/config';
 import { badPattern } from './actor/bot-names.js';
 import type { LlmSettings } from '@notetaker/llm';
 import { DRIVER_DEFAULTS, driverEnv } from './drivers/options.js';
@@ -59,7 +59,19 @@ export const meetingSessionEnv = driverEnv.extend({
   COACH_MAX_TOKENS_PER_MEETING: envInt(250_000, 0),
   /** A start's `recording` when it names none: none (the default) or audio for every meeting. */
   RECORDING_DEFAULT: recordingMode.default('none'),
+  /** Where the worker spools recorded audio storage has not taken yet (default DATA_DIR/recording-spool). */
+  RECORDING_SPOOL_DIR: envString,
+  /** The spool's limit in MB (decimals allowed); default an hour of audio for every seat (RECORDING_SPOOL_MB_PER_SEAT each). */
+  RECORDING_SPOOL_MAX_MB: z.coerce.number({ error: 'must be a number of MB' }).positive('must be above 0').optional(),
+  /** One append attempt's wait for storage; then the same batch is sent again (storage stores it once). */
+  RECORDING_APPEND_TIMEOUT_MS: envMs(10_000),
 });
+
+/**
+ * An hour of one meeting's recording, with room to spare: Opus at 32 kbit/s is 14.4 MB an hour,
+ * 14.6 MB with the Ogg pages' headers (a page a second); silence takes far less.
+ */
+export const RECORDING_SPOOL_MB_PER_SEAT = 16;
 
 export interface MeetingSessionConfig {
   role: 'all' | 'registry' | 'worker';
@@ -85,6 +97,12 @@ export interface MeetingSessionConfig {
   heartbeatMs: number;
   coach: CoachConfig;
   recordingDefault: RecordingMode;
+  recordingSpool: {
+    /** RECORDING_SPOOL_DIR, or null: DATA_DIR/recording-spool. */
+    dir: string | null;
+    maxBytes: number;
+    appendTimeoutMs: number;
+  };
   /** The speech engine for transcription from audio (STT_*), or null: captions only. */
   speech: SpeechEngineSettings | null;
 }
@@ -124,6 +142,13 @@ export function loadMeetingSessionConfig(env: NodeJS.ProcessEnv): MeetingSession
       maxTokensPerMeeting: e.COACH_MAX_TOKENS_PER_MEETING,
     },
     recordingDefault: e.RECORDING_DEFAULT,
+    recordingSpool: {
+      dir: e.RECORDING_SPOOL_DIR ?? null,
+      maxBytes: Math.round(
+        (e.RECORDING_SPOOL_MAX_MB ?? RECORDING_SPOOL_MB_PER_SEAT * e.MAX_MEETINGS_PER_WORKER) * 1_000_000,
+      ),
+      appendTimeoutMs: e.RECORDING_APPEND_TIMEOUT_MS,
+    },
     speech: speechEngineSettingsFromEnv(env),
   };
 }

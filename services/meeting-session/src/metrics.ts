@@ -7,6 +7,7 @@ import { isBlindness } from './worker/caption-warnings.js';
 import type { SpeechToText } from './transcription/audio-transcriber.js';
 import { SpeechEngineError } from './transcription/speech-engine.js';
 import { heldAudioMetrics } from './transcription/transcription-metrics.js';
+import type { RecordingMetrics } from './recording/spools.js';
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 
@@ -16,6 +17,8 @@ export interface MeetingGauges {
   captionWarnings(): Array<{ platform: string; warning: string; meetings: number }>;
   /** This process's worker's bot seats (zero for a registry alone). */
   seats(): { inUse: number; total: number };
+  /** The worker's recording spool: bytes on disk, and meetings with audio storage has not taken yet. */
+  recordingSpool(): { bytes: number; meetings: number };
 }
 
 export function createMeetingMetrics(registry: client.Registry, gauges: MeetingGauges) {
@@ -94,7 +97,13 @@ export function createMeetingMetrics(registry: client.Registry, gauges: MeetingG
   });
   const recordingUnavailable = new client.Counter({
     name: 'meeting_recording_unavailable_total',
-    help: 'Times a recorded meeting could not store (or capture) its audio: a full disk, an unreachable bucket; the transcript went on',
+    help: "Times recording storage stopped taking a meeting's audio (a full disk, an unreachable bucket, a hung store): the worker spooled it",
+    labelNames: ['platform'],
+    registers,
+  });
+  const captureDegraded = new client.Counter({
+    name: 'meeting_recording_capture_degraded_total',
+    help: "Times a recorded meeting's page captured too little of its audio (a renderer short of CPU) or none: silence in the file there",
     labelNames: ['platform'],
     registers,
   });
@@ -111,11 +120,13 @@ export function createMeetingMetrics(registry: client.Registry, gauges: MeetingG
     registers,
   });
   return {
+    recording: recordingMetrics(registers, gauges),
     coach: coachMetrics(registers),
     speech: speechMetrics(registers),
     onCaptionEpisode: (platform: string, warning: MeetingWarning) => {
       if (isBlindness(warning)) blindEpisodes.inc({ platform, warning });
       else if (warning === 'recording_unavailable') recordingUnavailable.inc({ platform });
+      else if (warning === 'recording_capture_degraded') captureDegraded.inc({ platform });
       else if (warning.startsWith('transcription_')) transcriptionTroubles.inc({ platform, warning });
       else if (warning === 'join_screen_unknown') joinScreenUnknown.inc({ platform });
       else languageUnavailable.inc({ platform });
@@ -125,6 +136,40 @@ export function createMeetingMetrics(registry: client.Registry, gauges: MeetingG
       publishedSinceRead[event.type] = (publishedSinceRead[event.type] ?? 0) + 1;
       publishLatency.observe((performance.now() - emittedAt) / 1000);
     },
+  };
+}
+
+/** The recording spool: what the worker holds for storage, what a full spool dropped, the appends tried again. */
+function recordingMetrics(registers: client.Registry[], gauges: MeetingGauges): RecordingMetrics {
+  new client.Gauge({
+    name: 'meeting_recording_spool_bytes',
+    help: "Bytes of recorded audio on the worker's disk (RECORDING_SPOOL_DIR) that storage has not acknowledged",
+    registers,
+    collect() {
+      this.set(gauges.recordingSpool().bytes);
+    },
+  });
+  new client.Gauge({
+    name: 'meeting_recording_spool_meetings',
+    help: 'Meetings whose recorded audio waits in the spool for storage (live, or ended and still being sent)',
+    registers,
+    collect() {
+      this.set(gauges.recordingSpool().meetings);
+    },
+  });
+  const dropped = new client.Counter({
+    name: 'meeting_recording_spool_dropped_seconds_total',
+    help: 'Seconds of meeting audio dropped because the spool was full (RECORDING_SPOOL_MAX_MB): spool_full gaps in the recordings',
+    registers,
+  });
+  const retries = new client.Counter({
+    name: 'meeting_recording_append_retries_total',
+    help: 'Recording appends tried again (storage did not answer, or refused: full, unreachable)',
+    registers,
+  });
+  return {
+    appendRetry: () => retries.inc(),
+    droppedForFullSpool: (seconds) => dropped.inc(seconds),
   };
 }
 

@@ -35,6 +35,15 @@ export const subjects = {
 const workersMeeting = z.object({ meetingId: z.string(), workerId: z.string() });
 
 export const warningsRequest = workersMeeting.extend({ warnings: z.array(meetingWarning) });
+
+/**
+ * worker -> registry: a meeting's recording was finished after its actor stopped waiting for it
+ * (storage was behind, the worker's spool drained later, or a restarted worker sent what a dead
+ * one spooled). The registry appends its `recording_saved` to the meeting's event log, once.
+ */
+export const recordingSavedRequest = workersMeeting.extend({ recording: recordingInfo });
+export type RecordingSavedRequest = z.infer<typeof recordingSavedRequest>;
+export const recordingSavedReply = z.object({});
 /** The registry stores the warnings (or ignores them: not that worker's meeting any more) and says nothing. */
 export const warningsReply = z.object({});
 
@@ -93,6 +102,13 @@ export const actorState = z.object({
   unknownSpeakerSegments: z.number().int().min(0).optional(),
 });
 export type ActorState = z.infer<typeof actorState>;
+
+/**
+ * The recording as far as a change of it is worth a record write: its state, the page's capture,
+ * its gaps, and whether audio waits for storage (not every byte stored, which changes each second).
+ */
+export const recordingKey = (recording: ActorState['recording'] | undefined) =>
+  `${recording?.status}|${recording?.capture}|${recording?.gaps.length}|${(recording?.pendingBytes ?? 0) > 0}`;
 
 /**
  * Consecutive events of one meeting (sequences first..last) as one JSON array text. The worker
@@ -171,6 +187,8 @@ export const protocol = {
   account: route('meetings', 'account', accountRequest, accountReply),
   /** worker -> registry: a meeting's caption warnings changed (kept on its record). */
   warnings: route('meetings', 'warnings', warningsRequest, warningsReply),
+  /** worker -> registry: a recording finished after its meeting's end (its `recording_saved` comes after `ended`). */
+  recordingSaved: route('meetings', 'recording-saved', recordingSavedRequest, recordingSavedReply),
 } as const;
 
 export type { EventEnvelope };

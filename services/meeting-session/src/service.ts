@@ -18,6 +18,7 @@ import { aptInstaller, BotBrowser, type BrowserInstaller } from './worker/bot-br
 import { podDeletionCost } from './worker/pod-deletion-cost.js';
 import { EngineProbe } from './transcription/engine-probe.js';
 import { SpeechEngine } from './transcription/speech-engine.js';
+import { spoolHolds } from './recording/spool.js';
 
 export interface MeetingSessionOptions {
   /** The meeting platform: default the browser drivers of src/drivers. */
@@ -46,7 +47,13 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
         activeMeetings: () => worker?.activeMeetings() ?? 0,
         seats: () => worker?.seats() ?? { inUse: 0, total: 0 },
         captionWarnings: () => worker?.captionWarnings() ?? [],
+        recordingSpool: () => worker?.recordingSpool() ?? { bytes: 0, meetings: 0 },
       });
+      const recordingSpool = {
+        dir: config.recordingSpool.dir ?? path.join(ctx.config.dataDir, 'recording-spool'),
+        maxBytes: config.recordingSpool.maxBytes,
+        appendTimeoutMs: config.recordingSpool.appendTimeoutMs,
+      };
       const registry =
         config.role === 'worker'
           ? null
@@ -62,6 +69,8 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
               onRefusedForCapacity: metrics.onRefusedForCapacity,
               recordingDefault: config.recordingDefault,
               speechEngine: config.speech !== null,
+              // One process with its worker: what that worker spooled, it sends and finishes itself.
+              spooledHere: config.role === 'all' ? (meetingId) => spoolHolds(recordingSpool.dir, meetingId) : undefined,
             });
       const drivers = lazyDriverFactory(options.driverFactory, ctx.config.env, config);
       // A given check (tests) installs only with the installer it gives: never apt-get by accident.
@@ -105,6 +114,8 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
                 browser,
                 deletionCost: podDeletionCost(ctx.config.env, ctx.logger),
                 speech,
+                recordingSpool,
+                recordingMetrics: metrics.recording,
               });
       } catch (err) {
         await registry?.stop();

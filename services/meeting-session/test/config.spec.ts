@@ -24,6 +24,16 @@ describe('meeting-session configuration defaults', () => {
     expect(defaults.workerLeaseMs).to.be.at.least(2 * defaults.heartbeatMs);
   });
 
+  it('spools an hour of recorded audio for every seat (16 MB each at 32 kbit/s), under DATA_DIR unless told', () => {
+    expect(defaults.recordingSpool).to.deep.equal({ dir: null, maxBytes: 160_000_000, appendTimeoutMs: 10_000 });
+    // 32 kbit/s for an hour, with its Ogg pages, fits a seat's share.
+    expect((32_000 / 8) * 3600 * 1.02).to.be.below(defaults.recordingSpool.maxBytes / defaults.maxMeetingsPerWorker);
+    const set = loadMeetingSessionConfig({ MAX_MEETINGS_PER_WORKER: '4', RECORDING_SPOOL_DIR: '/spool' });
+    expect(set.recordingSpool).to.include({ dir: '/spool', maxBytes: 64_000_000 });
+    expect(loadMeetingSessionConfig({ RECORDING_SPOOL_MAX_MB: '0.5' }).recordingSpool.maxBytes).to.equal(500_000);
+    expect(() => loadMeetingSessionConfig({ RECORDING_SPOOL_MAX_MB: '0' })).to.throw(/RECORDING_SPOOL_MAX_MB/);
+  });
+
   it('takes each duration from its variable', () => {
     const config = loadMeetingSessionConfig({ JOIN_TIMEOUT_MS: '5000', LOBBY_TIMEOUT_MS: '7000' });
     expect([config.joinTimeoutMs, config.lobbyTimeoutMs]).to.deep.equal([5000, 7000]);

@@ -6,7 +6,7 @@
  * order, stored.
  */
 import type { EventEnvelope, EventType } from '@notetaker/contracts';
-import type { ActorState } from '../protocol.js';
+import { recordingKey, type ActorState } from '../protocol.js';
 
 export interface Emitted {
   event: EventEnvelope;
@@ -115,7 +115,7 @@ export class EventStream {
    */
   stateToSend(): StateToSend | undefined {
     const state = this.options.state();
-    const key = `${state.status}|${state.participantCount}|${state.segmentCount}|${state.participants.length}|${state.recording?.status}|${state.unknownSpeakerSegments ?? 0}`;
+    const key = `${state.status}|${state.participantCount}|${state.segmentCount}|${state.participants.length}|${recordingKey(state.recording)}|${state.unknownSpeakerSegments ?? 0}`;
     return key === this.storedStateKey ? undefined : { state, key };
   }
 

@@ -41,6 +41,7 @@ import { AutoLeave } from './auto-leave.js';
 import { driverFailureOf, leaveWithin, storeSegment } from './side-effects.js';
 import type { CaptionWarnings } from '../worker/caption-warnings.js';
 import { Recorder } from '../recording/recorder.js';
+import type { RecordingSpools } from '../recording/spools.js';
 import type { SpeechToText, Trouble } from '../transcription/audio-transcriber.js';
 import { MeetingTranscription } from '../transcription/meeting-transcription.js';
 import type { SourceSwitch } from '../transcription/source-choice.js';
@@ -76,7 +77,16 @@ export interface ActorDeps {
   /** The worker's coaching: this meeting's coaches, by the start's `coach`. */
   coaching: Pick<Coaching, 'forMeeting'>;
   speech: SpeechDeps | null;
+  /** The worker's recording spool, which sends each meeting's audio to storage. */
+  recordings: RecordingSpools;
 }
+
+/**
+ * How long the end waits for the recording to be finished in storage: the usual case (storage
+ * keeping up) still says `recording_saved` before `ended`; storage behind does not hold the end,
+ * and the registry appends `recording_saved` once the worker's spool drained.
+ */
+const RECORDING_WAIT_MS = 2_000;
 
 /** running: normal; leaving: the bot is on its way out (late segments still count); closed: done. */
 type Phase = 'running' | 'leaving' | 'closed';
@@ -139,11 +149,10 @@ export class MeetingActor {
     this.recorder =
       spec.recording === 'audio'
         ? new Recorder({
-            bus: deps.bus,
             logger: log,
             meetingId: spec.meetingId,
-            onWarning: (raised, detail) =>
-              this.mailbox.post(() => this.onWarning('recording_unavailable', raised, detail)),
+            spools: deps.recordings,
+            onWarning: (warning, raised, detail) => this.mailbox.post(() => this.onWarning(warning, raised, detail)),
           })
         : null;
     this.transcription = this.createTranscription(log);
@@ -198,6 +207,8 @@ export class MeetingActor {
     this.timers.clear();
     this.flusher.stop();
     void this.transcription?.finish();
+    // What was spooled is still sent and the file finished; the registry hears of it.
+    void this.recorder?.finish(Date.now(), 0);
     void this.releaseDriver().finally(() => this.exit());
   }
 
@@ -494,9 +505,14 @@ export class MeetingActor {
   private async complete(kind: 'ended' | 'error', reason: string): Promise<void> {
     if (this.phase === 'closed') return;
     this.phase = 'closed';
-    // The file is complete before the document is, so the document links the finished recording.
-    const saved = await this.recorder?.finish(this.leftAt);
-    if (saved) this.stream.emit('recording_saved', recordingSavedPayload(saved));
+    // The file is complete before the document is (when storage keeps up), so the document links the finished recording.
+    const saved = await this.recorder?.finish(this.leftAt, RECORDING_WAIT_MS);
+    if (saved === 'later')
+      this.deps.logger.info(
+        { meetingId: this.meetingId, pendingBytes: this.recorder?.info()?.pendingBytes },
+        'the meeting ends before its recording is stored: recording_saved comes once storage has taken it',
+      );
+    else if (saved) this.stream.emit('recording_saved', recordingSavedPayload(saved));
     await this.flusher.finalFlush();
     this.transition(kind, reason);
     await this.stream.drained();

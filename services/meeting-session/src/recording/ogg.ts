@@ -53,6 +53,45 @@ function crc32(bytes: Buffer): number {
 
 const BOS = 0x02;
 
+const PAGE_HEADER = 27;
+
+/** Where a writer's stream is: its next page's number and its granule position. */
+export interface WriterMark {
+  sequence: number;
+  granule: number;
+}
+
+/**
+ * The length of the Ogg page that starts at `at`, or 0 when `bytes` ends before that page does (a
+ * write cut short). Throws when no page starts there: the bytes are not what this writer wrote.
+ */
+export function oggPageLength(bytes: Buffer, at: number): number {
+  if (bytes.length - at < PAGE_HEADER) return 0;
+  if (bytes.toString('latin1', at, at + 4) !== 'OggS') throw new Error(`no Ogg page at byte ${at}`);
+  const segments = bytes[at + 26];
+  if (bytes.length - at < PAGE_HEADER + segments) return 0;
+  let length = PAGE_HEADER + segments;
+  for (let i = 0; i < segments; i++) length += bytes[at + PAGE_HEADER + i];
+  return bytes.length - at >= length ? length : 0;
+}
+
+/** Samples of audio up to the end of the page at `at` (its granule position, after the pre-skip). */
+export function oggPageSamples(bytes: Buffer, at: number): number {
+  return Math.max(0, Number(bytes.readBigUInt64LE(at + 6)) - PRE_SKIP);
+}
+
+/** The whole pages at the start of `bytes`, up to `maxBytes`: where they end, and the samples up to there. */
+export function wholePages(bytes: Buffer, maxBytes = bytes.length): { length: number; samples: number } {
+  let length = 0;
+  let samples = 0;
+  for (;;) {
+    const page = oggPageLength(bytes, length);
+    if (page === 0 || length + page > maxBytes) return { length, samples };
+    samples = oggPageSamples(bytes, length);
+    length += page;
+  }
+}
+
 export class OggOpusWriter {
   private sequence = 0;
   /** Samples written so far, pre-skip included: the granule position of the last page. */
@@ -63,6 +102,17 @@ export class OggOpusWriter {
   /** Samples of audio written, after the decoder's pre-skip. */
   get samples(): number {
     return Math.max(0, this.granule - PRE_SKIP);
+  }
+
+  /** Where the stream is: pages made after this and never stored are undone by `rewind`. */
+  mark(): WriterMark {
+    return { sequence: this.sequence, granule: this.granule };
+  }
+
+  /** Back to `mark`: the pages made since were not stored, so the next ones follow on from it. */
+  rewind(mark: WriterMark): void {
+    this.sequence = mark.sequence;
+    this.granule = mark.granule;
   }
 
   /** The two header pages: identification (mono, 48 kHz) and comments. */

@@ -5,7 +5,14 @@
  * the file at the time it was spoken. Packets are never dropped or moved earlier: a batch that
  * comes a little early (the clocks' jitter) follows the previous one.
  */
-import { OggOpusWriter, OPUS_RATE, SILENT_PACKET, SILENT_PACKET_SAMPLES, type OpusPacket } from './ogg.js';
+import {
+  OggOpusWriter,
+  OPUS_RATE,
+  SILENT_PACKET,
+  SILENT_PACKET_SAMPLES,
+  type OpusPacket,
+  type WriterMark,
+} from './ogg.js';
 import type { AudioBatch } from './page-capture.js';
 
 /** Gaps shorter than this are the clocks' jitter, not missing audio. */
@@ -38,6 +45,19 @@ export class RecordingTimeline {
   /** The file's first pages. */
   headers(): Buffer {
     return this.writer.headers();
+  }
+
+  /**
+   * The timeline as it is now: pages placed after this that could not be stored are undone by
+   * `rewind`, so the file's page numbers and granule positions run on without a hole, and the next
+   * batch's place on the meeting's clock is reached with silence (a gap the recorder names).
+   */
+  mark(): WriterMark {
+    return this.writer.mark();
+  }
+
+  rewind(mark: WriterMark): void {
+    this.writer.rewind(mark);
   }
 
   /** One batch from the page, each packet placed on the meeting's timeline. */

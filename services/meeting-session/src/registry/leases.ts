@@ -4,12 +4,13 @@
  * `error` / `worker_lost`, written by the registry in the meeting's own stream, and its URL is
  * free again. A worker that comes back is told to drop the actors it no longer owns.
  */
-import { evtMeeting, isTerminalStatus, recordingSavedPayload, routes, type EventEnvelope } from '@notetaker/contracts';
+import { evtMeeting, isTerminalStatus, routes, TERMINAL_STATUSES, type EventEnvelope } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/observability';
 import type { HeartbeatReply, HeartbeatRequest } from '../protocol.js';
 import type { EventLog } from './event-log.js';
 import { NON_TERMINAL, type MeetingDoc, type Records } from './records.js';
+import { finishLostRecording, noteRecordingSaved } from './recording-saved.js';
 
 export interface LeaseDeps {
   bus: Bus;
@@ -19,7 +20,15 @@ export interface LeaseDeps {
   leaseMs: number;
   /** How long the events of an ended meeting stay in the log (for consumers catching up). */
   retentionMs: number;
+  /**
+   * Whether this process's own worker holds audio of the meeting in its spool (registry and worker
+   * in one process): that worker sends it and finishes the file, so the sweep leaves the file alone.
+   */
+  spooledHere?: (meetingId: string) => boolean;
 }
+
+/** Ended meetings whose recording is still being sent, looked at per sweep. */
+const PENDING_RECORDINGS_PER_SWEEP = 100;
 
 /** How long a start may take before a record without a worker counts as abandoned. */
 const PENDING_GRACE_MS = 60_000;
@@ -72,6 +81,7 @@ export async function sweep(deps: LeaseDeps, options: { allOthersGone?: string |
     if (alive.has(doc.workerId)) continue;
     if (await endLostMeeting(deps, doc._id)) ended++;
   }
+  await finishOrphanedRecordings(deps, alive);
   await pruneEvents(deps, now);
   return ended;
 }
@@ -98,8 +108,8 @@ export async function endLostMeeting(deps: LeaseDeps, meetingId: string): Promis
   if (!before) return false;
   deps.logger.warn({ meetingId, workerId: before.workerId }, 'meeting lost its worker');
   const events: EventEnvelope[] = [];
-  const recording = await finishRecording(deps, meetingId);
-  if (recording) events.push(await deps.log.appendNext(meetingId, 'recording_saved', recording));
+  const recording = await finishRecording(deps, { _id: meetingId, recording: before.recording, endedAt: null });
+  if (recording) events.push(recording);
   if (before.saveTranscript) {
     const saved = await finalFlush(deps, before);
     if (saved) events.push(await deps.log.appendNext(meetingId, 'document_saved', saved));
@@ -115,14 +125,44 @@ export async function endLostMeeting(deps: LeaseDeps, meetingId: string): Promis
   return true;
 }
 
-/** The file of a meeting whose worker vanished: complete with what reached storage (null: none). */
-async function finishRecording(deps: LeaseDeps, meetingId: string): Promise<Record<string, unknown> | null> {
-  try {
-    const saved = await call(deps.bus, routes.recordings.finish, { meetingId });
-    return saved && recordingSavedPayload(saved);
-  } catch (err) {
-    deps.logger.warn({ err, meetingId }, 'could not finish the recording of a lost meeting');
-    return null;
+/**
+ * The file of a meeting whose worker vanished, complete with what reached storage, and its
+ * `recording_saved` (not yet published); null when there is none, or the worker of this very
+ * process will send what it spooled and finish the file itself.
+ */
+async function finishRecording(
+  deps: LeaseDeps,
+  doc: Pick<MeetingDoc, '_id' | 'recording' | 'endedAt'>,
+): Promise<EventEnvelope | null> {
+  if (deps.spooledHere?.(doc._id)) return null;
+  const saved = await finishLostRecording(deps, doc);
+  if (saved === 'unanswered') return null;
+  if (saved) return noteRecordingSaved(deps, doc._id, saved);
+  // Nothing was ever stored: the record stops saying it records.
+  if (doc.recording) {
+    const { format, bytes, durationMs, startedAt, url, gaps } = doc.recording;
+    const failed = { status: 'failed' as const, format, bytes, durationMs, startedAt, url, gaps };
+    await deps.records.meetings.updateOne(
+      { _id: doc._id, 'recording.status': 'recording' },
+      { $set: { recording: failed } },
+    );
+  }
+  return null;
+}
+
+/**
+ * Ended meetings whose recording was still being sent (their `recording_saved` was to come after
+ * `ended`) by a worker that is gone since: finished with what storage holds (`worker_lost` after it).
+ */
+async function finishOrphanedRecordings(deps: LeaseDeps, alive: Set<string>): Promise<void> {
+  const pending = await deps.records.meetings.find(
+    { 'recording.status': 'recording', status: { $in: [...TERMINAL_STATUSES] } },
+    { limit: PENDING_RECORDINGS_PER_SWEEP },
+  );
+  for (const doc of pending) {
+    if (doc.workerId !== null && alive.has(doc.workerId)) continue;
+    const event = await finishRecording(deps, doc);
+    if (event) deps.bus.publish(evtMeeting(doc._id, event.type), event);
   }
 }
 

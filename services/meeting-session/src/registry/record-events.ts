@@ -8,7 +8,13 @@
  */
 import { z } from 'zod';
 import { eventEnvelope, isTerminalStatus, TERMINAL_STATUSES } from '@notetaker/contracts';
-import type { ActorState, MeetingEvents, RecordReply, RecordRequest } from '../protocol.js';
+import {
+  recordingKey,
+  type ActorState,
+  type MeetingEvents,
+  type RecordReply,
+  type RecordRequest,
+} from '../protocol.js';
 import type { EventLog } from './event-log.js';
 import type { MeetingDoc, Records } from './records.js';
 import type { DeferredCounts } from './deferred-counts.js';
@@ -102,7 +108,7 @@ function changed(doc: MeetingDoc, workerId: string, state: ActorState): boolean 
     doc.participantCount !== state.participantCount ||
     doc.segmentCount !== state.segmentCount ||
     doc.participants.length !== state.participants.length ||
-    (doc.recording?.status ?? null) !== (state.recording?.status ?? null) ||
+    recordingKey(doc.recording) !== recordingKey(state.recording) ||
     (doc.transcription?.unknownSpeakerSegments ?? 0) !== (state.unknownSpeakerSegments ?? 0) ||
     sourceChanged(doc, state)
   );

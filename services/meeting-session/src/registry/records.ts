@@ -104,6 +104,8 @@ export class Records {
   async init(): Promise<void> {
     await this.meetings.createIndex({ ownerId: 1, status: 1 });
     await this.meetings.createIndex({ status: 1 });
+    // The sweep looks for ended meetings whose recording is still being sent (leases.ts).
+    await this.meetings.createIndex({ 'recording.status': 1 });
   }
 
   /**

@@ -14,6 +14,7 @@ import { recordEvents } from './record-events.js';
 import { DeferredCounts } from './deferred-counts.js';
 import { isStoppable, NON_TERMINAL, Records, toRecord, toSummary } from './records.js';
 import { launchBot } from './launch-bot.js';
+import { recordingSaved } from './recording-saved.js';
 import { AccountPicker, nextAccount } from './account-picker.js';
 
 export interface RegistryOptions {
@@ -30,6 +31,8 @@ export interface RegistryOptions {
   recordingDefault?: RecordingMode;
   /** A speech engine is configured (STT_BASE_URL). */
   speechEngine?: boolean;
+  /** The worker in this same process holds a meeting's audio in its spool (LeaseDeps.spooledHere). */
+  spooledHere?: (meetingId: string) => boolean;
 }
 
 export interface RunningRegistry {
@@ -55,6 +58,7 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
     logger,
     leaseMs: options.leaseMs,
     retentionMs: options.retentionMs,
+    spooledHere: options.spooledHere,
   };
 
   // Meetings left behind by a previous process of an embedded install end now, not a lease later.
@@ -114,6 +118,7 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
     answer(bus, protocol.record, (request) => recordEvents({ records, log, counts }, request), queue),
     answer(bus, protocol.heartbeat, (beat) => renewLease(leaseDeps, beat), queue),
     answer(bus, protocol.account, (request) => nextAccount({ records, accounts, logger }, request), queue),
+    answer(bus, protocol.recordingSaved, (request) => recordingSaved({ bus, records, log, logger }, request), queue),
     answer(bus, meetings.accountUsage, async () => ({ inUse: await accounts.usage() }), queue),
     answer(
       bus,

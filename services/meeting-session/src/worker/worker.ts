@@ -3,7 +3,9 @@
  * MAX_MEETINGS_PER_WORKER. It takes placements from the workers' queue group only while it has
  * room (a full worker leaves the group, so the next placement reaches another worker), and keeps
  * its lease with the registry alive. It holds no store: a worker can die with nothing lost but
- * its live bots, whose meetings the registry then ends as `worker_lost`.
+ * its live bots, whose meetings the registry then ends as `worker_lost`, and the recorded audio
+ * storage had not taken yet, which waits in its spool (RECORDING_SPOOL_DIR) and is sent by the
+ * next process on the same disk.
  */
 import { type MeetingWarning, type EventEnvelope, type Platform, queueGroup } from '@notetaker/contracts';
 import { answer, call, type Bus, type Subscription } from '@notetaker/bus';
@@ -20,6 +22,7 @@ import type { BotBrowser, BotsStatus } from './bot-browser.js';
 import type { DeletionCost } from './pod-deletion-cost.js';
 import type { SpeechDeps } from '../actor/meeting-actor.js';
 import { protocol, type PlaceReply, type PlaceRequest } from '../protocol.js';
+import { RecordingSpools, type RecordingMetrics } from '../recording/spools.js';
 
 /** Taking an account asks the gateway twice (the list, the storage state): allow it time. */
 const ACCOUNT_TIMEOUT_MS = 15_000;
@@ -44,6 +47,9 @@ export interface WorkerOptions {
   deletionCost?: DeletionCost | null;
   /** The speech engine its meetings share (null: none configured, captions only). */
   speech?: SpeechDeps | null;
+  /** Where recorded audio waits for storage, and how much of it may. */
+  recordingSpool: { dir: string; maxBytes: number; appendTimeoutMs: number };
+  recordingMetrics?: RecordingMetrics;
 }
 
 export interface RunningWorker {
@@ -55,6 +61,8 @@ export interface RunningWorker {
   seats(): { inUse: number; total: number };
   /** Whether the bots have a browser, for /readyz. */
   bots(): BotsStatus;
+  /** The recording spool: bytes held, meetings with audio storage has not taken. */
+  recordingSpool(): { bytes: number; meetings: number };
   stop(): Promise<void>;
 }
 
@@ -71,6 +79,15 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     onEpisode: options.onCaptionEpisode,
   });
   const outbox = new EventOutbox({ bus, logger: log, workerId, onPublished: options.onPublished });
+  const recordings = new RecordingSpools({
+    ...options.recordingSpool,
+    bus,
+    logger: log,
+    metrics: options.recordingMetrics,
+    reportSaved: async (meetingId, recording) => {
+      await call(bus, protocol.recordingSaved, { meetingId, workerId, recording });
+    },
+  });
   let placeSub: Subscription | null = null;
   let stopping = false;
   const seats = new Seats(config.maxMeetingsPerWorker, config.seatWaitMs, () => updateMembership());
@@ -137,6 +154,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         captionWarnings,
         coaching: options.coaching,
         speech: options.speech ?? null,
+        recordings,
         seat: { leaving: () => seats.willFree(meetingId), released: () => seats.free(meetingId) },
         nextAccount: (signedOut) =>
           call(bus, protocol.account, { meetingId, workerId, signedOut }, { timeoutMs: ACCOUNT_TIMEOUT_MS }),
@@ -160,6 +178,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   // A restarted container finds its pod's annotation as the last one left it.
   options.deletionCost?.set(0);
   await heartbeat();
+  // What a previous process on this disk spooled and storage never took goes now.
+  const leftovers = recordings.resumeLeftovers();
+  if (leftovers > 0) log.info({ meetings: leftovers }, 'sending recordings a previous process spooled');
   // A browser appearing (an install ending) or going is told to the registry now, not a beat later.
   options.browser?.onChange(() => {
     if (!stopping) void heartbeat();
@@ -174,6 +195,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     captionWarnings: () => captionWarnings.counts(),
     seats: () => ({ inUse: seats.inUse, total: seats.total }),
     bots: () => options.browser?.status() ?? { available: true },
+    recordingSpool: () => recordings.stats(),
     async stop() {
       stopping = true;
       seats.refuseWaiting();
@@ -191,6 +213,11 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         // Whatever did not finish in time is released; the registry ends it as worker_lost.
         for (const actor of actors.values()) actor.abandon('the worker stopped');
       }
+      // Audio storage has not taken yet is sent while the drain allows; the rest stays on disk for the next process.
+      const spooled = recordings.stats();
+      if (spooled.meetings > 0) log.info(spooled, 'stopping: sending the recordings still spooled');
+      await recordings.drained(config.workerDrainMs);
+      recordings.stop();
       clearInterval(timer);
       await heartbeat(true);
       exits = [];

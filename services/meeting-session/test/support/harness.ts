@@ -60,6 +60,9 @@ export interface Harness {
   stopSession(): Promise<void>;
   /** Starts meeting-session again on the same data. */
   restartSession(env?: Record<string, string>): Promise<void>;
+  /** Stops transcript-store (it is gone from the bus), and starts it again on the same data. */
+  stopStore(): Promise<void>;
+  startStore(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -99,6 +102,7 @@ export async function startHarness(
   const others: InProcessService[] = [];
   const launch = (definition: ServiceDefinition) => startInProcess(definition, bus, config);
   for (const definition of [transcriptStoreService(), webhookEmitterService()]) others.push(await launch(definition));
+  let store: InProcessService | null = others[0];
   let session: InProcessService | null = await launch(
     meetingSessionService({ driverFactory: options.browserDrivers ? undefined : driver, ...options.session }),
   );
@@ -176,9 +180,18 @@ export async function startHarness(
         meetingSessionService({ driverFactory: options.browserDrivers ? undefined : driver, ...options.session }),
       );
     },
+    async stopStore() {
+      await store?.stop();
+      store = null;
+    },
+    async startStore() {
+      store ??= await launch(transcriptStoreService());
+    },
     async stop() {
       await sub.unsubscribe();
       await harness.stopSession();
+      if (store) others[0] = store;
+      else others.shift();
       for (const s of others.reverse()) await s.stop();
       await bus.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -5,7 +5,7 @@
 import type client from 'prom-client';
 import type { Bus } from '@notetaker/bus';
 import type { BaseConfig } from '@notetaker/config';
-import { createMetricsRegistry, silentLogger } from '@notetaker/observability';
+import { createMetricsRegistry, silentLogger, type Logger } from '@notetaker/observability';
 import type { RunningService, ServiceDefinition } from '@notetaker/service-runtime';
 import { openStore, type Store } from '@notetaker/store';
 
@@ -21,10 +21,12 @@ export async function startInProcess(
   definition: ServiceDefinition,
   bus: Bus,
   config: BaseConfig,
+  /** Default: silent. */
+  logger: Logger = silentLogger(),
 ): Promise<InProcessService> {
   const store = await openStore({ service: definition.name, dataDir: config.dataDir });
   const metrics = createMetricsRegistry(definition.name);
-  const running = await definition.start({ bus, store, config, logger: silentLogger(), metrics });
+  const running = await definition.start({ bus, store, config, logger, metrics });
   return {
     running,
     store,

@@ -8,9 +8,12 @@
  *
  * It prints one JSON line per fact ({"ready": ...}, {"placed": meetingId}) and runs until killed.
  * A worker says it is ready once nats-server has its subscriptions (the placement queue group).
- * The meeting platform is the scripted one (bots are admitted, nobody speaks).
+ * The meeting platform is the scripted one (bots are admitted, nobody speaks). SCRIPTED_AUDIO_MS:
+ * once admitted, each bot's page hands over that much audio (silence) every as many ms. LOG_LEVEL
+ * other than silent: the services' JSON log lines are facts too.
  */
 import { connectBus } from '@notetaker/bus';
+import { createLogger, silentLogger } from '@notetaker/observability';
 import { evtMeeting, routes, type EventEnvelope } from '@notetaker/contracts';
 import { loadBaseConfig } from '@notetaker/config';
 import type { ServiceDefinition } from '@notetaker/service-runtime';
@@ -25,16 +28,23 @@ const bus = await connectBus({ natsUrl: config.natsUrl, name: `test-${mode}` });
 const say = (fact: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(fact)}\n`);
 
 const scripted = scriptedDriverFactory();
+const audioMs = Number(process.env.SCRIPTED_AUDIO_MS ?? 0);
 const driverFactory = {
   ...scripted,
   create: (target: Parameters<typeof scripted.create>[0]) => {
     say({ placed: target.meetingId });
+    if (audioMs > 0)
+      void scripted.meeting(target.meetingId).then((meeting) => {
+        const timer = setInterval(() => (meeting.left ? clearInterval(timer) : meeting.audio(audioMs)), audioMs);
+      });
     return scripted.create(target);
   },
 };
 
 async function launch<R>(definition: ServiceDefinition): Promise<R> {
-  return (await startInProcess(definition, bus, config)).running as R;
+  const level = process.env.LOG_LEVEL ?? 'silent';
+  const logger = level === 'silent' ? silentLogger() : createLogger({ service: definition.name, level });
+  return (await startInProcess(definition, bus, config, logger)).running as R;
 }
 
 if (mode === 'stack') {

@@ -1,0 +1,365 @@
+/**
+ * A recorded meeting while storage fails, over a real nats-server, with transcript-store for real
+ * on a local S3 server behind a TCP proxy that injects the faults (connections refused, 503s,
+ * answers 7 s late, no answer at all), or on files with transcript-store itself gone for a while
+ * (stopped, then started again on the same data).
+ * The bot's page hands over a real Opus tone, so what is missing from the file is heard missing.
+ *
+ * - storage away for a while, then back: every batch is stored once, in order, none missing;
+ * - storage answering late (the worker's attempts time out and are sent again): nothing twice;
+ * - storage hung: the meeting is `ended` within 10 s of the stop, `recording_saved` comes after it
+ *   once storage answers;
+ * - the spool full: a `spool_full` gap with its times, silence there, nothing else lost;
+ * - a worker stopped before storage took its spool: the next process sends it.
+ * A worker killed (SIGKILL) with a spool: recording-worker-kill.nats.spec.ts.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import type { EventEnvelope, RecordingInfo } from '@notetaker/contracts';
+import type { DriverListener } from '../src/drivers/driver.js';
+import { decodeAudio } from '../../../test/support/audio.js';
+import { eventually, eventuallyPasses, sleep } from '../../../test/support/wait.js';
+import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../test/support/scripted-driver.js';
+import { startS3Endpoint, type S3Endpoint } from '../../transcript-store/test/support/s3-server.js';
+import { startFaultProxy, type FaultMode, type FaultProxy } from './support/fault-proxy.js';
+import { startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
+import { natsServerForSuite } from './support/nats-suite.js';
+import { toneSource } from './support/opus-tone.js';
+import { expectPagesOnceInOrder, RecordingRequests, storedBytes } from './support/recordings.js';
+
+/** The tone decodes at about 2900 RMS; Opus silence at about 0. */
+const TONE_FLOOR = 1000;
+const SILENCE_CEILING = 100;
+
+/** The scripted platform, keeping each bot's listener so that the test can hand over its page's audio. */
+function listeningDriver(): { driver: ScriptedDriverFactory; listener(meetingId: string): DriverListener } {
+  const scripted = scriptedDriverFactory();
+  const listeners = new Map<string, DriverListener>();
+  const driver: ScriptedDriverFactory = {
+    ...scripted,
+    create(target) {
+      const inner = scripted.create(target);
+      return {
+        ...inner,
+        start(listener) {
+          listeners.set(target.meetingId, listener);
+          return inner.start(listener);
+        },
+      };
+    },
+  };
+  return { driver, listener: (meetingId) => listeners.get(meetingId)! };
+}
+
+interface Stack {
+  h: Harness;
+  proxy: FaultProxy;
+  requests: RecordingRequests;
+  listener(meetingId: string): DriverListener;
+}
+
+/** Call in a describe body: NATS, the stack on it with `env`, its recordings on S3 behind the proxy (or files). */
+function stackForSuite(env: Record<string, string>, storage: 's3' | 'files' = 's3'): () => Stack {
+  const nats = natsServerForSuite();
+  let stack: Stack | undefined;
+  before(async () => {
+    const s3 = storage === 's3' ? await startS3Endpoint() : null;
+    const proxy = s3 ? await startFaultProxy(s3.connection.endpoint) : null;
+    const c = s3?.connection;
+    const bucket = c && {
+      RECORDINGS_S3_URL: proxy!.url,
+      RECORDINGS_S3_BUCKET: c.bucket,
+      RECORDINGS_S3_REGION: c.region,
+      RECORDINGS_S3_ACCESS_KEY_ID: c.accessKeyId ?? '',
+      RECORDINGS_S3_SECRET_ACCESS_KEY: c.secretAccessKey ?? '',
+    };
+    const { driver, listener } = listeningDriver();
+    const h = await startHarness(
+      {
+        ...bucket,
+        // An attempt waits 3 s: storage answering 7 s late times every first attempt out.
+        RECORDING_APPEND_TIMEOUT_MS: '3000',
+        // A stop's drain outlasts the end's 2 s wait for a recording (then the spool gets as long).
+        WORKER_DRAIN_MS: '3000',
+        // Leases are not under test here: a loaded machine must not lose the worker.
+        WORKER_LEASE_MS: '6000',
+        ...env,
+      },
+      { natsUrl: nats.url, driver },
+    );
+    const requests = new RecordingRequests(h.bus);
+    await h.bus.flush();
+    stack = { h, proxy: proxy!, listener, requests };
+    nats.release(async () => {
+      await requests.stop();
+      await h.stop();
+      await proxy?.stop();
+      await s3?.stop();
+    });
+  });
+  return () => stack!;
+}
+
+/** A live recorded meeting whose page hands over a second of tone every second until `stop()`. */
+async function toneMeeting(stack: Stack, seconds = 90) {
+  const { meetingId } = await stack.h.startLive({ recording: 'audio' });
+  const live = Date.parse((await stack.h.waitForEvent(meetingId, (e) => e.payload.status === 'live')).timestamp);
+  const requests = {
+    retries: () => stack.requests.retries(meetingId),
+    finishes: () => stack.requests.finishes(meetingId),
+    expectOneIdentityPerBatch: () => stack.requests.expectOneIdentityPerBatch(meetingId),
+  };
+  const tone = toneSource(seconds);
+  const listener = stack.listener(meetingId);
+  // The page's first slice comes a second in, as MediaRecorder's does: it fills the timeline's first second.
+  await sleep(Math.max(0, live + 1000 - Date.now()));
+  // Someone speaks throughout: captions flow, and the record's state rides on their events.
+  const bot = await stack.h.driver.meeting(meetingId);
+  let words = 0;
+  const handOver = () => {
+    listener.audio(tone.next(1000));
+    bot.caption({ captionId: 'c1', speaker: 'Ada', text: `word ${++words}` });
+  };
+  handOver();
+  const feeding = setInterval(handOver, 1000);
+  return {
+    meetingId,
+    live,
+    requests,
+    /** The page hands over nothing more. */
+    quiet: () => clearInterval(feeding),
+    /** Stops the tone and the meeting; resolves with when the stop was asked (ms after live). */
+    async stop(): Promise<number> {
+      clearInterval(feeding);
+      const at = Date.now();
+      await stack.h.request('stop', { caller: TOKEN_CALLER, meetingId });
+      return at - live;
+    },
+  };
+}
+
+type Meeting = Awaited<ReturnType<typeof toneMeeting>>;
+
+async function liveRecording(h: Harness, meetingId: string) {
+  const { meetings } = await h.request<{
+    meetings: Array<{ meetingId: string; warnings: string[]; recording: RecordingInfo | null }>;
+  }>('status', { caller: TOKEN_CALLER });
+  const meeting = meetings.find((m) => m.meetingId === meetingId);
+  return { warnings: meeting?.warnings ?? [], recording: meeting?.recording ?? null };
+}
+
+/** The tone is heard in every second of [fromMs, toMs] of the file. */
+function expectToneThroughout(file: Buffer, fromMs: number, toMs: number): void {
+  const audio = decodeAudio(file);
+  for (let at = fromMs; at + 1000 <= toMs; at += 1000)
+    expect(audio.rms(at, at + 1000), `the tone at ${at} ms`).to.be.above(TONE_FLOOR);
+}
+
+/** Storage fails for a while mid-meeting, then answers again; the meeting is stopped after. */
+async function outage(stack: Stack, m: Meeting, fault: { begin(): Promise<void>; end(): Promise<void> }) {
+  const { h } = stack;
+  await sleep(3000);
+  await fault.begin();
+  const warned = await h.waitForEvent(m.meetingId, (e) => e.payload.warning === 'recording_unavailable', 15_000);
+  expect(warned.payload).to.include({ status: 'live' });
+  await eventuallyPasses(async () => {
+    const { warnings, recording } = await liveRecording(h, m.meetingId);
+    expect(warnings).to.include('recording_unavailable');
+    expect(recording?.pendingBytes).to.be.above(0);
+  }, 'the status shows the audio waiting on the worker');
+  await sleep(4000);
+  await fault.end();
+  await eventuallyPasses(
+    async () => expect((await liveRecording(h, m.meetingId)).warnings).to.not.include('recording_unavailable'),
+    'the warning cleared once storage takes the audio again',
+    20_000,
+  );
+  await sleep(2000);
+}
+
+/** The file as the meeting ended: every batch once, in order, the tone all along. */
+async function expectWholeFile(stack: Stack, m: Meeting, stoppedAtMs: number) {
+  const saved = await stack.h.waitForEvent(m.meetingId, (e) => e.type === 'recording_saved', 30_000);
+  const file = await storedBytes(stack.h.bus, m.meetingId);
+  expect(saved.payload.bytes).to.equal(file.length);
+  expectPagesOnceInOrder(file);
+  m.requests.expectOneIdentityPerBatch();
+  expect(decodeAudio(file).seconds * 1000).to.be.within(stoppedAtMs - 700, stoppedAtMs + 700);
+  expectToneThroughout(file, 300, stoppedAtMs - 1300);
+  return { file, saved };
+}
+
+describe('recording while storage fails (NATS, transcript-store on S3 behind a fault proxy)', function () {
+  this.timeout(120_000);
+  const stack = stackForSuite({});
+
+  for (const [label, modes] of [
+    ['connections refused, then 503s', [{ kind: 'refuse' }, { kind: 'unavailable' }]],
+    ['no answer at all (requests time out), then 503s', [{ kind: 'hang' }, { kind: 'unavailable' }]],
+  ] as Array<[string, FaultMode[]]>)
+    it(`storage away (${label}), then back: every batch stored once, in order, none missing`, async () => {
+      const s = stack();
+      const m = await toneMeeting(s);
+      await outage(s, m, {
+        async begin() {
+          s.proxy.set(modes[0]);
+          await sleep(4000);
+          s.proxy.set(modes[1]);
+        },
+        end: async () => s.proxy.set({ kind: 'pass' }),
+      });
+      const stoppedAt = await m.stop();
+      await expectWholeFile(s, m, stoppedAt);
+      expect(m.requests.retries(), 'batches were sent again').to.be.above(0);
+      expect(await s.h.metrics()).to.match(/meeting_recording_append_retries_total\{[^}]*\} [1-9]/);
+    });
+
+  it('storage answering every request 7 s late: attempts time out and are sent again, nothing is stored twice', async () => {
+    const s = stack();
+    const m = await toneMeeting(s);
+    await sleep(2000);
+    s.proxy.set({ kind: 'late', ms: 7000 });
+    await sleep(15_000);
+    s.proxy.set({ kind: 'pass' });
+    await sleep(4000);
+    const stoppedAt = await m.stop();
+    await expectWholeFile(s, m, stoppedAt);
+    // The first attempts' writes landed after their retries were sent (3 s timeout, 7 s answers).
+    expect(m.requests.retries()).to.be.above(1);
+  });
+
+  it('storage hung: the meeting is ended within 10 s of the stop; recording_saved comes after, once storage answers', async () => {
+    const s = stack();
+    const m = await toneMeeting(s);
+    await sleep(3000);
+    s.proxy.set({ kind: 'hang' });
+    await sleep(4000);
+    const stoppedAt = await m.stop();
+    const stopped = Date.now();
+    const ended = await s.h.waitForEvent(m.meetingId, (e) => e.payload.status === 'ended', 10_000);
+    expect(Date.now() - stopped, 'ended within 10 s of the stop').to.be.below(10_000);
+    expect(s.h.events(m.meetingId).some((e) => e.type === 'recording_saved')).to.equal(false);
+    // The record shows the recording still on its way: audio waiting on the worker.
+    const record = await s.h.request<{ recording: RecordingInfo | null }>('get', {
+      caller: TOKEN_CALLER,
+      meetingId: m.meetingId,
+    });
+    expect(record.recording).to.include({ status: 'recording' });
+    expect(record.recording?.pendingBytes).to.be.above(0);
+
+    await sleep(3000);
+    s.proxy.set({ kind: 'pass' });
+    const { saved } = await expectWholeFile(s, m, stoppedAt);
+    expect(saved.sequence, 'recording_saved after ended').to.be.above(ended.sequence);
+    const { events } = await s.h.request<{ events: EventEnvelope[] }>('events', {
+      meetingId: m.meetingId,
+      afterSequence: 0,
+    });
+    expect(events.map((e) => e.type).slice(-2)).to.deep.equal(['meeting_status', 'recording_saved']);
+    await eventuallyPasses(async () => {
+      const after = await s.h.request<{ recording: RecordingInfo | null }>('get', {
+        caller: TOKEN_CALLER,
+        meetingId: m.meetingId,
+      });
+      expect(after.recording).to.include({ status: 'saved', bytes: saved.payload.bytes });
+    }, "the record's recording saved");
+  });
+
+  it('a worker stopped before storage took its spool: the next process sends it and finishes the file', async () => {
+    const s = stack();
+    const m = await toneMeeting(s);
+    await sleep(3000);
+    s.proxy.set({ kind: 'refuse' });
+    await sleep(4000);
+    m.quiet();
+    const stoppedAt = Date.now() - m.live;
+    // A restart (an upgrade) with storage away: the meeting ends, its audio stays on the worker's disk.
+    await s.h.stopSession();
+    const spooled = path.join(s.h.dataDir, 'recording-spool', m.meetingId);
+    expect(fs.existsSync(path.join(spooled, 'meta.json')), 'the spool kept').to.equal(true);
+    const ended = await s.h.waitForEvent(m.meetingId, (e) => e.payload.status === 'ended');
+    expect(ended.payload.reason).to.equal('worker_shutdown');
+    s.proxy.set({ kind: 'pass' });
+    await s.h.restartSession();
+    const saved = await s.h.waitForEvent(m.meetingId, (e) => e.type === 'recording_saved', 30_000);
+    expect(saved.sequence).to.be.above(ended.sequence);
+    const file = await storedBytes(s.h.bus, m.meetingId);
+    expectPagesOnceInOrder(file);
+    m.requests.expectOneIdentityPerBatch();
+    // Up to the worker's stop (the page's last second may not have come), the tone all along.
+    expect(decodeAudio(file).seconds * 1000).to.be.within(stoppedAt - 1500, stoppedAt + 2500);
+    expectToneThroughout(file, 300, stoppedAt - 1500);
+    await eventually(() => !fs.existsSync(spooled), 'the spool removed once the file is finished');
+  });
+});
+
+describe('recording on files while transcript-store is away (NATS)', function () {
+  this.timeout(120_000);
+  const stack = stackForSuite({}, 'files');
+
+  it('transcript-store stopped for a while, then started again: every batch stored once, in order, none missing', async () => {
+    const s = stack();
+    const m = await toneMeeting(s);
+    await outage(s, m, { begin: () => s.h.stopStore(), end: () => s.h.startStore() });
+    const stoppedAt = await m.stop();
+    await expectWholeFile(s, m, stoppedAt);
+    expect(m.requests.retries(), 'batches were sent again').to.be.above(0);
+  });
+});
+
+describe('recording with a full spool (NATS, S3 refusing)', function () {
+  this.timeout(120_000);
+  // 0.3 MB: about 9 s of the test's 256 kbit/s tone.
+  const stack = stackForSuite({ RECORDING_SPOOL_MAX_MB: '0.3' });
+
+  it('drops audio only while the spool is full: a spool_full gap with its times, silence there, nothing else lost', async () => {
+    const s = stack();
+    const m = await toneMeeting(s);
+    await sleep(3000);
+    s.proxy.set({ kind: 'refuse' });
+    const refusedAt = Date.now() - m.live;
+    let gapStart = 0;
+    await eventuallyPasses(
+      async () => {
+        const { recording } = await liveRecording(s.h, m.meetingId);
+        const gap = recording?.gaps.find((g) => g.reason === 'spool_full');
+        expect(gap, 'a spool_full gap in the status').to.not.equal(undefined);
+        gapStart = gap!.startMs;
+      },
+      'the spool full',
+      25_000,
+    );
+    // Full after about 9 s of refused audio (what the spool holds), not before.
+    expect(gapStart).to.be.within(refusedAt + 6000, refusedAt + 12_000);
+    await sleep(5000);
+    expect(await s.h.metrics()).to.match(/meeting_recording_spool_dropped_seconds_total\{[^}]*\} [1-9]/);
+    s.proxy.set({ kind: 'pass' });
+    const backAt = Date.now() - m.live;
+    await sleep(5000);
+    const stoppedAt = await m.stop();
+    await s.h.waitForEvent(m.meetingId, (e) => e.type === 'recording_saved', 30_000);
+
+    await eventually(() => m.requests.finishes().length > 0, 'the finish sent');
+    const gaps = m.requests.finishes()[0].gaps ?? [];
+    expect(gaps).to.have.length(1);
+    const [gap] = gaps;
+    expect(gap).to.include({ reason: 'spool_full', startMs: gapStart });
+    // Room again as soon as storage took the first batches back.
+    expect(gap.endMs).to.be.within(backAt - 500, backAt + 5000);
+
+    const file = await storedBytes(s.h.bus, m.meetingId);
+    expectPagesOnceInOrder(file);
+    m.requests.expectOneIdentityPerBatch();
+    const audio = decodeAudio(file);
+    expect(audio.seconds * 1000, "the file keeps the meeting's timeline").to.be.within(
+      stoppedAt - 700,
+      stoppedAt + 700,
+    );
+    expectToneThroughout(file, 300, gap.startMs - 300);
+    expect(audio.rms(gap.startMs + 300, gap.endMs - 300), 'silence where the spool was full').to.be.below(
+      SILENCE_CEILING,
+    );
+    expectToneThroughout(file, gap.endMs + 300, stoppedAt - 1300);
+  });
+});
