@@ -74,6 +74,20 @@ export interface RecordingSlice {
   tracks: number;
 }
 
+/**
+ * Audio the page made that is not in the recording: slices that could not be read (or never
+ * came), one burst of them (webm-batches.ts).
+ */
+export interface SkippedAudio {
+  /** Epoch ms: the end of the audio read before, the start of the audio read after. */
+  fromEpochMs: number;
+  toEpochMs: number;
+  /** The slices in the burst (about a second each). */
+  slices: number;
+  /** Why, for the operator: the first reason in the burst. */
+  detail: string;
+}
+
 /** One batch of the page's audio (webm-batches.ts): Opus packets concatenated, with each one's size and duration. */
 export interface AudioBatch {
   /** Epoch ms at which the encoder's timeline (timestamp 0) is, as measured over the recent slices. */
