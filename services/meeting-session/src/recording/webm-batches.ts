@@ -131,8 +131,7 @@ export class WebmBatches {
     for (const frame of frames) {
       const resumed = frame.resumed ?? this.resumeWhy;
       this.resumeWhy = null;
-      const durationUs =
-        frame.track === track.number ? (opusPacketSamples(frame.bytes) * 1_000_000) / OPUS_RATE : 0;
+      const durationUs = frame.track === track.number ? (opusPacketSamples(frame.bytes) * 1_000_000) / OPUS_RATE : 0;
       if (durationUs > 0) packets.push({ ...frame, durationUs, resumed: resumed ?? undefined });
       else if (frame.track === track.number) this.resumeWhy = resumed ?? 'an Opus packet whose length cannot be told';
       else this.resumeWhy = resumed;

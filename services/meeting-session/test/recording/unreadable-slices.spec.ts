@@ -46,7 +46,10 @@ function placed(batch: AudioBatch): Array<{ from: number; to: number; hex: strin
 }
 
 /** A slice with other bytes in it. */
-const withBytes = (slice: RecordingSlice, bytes: Buffer): RecordingSlice => ({ ...slice, data: bytes.toString('base64') });
+const withBytes = (slice: RecordingSlice, bytes: Buffer): RecordingSlice => ({
+  ...slice,
+  data: bytes.toString('base64'),
+});
 
 /** Deterministic noise: a mangled slice that does not change from run to run. */
 function noise(length: number, seed: number): Buffer {
@@ -68,7 +71,8 @@ const MANGLINGS: Array<{ name: string; detail: RegExp; slices: (all: RecordingSl
   {
     name: 'zeros',
     detail: /EBML integer/,
-    slices: (all) => all.map((s, i) => (i === BAD ? withBytes(s, Buffer.alloc(Buffer.from(s.data, 'base64').length)) : s)),
+    slices: (all) =>
+      all.map((s, i) => (i === BAD ? withBytes(s, Buffer.alloc(Buffer.from(s.data, 'base64').length)) : s)),
   },
   {
     name: 'its first block of a track the stream never declared',
@@ -139,9 +143,10 @@ describe('recording: a bad slice of the page recording skipped, the rest read (h
       const lost = cleanPackets.length - read.length;
       expect(lostFrom, 'the packets before the bad slice').to.be.within(1, cleanPackets.length);
       expect(lost, 'the packets lost').to.be.within(1, placed(clean.batches[BAD]!).length + 1);
-      expect(read.map((p) => p.hex), 'every packet after').to.deep.equal(
-        [...cleanPackets.slice(0, lostFrom), ...cleanPackets.slice(lostFrom + lost)].map((p) => p.hex),
-      );
+      expect(
+        read.map((p) => p.hex),
+        'every packet after',
+      ).to.deep.equal([...cleanPackets.slice(0, lostFrom), ...cleanPackets.slice(lostFrom + lost)].map((p) => p.hex));
       expect(lostFrom + lost, 'the slices after the bad one read').to.be.lessThan(
         cleanPackets.length - placed(clean.batches.at(-1)!).length - placed(clean.batches.at(-2)!).length,
       );
@@ -191,7 +196,10 @@ describe('recording: a bad slice of the page recording skipped, the rest read (h
     }));
     const { skips } = takeEach([first, second, ...bad]);
     expect(skips.length, 'at 10 s, at 20 s, and at the end').to.equal(3);
-    expect(skips.reduce((n, s) => n + s.slices, 0), 'every bad slice counted').to.equal(25);
+    expect(
+      skips.reduce((n, s) => n + s.slices, 0),
+      'every bad slice counted',
+    ).to.equal(25);
     skips.slice(1).forEach((s, i) => expect(s.fromEpochMs).to.equal(skips[i].toEpochMs));
     expect(skips.at(-1)!.toEpochMs).to.equal(bad.at(-1)!.at);
   });
