@@ -11,7 +11,14 @@
  * warning once an append succeeds again.
  */
 import { randomInt } from 'node:crypto';
-import { RECORDING_FORMAT, recordingPath, routes, ServiceError, type RecordingInfo } from '@notetaker/contracts';
+import {
+  RECORDING_FORMAT,
+  recordingPath,
+  routes,
+  ServiceError,
+  type RecordingGap,
+  type RecordingInfo,
+} from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/observability';
 import { OPUS_RATE } from './ogg.js';
@@ -79,6 +86,14 @@ export class Recorder {
   failed(detail: string): void {
     this.everFailed = true;
     this.setTrouble('page', detail);
+  }
+
+  /**
+   * STUB for issue 50 item 5 (the page's capture): audio the page made that is not in the file
+   * (`reason`, from and to in epoch ms). The recorder's owner replaces it with the gaps it keeps.
+   */
+  noteGap(reason: RecordingGap['reason'], fromEpochMs: number, toEpochMs: number): void {
+    void [reason, fromEpochMs, toEpochMs];
   }
 
   /** What the status shows: null when the meeting is not recording (yet). */
