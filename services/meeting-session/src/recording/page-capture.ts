@@ -449,7 +449,8 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
         mix.restarts++;
         restarted = record() === null;
       }
-      // After the failed recorder's last slice, before the next one's first.
+      // After the slices already taken, before the new recorder's first (a second away); the failed one's
+      // last slice, handed over as it stops, may follow: its stream is still read.
       mix.sending = mix.sending.then(function () {
         deliver(binding, { error: error, restarted: restarted });
       });
