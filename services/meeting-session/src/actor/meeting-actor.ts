@@ -293,13 +293,22 @@ export class MeetingActor {
       audio: (batch) => {
         if (this.phase !== 'closed') this.recorder?.add(batch);
       },
-      audioFailed: (detail) => {
-        this.recorder?.failed(`the page cannot capture audio: ${detail}`);
-        if (this.transcription)
-          post(() => this.onWarning('transcription_unavailable', true, `the page cannot capture audio: ${detail}`));
+      audioFailed: (detail) => this.recorder?.failed(`the page cannot record audio: ${detail}`),
+      audioSkipped: (skip) => {
+        this.deps.logger.warn(
+          { meetingId: this.meetingId, ...skip },
+          'audio the page recorded could not be read: skipped',
+        );
+        this.recorder?.noteGap('unreadable_audio', skip.fromEpochMs, skip.toEpochMs);
       },
       // Like audio: the transcriber keeps its own order, and the mailbox must not delay the timeline.
       pcm: (chunk) => this.transcription?.pcm(chunk),
+      pcmFailed: (detail) => {
+        if (this.transcription)
+          post(() =>
+            this.onWarning('transcription_unavailable', detail !== null, `the page cannot tap audio: ${detail}`),
+          );
+      },
       looks: (tiles) => this.transcription?.looks(tiles, Date.now()),
       captionsOn: (on) => this.transcription?.captionsOn(on, Date.now()),
       failed: (reason, detail, evidence) => post(() => this.onFailed(reason, detail, evidence)),

@@ -7,7 +7,7 @@
  * finalisation (when a turn is complete) is the driver's job because its timing is per platform.
  */
 import type { DriverEnd, DriverFailure, MeetingWarning, Platform, StorageState } from '@notetaker/contracts';
-import type { AudioBatch, PcmMessage } from '../recording/page-capture.js';
+import type { AudioBatch, PcmMessage, SkippedAudio } from '../recording/page-capture.js';
 import type { TileLook } from './tile-readings.js';
 
 export interface CaptionUpdate {
@@ -50,10 +50,20 @@ export interface DriverListener {
   signedIn(identity: string): void;
   /** Recording: about a second of the meeting's audio, encoded in the page. */
   audio(batch: AudioBatch): void;
-  /** Recording or transcription: the page cannot capture audio (why, for the operator). */
+  /** Recording: the page cannot record audio (why, for the operator); transcription's tap is apart (pcmFailed). */
   audioFailed(detail: string): void;
+  /**
+   * Recording: audio the page made that could not be read (or never came), one burst of bad
+   * slices: the recording lacks that span, and goes on with the audio after it.
+   */
+  audioSkipped(skip: SkippedAudio): void;
   /** Transcription from audio: 100 ms of one remote track's audio, or word that the track went quiet. */
   pcm(chunk: PcmMessage): void;
+  /**
+   * Transcription from audio: the page cannot tap the tracks (why, for the operator), or can
+   * again (null: the page tries again as tracks come). The recording is not concerned.
+   */
+  pcmFailed(detail: string | null): void;
   /**
    * How the tiles look now (the bot's own left out), at every reading of the page while live: who
    * speaks is learned from them (transcription/speaker-learner.ts).

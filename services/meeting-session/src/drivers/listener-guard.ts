@@ -4,7 +4,7 @@
  * that throws never breaks the browser side.
  */
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
-import type { AudioBatch, PcmMessage } from '../recording/page-capture.js';
+import type { AudioBatch, PcmMessage, SkippedAudio } from '../recording/page-capture.js';
 import type { TileLook } from './tile-readings.js';
 import type {
   CaptionUpdate,
@@ -61,8 +61,16 @@ export class GuardedListener implements DriverListener {
     this.deliver((l) => l.audioFailed(detail));
   }
 
+  audioSkipped(skip: SkippedAudio): void {
+    this.deliver((l) => l.audioSkipped(skip));
+  }
+
   pcm(chunk: PcmMessage): void {
     this.deliver((l) => l.pcm(chunk));
+  }
+
+  pcmFailed(detail: string | null): void {
+    this.deliver((l) => l.pcmFailed(detail));
   }
 
   looks(tiles: TileLook[]): void {

@@ -22,6 +22,12 @@
  * speaker, so two people talking at once stay apart) as 16 kHz PCM by an AudioWorklet, off the
  * page's main thread, and handed over through `__ntPcm` every 100 ms (transcription/); a track
  * that stops (muted, ended) is said to be quiet there, after its last chunk (PcmQuiet).
+ *
+ * The two parts start, fail and recover apart: the recording starts whatever the tap does (the tap
+ * loads its module asynchronously, and start() never waits for it); a tap that could not start says
+ * so once through `__ntPcm` and is tried again when a track comes (every TAP_RETRY_MS at most),
+ * saying so when it runs; a MediaRecorder that fails is replaced by a new one on the same mix (a
+ * stream of its own, up to MAX_RESTARTS times), the worker told through `__ntAudio`.
  */
 
 /**
@@ -52,8 +58,14 @@ export interface PcmQuiet {
   quiet: true;
 }
 
-/** What the page hands over through `__ntPcm`. */
+/** What the page hands over through `__ntPcm` for the transcriber. */
 export type PcmMessage = PcmChunk | PcmQuiet;
+
+/**
+ * Through `__ntPcm` too, in order with the chunks: the tap could not start (why; it is tried
+ * again when a new track comes), or runs again after it could not.
+ */
+export type TapState = { tap: 'failed'; detail: string } | { tap: 'running' };
 
 export const PCM_SAMPLE_RATE = 16_000;
 
@@ -72,6 +84,29 @@ export interface RecordingSlice {
   data: string;
   /** Remote audio tracks captured so far in this page. */
   tracks: number;
+}
+
+/**
+ * Through `__ntAudio` instead of a slice: the page's MediaRecorder failed (why). `restarted`: a
+ * new recorder took over, on a stream of its own (from slice 0); else the recording stopped.
+ */
+export interface RecorderError {
+  error: string;
+  restarted: boolean;
+}
+
+/**
+ * Audio the page made that is not in the recording: slices that could not be read (or never
+ * came), one burst of them (webm-batches.ts).
+ */
+export interface SkippedAudio {
+  /** Epoch ms: the end of the audio read before, the start of the audio read after. */
+  fromEpochMs: number;
+  toEpochMs: number;
+  /** The slices in the burst (about a second each). */
+  slices: number;
+  /** Why, for the operator: the first reason in the burst. */
+  detail: string;
 }
 
 /** One batch of the page's audio (webm-batches.ts): Opus packets concatenated, with each one's size and duration. */
@@ -132,32 +167,49 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
   if (window.__ntCapture || typeof window.RTCPeerConnection !== 'function') return;
   var tracks = new Set();
   var wirings = [];
+  var wanted = { record: false, transcribe: false };
   var mix = null;
   var tap = null;
   var stopped = false;
   var finished = Promise.resolve();
+  // The tap: under way, or why it could not start (and when), while it is tried again.
+  var tapStarting = false;
+  var tapFailure = null;
+  var TAP_RETRY_MS = 2000;
+  var TAP_LOAD_MS = 10000;
+  // Recorders that failed are replaced this many times at most.
+  var MAX_RESTARTS = 3;
 
   // A track is in the capture only while media flows on it (unmuted): a receiver nobody sends on,
-  // or one a renegotiation left behind, costs nothing.
+  // or one a renegotiation left behind, costs nothing. Each part (the mix, the tap) is wired on its
+  // own: a part that starts late (a tap tried again) takes the tracks already playing, and one
+  // that throws leaves the other wired.
   function attach(track) {
     var wired = null;
     function plug() {
-      if (wired || track.muted || track.readyState === 'ended' || (!mix && !tap)) return;
-      var stream = new MediaStream([track]);
-      var element = new Audio();
-      element.muted = true;
-      element.srcObject = stream;
-      element.play().catch(function () {});
-      wired = { element: element, parts: [] };
-      if (mix) {
-        var source = mix.ctx.createMediaStreamSource(stream);
-        source.connect(mix.dest);
-        wired.parts.push(source);
+      if (stopped || track.muted || track.readyState === 'ended' || (!mix && !tap)) return;
+      if (!wired) {
+        var stream = new MediaStream([track]);
+        var element = new Audio();
+        element.muted = true;
+        element.srcObject = stream;
+        element.play().catch(function () {});
+        wired = { stream: stream, element: element, parts: [], mixed: false, tap: null };
       }
-      if (tap) {
-        var tapped = tap.wire(track.id, stream);
-        wired.parts.push(tapped.source, tapped.node);
-        wired.tap = tapped.node;
+      if (mix && !wired.mixed) {
+        try {
+          var source = mix.ctx.createMediaStreamSource(wired.stream);
+          source.connect(mix.dest);
+          wired.parts.push(source);
+          wired.mixed = true;
+        } catch (e) {}
+      }
+      if (tap && !wired.tap) {
+        try {
+          var tapped = tap.wire(track.id, wired.stream);
+          wired.parts.push(tapped.source, tapped.node);
+          wired.tap = tapped.node;
+        } catch (e) {}
       }
     }
     // Muted, ended or gone, the track may stop in the middle of a word: its tap says so, so that
@@ -179,12 +231,16 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
     plug();
   }
   function take(pc) {
+    var found = false;
     pc.getReceivers().forEach(function (receiver) {
       var track = receiver.track;
       if (!track || track.kind !== 'audio' || tracks.has(track) || track.readyState === 'ended') return;
       tracks.add(track);
       attach(track);
+      found = true;
     });
+    // A tap that could not start is tried again when a track comes (what it is for).
+    if (found) tryTap();
   }
 
   var proto = window.RTCPeerConnection.prototype;
@@ -228,16 +284,40 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
   }
 
   // Transcription: each track on its own, resampled by the browser to pcmRate, in 100 ms chunks (a final waits
-  // for the chunk that ends its pause: shorter chunks, an earlier final).
-  async function startTap() {
-    if (typeof AudioWorkletNode !== 'function') return 'this browser has no AudioWorklet';
-    var ctx = new AudioContext({ sampleRate: pcmRate, latencyHint: 'playback', sinkId: { type: 'none' } });
-    var url = URL.createObjectURL(new Blob([tapScript], { type: 'text/javascript' }));
+  // for the chunk that ends its pause: shorter chunks, an earlier final). Resolves to null, or why
+  // not and whether trying again may help.
+  async function openTap() {
+    if (typeof AudioWorkletNode !== 'function') return { detail: 'this browser has no AudioWorklet', again: false };
+    var ctx;
     try {
-      await ctx.audioWorklet.addModule(url);
+      ctx = new AudioContext({ sampleRate: pcmRate, latencyHint: 'playback', sinkId: { type: 'none' } });
+    } catch (e) {
+      return { detail: 'no audio context for the tap: ' + String(e), again: true };
+    }
+    if (!ctx.audioWorklet) {
+      ctx.close().catch(function () {});
+      return { detail: 'this page has no AudioWorklet (not a secure context)', again: false };
+    }
+    var url = URL.createObjectURL(new Blob([tapScript], { type: 'text/javascript' }));
+    var timer;
+    try {
+      // A module that never loads must not hold the tap (it is tried again) for ever.
+      await Promise.race([
+        ctx.audioWorklet.addModule(url),
+        new Promise(function (_, reject) {
+          timer = setTimeout(function () { reject(new Error('no answer in ' + TAP_LOAD_MS + ' ms')); }, TAP_LOAD_MS);
+        }),
+      ]);
     } catch (e) {
       ctx.close().catch(function () {});
-      return 'the audio tap could not be loaded: ' + String(e);
+      return { detail: 'the audio tap could not be loaded: ' + String(e), again: true };
+    } finally {
+      clearTimeout(timer);
+      URL.revokeObjectURL(url);
+    }
+    if (stopped) {
+      ctx.close().catch(function () {});
+      return null;
     }
     ctx.resume();
     // Where the audio clock's zero is on the wall clock: the least delayed of the recent readings
@@ -274,7 +354,29 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
     return null;
   }
 
+  // The tap starts on its own, never holding the recording back: at start(), and, if it could not,
+  // again when a track comes (not more often than TAP_RETRY_MS). It says how it went through
+  // pcmBinding, in order with its chunks: failed once (not at every try), running once it does.
+  function tryTap() {
+    if (stopped || tap || tapStarting || !wanted.transcribe) return;
+    if (tapFailure && (!tapFailure.again || Date.now() - tapFailure.at < TAP_RETRY_MS)) return;
+    tapStarting = true;
+    openTap().then(function (failure) {
+      tapStarting = false;
+      if (stopped) return;
+      if (failure) {
+        if (!tapFailure) deliver(pcmBinding, { tap: 'failed', detail: failure.detail });
+        tapFailure = { again: failure.again, at: Date.now() };
+        return;
+      }
+      if (tapFailure) deliver(pcmBinding, { tap: 'running' });
+      tapFailure = null;
+      wirings.forEach(function (plug) { plug(); });
+    });
+  }
+
   // Recording: the tracks mixed to one channel, encoded to Opus in WebM by the browser itself.
+  // Null, or why the page cannot record.
   function startMix() {
     var type = 'audio/webm;codecs=opus';
     if (typeof MediaRecorder !== 'function' || !MediaRecorder.isTypeSupported(type)) {
@@ -293,24 +395,36 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
     idle.connect(dest);
     idle.start();
     ctx.resume();
+    // Slices are read one after the other, whichever recorder made them, so they reach the worker in order.
+    mix = { ctx: ctx, dest: dest, recorder: null, type: type, restarts: 0, sending: Promise.resolve() };
+    var failure = record();
+    if (failure) {
+      ctx.close().catch(function () {});
+      mix = null;
+    }
+    return failure;
+  }
+
+  // A recorder on the mix, its stream of its own (an id, slices from 0). One that fails is replaced
+  // (up to MAX_RESTARTS times): the recording goes on, a gap where the failed one's audio was.
+  function record() {
     var recorder;
     try {
-      recorder = new MediaRecorder(dest.stream, { mimeType: type, audioBitsPerSecond: bitrate });
+      // A stream of its own over the mix's track: what is done to one recorder's stream is not the next one's.
+      var input = new MediaStream(mix.dest.stream.getAudioTracks());
+      recorder = new MediaRecorder(input, { mimeType: mix.type, audioBitsPerSecond: bitrate });
     } catch (e) {
-      ctx.close().catch(function () {});
       return 'MediaRecorder refused the mix: ' + String(e);
     }
-    mix = { ctx: ctx, dest: dest, recorder: recorder };
+    mix.recorder = recorder;
     var stream = Date.now().toString(36) + '-' + Math.random().toString(36).slice(2);
     var seq = 0;
-    // Slices are read one after the other, so they reach the worker in the stream's order.
-    var sending = Promise.resolve();
     recorder.ondataavailable = function (event) {
       var at = Date.now();
       var blob = event.data;
       if (!blob || blob.size === 0) return;
       var n = seq++;
-      sending = sending.then(function () {
+      mix.sending = mix.sending.then(function () {
         return new Promise(function (resolve) {
           var reader = new FileReader();
           reader.onloadend = function () {
@@ -324,12 +438,29 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
       });
     };
     recorder.onerror = function (event) {
-      deliver(binding, { error: String((event && event.error) || 'MediaRecorder failed') });
+      if (stopped || mix.recorder !== recorder) return;
+      var error = String((event && event.error) || 'MediaRecorder failed');
+      // A recorder that failed stops (and hands over what it holds): never two recording at once.
+      if (recorder.state !== 'inactive') {
+        try { recorder.stop(); } catch (e) {}
+      }
+      var restarted = false;
+      if (mix.restarts < MAX_RESTARTS) {
+        mix.restarts++;
+        restarted = record() === null;
+      }
+      // After the slices already taken, before the new recorder's first (a second away); the failed one's
+      // last slice, handed over as it stops, may follow: its stream is still read.
+      mix.sending = mix.sending.then(function () {
+        deliver(binding, { error: error, restarted: restarted });
+      });
     };
+    var ctx = mix.ctx;
+    var sending = function () { return mix.sending; };
     finished = new Promise(function (resolve) {
       recorder.onstop = function () {
-        sending.then(function () {
-          ctx.close().catch(function () {});
+        sending().then(function () {
+          if (stopped) ctx.close().catch(function () {});
           resolve();
         });
       };
@@ -338,11 +469,14 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
     return null;
   }
 
-  // start({record, transcribe}) resolves to null, or why the page cannot capture.
-  async function start(what) {
-    if (mix || tap) return null;
-    var failure = (what.transcribe && (await startTap())) || (what.record && startMix()) || null;
+  // start({record, transcribe}): each part on its own. Null, or why the page cannot record; the
+  // tap says how it went through pcmBinding.
+  function start(what) {
+    if (stopped) return null;
+    wanted = { record: wanted.record || what.record, transcribe: wanted.transcribe || what.transcribe };
+    var failure = what.record && !mix ? startMix() : null;
     wirings.forEach(function (plug) { plug(); });
+    if (what.transcribe) tryTap();
     return failure;
   }
 
@@ -355,6 +489,7 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
       if (tap) tap.ctx.close().catch(function () {});
       // The recorder hands over what it holds, then stops.
       if (mix && mix.recorder.state !== 'inactive') mix.recorder.stop();
+      else if (mix) mix.ctx.close().catch(function () {});
       return finished;
     },
   };

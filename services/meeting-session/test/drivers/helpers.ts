@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
-import type { AudioBatch, PcmChunk, PcmMessage } from '../../src/recording/page-capture.js';
+import type { AudioBatch, PcmChunk, PcmMessage, SkippedAudio } from '../../src/recording/page-capture.js';
 import type { TileLook } from '../../src/drivers/tile-readings.js';
 import type {
   CaptionUpdate,
@@ -85,6 +85,14 @@ export class RecordingListener implements DriverListener {
   }
   audioFailed(detail: string): void {
     this.events.push(`audio_failed:${detail}`);
+  }
+  readonly audioSkips: SkippedAudio[] = [];
+  audioSkipped(skip: SkippedAudio): void {
+    this.audioSkips.push(skip);
+    this.events.push(`audio_skipped:${skip.detail}`);
+  }
+  pcmFailed(detail: string | null): void {
+    this.events.push(detail === null ? 'pcm_running' : `pcm_failed:${detail}`);
   }
 
   readonly pcmChunks: PcmChunk[] = [];
