@@ -43,7 +43,7 @@ const RAISED: Record<MeetingWarning, string> = {
   caption_language_unavailable: 'the captions are not in the language asked for',
   recording_unavailable: 'recording storage does not take the audio (the worker spools it)',
   recording_capture_degraded: "the bot's page captures too little of the meeting's audio, or none",
-  transcription_unavailable: 'speech is not transcribed: the speech engine does not answer',
+  transcription_unavailable: 'speech is not transcribed (the detail says why: the engine, its queue, the page)',
   transcription_budget_exhausted: "the meeting's audio transcription budget is spent",
   join_screen_unknown: 'the bot is stuck on a join screen (one it does not recognise, or cannot get past)',
 };
@@ -53,7 +53,7 @@ const CLEARED: Record<MeetingWarning, string> = {
   caption_language_unavailable: 'captions are in the language asked for',
   recording_unavailable: 'recording storage takes the audio again',
   recording_capture_degraded: "the bot's page captures the meeting's audio again",
-  transcription_unavailable: 'the speech engine answers again',
+  transcription_unavailable: 'speech is transcribed again',
   transcription_budget_exhausted: 'audio transcription goes on',
   join_screen_unknown: 'the bot moved on from the join screen it was stuck on',
 };
