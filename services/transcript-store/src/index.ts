@@ -1,1 +1,1 @@
-export { transcriptStoreService, type RunningTranscriptStore } from './service.js';
+export { transcriptStoreService, type RunningTranscriptStore, type TranscriptStoreOptions } from './service.js';

@@ -2,7 +2,8 @@
  * The transcript-store service: segments in its own store, markdown documents under CONTENT_ROOT,
  * and search over saved transcripts. Served on `svc.transcripts.*` in the `q.transcripts` queue
  * group; every instance also follows `broadcast.transcripts.saved` to keep its search index whole when
- * another instance wrote a document.
+ * another instance wrote a document, and serves its own `instance.transcripts.<id>.recording-*`
+ * subjects for the recordings it writes (recordings/forwarding.ts).
  */
 import crypto from 'node:crypto';
 import { broadcasts, queueGroup, routes } from '@notetaker/contracts';
@@ -15,6 +16,11 @@ import { Indexer } from './indexer.js';
 import { Segments } from './segments.js';
 import { RecordingLibrary } from './recordings/library.js';
 import { recordingStorageFromEnv } from './recordings/index.js';
+import type { ChainLimits } from './recordings/chains.js';
+import { RecordingRoutes } from './recordings/forwarding.js';
+import { RecordingSweep, type SweepOptions } from './recordings/sweep.js';
+import type { WriterLeaseOptions } from './recordings/writers.js';
+import { createRecordingMetrics } from './metrics.js';
 
 /** transcript-store's own variables (the shared ones are in @notetaker/config). */
 export const transcriptStoreEnv = z.object({
@@ -29,9 +35,23 @@ export interface RunningTranscriptStore extends RunningService {
   indexedSegments(): number;
   /** Resolves once the search index rebuilt at start is whole. */
   indexReady(): Promise<void>;
+  /** This instance's id: the holder named on the recordings it writes, and its own subjects' token. */
+  replicaId: string;
 }
 
-export function transcriptStoreService(): ServiceDefinition<RunningTranscriptStore> {
+/** How the recordings' replicas share the work; the defaults are production's (tests shorten them). */
+export interface TranscriptStoreOptions {
+  recordings?: {
+    writerLease?: WriterLeaseOptions;
+    chains?: ChainLimits;
+    sweep?: SweepOptions;
+    forwardTimeoutMs?: number;
+  };
+}
+
+export function transcriptStoreService(
+  options: TranscriptStoreOptions = {},
+): ServiceDefinition<RunningTranscriptStore> {
   return {
     name: 'transcript-store',
     async start(ctx: ServiceContext): Promise<RunningTranscriptStore> {
@@ -44,7 +64,28 @@ export function transcriptStoreService(): ServiceDefinition<RunningTranscriptSto
         fsync: env.TRANSCRIPT_FSYNC,
         logger: ctx.logger,
       });
-      const recordings = new RecordingLibrary(ctx.store, storage, ctx.logger);
+      const tuning = options.recordings ?? {};
+      // Read when /metrics is scraped, by then both exist.
+      const metrics = createRecordingMetrics(ctx.metrics, {
+        load: () => ({ chain: recordings.chains.load(), forward: recordingRoutes.forwards.load() }),
+        leases: () => recordings.writers.count(),
+      });
+      const recordings = new RecordingLibrary(ctx.store, storage, ctx.logger, {
+        replicaId: origin,
+        writerLease: tuning.writerLease,
+        chains: tuning.chains,
+        onBusy: metrics.onBusy('chain'),
+      });
+      const recordingRoutes = new RecordingRoutes({
+        bus: ctx.bus,
+        library: recordings,
+        logger: ctx.logger,
+        forwardTimeoutMs: tuning.forwardTimeoutMs,
+        chains: tuning.chains,
+        onBusy: metrics.onBusy('forward'),
+        onForwarded: metrics.onForwarded,
+      });
+      const sweep = new RecordingSweep(recordings, ctx.logger, tuning.sweep, metrics.onSwept);
       const documents = new Documents(ctx.store, segments, ctx.config.contentRoot, {
         fsync: env.TRANSCRIPT_FSYNC,
         recordingOf: (meetingId) => recordings.get(meetingId),
@@ -52,8 +93,12 @@ export function transcriptStoreService(): ServiceDefinition<RunningTranscriptSto
       await segments.init();
       await documents.init();
       await recordings.init();
+      sweep.start();
       const indexer = new Indexer(documents, segments, ctx.logger);
-      ctx.logger.info({ storage: storage.description }, 'recordings are kept in ' + storage.description);
+      ctx.logger.info(
+        { storage: storage.description, replica: origin },
+        'recordings are kept in ' + storage.description,
+      );
 
       const queue = { queue: queueGroup('transcripts') };
       const { transcripts } = routes;
@@ -92,17 +137,6 @@ export function transcriptStoreService(): ServiceDefinition<RunningTranscriptSto
           },
           queue,
         ),
-        answer(ctx.bus, routes.recordings.append, (req) => recordings.append(req), queue),
-        answer(ctx.bus, routes.recordings.finish, (req) => recordings.finish(req), queue),
-        answer(ctx.bus, routes.recordings.get, (req) => recordings.get(req.meetingId), queue),
-        answer(
-          ctx.bus,
-          routes.recordings.read,
-          async (req) => ({ data: (await recordings.read(req.meetingId, req.start, req.end)).toString('base64') }),
-          queue,
-        ),
-        answer(ctx.bus, routes.recordings.delete, (req) => recordings.delete(req.meetingId), queue),
-        answer(ctx.bus, routes.recordings.expire, (req) => recordings.expire(req.before), queue),
         answer(ctx.bus, transcripts.segments, (req) => segments.page(req.meetingId, req.fromIndex), queue),
         answer(ctx.bus, transcripts.document, (req) => documents.read(req.meetingId, req.offset, req.version), queue),
         answer(
@@ -113,14 +147,19 @@ export function transcriptStoreService(): ServiceDefinition<RunningTranscriptSto
         ),
       );
 
+      recordingRoutes.serve();
+
       return {
         indexedSegments: () => indexer.index.size,
         indexReady: () => rebuilt,
+        replicaId: origin,
         async stop() {
           indexer.stop();
-          await Promise.all(subs.map((s) => s.unsubscribe()));
+          await Promise.all([...subs.map((s) => s.unsubscribe()), recordingRoutes.close(), sweep.close()]);
           await segments.flush();
           await rebuilt;
+          // Its leases let go once its requests are answered: another replica writes those recordings at once.
+          await recordings.close();
           await storage.close();
         },
       };

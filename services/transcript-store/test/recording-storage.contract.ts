@@ -214,6 +214,41 @@ export function recordingStorageContract(factory: RecordingStorageFactory): void
     expect(whole.equals(recordingBytes(0, total)), 'the whole recording as appended').to.equal(true);
   });
 
+  it('lets two instances take turns on one recording (its writer lease moving), storing every byte once', async () => {
+    const a = open();
+    const b = open();
+    const key = 'turns.ogg';
+    await appendRange(a, key, 0, 20 * KiB, [4 * KiB]);
+    // The lease moves to b (another replica), which is told to read the recording afresh...
+    b.forget?.(key);
+    await appendRange(b, key, 20 * KiB, 40 * KiB, [4 * KiB]);
+    // ...and back to a, which last saw 20 KiB: a retry of a batch b stored is acknowledged, not stored again.
+    a.forget?.(key);
+    expect(await a.append(key, 20 * KiB, recordingBytes(20 * KiB, 4 * KiB))).to.deep.equal({ size: 40 * KiB });
+    await appendRange(a, key, 40 * KiB, 60 * KiB, [4 * KiB]);
+    expect(await b.stat(key)).to.deep.equal({ size: 60 * KiB, complete: false });
+    expect(await a.complete(key)).to.deep.equal({ size: 60 * KiB });
+    await expectRange(b, key, 0, 60 * KiB - 1);
+    expect(await place.traces()).to.have.length(1);
+  });
+
+  it('acknowledges a late retry of any batch of a complete recording, and refuses one that brings new bytes', async () => {
+    const storage = open();
+    const key = 'late.ogg';
+    await appendRange(storage, key, 0, 12 * KiB, [3 * KiB]);
+    await storage.complete(key);
+    // Every batch again, however late: each is acknowledged with the complete size.
+    for (let at = 0; at < 12 * KiB; at += 3 * KiB) {
+      expect(await open().append(key, at, recordingBytes(at, 3 * KiB))).to.deep.equal({ size: 12 * KiB });
+    }
+    // The last one with one byte more is new: refused, and the file is as it was.
+    expect((await rejection(storage.append(key, 9 * KiB, recordingBytes(9 * KiB, 3 * KiB + 1)))).code).to.equal(
+      'recording_complete',
+    );
+    await expectRange(storage, key, 0, 12 * KiB - 1);
+    expect(await storage.stat(key)).to.deep.equal({ size: 12 * KiB, complete: true });
+  });
+
   it('keeps every acknowledged byte when the appending process is killed (SIGKILL)', async function () {
     this.timeout(60_000);
     const key = 'killed.ogg';

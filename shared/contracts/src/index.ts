@@ -4,6 +4,7 @@ export {
   actorMeeting,
   evtMcpChange,
   evtMeeting,
+  instanceSubject,
   noticeMeeting,
   queueGroup,
   SERVICES,

@@ -44,6 +44,15 @@ export function noticeMeeting(meetingId: string, kind: 'warnings'): string {
   return `notice.meeting.${meetingId}.${kind}`;
 }
 
+/**
+ * A request to one instance of a service, named by the id it chose at start: another instance
+ * hands it work that instance owns (transcript-store: the appends of a recording whose writer's
+ * lease it holds). Apart from `svc.`: never in a queue group, never a route another service calls.
+ */
+export function instanceSubject(service: ServiceName, instanceId: string, verb: string): string {
+  return `instance.${service}.${token(instanceId)}.${token(verb)}`;
+}
+
 /** Queue group name for the instances of one service. */
 export function queueGroup(service: ServiceName): string {
   return `q.${service}`;

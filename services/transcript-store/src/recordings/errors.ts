@@ -1,8 +1,8 @@
 /**
  * The errors a recording storage raises, in one place so both adapters say the same thing and
  * the caller can tell them apart by code: a gap or a finished recording is the sender's mistake
- * (409), a full disk or an unreachable bucket is the storage's (the caller turns those into a
- * warning and carries on transcribing without audio).
+ * (409), a full disk or an unreachable bucket is the storage's, a busy replica is load (the
+ * worker keeps the audio in its spool and sends it again; the transcript goes on meanwhile).
  */
 import { ServiceError, errors } from '@notetaker/contracts';
 
@@ -28,6 +28,15 @@ export const recordingErrors = {
   /** ENOSPC or EDQUOT: what reached the disk before stays, the rest of the chunk did not. */
   storageFull: (where: string) =>
     new ServiceError('storage_full', `Recording storage is full: no space left on ${where}`, 507),
+  /**
+   * This replica holds as much of the meeting's (or all meetings') waiting audio as it may, or the
+   * replica that writes the recording cannot take it now: the sender keeps the batch and tries
+   * again (the worker's spool), nothing was stored.
+   */
+  busy: (meetingId: string, why: string, retryAfterS = 1) =>
+    new ServiceError('recording_busy', `Recording of ${meetingId} cannot take more now: ${why}`, 503, true, {
+      retryAfterS,
+    }),
   /** An object store that cannot be reached or refuses us; `why` names the cause, never a secret. */
   unavailable: (where: string, why: string) =>
     new ServiceError('recording_storage_unavailable', `Recording storage ${where} failed: ${why}`, 503, true),

@@ -13,6 +13,8 @@
  *   recording (`recording_complete`).
  * - No state lives only in memory: a new adapter instance (the process restarted after a crash)
  *   continues or completes a recording from what storage holds.
+ * - One writer per key at a time: transcript-store's replicas keep to that with a lease
+ *   (writers.ts), and tell the adapter to forget() what it cached when a recording comes back.
  * - What is stored so far is readable at any time, while appending and once complete.
  * - Keys are checked by assertRecordingKey (key.ts) before anything else.
  *
@@ -63,6 +65,13 @@ export interface RecordingStorage {
 
   /** Every key that has something stored, complete or not, once each, in no particular order. */
   keys(): AsyncIterable<string>;
+
+  /**
+   * Another writer may have appended to `key` since this instance last did (transcript-store
+   * handed the recording to another replica and back): what this instance remembers of it is
+   * read from storage again before its next append. For adapters that remember nothing, absent.
+   */
+  forget?(key: string): void;
 
   /** Waits for work under way and lets go of descriptors and connections. */
   close(): Promise<void>;

@@ -29,8 +29,10 @@
  * Recovery: everything is derived from the bucket. A new instance lists the staging folder
  * (parseStaged) on the first append, complete or read of a key; memory only caches what this
  * instance wrote, and an offset past that cached end is checked against the bucket before it is
- * refused. One writer per key at a time: two instances appending to one recording at once are
- * not supported.
+ * refused. One writer per key at a time: two instances appending to one recording at once could
+ * both write one segment, the shorter last; transcript-store's replicas never do (one holds the
+ * recording's lease, recordings/writers.ts, and the others hand it their requests), and an
+ * instance that gets a recording back forgets what it cached (forget()).
  *
  * Permissions the credentials need on the bucket: s3:ListBucket, s3:GetObject, s3:PutObject,
  * s3:DeleteObject, s3:AbortMultipartUpload (s3:ListBucketMultipartUploads is used when granted).
@@ -140,6 +142,11 @@ export class S3RecordingStorage implements RecordingStorage {
       await this.clearStaging(key, staged, { abort: false });
       return { size: staged.size };
     });
+  }
+
+  forget(key: string): void {
+    // Queued behind what is under way for the key: a background segment write keeps its state.
+    void this.serial.run(key, async () => this.appending.delete(key));
   }
 
   async stat(key: string): Promise<RecordingStat | null> {

@@ -18,6 +18,11 @@ export interface S3Endpoint {
     Pick<S3ConnectionOptions, 'accessKeyId' | 'secretAccessKey'>;
   /** True for the fake server. */
   local: boolean;
+  /**
+   * How many times each object was written by a PutObject (names as in the bucket), from now on;
+   * null on an endpoint that is not the fake server (it does not tell).
+   */
+  countPuts(): Map<string, number> | null;
   stop(): Promise<void>;
 }
 
@@ -39,6 +44,7 @@ export async function startS3Endpoint(): Promise<S3Endpoint> {
         secretAccessKey: env.RECORDINGS_S3_SECRET_ACCESS_KEY,
       },
       local: false,
+      countPuts: () => null,
       stop: async () => {},
     };
   }
@@ -65,6 +71,17 @@ export async function startS3Endpoint(): Promise<S3Endpoint> {
       secretAccessKey: LOCAL_KEY,
     },
     local: true,
+    countPuts() {
+      const counts = new Map<string, number>();
+      server.on('event', ({ Records }) => {
+        for (const record of Records) {
+          if (record.eventName !== 'ObjectCreated:Put') continue;
+          const key = decodeURIComponent(record.s3.object.key);
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+        }
+      });
+      return counts;
+    },
     async stop() {
       await server.close();
       fs.rmSync(directory, { recursive: true, force: true });

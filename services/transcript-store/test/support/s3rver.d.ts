@@ -15,6 +15,11 @@ declare module '@20minutes/s3rver' {
   export default class S3rver {
     constructor(options?: S3rverOptions);
     run(): Promise<AddressInfo>;
+    /** Every object written (`ObjectCreated:Put`, ...) or removed, as S3 event notifications. */
+    on(
+      event: 'event',
+      listener: (event: { Records: Array<{ eventName: string; s3: { object: { key: string } } }> }) => void,
+    ): this;
     close(): Promise<void>;
   }
 }
