@@ -8,6 +8,8 @@
  * - `delay`: every request reaches the server `delayMs` late (bytes towards the server are held
  *   back, in order), so its answer is that late too: a slow store whose write lands after the
  *   client gave up;
+ * - `late`: requests reach the server at once (their effect is immediate) and its answers come
+ *   `delayMs` late: a store whose write lands while the client has given up waiting for the answer;
  * - `hang`: connections are taken and read, and nothing is ever answered.
  *
  * A switch ends the connections opened before it (a keep-alive connection must not keep the old
@@ -22,6 +24,7 @@ export type FaultMode =
   | { kind: 'refuse' }
   | { kind: 'unavailable' }
   | { kind: 'delay'; delayMs: number }
+  | { kind: 'late'; delayMs: number }
   | { kind: 'hang' };
 
 export interface FaultProxy {
@@ -76,25 +79,28 @@ export async function startFaultProxy(
     const upstream = net.connect({ host, port: target.port });
     track(upstream);
     upstream.once('close', () => client.destroy());
-    upstream.pipe(client);
     if (now.kind === 'pass') {
+      upstream.pipe(client);
       client.once('close', () => upstream.destroy());
       client.pipe(upstream);
       return;
     }
-    // Held back by the same delay each, so the timers fire in the order the bytes came.
+    // The held direction's bytes wait the same delay each, so the timers fire in the order they came.
+    const [from, to] = now.kind === 'delay' ? [client, upstream] : [upstream, client];
     const held = new Set<NodeJS.Timeout>();
     const later = (send: () => void) => {
       const timer = setTimeout(() => {
         held.delete(timer);
-        if (!upstream.destroyed) send();
+        if (!to.destroyed) send();
       }, now.delayMs);
       held.add(timer);
     };
-    upstream.once('close', () => held.forEach(clearTimeout));
-    client.on('data', (chunk: Buffer) => later(() => upstream.write(chunk)));
-    // What the client sent before it went still reaches the server, as late as the rest.
-    client.once('close', () => later(() => upstream.end()));
+    to.once('close', () => held.forEach(clearTimeout));
+    if (now.kind === 'delay') upstream.pipe(client);
+    else client.pipe(upstream);
+    from.on('data', (chunk: Buffer) => later(() => to.write(chunk)));
+    // What was sent before the sender went still arrives, as late as the rest.
+    from.once('close', () => later(() => to.end()));
   });
 
   const listen = (port: number) =>

@@ -22,7 +22,7 @@ import { decodeAudio } from '../../../test/support/audio.js';
 import { eventually, eventuallyPasses, sleep } from '../../../test/support/wait.js';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../test/support/scripted-driver.js';
 import { startS3Endpoint, type S3Endpoint } from '../../transcript-store/test/support/s3-server.js';
-import { startFaultProxy, type FaultMode, type FaultProxy } from './support/fault-proxy.js';
+import { startFaultProxy, type FaultMode, type FaultProxy } from '../../../test/support/fault-proxy.js';
 import { startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
 import { natsServerForSuite } from './support/nats-suite.js';
 import { toneSource } from './support/opus-tone.js';
@@ -65,7 +65,7 @@ function stackForSuite(env: Record<string, string>, storage: 's3' | 'files' = 's
   let stack: Stack | undefined;
   before(async () => {
     const s3 = storage === 's3' ? await startS3Endpoint() : null;
-    const proxy = s3 ? await startFaultProxy(s3.connection.endpoint) : null;
+    const proxy = s3 ? await startFaultProxy({ port: Number(new URL(s3.connection.endpoint).port) }) : null;
     const c = s3?.connection;
     const bucket = c && {
       RECORDINGS_S3_URL: proxy!.url,
@@ -94,7 +94,7 @@ function stackForSuite(env: Record<string, string>, storage: 's3' | 'files' = 's
     nats.release(async () => {
       await requests.stop();
       await h.stop();
-      await proxy?.stop();
+      await proxy?.close();
       await s3?.stop();
     });
   });
@@ -203,11 +203,11 @@ describe('recording while storage fails (NATS, transcript-store on S3 behind a f
       const m = await toneMeeting(s);
       await outage(s, m, {
         async begin() {
-          s.proxy.set(modes[0]);
+          s.proxy.setMode(modes[0]);
           await sleep(4000);
-          s.proxy.set(modes[1]);
+          s.proxy.setMode(modes[1]);
         },
-        end: async () => s.proxy.set({ kind: 'pass' }),
+        end: async () => s.proxy.setMode({ kind: 'pass' }),
       });
       const stoppedAt = await m.stop();
       await expectWholeFile(s, m, stoppedAt);
@@ -219,9 +219,9 @@ describe('recording while storage fails (NATS, transcript-store on S3 behind a f
     const s = stack();
     const m = await toneMeeting(s);
     await sleep(2000);
-    s.proxy.set({ kind: 'late', ms: 7000 });
+    s.proxy.setMode({ kind: 'late', delayMs: 7000 });
     await sleep(15_000);
-    s.proxy.set({ kind: 'pass' });
+    s.proxy.setMode({ kind: 'pass' });
     await sleep(4000);
     const stoppedAt = await m.stop();
     await expectWholeFile(s, m, stoppedAt);
@@ -233,7 +233,7 @@ describe('recording while storage fails (NATS, transcript-store on S3 behind a f
     const s = stack();
     const m = await toneMeeting(s);
     await sleep(3000);
-    s.proxy.set({ kind: 'hang' });
+    s.proxy.setMode({ kind: 'hang' });
     await sleep(4000);
     const stoppedAt = await m.stop();
     const stopped = Date.now();
@@ -249,7 +249,7 @@ describe('recording while storage fails (NATS, transcript-store on S3 behind a f
     expect(record.recording?.pendingBytes).to.be.above(0);
 
     await sleep(3000);
-    s.proxy.set({ kind: 'pass' });
+    s.proxy.setMode({ kind: 'pass' });
     const { saved } = await expectWholeFile(s, m, stoppedAt);
     expect(saved.sequence, 'recording_saved after ended').to.be.above(ended.sequence);
     const { events } = await s.h.request<{ events: EventEnvelope[] }>('events', {
@@ -270,7 +270,7 @@ describe('recording while storage fails (NATS, transcript-store on S3 behind a f
     const s = stack();
     const m = await toneMeeting(s);
     await sleep(3000);
-    s.proxy.set({ kind: 'refuse' });
+    s.proxy.setMode({ kind: 'refuse' });
     await sleep(4000);
     m.quiet();
     const stoppedAt = Date.now() - m.live;
@@ -280,7 +280,7 @@ describe('recording while storage fails (NATS, transcript-store on S3 behind a f
     expect(fs.existsSync(path.join(spooled, 'meta.json')), 'the spool kept').to.equal(true);
     const ended = await s.h.waitForEvent(m.meetingId, (e) => e.payload.status === 'ended');
     expect(ended.payload.reason).to.equal('worker_shutdown');
-    s.proxy.set({ kind: 'pass' });
+    s.proxy.setMode({ kind: 'pass' });
     await s.h.restartSession();
     const saved = await s.h.waitForEvent(m.meetingId, (e) => e.type === 'recording_saved', 30_000);
     expect(saved.sequence).to.be.above(ended.sequence);
@@ -317,7 +317,7 @@ describe('recording with a full spool (NATS, S3 refusing)', function () {
     const s = stack();
     const m = await toneMeeting(s);
     await sleep(3000);
-    s.proxy.set({ kind: 'refuse' });
+    s.proxy.setMode({ kind: 'refuse' });
     const refusedAt = Date.now() - m.live;
     let gapStart = 0;
     await eventuallyPasses(
@@ -334,7 +334,7 @@ describe('recording with a full spool (NATS, S3 refusing)', function () {
     expect(gapStart).to.be.within(refusedAt + 6000, refusedAt + 12_000);
     await sleep(5000);
     expect(await s.h.metrics()).to.match(/meeting_recording_spool_dropped_seconds_total\{[^}]*\} [1-9]/);
-    s.proxy.set({ kind: 'pass' });
+    s.proxy.setMode({ kind: 'pass' });
     const backAt = Date.now() - m.live;
     await sleep(5000);
     const stoppedAt = await m.stop();

@@ -18,7 +18,7 @@ import { decodeAudio } from '../../../test/support/audio.js';
 import { eventually, sleep } from '../../../test/support/wait.js';
 import { startS3Endpoint } from '../../transcript-store/test/support/s3-server.js';
 import { spawnSession, type Child } from './support/child.js';
-import { startFaultProxy, type FaultProxy } from './support/fault-proxy.js';
+import { startFaultProxy, type FaultProxy } from '../../../test/support/fault-proxy.js';
 import { lateHarness, startHarness, type Harness } from './support/harness.js';
 import { natsServerForSuite } from './support/nats-suite.js';
 import { expectPagesOnceInOrder, RecordingRequests, storedBytes } from './support/recordings.js';
@@ -36,7 +36,7 @@ describe('a worker killed with a recording spool (NATS, separate processes, S3 b
 
   before(async () => {
     const s3 = await startS3Endpoint();
-    proxy = await startFaultProxy(s3.connection.endpoint);
+    proxy = await startFaultProxy({ port: Number(new URL(s3.connection.endpoint).port) });
     const c = s3.connection;
     harness = await startHarness(
       {
@@ -55,7 +55,7 @@ describe('a worker killed with a recording spool (NATS, separate processes, S3 b
     nats.release(async () => {
       await requests.stop();
       await harness?.stop();
-      await proxy.stop();
+      await proxy.close();
       await s3.stop();
     });
   });
@@ -84,7 +84,7 @@ describe('a worker killed with a recording spool (NATS, separate processes, S3 b
     const live = Date.parse((await h.waitForEvent(meetingId, (e) => e.payload.status === 'live', 20_000)).timestamp);
     const info = () => call(h.bus, routes.recordings.get, { meetingId });
     await eventually(async () => ((await info())?.durationMs ?? 0) > 2000, 'two seconds stored', 15_000);
-    proxy.set({ kind: 'refuse' });
+    proxy.setMode({ kind: 'refuse' });
     await sleep(refusedMs);
     await child.kill();
     const killedAtMs = Date.now() - live;
@@ -101,7 +101,7 @@ describe('a worker killed with a recording spool (NATS, separate processes, S3 b
     const { meetingId, killedAtMs, storedMs } = await killedWithSpool(first, 5000);
     expect(fs.existsSync(path.join(spoolOf(dataDir, meetingId), 'meta.json')), 'the spool on disk').to.equal(true);
 
-    proxy.set({ kind: 'pass' });
+    proxy.setMode({ kind: 'pass' });
     const next = await worker(dataDir);
     await next.waitFor(
       (f) => f.meetingId === meetingId && f.msg === 'sending the recording audio a previous process spooled',
@@ -132,7 +132,7 @@ describe('a worker killed with a recording spool (NATS, separate processes, S3 b
     const first = await worker(dataDir);
     const { meetingId } = await killedWithSpool(first, 4000);
     // No worker comes back before the lease runs out: the sweep finishes the file with what storage holds.
-    proxy.set({ kind: 'pass' });
+    proxy.setMode({ kind: 'pass' });
     await h.waitForEvent(meetingId, (e) => e.type === 'recording_saved', LEASE_MS + 15_000);
     await h.waitForEvent(meetingId, (e) => e.payload.reason === 'worker_lost');
 
