@@ -209,11 +209,14 @@ describe('whole stack over NATS in real Chromium: the worker process is killed m
     const killedAt = Date.now();
     await worker.kill();
     await w.waitForStatus(m.meetingId, 'error', 15_000);
-    // The registry completed the file with what reached storage, and said so.
+    // The registry completed the file with what reached storage, and said what is missing after it.
     const saved = await savedRecording(w, m);
-    expect(saved.status).to.equal('saved');
+    expect(saved.status).to.equal('incomplete');
     const before = killedAt - live;
     expect(saved.audio.seconds * 1000, 'the recording up to the kill').to.be.within(before - 2000, before + 500);
+    expect(saved.gaps.map((g) => g.reason)).to.deep.equal(['worker_lost']);
+    expect(saved.gaps[0].startMs, 'the gap starts where the file ends').to.be.within(before - 2000, before + 500);
+    expect(saved.gaps[0].endMs, 'and lasts until the meeting was found lost').to.be.greaterThan(before);
     expectWhereSaid(saved, [said], bot.guestId);
   });
 });

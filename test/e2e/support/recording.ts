@@ -13,8 +13,9 @@ const SILENCE_CEILING = 60;
 export const eventTime = (c: ReceivedCallback) => Date.parse((c.json as { timestamp: string }).timestamp);
 
 export interface Saved {
-  /** saved, or unavailable (storage refused part of it). */
+  /** saved, or incomplete (with gaps). */
   status: string;
+  gaps: Array<{ startMs: number; endMs: number; reason: string }>;
   bytes: number;
   durationMs: number;
   startedAt: string;
@@ -34,6 +35,7 @@ export async function savedRecording(world: World, m: StartedMeeting): Promise<S
   expect(bytes.length).to.equal(saved.bytes);
   return {
     status: String(saved.status),
+    gaps: saved.gaps as Saved['gaps'],
     bytes: Number(saved.bytes),
     durationMs: Number(saved.durationMs),
     startedAt: transcript.recording.startedAt,
