@@ -17,137 +17,30 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { EventEnvelope, RecordingInfo } from '@notetaker/contracts';
-import type { DriverListener } from '../src/drivers/driver.js';
 import { decodeAudio } from '../../../test/support/audio.js';
 import { eventually, eventuallyPasses, sleep } from '../../../test/support/wait.js';
-import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../test/support/scripted-driver.js';
-import { startS3Endpoint, type S3Endpoint } from '../../transcript-store/test/support/s3-server.js';
-import { startFaultProxy, type FaultMode, type FaultProxy } from '../../../test/support/fault-proxy.js';
-import { startHarness, TOKEN_CALLER, type Harness } from './support/harness.js';
+import type { FaultMode } from '../../../test/support/fault-proxy.js';
+import { TOKEN_CALLER } from './support/harness.js';
 import { natsServerForSuite } from './support/nats-suite.js';
-import { toneSource } from './support/opus-tone.js';
-import { expectPagesOnceInOrder, RecordingRequests, storedBytes } from './support/recordings.js';
+import { liveRecording, startFaultStack, toneMeeting, type Stack, type ToneMeeting } from './support/fault-stack.js';
+import { expectPagesOnceInOrder, storedBytes } from './support/recordings.js';
 
 /** The tone decodes at about 2900 RMS; Opus silence at about 0. */
 const TONE_FLOOR = 1000;
 const SILENCE_CEILING = 100;
-
-/** The scripted platform, keeping each bot's listener so that the test can hand over its page's audio. */
-function listeningDriver(): { driver: ScriptedDriverFactory; listener(meetingId: string): DriverListener } {
-  const scripted = scriptedDriverFactory();
-  const listeners = new Map<string, DriverListener>();
-  const driver: ScriptedDriverFactory = {
-    ...scripted,
-    create(target) {
-      const inner = scripted.create(target);
-      return {
-        ...inner,
-        start(listener) {
-          listeners.set(target.meetingId, listener);
-          return inner.start(listener);
-        },
-      };
-    },
-  };
-  return { driver, listener: (meetingId) => listeners.get(meetingId)! };
-}
-
-interface Stack {
-  h: Harness;
-  proxy: FaultProxy;
-  requests: RecordingRequests;
-  listener(meetingId: string): DriverListener;
-}
 
 /** Call in a describe body: NATS, the stack on it with `env`, its recordings on S3 behind the proxy (or files). */
 function stackForSuite(env: Record<string, string>, storage: 's3' | 'files' = 's3'): () => Stack {
   const nats = natsServerForSuite();
   let stack: Stack | undefined;
   before(async () => {
-    const s3 = storage === 's3' ? await startS3Endpoint() : null;
-    const proxy = s3 ? await startFaultProxy({ port: Number(new URL(s3.connection.endpoint).port) }) : null;
-    const c = s3?.connection;
-    const bucket = c && {
-      RECORDINGS_S3_URL: proxy!.url,
-      RECORDINGS_S3_BUCKET: c.bucket,
-      RECORDINGS_S3_REGION: c.region,
-      RECORDINGS_S3_ACCESS_KEY_ID: c.accessKeyId ?? '',
-      RECORDINGS_S3_SECRET_ACCESS_KEY: c.secretAccessKey ?? '',
-    };
-    const { driver, listener } = listeningDriver();
-    const h = await startHarness(
-      {
-        ...bucket,
-        // An attempt waits 3 s: storage answering 7 s late times every first attempt out.
-        RECORDING_APPEND_TIMEOUT_MS: '3000',
-        // A stop's drain outlasts the end's 2 s wait for a recording (then the spool gets as long).
-        WORKER_DRAIN_MS: '3000',
-        // Leases are not under test here: a loaded machine must not lose the worker.
-        WORKER_LEASE_MS: '6000',
-        ...env,
-      },
-      { natsUrl: nats.url, driver },
-    );
-    const requests = new RecordingRequests(h.bus);
-    await h.bus.flush();
-    stack = { h, proxy: proxy!, listener, requests };
-    nats.release(async () => {
-      await requests.stop();
-      await h.stop();
-      await proxy?.close();
-      await s3?.stop();
-    });
+    stack = await startFaultStack(nats.url, env, storage);
+    nats.release(() => stack?.stop());
   });
   return () => stack!;
 }
 
-/** A live recorded meeting whose page hands over a second of tone every second until `stop()`. */
-async function toneMeeting(stack: Stack, seconds = 90) {
-  const { meetingId } = await stack.h.startLive({ recording: 'audio' });
-  const live = Date.parse((await stack.h.waitForEvent(meetingId, (e) => e.payload.status === 'live')).timestamp);
-  const requests = {
-    retries: () => stack.requests.retries(meetingId),
-    finishes: () => stack.requests.finishes(meetingId),
-    expectOneIdentityPerBatch: () => stack.requests.expectOneIdentityPerBatch(meetingId),
-  };
-  const tone = toneSource(seconds);
-  const listener = stack.listener(meetingId);
-  // The page's first slice comes a second in, as MediaRecorder's does: it fills the timeline's first second.
-  await sleep(Math.max(0, live + 1000 - Date.now()));
-  // Someone speaks throughout: captions flow, and the record's state rides on their events.
-  const bot = await stack.h.driver.meeting(meetingId);
-  let words = 0;
-  const handOver = () => {
-    listener.audio(tone.next(1000));
-    bot.caption({ captionId: 'c1', speaker: 'Ada', text: `word ${++words}` });
-  };
-  handOver();
-  const feeding = setInterval(handOver, 1000);
-  return {
-    meetingId,
-    live,
-    requests,
-    /** The page hands over nothing more. */
-    quiet: () => clearInterval(feeding),
-    /** Stops the tone and the meeting; resolves with when the stop was asked (ms after live). */
-    async stop(): Promise<number> {
-      clearInterval(feeding);
-      const at = Date.now();
-      await stack.h.request('stop', { caller: TOKEN_CALLER, meetingId });
-      return at - live;
-    },
-  };
-}
-
-type Meeting = Awaited<ReturnType<typeof toneMeeting>>;
-
-async function liveRecording(h: Harness, meetingId: string) {
-  const { meetings } = await h.request<{
-    meetings: Array<{ meetingId: string; warnings: string[]; recording: RecordingInfo | null }>;
-  }>('status', { caller: TOKEN_CALLER });
-  const meeting = meetings.find((m) => m.meetingId === meetingId);
-  return { warnings: meeting?.warnings ?? [], recording: meeting?.recording ?? null };
-}
+type Meeting = ToneMeeting;
 
 /** The tone is heard in every second of [fromMs, toMs] of the file. */
 function expectToneThroughout(file: Buffer, fromMs: number, toMs: number): void {

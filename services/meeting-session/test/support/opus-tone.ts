@@ -19,10 +19,19 @@ export function tonePackets(seconds: number, bitrate = '256k'): Buffer[] {
     ],
     { maxBuffer: 64 * 1024 * 1024 },
   );
-  const packets: Buffer[] = [];
+  // The first two are OpusHead and OpusTags.
+  return oggPackets(ogg)
+    .slice(2)
+    .map((p) => p.packet);
+}
+
+/** The packets of an Ogg stream in order, each with the sequence number of the page where it ends. */
+export function oggPackets(ogg: Buffer): Array<{ packet: Buffer; page: number }> {
+  const packets: Array<{ packet: Buffer; page: number }> = [];
   let partial: Buffer[] = [];
   for (let at = 0; at < ogg.length;) {
     const segments = ogg[at + 26];
+    const page = ogg.readUInt32LE(at + 18);
     const lacing = ogg.subarray(at + 27, at + 27 + segments);
     let body = at + 27 + segments;
     for (const size of lacing) {
@@ -30,22 +39,25 @@ export function tonePackets(seconds: number, bitrate = '256k'): Buffer[] {
       body += size;
       // A lacing value under 255 ends a packet; 255 continues it (maybe on the next page).
       if (size < 255) {
-        packets.push(Buffer.concat(partial));
+        packets.push({ packet: Buffer.concat(partial), page });
         partial = [];
       }
     }
     at = body;
   }
-  // The first two are OpusHead and OpusTags.
-  return packets.slice(2);
+  return packets;
 }
 
-/** A source of the tone's batches, each `ms` long and ending now, packets taken in order. */
-export function toneSource(seconds: number): { next(ms?: number): AudioBatch; left(): number } {
-  const packets = tonePackets(seconds);
+/** A source of the tone's batches (at `bitrate`), each `ms` long and ending now, packets taken in order. */
+export function toneSource(
+  seconds: number,
+  bitrate?: string,
+): { next(ms?: number): AudioBatch; left(): number; taken(): number } {
+  const packets = tonePackets(seconds, bitrate);
   let taken = 0;
   return {
     left: () => packets.length - taken,
+    taken: () => taken,
     next(ms = 1000) {
       const count = Math.min(Math.round((ms * 1000) / PACKET_US), packets.length - taken);
       const batch = packets.slice(taken, taken + count);
