@@ -79,7 +79,9 @@ async function expectWholeFile(stack: Stack, m: Meeting, stoppedAtMs: number) {
   expectPagesOnceInOrder(file);
   m.requests.expectOneIdentityPerBatch();
   expect(decodeAudio(file).seconds * 1000).to.be.within(stoppedAtMs - 700, stoppedAtMs + 700);
-  expectToneThroughout(file, 300, stoppedAtMs - 1300);
+  // From the second second: on a loaded machine the tone's first batch may reach the timeline late
+  // (silence before it); the faults begin at 3 s.
+  expectToneThroughout(file, 1300, stoppedAtMs - 1300);
   return { file, saved };
 }
 
