@@ -108,7 +108,13 @@ export type ActorState = z.infer<typeof actorState>;
  * its gaps, and whether audio waits for storage (not every byte stored, which changes each second).
  */
 export const recordingKey = (recording: ActorState['recording'] | undefined) =>
-  `${recording?.status}|${recording?.capture}|${recording?.gaps.length}|${(recording?.pendingBytes ?? 0) > 0}`;
+  `${recording?.status}|${recording?.capture}|${recording?.gaps.length}|${pendingStep(recording?.pendingBytes ?? 0)}`;
+
+/**
+ * Audio waiting for storage, in steps that double from 64 KiB (0: none): the record follows an
+ * outage's backlog as it grows and drains, a few writes per outage rather than one per batch.
+ */
+const pendingStep = (bytes: number) => (bytes <= 0 ? 0 : 1 + Math.max(0, Math.floor(Math.log2(bytes / 65_536))));
 
 /**
  * Consecutive events of one meeting (sequences first..last) as one JSON array text. The worker
