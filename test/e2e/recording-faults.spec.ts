@@ -6,7 +6,11 @@
  * downloaded file every sentence said before, during and after the outage, once each, in order.
  */
 import { expect } from 'chai';
-import { startS3Endpoint, type S3Endpoint } from '../../services/transcript-store/test/support/s3-server.js';
+import {
+  recordingsS3Env,
+  startS3Endpoint,
+  type S3Endpoint,
+} from '../../services/transcript-store/test/support/s3-server.js';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.js';
 import { speechEngineForSuite } from '../support/speech-engine/index.js';
 import { eventually, sleep } from '../support/wait.js';
@@ -29,13 +33,7 @@ describe('whole stack in real Chromium: a recording through a storage outage', f
   before(async () => {
     s3 = await startS3Endpoint();
     proxy = await startFaultProxy({ port: Number(new URL(s3.connection.endpoint).port) });
-    Object.assign(env, {
-      RECORDINGS_S3_URL: proxy.url,
-      RECORDINGS_S3_BUCKET: s3.connection.bucket,
-      RECORDINGS_S3_REGION: s3.connection.region,
-      RECORDINGS_S3_ACCESS_KEY_ID: s3.connection.accessKeyId ?? '',
-      RECORDINGS_S3_SECRET_ACCESS_KEY: s3.connection.secretAccessKey ?? '',
-    });
+    Object.assign(env, recordingsS3Env(s3.connection, proxy.url));
   });
   after(async () => {
     await proxy?.close();
@@ -56,7 +54,10 @@ describe('whole stack in real Chromium: a recording through a storage outage', f
     await m.sim.say('Alice Example', SAID[1]);
     // The operator hears of it within seconds: the meeting's recording warning.
     await eventually(
-      () => world().callbacks(m.meetingId).some((c) => JSON.stringify(c.json).includes('recording_unavailable')),
+      () =>
+        world()
+          .callbacks(m.meetingId)
+          .some((c) => JSON.stringify(c.json).includes('recording_unavailable')),
       'recording_unavailable raised during the outage',
       20_000,
     );

@@ -16,7 +16,7 @@ import { routes } from '@notetaker/contracts';
 import { call } from '@notetaker/bus';
 import { decodeAudio } from '../../../test/support/audio.js';
 import { eventually, sleep } from '../../../test/support/wait.js';
-import { startS3Endpoint } from '../../transcript-store/test/support/s3-server.js';
+import { recordingsS3Env, startS3Endpoint } from '../../transcript-store/test/support/s3-server.js';
 import { spawnSession, type Child } from './support/child.js';
 import { startFaultProxy, type FaultProxy } from '../../../test/support/fault-proxy.js';
 import { lateHarness, startHarness, type Harness } from './support/harness.js';
@@ -42,11 +42,7 @@ describe('a worker killed with a recording spool (NATS, separate processes, S3 b
       {
         MEETING_SESSION_ROLE: 'registry',
         WORKER_LEASE_MS: String(LEASE_MS),
-        RECORDINGS_S3_URL: proxy.url,
-        RECORDINGS_S3_BUCKET: c.bucket,
-        RECORDINGS_S3_REGION: c.region,
-        RECORDINGS_S3_ACCESS_KEY_ID: c.accessKeyId ?? '',
-        RECORDINGS_S3_SECRET_ACCESS_KEY: c.secretAccessKey ?? '',
+        ...recordingsS3Env(c, proxy.url),
       },
       { natsUrl: nats.url },
     );

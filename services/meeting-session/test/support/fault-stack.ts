@@ -8,7 +8,7 @@ import type { RecordingInfo } from '@notetaker/contracts';
 import type { DriverListener } from '../../src/drivers/driver.js';
 import { sleep } from '../../../../test/support/wait.js';
 import { scriptedDriverFactory, type ScriptedDriverFactory } from '../../../../test/support/scripted-driver.js';
-import { startS3Endpoint } from '../../../transcript-store/test/support/s3-server.js';
+import { recordingsS3Env, startS3Endpoint } from '../../../transcript-store/test/support/s3-server.js';
 import { startFaultProxy, type FaultProxy } from '../../../../test/support/fault-proxy.js';
 import { startHarness, TOKEN_CALLER, type Harness } from './harness.js';
 import { toneSource } from './opus-tone.js';
@@ -50,14 +50,7 @@ export async function startFaultStack(
 ): Promise<Stack> {
   const s3 = storage === 's3' ? await startS3Endpoint() : null;
   const proxy = s3 ? await startFaultProxy({ port: Number(new URL(s3.connection.endpoint).port) }) : null;
-  const c = s3?.connection;
-  const bucket = c && {
-    RECORDINGS_S3_URL: proxy!.url,
-    RECORDINGS_S3_BUCKET: c.bucket,
-    RECORDINGS_S3_REGION: c.region,
-    RECORDINGS_S3_ACCESS_KEY_ID: c.accessKeyId ?? '',
-    RECORDINGS_S3_SECRET_ACCESS_KEY: c.secretAccessKey ?? '',
-  };
+  const bucket = s3 && recordingsS3Env(s3.connection, proxy!.url);
   const { driver, listener } = listeningDriver();
   const h = await startHarness(
     {

@@ -88,3 +88,14 @@ export async function startS3Endpoint(): Promise<S3Endpoint> {
     },
   };
 }
+
+/** The RECORDINGS_S3_* settings that point a stack at `connection`, reached at `url` (a fault proxy in front, say). */
+export function recordingsS3Env(connection: S3Endpoint['connection'], url = connection.endpoint): Record<string, string> {
+  return {
+    RECORDINGS_S3_URL: url,
+    RECORDINGS_S3_BUCKET: connection.bucket,
+    RECORDINGS_S3_REGION: connection.region,
+    RECORDINGS_S3_ACCESS_KEY_ID: connection.accessKeyId ?? '',
+    RECORDINGS_S3_SECRET_ACCESS_KEY: connection.secretAccessKey ?? '',
+  };
+}
