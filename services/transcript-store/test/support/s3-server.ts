@@ -90,7 +90,10 @@ export async function startS3Endpoint(): Promise<S3Endpoint> {
 }
 
 /** The RECORDINGS_S3_* settings that point a stack at `connection`, reached at `url` (a fault proxy in front, say). */
-export function recordingsS3Env(connection: S3Endpoint['connection'], url = connection.endpoint): Record<string, string> {
+export function recordingsS3Env(
+  connection: S3Endpoint['connection'],
+  url = connection.endpoint,
+): Record<string, string> {
   return {
     RECORDINGS_S3_URL: url,
     RECORDINGS_S3_BUCKET: connection.bucket,
