@@ -99,6 +99,14 @@ describe('worker leases', () => {
     expect(await beat('worker_a', [mine._id, ended._id, moved._id])).to.deep.equal({ release: [ended._id, moved._id] });
   });
 
+  it('keeps a meeting whose start has not written its worker yet on the worker that names it', async () => {
+    // The worker renews between accepting the placement and the start writing its workerId.
+    const placing = await meeting({ workerId: null, status: 'joining' });
+    expect(await beat('worker_a', [placing._id])).to.deep.equal({ release: [] });
+    await deps.records.meetings.deleteOne({ _id: placing._id }); // the start failed after all
+    expect(await beat('worker_a', [placing._id])).to.deep.equal({ release: [placing._id] });
+  });
+
   it('clears a start that never got a worker after its grace, freeing the URL', async () => {
     const fresh = await meeting({ workerId: null });
     const stuck = await meeting({ workerId: null, startedAt: new Date(Date.now() - 120_000).toISOString() });

@@ -51,8 +51,13 @@ export async function renewLease(deps: LeaseDeps, beat: HeartbeatRequest): Promi
   );
   if (beat.meetingIds.length === 0) return { release: [] };
   const docs = await records.meetings.find({ _id: { $in: beat.meetingIds } });
+  // A record without a worker is a start in progress: its worker accepted the placement, and the
+  // start writes who that is once the reply is back (launch-bot.ts). The one worker that names it
+  // is that worker, as record-events.ts also holds: releasing it there would leave it live forever.
   const mine = new Set(
-    docs.filter((d) => !isTerminalStatus(d.status) && d.workerId === beat.workerId).map((d) => d._id),
+    docs
+      .filter((d) => !isTerminalStatus(d.status) && (d.workerId === beat.workerId || d.workerId === null))
+      .map((d) => d._id),
   );
   return { release: beat.meetingIds.filter((id) => !mine.has(id)) };
 }
