@@ -1,7 +1,8 @@
 /**
  * Placement at scale (issue 53, item 4): one nats-server, meeting-session's registry in a process
- * of its own (MEETING_SESSION_ROLE=registry, embedded store), the gateway with transcript-store and
- * webhook-emitter in another, and a fleet of simulated workers (support/simulated-worker.ts: the
+ * of its own (MEETING_SESSION_ROLE=registry, embedded store), the gateway in another,
+ * transcript-store and webhook-emitter in a third, a receiver for the callbacks here, and a fleet
+ * of simulated workers (support/simulated-worker.ts: the
  * real worker protocol over NATS, each worker on its own connection, no browser; a meeting goes
  * live and stays live) hosted a few hundred to a process. Then:
  *
@@ -18,14 +19,15 @@
  *      what that costs.
  *   4. scale-in: users end half of the meetings (REST stop); the ReplicaSet then removes a quarter
  *      of the workers, lowest deletion cost (live meetings) first. Each drains as on SIGTERM: out of
- *      the queue group, its meetings going on until their users end them (here: within 2 s) inside
+ *      the queue group, its meetings going on until their users end them (here: within 10 s) inside
  *      a 60 s grace; meanwhile new meetings start on the rest. Meetings the scale-in ended (any end
  *      but a user's stop, anywhere): must be 0; starts refused or placed on a draining worker: 0.
  *
  * `npx tsx test/bench/placement.bench.ts [--quick]` (quick: 100 workers, 1,000 meetings). Settings:
  * BENCH_PLACEMENT_WORKERS (1000), BENCH_PLACEMENT_MEETINGS (10000), BENCH_PLACEMENT_WINDOW (16),
  * BENCH_PLACEMENT_LEASE_MS (3000), BENCH_PLACEMENT_CAPACITY (seats per worker; default the
- * meetings at 70% of the seats, the autoscaler's target); BENCH_CPU_PROF=<dir> profiles the
+ * meetings at 70% of the seats, the autoscaler's target), BENCH_PLACEMENT_STEADY_S (5: the steady
+ * state's length); BENCH_CPU_PROF=<dir> profiles the
  * service processes, BENCH_HEAP_SIGNAL=1 lets SIGUSR2 write their heap snapshots.
  */
 import fs from 'node:fs';
@@ -38,6 +40,7 @@ import { evtMeeting, isTerminalStatus, type EventEnvelope } from '@notetaker/con
 import { pssBytes } from '../../services/meeting-session/src/drivers/process-tree.js';
 import { startCallbackReceiver } from '../support/callback-receiver.js';
 import { startServiceProcess, WorkerHost } from './support/placement-fleet.js';
+import type { LoopDelay } from './support/service-process.js';
 import { CpuMeter } from './support/process-cpu.js';
 import { RestClient } from './support/rest-client.js';
 import { cpuTimes, fmt, latencyRow, percentile, sorted, stealShare, timeWindowed } from './stats.js';
@@ -54,6 +57,9 @@ const HOSTS = Math.min(4, WORKERS - 1);
 const ROUNDS = 10;
 const JOIN_MS = 200;
 const DRAIN_GRACE_MS = 60_000;
+const USERS_END_WITHIN_MS = 10_000;
+/** How long the registry's CPU is measured with every meeting live (longer: to profile the renewals). */
+const STEADY_S = setting('BENCH_PLACEMENT_STEADY_S', 5);
 const DEADLINE_MS = 12 * 60_000;
 const MiB = 1024 * 1024;
 
@@ -105,13 +111,20 @@ async function main(): Promise<void> {
     DATA_DIR: path.join(dataDir, 'registry'),
   });
   stops.push(() => registry.stop());
-  const edge = await startServiceProcess(['transcript-store', 'webhook-emitter', 'gateway'], {
+  // As the deployment runs them (deploy/kubernetes/base): the gateway in a process of its own, and
+  // the two services a start asks besides the registry (the document, the callback) in another.
+  const gateway = await startServiceProcess(['gateway'], {
     ...lease,
-    DATA_DIR: path.join(dataDir, 'edge'),
+    DATA_DIR: path.join(dataDir, 'gateway'),
     PORT: '0',
     SKILLS_DIR: path.resolve('skills'),
   });
-  stops.push(() => edge.stop());
+  stops.push(() => gateway.stop());
+  const peers = await startServiceProcess(['transcript-store', 'webhook-emitter'], {
+    ...lease,
+    DATA_DIR: path.join(dataDir, 'peers'),
+  });
+  stops.push(() => peers.stop());
   let callbacks = 0;
   const rx = await startCallbackReceiver({ record: false, onCallback: () => callbacks++ });
   stops.push(() => rx.close());
@@ -150,7 +163,7 @@ async function main(): Promise<void> {
   stops.push(async () => clearInterval(sampler));
   const idlePss = pssBytes(registry.pid);
 
-  const rest = new RestClient(edge.gateway!.port, edge.gateway!.apiKey, WINDOW);
+  const rest = new RestClient(gateway.gateway!.port, gateway.gateway!.apiKey, WINDOW);
   stops.push(async () => rest.close());
   const failures = new Map<string, number>();
   const started: string[] = [];
@@ -175,13 +188,15 @@ async function main(): Promise<void> {
   const bareTimes: number[] = [];
   const parts = {
     registry: [registry.pid],
-    'gateway+transcripts+webhooks': [edge.pid],
+    gateway: [gateway.pid],
+    'transcript-store+webhook-emitter': [peers.pid],
     'worker hosts': [...hosts, victim].map((h) => h.pid),
     'nats-server': natsPids(nats.port),
     'this (HTTP client, bare loop, receiver)': [process.pid],
   };
   const meters = Object.entries(parts).map(([label, pids]) => ({ label, pids, meter: new CpuMeter(pids) }));
   const steal0 = cpuTimes();
+  await Promise.all([registry.loopDelay(), gateway.loopDelay()]); // from here
   let startWall = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const count = Math.floor(((round + 1) * MEETINGS) / ROUNDS) - Math.floor((round * MEETINGS) / ROUNDS);
@@ -189,6 +204,7 @@ async function main(): Promise<void> {
     await timeWindowed(count, WINDOW, bare.request, bareTimes);
   }
   for (const { pids, meter } of meters) meter.sample(pids);
+  const [registryLoop, gatewayLoop] = await Promise.all([registry.loopDelay(), gateway.loopDelay()]);
   const steal = stealShare(steal0, cpuTimes());
   await until(() => started.every((id) => liveAt.has(id)), 60_000, 'every meeting live').catch(async (err: Error) => {
     const workers = (await Promise.all(hosts.map((h) => h.report()))).flat();
@@ -211,6 +227,8 @@ async function main(): Promise<void> {
         .map(({ label, meter }) => `${label} ${fmt((meter.seconds() * 1000) / started.length, 2, 0)} ms`)
         .join(', '),
   );
+  const loop = (d: LoopDelay) => `p50 ${fmt(d.p50, 1, 0)} ms, p99 ${fmt(d.p99, 1, 0)} ms, max ${fmt(d.max, 0, 0)} ms`;
+  console.log(`   event loop delay meanwhile: registry ${loop(registryLoop)}; gateway ${loop(gatewayLoop)}`);
   console.log(
     `2. registry PSS: ${fmt(idlePss / MiB, 0, 0)} MiB with the fleet and no meeting, ${fmt(livePss / MiB, 0, 0)} MiB with ` +
       `${started.length} live, peak ${fmt(Math.max(peakPss, livePss) / MiB, 0, 0)} MiB  target < 1024 MiB`,
@@ -218,9 +236,9 @@ async function main(): Promise<void> {
 
   // Steady state: the fleet renewing its leases with every meeting live.
   const steady = new CpuMeter([registry.pid]);
-  await wait(5_000);
+  await wait(STEADY_S * 1000);
   steady.sample([registry.pid]);
-  console.log(`   registry CPU at steady state (renewals, sweeps): ${fmt(steady.seconds() / 5, 3, 0)} cores`);
+  console.log(`   registry CPU at steady state (renewals, sweeps): ${fmt(steady.seconds() / STEADY_S, 3, 0)} cores`);
 
   // 3. A worker killed.
   const [alone] = await victim.report();
@@ -278,10 +296,10 @@ async function scaleIn(
   // Read after the drain began (a host answers in order): a meeting placed since the costs were read counts too.
   const draining = (await Promise.all(hosts.map((h) => h.report()))).flat().filter((w) => goingIds.has(w.workerId));
   const onGoing = draining.flatMap((w) => w.meetingIds);
-  // Their users end the meetings on the draining workers over 2 s; new meetings start meanwhile.
+  // Their users end the meetings on the draining workers over 10 s; new meetings start meanwhile.
   const before = started.length;
   const stopping = onGoing.map(async (meetingId) => {
-    await wait(Math.random() * 2000);
+    await wait(Math.random() * USERS_END_WITHIN_MS);
     const res = await rest.post('/meetings/stop', { meetingId });
     if (res.status !== 200) throw new Error(`stop answered ${res.status} ${JSON.stringify(res.body)}`);
   });

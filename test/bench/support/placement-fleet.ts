@@ -7,7 +7,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { HostReply, HostRequest, WorkerReport } from './worker-host-process.js';
-import type { GatewayReady } from './service-process.js';
+import type { GatewayReady, LoopDelay } from './service-process.js';
 
 const here = import.meta.dirname;
 
@@ -22,6 +22,8 @@ export interface ServiceProcess {
   readonly pid: number;
   /** The gateway's port and a token's key, when the gateway is among the services. */
   readonly gateway: GatewayReady | null;
+  /** How late its event loop ran since the last call (or its start). */
+  loopDelay(): Promise<LoopDelay>;
   stop(): Promise<void>;
 }
 
@@ -34,7 +36,11 @@ export async function startServiceProcess(services: string[], env: Record<string
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let gateway: GatewayReady | null = null;
-  child.on('message', (message) => (gateway = message as GatewayReady));
+  const delays: Array<(delay: LoopDelay) => void> = [];
+  child.on('message', (message: GatewayReady | LoopDelay) => {
+    if ('apiKey' in message) gateway = message;
+    else delays.shift()?.(message);
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
     void exited.then(() => reject(new Error(`${services.join('+')} exited before it was ready`)));
@@ -43,6 +49,11 @@ export async function startServiceProcess(services: string[], env: Record<string
   return {
     pid: child.pid!,
     gateway,
+    loopDelay() {
+      const answer = new Promise<LoopDelay>((resolve) => delays.push(resolve));
+      child.send('loop-delay');
+      return answer;
+    },
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
