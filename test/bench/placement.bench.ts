@@ -2,9 +2,9 @@
  * Placement at scale (issue 53, item 4): one nats-server, meeting-session's registry in a process
  * of its own (MEETING_SESSION_ROLE=registry, embedded store), the gateway in another,
  * transcript-store and webhook-emitter in a third, a receiver for the callbacks here, and a fleet
- * of simulated workers (support/simulated-worker.ts: the
- * real worker protocol over NATS, each worker on its own connection, no browser; a meeting goes
- * live and stays live) hosted a few hundred to a process. Then:
+ * of simulated workers (support/simulated-worker.ts: the real worker protocol over NATS, each
+ * worker on its own connection, no browser; a meeting goes live and stays live) hosted a few
+ * hundred to a process. Then:
  *
  *   1. starts: MEETINGS POST /meetings/start through the gateway, WINDOW in flight, in rounds; each
  *      round is followed by as many requests of a bare nats.js request/reply loop on the same
@@ -27,21 +27,21 @@
  * BENCH_PLACEMENT_WORKERS (1000), BENCH_PLACEMENT_MEETINGS (10000), BENCH_PLACEMENT_WINDOW (8),
  * BENCH_PLACEMENT_LEASE_MS (3000), BENCH_PLACEMENT_CAPACITY (seats per worker; default the
  * meetings at 70% of the seats, the autoscaler's target), BENCH_PLACEMENT_STEADY_S (5: the steady
- * state's length); BENCH_CPU_PROF=<dir> profiles the
- * service processes, BENCH_HEAP_SIGNAL=1 lets SIGUSR2 write their heap snapshots.
+ * state's length); BENCH_CPU_PROF=<dir> profiles the service processes, BENCH_HEAP_SIGNAL=1 lets
+ * SIGUSR2 write their heap snapshots.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connect } from 'nats';
 import { connectNatsBus } from '@notetaker/bus';
 import { findNatsServerBinary, startNatsServer } from '@notetaker/bus/test-support';
 import { evtMeeting, isTerminalStatus, type EventEnvelope } from '@notetaker/contracts';
 import { pssBytes } from '../../services/meeting-session/src/drivers/process-tree.js';
 import { startCallbackReceiver } from '../support/callback-receiver.js';
-import { startServiceProcess, WorkerHost } from './support/placement-fleet.js';
+import { natsPids, startServiceProcess, WorkerHost } from './support/placement-fleet.js';
 import type { LoopDelay } from './support/service-process.js';
 import { CpuMeter } from './support/process-cpu.js';
+import { bareLoop } from './support/bare-nats-loop.js';
 import { RestClient } from './support/rest-client.js';
 import { cpuTimes, fmt, latencyRow, percentile, sorted, stealShare, timeWindowed } from './stats.js';
 
@@ -182,7 +182,12 @@ async function main(): Promise<void> {
   };
 
   // 1. Starts, each round beside the bare loop's round.
-  const bare = await bareLoop(nats.url);
+  let bareN = 0;
+  const bare = await bareLoop(nats.url, () => ({
+    url: meetUrl(bareN++),
+    callbackUrl: `${rx.url}/hook`,
+    saveTranscript: false,
+  }));
   stops.push(() => bare.close());
   const startTimes: number[] = [];
   const bareTimes: number[] = [];
@@ -235,7 +240,13 @@ async function main(): Promise<void> {
   );
   const perStart = (i: number) => ((meters[i].meter.seconds() - perSecond(i) * phaseS) * 1000) / started.length;
   console.log(
-    `   CPU per start, beyond the renewals: ${meters.map(({ label }, i) => `${label} ${fmt(perStart(i), 2, 0)} ms`).join(', ')}`,
+    `   CPU per start, in all / beyond the renewals, ms: ` +
+      meters
+        .map(({ label, meter }, i) => {
+          const all = (meter.seconds() * 1000) / started.length;
+          return `${label} ${fmt(all, 2, 0)} / ${fmt(perStart(i), 2, 0)}`;
+        })
+        .join(', '),
   );
   const loop = (d: LoopDelay) => `p50 ${fmt(d.p50, 1, 0)} ms, p99 ${fmt(d.p99, 1, 0)} ms, max ${fmt(d.max, 0, 0)} ms`;
   console.log(`   event loop delay meanwhile: registry ${loop(registryLoop)}; gateway ${loop(gatewayLoop)}`);
@@ -279,12 +290,20 @@ async function scaleIn(
   const live = started.filter((id) => !ends.has(id));
   const ending = live.filter((_, i) => i % 2 === 0);
   const stopTimes: number[] = [];
-  let i = 0;
-  const stopOne = async () => {
-    const res = await rest.post('/meetings/stop', { meetingId: ending[i++] });
-    if (res.status !== 200) throw new Error(`stop answered ${res.status} ${JSON.stringify(res.body)}`);
+  const refusals = new Map<string, number>();
+  /** As a user does: a stop the service could not answer (5xx) is asked again, up to 3 times. */
+  const stop = async (meetingId: string) => {
+    for (let attempt = 1; ; attempt++) {
+      const res = await rest.post('/meetings/stop', { meetingId });
+      // 409 after a failed try: that try stopped it, its answer was what failed.
+      if (res.status === 200 || (res.status === 409 && attempt > 1)) return;
+      const key = `${res.status} ${String((res.body.error as { message?: string })?.message ?? res.body.error ?? '')}`;
+      refusals.set(key, (refusals.get(key) ?? 0) + 1);
+      if (res.status < 500 || attempt === 3) throw new Error(`stop answered ${key}`);
+    }
   };
-  await timeWindowed(ending.length, WINDOW, stopOne, stopTimes);
+  let i = 0;
+  await timeWindowed(ending.length, WINDOW, () => stop(ending[i++]), stopTimes);
   await until(() => ending.every((id) => ends.has(id)), 30_000, 'the stopped meetings ended');
   console.log(`4. users stop ${ending.length} meetings:`);
   console.log(latencyRow('   stop -> 200', stopTimes, 'ms', 1));
@@ -310,8 +329,7 @@ async function scaleIn(
   const before = started.length;
   const stopping = onGoing.map(async (meetingId) => {
     await wait(Math.random() * USERS_END_WITHIN_MS);
-    const res = await rest.post('/meetings/stop', { meetingId });
-    if (res.status !== 200) throw new Error(`stop answered ${res.status} ${JSON.stringify(res.body)}`);
+    await stop(meetingId);
   });
   const newStarts: number[] = [];
   await timeWindowed(Math.floor(MEETINGS / 20), WINDOW, startOne, newStarts);
@@ -331,59 +349,15 @@ async function scaleIn(
     latencyRow('   starts meanwhile -> 201', newStarts, 'ms', 1) +
       `  (${started.length - before} of ${newStarts.length} answered 201)`,
   );
+  for (const [what, n] of refusals) console.log(`   stops asked again: ${n} x ${what}`);
   console.log(
     `   meetings the scale-in ended: ${cut.length} (${countBy(cut.map(([, e]) => `${e.status}/${e.reason}`)) || 'none'}), ` +
       `worker_shutdown ${shutdown}; placements reaching a draining worker: ${refusedByGoing}  target 0`,
   );
 }
 
-/** The nats-server listening on `port` (the handle does not say its pid). */
-function natsPids(port: number): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        return argv[0].endsWith('nats-server') && argv.includes(String(port));
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
 function countBy(values: string[]): string {
   const counts = new Map<string, number>();
   for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
   return [...counts].map(([v, n]) => `${v} x${n}`).join(', ');
-}
-
-/** The peer: a responder and a requester on raw nats.js, a start-sized JSON each way. */
-async function bareLoop(url: string) {
-  const server = await connect({ servers: url, name: 'bench-bare-server', noAsyncTraces: true });
-  const client = await connect({ servers: url, name: 'bench-bare-client', noAsyncTraces: true });
-  const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
-  const reply = encoder.encode(
-    JSON.stringify({ meetingId: 'meeting_0000000000000_0000000000000000', status: 'joining', platform: 'google_meet' }),
-  );
-  server.subscribe('bench.placement.bare', {
-    callback: (_err, msg) => {
-      JSON.parse(decoder.decode(msg.data));
-      msg.respond(reply);
-    },
-  });
-  await server.flush();
-  let n = 0;
-  return {
-    request: async () => {
-      const body = { url: meetUrl(n++), callbackUrl: 'http://127.0.0.1:1/hook', saveTranscript: false };
-      const answer = await client.request('bench.placement.bare', encoder.encode(JSON.stringify(body)), {
-        timeout: 5000,
-      });
-      JSON.parse(decoder.decode(answer.data));
-    },
-    close: async () => void (await Promise.all([server.close(), client.close()])),
-  };
 }

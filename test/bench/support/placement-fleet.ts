@@ -5,6 +5,7 @@
  * and BENCH_HEAP_SIGNAL lets a heap snapshot be taken with SIGUSR2 (`--heapsnapshot-signal`).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { HostReply, HostRequest, WorkerReport } from './worker-host-process.js';
 import type { GatewayReady, LoopDelay } from './service-process.js';
@@ -144,4 +145,20 @@ export class WorkerHost {
       this.waiting.set(op, queue);
     });
   }
+}
+
+/** The nats-server listening on `port` (the handle does not say its pid). */
+export function natsPids(port: number): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        return argv[0].endsWith('nats-server') && argv.includes(String(port));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
