@@ -84,7 +84,7 @@ interface Setup {
 
 /**
  * `split`: the production layout over NATS. transcript-store and the registry run in a process of
- * their own (support/registry-process.ts); this process hosts only the worker and its actors.
+ * their own (support/service-process.ts); this process hosts only the worker and its actors.
  */
 async function setUp(natsUrl?: string, split = false): Promise<Setup> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meetings-bench-'));
@@ -144,7 +144,7 @@ async function setUp(natsUrl?: string, split = false): Promise<Setup> {
 }
 
 async function startRegistryProcess(natsUrl: string, dataDir: string): Promise<{ stop(): Promise<void> }> {
-  const script = path.join(import.meta.dirname, 'support', 'registry-process.ts');
+  const script = path.join(import.meta.dirname, 'support', 'service-process.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: {
       ...process.env,

@@ -1,8 +1,9 @@
 /**
  * Worker leases on a real embedded store and an in-process bus: a worker's renewal keeps its
  * meetings, a lapsed lease ends them in `error`/`worker_lost` (written once, after the last stored
- * event, published), a start that never got a worker is cleared after its grace, and a worker
- * that comes back is told to drop the actors it no longer owns.
+ * event, published) by the next sweep, and the full sweep finds what the others cannot; a start
+ * that never got a worker is cleared after its grace, and a worker that comes back is told to
+ * drop the actors it no longer owns.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -92,11 +93,39 @@ describe('worker leases', () => {
     expect(await endLostMeeting(deps, lost._id), 'nor does anyone else end it again').to.equal(false);
   });
 
+  it('between full sweeps, ends the meetings of the workers that lapsed since, and leaves the rest to the full one', async () => {
+    const lapsed = await meeting({ workerId: 'worker_b' });
+    const kept = await meeting({ workerId: 'worker_a' });
+    const unknown = await meeting({ workerId: 'worker_never_renewed' });
+    const stuck = await meeting({ workerId: null, startedAt: new Date(Date.now() - 120_000).toISOString() });
+    await beat('worker_a', [kept._id]);
+    await beat('worker_b', [lapsed._id], true);
+
+    expect(await sweep(deps, { full: false })).to.equal(1);
+    expect(await statusOf(lapsed._id)).to.include({ status: 'error', reason: 'worker_lost' });
+    expect(await statusOf(kept._id)).to.include({ status: 'live' });
+    expect(await statusOf(unknown._id), 'no lease of its worker ran out now').to.include({ status: 'live' });
+    expect(await sweep(deps, { full: false }), 'a worker lapses once').to.equal(0);
+
+    expect(await sweep(deps)).to.equal(1);
+    expect(await statusOf(unknown._id)).to.include({ status: 'error', reason: 'worker_lost' });
+    expect(await deps.records.meetings.findOne({ _id: stuck._id })).to.equal(null);
+    expect(await statusOf(kept._id)).to.include({ status: 'live' });
+  });
+
   it('tells a worker that comes back to drop the actors it no longer owns', async () => {
     const mine = await meeting({ workerId: 'worker_a' });
     const ended = await meeting({ workerId: 'worker_a', status: 'ended' });
     const moved = await meeting({ workerId: 'worker_c' });
     expect(await beat('worker_a', [mine._id, ended._id, moved._id])).to.deep.equal({ release: [ended._id, moved._id] });
+  });
+
+  it('keeps a meeting whose start has not written its worker yet on the worker that names it', async () => {
+    // The worker renews between accepting the placement and the start writing its workerId.
+    const placing = await meeting({ workerId: null, status: 'joining' });
+    expect(await beat('worker_a', [placing._id])).to.deep.equal({ release: [] });
+    await deps.records.meetings.deleteOne({ _id: placing._id }); // the start failed after all
+    expect(await beat('worker_a', [placing._id])).to.deep.equal({ release: [placing._id] });
   });
 
   it('clears a start that never got a worker after its grace, freeing the URL', async () => {

@@ -50,24 +50,85 @@ export async function renewLease(deps: LeaseDeps, beat: HeartbeatRequest): Promi
     { upsert: true },
   );
   if (beat.meetingIds.length === 0) return { release: [] };
-  const docs = await records.meetings.find({ _id: { $in: beat.meetingIds } });
+  const docs = await records.meetings.find(
+    { _id: { $in: beat.meetingIds } },
+    { projection: { status: 1, workerId: 1 } },
+  );
+  // A record without a worker is a start in progress: its worker accepted the placement, and the
+  // start writes who that is once the reply is back (launch-bot.ts). The one worker that names it
+  // is that worker, as record-events.ts also holds: releasing it there would leave it live forever.
   const mine = new Set(
-    docs.filter((d) => !isTerminalStatus(d.status) && d.workerId === beat.workerId).map((d) => d._id),
+    docs
+      .filter((d) => !isTerminalStatus(d.status) && (d.workerId === beat.workerId || d.workerId === null))
+      .map((d) => d._id),
   );
   return { release: beat.meetingIds.filter((id) => !mine.has(id)) };
 }
 
-/** Ends every live meeting whose worker is gone. `allOthersGone`: no other worker can exist. */
-export async function sweep(deps: LeaseDeps, options: { allOthersGone?: string | true } = {}): Promise<number> {
+/**
+ * How often a registry's sweep reads every live meeting. The sweeps between read only the workers
+ * whose lease ran out since and their meetings: at a thousand workers and ten thousand meetings a
+ * sweep each second that read them all held the registry's event loop for tens of milliseconds.
+ * The full one catches what those cannot see: a start abandoned mid-way, a meeting whose worker
+ * never renewed a lease, or one whose worker another registry marked gone and died before ending.
+ */
+export const FULL_SWEEP_MS = 60_000;
+
+export interface SweepOptions {
+  /** No other worker can exist (an embedded restart): their meetings end now. Implies `full`. */
+  allOthersGone?: string | true;
+  /** Every live meeting checked, not only those of the workers that lapsed now (default true). */
+  full?: boolean;
+}
+
+/** Ends every live meeting whose worker is gone. */
+export async function sweep(deps: LeaseDeps, options: SweepOptions = {}): Promise<number> {
   const { records } = deps;
   const now = Date.now();
   if (options.allOthersGone) {
     const keep = options.allOthersGone === true ? undefined : options.allOthersGone;
     await records.workers.updateMany(keep ? { _id: { $ne: keep } } : {}, { $set: { gone: true, leaseUntil: 0 } });
   }
-  await records.workers.updateMany({ leaseUntil: { $lt: now }, gone: false }, { $set: { gone: true } });
-  const alive = new Set((await records.workers.find({ gone: false })).map((w) => w._id));
-  const live = await records.meetings.find({ status: { $in: [...NON_TERMINAL] } });
+  let ended = 0;
+  const lapsed = await markLapsed(deps, now);
+  if (lapsed.length > 0) {
+    const theirs = await records.meetings.find(
+      { workerId: { $in: lapsed }, status: { $in: [...NON_TERMINAL] } },
+      { projection: { _id: 1 } },
+    );
+    for (const { _id } of theirs) if (await endLostMeeting(deps, _id)) ended++;
+  }
+  if (options.full !== false || options.allOthersGone) {
+    ended += await sweepEveryMeeting(deps, now);
+    await pruneEvents(deps, now);
+  }
+  await finishOrphanedRecordings(deps);
+  return ended;
+}
+
+/** Marks gone the workers whose lease ran out (unless renewed meanwhile); the ids this sweep marked. */
+async function markLapsed({ records }: LeaseDeps, now: number): Promise<string[]> {
+  const due = await records.workers.find({ gone: false, leaseUntil: { $lt: now } }, { projection: { _id: 1 } });
+  const marked: string[] = [];
+  for (const { _id } of due) {
+    const { modifiedCount } = await records.workers.updateOne(
+      { _id, gone: false, leaseUntil: { $lt: now } },
+      { $set: { gone: true } },
+    );
+    if (modifiedCount > 0) marked.push(_id);
+  }
+  return marked;
+}
+
+/** Every live meeting whose worker is not alive ends; a start abandoned past its grace is cleared. */
+async function sweepEveryMeeting(deps: LeaseDeps, now: number): Promise<number> {
+  const { records } = deps;
+  const alive = new Set((await records.workers.find({ gone: false }, { projection: { _id: 1 } })).map((w) => w._id));
+  // The fields read here only: ten thousand whole records copied out cost more than the check.
+  const live = (await records.meetings.find(
+    { status: { $in: [...NON_TERMINAL] } },
+    { projection: { workerId: 1, startedAt: 1, identityKey: 1 } },
+  )) as Array<Pick<MeetingDoc, '_id' | 'workerId' | 'startedAt' | 'identityKey'>>;
   let ended = 0;
   for (const doc of live) {
     if (doc.workerId === null) {
@@ -81,8 +142,6 @@ export async function sweep(deps: LeaseDeps, options: { allOthersGone?: string |
     if (alive.has(doc.workerId)) continue;
     if (await endLostMeeting(deps, doc._id)) ended++;
   }
-  await finishOrphanedRecordings(deps, alive);
-  await pruneEvents(deps, now);
   return ended;
 }
 
@@ -154,10 +213,17 @@ async function finishRecording(
  * Ended meetings whose recording was still being sent (their `recording_saved` was to come after
  * `ended`) by a worker that is gone since: finished with what storage holds (`worker_lost` after it).
  */
-async function finishOrphanedRecordings(deps: LeaseDeps, alive: Set<string>): Promise<void> {
+async function finishOrphanedRecordings(deps: LeaseDeps): Promise<void> {
   const pending = await deps.records.meetings.find(
     { 'recording.status': 'recording', status: { $in: [...TERMINAL_STATUSES] } },
     { limit: PENDING_RECORDINGS_PER_SWEEP },
+  );
+  if (pending.length === 0) return;
+  const workerIds = [...new Set(pending.map((doc) => doc.workerId).filter((id) => id !== null))];
+  const alive = new Set(
+    (await deps.records.workers.find({ _id: { $in: workerIds }, gone: false }, { projection: { _id: 1 } })).map(
+      (w) => w._id,
+    ),
   );
   for (const doc of pending) {
     if (doc.workerId !== null && alive.has(doc.workerId)) continue;

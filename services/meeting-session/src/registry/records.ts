@@ -79,6 +79,9 @@ export type WorkerDoc = {
   browser?: boolean;
 };
 
+/** A worker whose lease is current. */
+const liveWorker = () => ({ gone: false, leaseUntil: { $gt: Date.now() } });
+
 export function ownerOf(caller: Caller): { ownerKind: 'token' | 'ui'; ownerId: string } {
   return caller.kind === 'token'
     ? { ownerKind: 'token', ownerId: caller.tokenId }
@@ -106,6 +109,10 @@ export class Records {
     await this.meetings.createIndex({ status: 1 });
     // The sweep looks for ended meetings whose recording is still being sent (leases.ts).
     await this.meetings.createIndex({ 'recording.status': 1 });
+    // A sweep ends the meetings of the workers that lapsed (leases.ts).
+    await this.meetings.createIndex({ workerId: 1 });
+    // Every start asks for a live worker, every sweep for the lapsed ones; gone ones stay on record.
+    await this.workers.createIndex({ gone: 1 });
   }
 
   /**
@@ -140,14 +147,20 @@ export class Records {
     return workers.filter((w) => w.browser !== false).reduce((sum, worker) => sum + worker.capacity, 0);
   }
 
-  /** Whether a live worker has a browser for its bots; null when no worker is live. */
+  /**
+   * Whether a live worker has a browser for its bots; null when no worker is live. Asked on every
+   * start: one worker found is the answer, rather than the whole fleet read. A worker without
+   * `browser` on its record is an older one, which has a browser.
+   */
   async botsAvailable(): Promise<boolean | null> {
-    const workers = await this.liveWorkers();
-    return workers.length === 0 ? null : workers.some((w) => w.browser !== false);
+    const live = liveWorker();
+    const one = { projection: { _id: 1 as const } };
+    if (await this.workers.findOne({ ...live, browser: { $ne: false } }, one)) return true;
+    return (await this.workers.findOne(live, one)) ? false : null;
   }
 
   private liveWorkers(): Promise<WorkerDoc[]> {
-    return this.workers.find({ gone: false, leaseUntil: { $gt: Date.now() } });
+    return this.workers.find(liveWorker());
   }
 
   /** The record when it exists, has started and belongs to the caller; else the one 404. */

@@ -9,7 +9,7 @@ import type { Logger } from '@notetaker/observability';
 import type { Store } from '@notetaker/store';
 import { protocol, subjects } from '../protocol.js';
 import { EventLog } from './event-log.js';
-import { endLostMeeting, renewLease, sweep, type LeaseDeps } from './leases.js';
+import { endLostMeeting, FULL_SWEEP_MS, renewLease, sweep, type LeaseDeps } from './leases.js';
 import { recordEvents } from './record-events.js';
 import { DeferredCounts } from './deferred-counts.js';
 import { isStoppable, NON_TERMINAL, Records, toRecord, toSummary } from './records.js';
@@ -137,8 +137,12 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
   ];
 
   let sweeping: Promise<number> | null = null;
-  const runSweep = (): Promise<number> => {
-    sweeping ??= sweep(leaseDeps)
+  // The first of the timer's sweeps reads every live meeting, then one a minute (FULL_SWEEP_MS).
+  let lastFullSweep = 0;
+  const runSweep = (full = true): Promise<number> => {
+    if (sweeping) return sweeping;
+    if (full) lastFullSweep = Date.now();
+    sweeping = sweep(leaseDeps, { full })
       .catch((err: unknown) => {
         logger.error({ err }, 'lease sweep failed');
         return 0;
@@ -148,11 +152,11 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
       });
     return sweeping;
   };
-  const timer = setInterval(() => void runSweep(), options.sweepMs);
+  const timer = setInterval(() => void runSweep(Date.now() - lastFullSweep >= FULL_SWEEP_MS), options.sweepMs);
   timer.unref();
 
   return {
-    sweep: runSweep,
+    sweep: () => runSweep(),
     async stop() {
       clearInterval(timer);
       await Promise.all(subs.map((s) => s.unsubscribe()));
