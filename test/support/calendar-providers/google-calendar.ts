@@ -50,7 +50,7 @@ export async function startGoogleCalendarServer(): Promise<GoogleCalendarServer>
   const list = (request: RecordedRequest, response: ServerResponse, calendarId: string) => {
     if (!tokens.authorized(request))
       return json(response, 401, { error: { code: 401, message: 'Request had invalid authentication credentials.' } });
-    if (faults.answer(response)) return;
+    if (faults.answer(request, response)) return;
     if (request.query.get('singleEvents') !== 'true')
       return json(response, 400, { error: { code: 400, message: 'this stand-in serves singleEvents only' } });
     const events = [...(calendars.get(calendarId)?.values() ?? [])];

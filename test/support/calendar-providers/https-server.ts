@@ -20,6 +20,8 @@ export interface RecordedRequest {
   headers: IncomingMessage['headers'];
   body: string;
   at: number;
+  /** The status answered, once it was. */
+  status?: number;
 }
 
 export type Handler = (request: RecordedRequest, response: ServerResponse) => unknown;
@@ -54,6 +56,7 @@ export async function startHttpsServer(handler: Handler): Promise<LocalHttpsServ
             at: Date.now(),
           };
           requests.push(recorded);
+          res.on('finish', () => (recorded.status = res.statusCode));
           Promise.resolve(handler(recorded, res)).catch((err: unknown) => {
             res.statusCode = 500;
             res.end(String(err));
@@ -91,16 +94,31 @@ export function json(response: ServerResponse, status: number, body: unknown, he
   response.end(JSON.stringify(body));
 }
 
+interface Fault {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  /** Only requests whose path (with its query) holds this get it: one calendar's, not its neighbours'. */
+  only: string;
+}
+
 /** The next replies a stand-in gives instead of its own: a status with headers (429 + Retry-After, 503). */
 export class FaultQueue {
-  private readonly queue: Array<{ status: number; headers: Record<string, string>; body: unknown }> = [];
-  push(status: number, headers: Record<string, string> = {}, body: unknown = { error: { code: status } }) {
-    this.queue.push({ status, headers, body });
+  private readonly queue: Fault[] = [];
+  push(
+    only: string,
+    status: number,
+    headers: Record<string, string> = {},
+    body: unknown = { error: { code: status } },
+  ) {
+    this.queue.push({ status, headers, body, only });
   }
-  /** Answers with the next fault, if one waits; true when it did. */
-  answer(response: ServerResponse): boolean {
-    const next = this.queue.shift();
-    if (!next) return false;
+  /** Answers with the next fault for this request, if one waits; true when it did. */
+  answer(request: RecordedRequest, response: ServerResponse): boolean {
+    const where = `${request.path}?${request.query.toString()}`;
+    const index = this.queue.findIndex((fault) => where.includes(fault.only));
+    if (index < 0) return false;
+    const [next] = this.queue.splice(index, 1);
     json(response, next.status, next.body, next.headers);
     return true;
   }

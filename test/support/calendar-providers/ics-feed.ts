@@ -30,7 +30,7 @@ export async function startIcsFeedServer(): Promise<IcsFeedServer> {
     const count = counts.get(request.path) ?? { total: 0, notModified: 0 };
     counts.set(request.path, count);
     count.total++;
-    if (faults.answer(response)) return;
+    if (faults.answer(request, response)) return;
     if (!feed) {
       response.writeHead(404);
       return response.end();

@@ -56,7 +56,7 @@ export async function startMicrosoftGraphServer(): Promise<MicrosoftGraphServer>
       return json(response, 401, {
         error: { code: 'InvalidAuthenticationToken', message: 'Access token has expired.' },
       });
-    if (faults.answer(response)) return;
+    if (faults.answer(request, response)) return;
     const base = `${origin}/v1.0/me/calendarView/delta`;
     const deltaToken = request.query.get('$deltatoken');
     let chosen: Array<GraphEvent | { id: string; '@removed': { reason: 'deleted' } }>;

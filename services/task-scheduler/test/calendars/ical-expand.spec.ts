@@ -94,8 +94,20 @@ describe('iCalendar expansion', () => {
   it('reads a TZID the feed does not define as the IANA zone it names, and X-WR-TIMEZONE for floating times', () => {
     const text = icsCalendar(
       [
-        ['UID:ny', 'DTSTAMP:20260101T000000Z', 'DTSTART;TZID=America/New_York:20260701T090000', 'DTEND;TZID=America/New_York:20260701T100000', `LOCATION:${MEET}`],
-        ['UID:floating', 'DTSTAMP:20260101T000000Z', 'DTSTART:20260701T090000', 'DTEND:20260701T100000', `LOCATION:${MEET}`],
+        [
+          'UID:ny',
+          'DTSTAMP:20260101T000000Z',
+          'DTSTART;TZID=America/New_York:20260701T090000',
+          'DTEND;TZID=America/New_York:20260701T100000',
+          `LOCATION:${MEET}`,
+        ],
+        [
+          'UID:floating',
+          'DTSTAMP:20260101T000000Z',
+          'DTSTART:20260701T090000',
+          'DTEND:20260701T100000',
+          `LOCATION:${MEET}`,
+        ],
       ],
       { extra: ['X-WR-TIMEZONE:Asia/Tokyo'] },
     );
@@ -132,7 +144,10 @@ describe('iCalendar expansion', () => {
     const owner = 'ada@example.com';
     const text = icsCalendar(
       [
-        icsMeeting('declined', start, MEET, [`ORGANIZER:mailto:bob@example.com`, `ATTENDEE;PARTSTAT=DECLINED:mailto:${owner}`]),
+        icsMeeting('declined', start, MEET, [
+          `ORGANIZER:mailto:bob@example.com`,
+          `ATTENDEE;PARTSTAT=DECLINED:mailto:${owner}`,
+        ]),
         icsMeeting('accepted', start, MEET, [`ATTENDEE;PARTSTAT=ACCEPTED:mailto:${owner}`]),
         icsMeeting('organized', start, MEET, [`ORGANIZER:mailto:${owner}`]),
         icsMeeting('cancelled', start, MEET, ['STATUS:CANCELLED']),
