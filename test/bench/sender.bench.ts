@@ -12,8 +12,7 @@ import { Axios } from 'axios';
 import type { Readable } from 'node:stream';
 import { Sender } from '../../services/webhook-emitter/src/delivery/sender.js';
 import { callbackTransport } from '../../services/webhook-emitter/src/delivery/transport.js';
-import { AddressPolicy } from '../../services/webhook-emitter/src/net/address-policy.js';
-import { createGuardedAgents } from '../../services/webhook-emitter/src/net/guarded-agent.js';
+import { AddressPolicy, createGuardedAgents } from '@notetaker/net';
 
 const REQUESTS = Number(process.argv[2] ?? 20_000);
 const IN_FLIGHT = 32;

@@ -8,6 +8,9 @@ import { announce, answer, listen } from '@notetaker/bus';
 import { broadcasts, queueGroup, routes } from '@notetaker/contracts';
 import { parseEnv } from '@notetaker/config';
 import type { RunningService, ServiceContext, ServiceDefinition } from '@notetaker/service-runtime';
+import { SecretBox } from '@notetaker/secrets';
+import { startCalendarEngine } from './calendars/engine.js';
+import { calendarEnvSchema } from './calendars/env.js';
 import { CronTimers } from './cron-timers.js';
 import { schedulerEnvSchema } from './env.js';
 import { startRecordingRetention } from './recording-retention.js';
@@ -56,6 +59,17 @@ export function taskSchedulerService(options: TaskSchedulerOptions = {}): Servic
       // Distributed (MongoDB) instances share the store; the embedded store belongs to one process.
       const shared = Boolean(ctx.config.mongodbUrl);
 
+      // Calendars: their verbs on every instance; their syncs and bots on the lease holder's.
+      const calendars = await startCalendarEngine({
+        bus,
+        store: ctx.store,
+        box: SecretBox.load({ secretsKey: ctx.config.secretsKey, dataDir: ctx.config.dataDir }),
+        env: parseEnv(calendarEnvSchema, ctx.config.env),
+        logger,
+        registry: ctx.metrics,
+        instanceId,
+      });
+
       const lease = new SchedulerLease({
         ...SchedulerLease.collections(ctx.store),
         instanceId,
@@ -65,6 +79,7 @@ export function taskSchedulerService(options: TaskSchedulerOptions = {}): Servic
         onRound: async (held, gained) => {
           metrics.leader.set(held ? 1 : 0);
           if (gained) await reloadAll();
+          await calendars.onLease(held, gained);
           // The holder also retires the runs of instances that died (their heartbeat ran out).
           if (held && shared) await log.markStale(await lease.liveInstances(), STALE_SUMMARY);
         },
@@ -200,6 +215,7 @@ export function taskSchedulerService(options: TaskSchedulerOptions = {}): Servic
           retention.stop();
           await Promise.all(subscriptions.map((s) => s.unsubscribe()));
           await executor.stop();
+          await calendars.stop();
           await lease.stop();
         },
       };

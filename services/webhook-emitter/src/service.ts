@@ -18,8 +18,7 @@ import { RetryPolicy } from './delivery/retry-policy.js';
 import { Sender } from './delivery/sender.js';
 import { SigningSecrets } from './delivery/signing-secrets.js';
 import { EmitterMetrics } from './metrics.js';
-import { AddressPolicy } from './net/address-policy.js';
-import { createGuardedAgents, type Resolver } from './net/guarded-agent.js';
+import { AddressPolicy, createGuardedAgents, type Resolver } from '@notetaker/net';
 import { DeliveryStore } from './store/delivery-store.js';
 
 export interface WebhookEmitterOptions {

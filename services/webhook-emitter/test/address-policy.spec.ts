@@ -2,9 +2,7 @@ import { expect } from 'chai';
 import { errors, ServiceError } from '@notetaker/contracts';
 import { startCallbackReceiver, type CallbackReceiver } from '../../../test/support/callback-receiver.js';
 import { Sender } from '../src/delivery/sender.js';
-import { AddressPolicy, callbackUrlProblem } from '../src/net/address-policy.js';
-import { createGuardedAgents, type Resolver } from '../src/net/guarded-agent.js';
-import { classifyIp } from '../src/net/ip-ranges.js';
+import { AddressPolicy, callbackUrlProblem, createGuardedAgents, type Resolver, classifyIp } from '@notetaker/net';
 import { envelope, newMeetingId, startHarness, waitForLog, type Harness, type Token } from './support/harness.js';
 import { rejection } from '../../../test/support/rejection.js';
 

@@ -8,8 +8,7 @@ import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
 import { AttemptDeadlines } from '../src/delivery/deadlines.js';
 import { Sender } from '../src/delivery/sender.js';
-import { AddressPolicy } from '../src/net/address-policy.js';
-import { createGuardedAgents } from '../src/net/guarded-agent.js';
+import { AddressPolicy, createGuardedAgents } from '@notetaker/net';
 import { eventually, sleep } from '../../../test/support/wait.js';
 
 describe('attempt deadlines', () => {

@@ -65,6 +65,8 @@ export const errors = {
   forbidden: (message: string) => new ServiceError('forbidden', message, 403),
   notFound: (message = 'Not found') => new ServiceError('not_found', message, 404),
   conflict: (message: string) => new ServiceError('conflict', message, 409),
+  /** A start of a meeting that a live bot transcribes already (whoever started it). */
+  alreadyTranscribed: () => new ServiceError('already_transcribed', 'Meeting URL is already being transcribed', 409),
   payloadTooLarge: (message = 'Request body too large') => new ServiceError('payload_too_large', message, 413),
   duplicateKey: (message = 'Duplicate key') => new ServiceError('duplicate_key', message, 409),
   busTimeout: (subject: string) => new ServiceError('bus_timeout', `No reply on ${subject} in time`, 504, true),

@@ -276,3 +276,8 @@ export const recordingDeleteReply = z.object({ deleted: z.boolean() });
 /** svc.transcripts.recording-expire: recordings that started before `before` are deleted. */
 export const recordingExpire = z.object({ before: z.string() });
 export const recordingExpireReply = z.object({ deleted: z.array(z.string()) });
+
+// ---- calendars (task-scheduler)
+
+/** broadcast.calendars.changed: re-read this calendar (its sync, its schedule). */
+export const calendarChangedNotice = z.object({ calendarId: z.string(), origin: z.string() });

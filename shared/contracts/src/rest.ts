@@ -13,3 +13,4 @@ export * from './rest/meeting-events.js';
 export * from './rest/deliveries.js';
 export * from './rest/tasks.js';
 export * from './rest/errors.js';
+export * from './rest/calendars.js';

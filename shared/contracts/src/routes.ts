@@ -6,6 +6,7 @@
  * A capability's route is derived from its declaration (capabilities/*.ts) and listed here by its
  * verb (`routesOf`); the other entries are the services' own, which no client calls.
  */
+import { calendarChangedNotice } from './messages.js';
 import {
   botAccountReport,
   botAccountReportReply,
@@ -53,6 +54,7 @@ import {
 } from './messages.js';
 import { routesOf } from './capability.js';
 import {
+  CALENDAR_CAPABILITIES,
   DELIVERY_CAPABILITIES,
   MEETING_CAPABILITIES,
   PROJECT_CAPABILITIES,
@@ -114,6 +116,8 @@ export const routes = {
     /** A page of tasks by name (list_tasks reads every page). */
     list: route('tasks', 'list', tasksList, tasksPage),
   },
+  /** task-scheduler: connect, list, get, delete, events, event-join */
+  calendars: routesOf(CALENDAR_CAPABILITIES),
   webhooks: {
     /** deliveries */
     ...routesOf(DELIVERY_CAPABILITIES),
@@ -126,6 +130,8 @@ export const broadcasts = {
   transcriptSaved: broadcast('transcripts', 'saved', transcriptSavedNotice),
   /** task-scheduler -> every instance: re-read this task and re-arm its timer. */
   taskChanged: broadcast('tasks', 'changed', tasksChangedNotice),
+  /** task-scheduler -> every instance: a calendar was connected, removed or an event's choice changed. */
+  calendarChanged: broadcast('calendars', 'changed', calendarChangedNotice),
   /** gateway -> every gateway: an API key revoked or a web session ended; its open streams end. */
   grantEnded: broadcast('identity', 'grant-ended', grantEndedNotice),
 } as const;

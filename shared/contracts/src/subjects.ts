@@ -2,7 +2,16 @@
  * Every bus subject is built here and nowhere else (namespace first, identifier last, lowercase),
  * so a typo cannot make two services talk past each other.
  */
-export const SERVICES = ['gateway', 'identity', 'meetings', 'transcripts', 'projects', 'tasks', 'webhooks'] as const;
+export const SERVICES = [
+  'gateway',
+  'identity',
+  'meetings',
+  'transcripts',
+  'projects',
+  'tasks',
+  'webhooks',
+  'calendars',
+] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
 const TOKEN = /^[a-z0-9_-]+$/i;

@@ -5,6 +5,7 @@
  * capability its owning service answers needs nothing here.
  */
 import { API_CAPABILITIES } from '@notetaker/contracts';
+import * as calendars from './calendars.js';
 import * as deliveries from './deliveries.js';
 import * as events from './events.js';
 import * as meetings from './meetings.js';
@@ -14,7 +15,7 @@ import * as recordings from './recordings.js';
 import * as tasks from './tasks.js';
 import * as transcripts from './transcripts.js';
 
-const AREAS = [meetings, transcripts, recordings, events, deliveries, projects, tasks];
+const AREAS = [meetings, transcripts, recordings, events, deliveries, projects, tasks, calendars];
 
 function byName(): Map<string, Operation> {
   const declared = new Set(API_CAPABILITIES.map((capability) => capability.name));

@@ -21,6 +21,7 @@ import { securityHeaders } from './headers.js';
 import { accountPages } from './pages/accounts.js';
 import { authPages } from './pages/auth.js';
 import { botAccountPages } from './pages/bot-accounts.js';
+import { calendarPages } from './pages/calendars.js';
 import { documentPages } from './pages/documents.js';
 import { meetingPages } from './pages/meetings.js';
 import { projectPages } from './pages/projects.js';
@@ -96,6 +97,7 @@ export function webInterface(deps: WebDeps): Middleware {
   documentPages(router, deps);
   projectPages(router, deps);
   taskPages(router, deps);
+  calendarPages(router, deps);
   const routes = router.routes() as Middleware;
   return (ctx, next) => (isApiPath(ctx.path) ? next() : routes(ctx, next));
 }

@@ -7,7 +7,7 @@ import type { AccountInfo } from '../identity/accounts.js';
 import { CSRF_FIELD } from './csrf.js';
 import { html, type Html, type Renderable } from './html.js';
 
-export type NavKey = 'meetings' | 'projects' | 'search' | 'tasks' | 'settings';
+export type NavKey = 'meetings' | 'projects' | 'search' | 'tasks' | 'calendars' | 'settings';
 
 export interface Chrome {
   title: string;
@@ -23,6 +23,7 @@ const NAV: Array<[NavKey, string, string]> = [
   ['projects', '/projects', 'Projects'],
   ['search', '/search', 'Search'],
   ['tasks', '/tasks', 'Tasks'],
+  ['calendars', '/calendars', 'Calendars'],
   ['settings', '/settings/tokens', 'Settings'],
 ];
 

@@ -18,6 +18,9 @@ const NOTICES = {
   'task-enabled': 'The schedule is enabled.',
   'task-disabled': 'The schedule is paused. The cron expression is kept.',
   'task-started': 'The task is running. Its outcome appears in the history below.',
+  'calendar-connected': 'The calendar is connected. Its first sync is under way.',
+  'calendar-removed': 'The calendar is disconnected. Its bots not started yet are cancelled.',
+  'calendar-event-changed': 'Your choice for that meeting is saved.',
 } as const;
 
 export type NoticeCode = keyof typeof NOTICES;

@@ -27,8 +27,6 @@ export const NON_TERMINAL: readonly MeetingStatus[] = meetingStatus.options.filt
 export const STOPPABLE: readonly MeetingStatus[] = ['joining', 'lobby', 'live'];
 export const isStoppable = (status: MeetingStatus) => STOPPABLE.includes(status);
 
-export const ALREADY_TRANSCRIBED = 'Meeting URL is already being transcribed';
-
 export type MeetingDoc = {
   _id: string;
   ownerKind: 'token' | 'ui';
@@ -130,11 +128,12 @@ export class Records {
       const held = await this.claims.findOne({ _id: identityKey });
       if (!held) continue;
       const holder = await this.meetings.findOne({ _id: held.meetingId });
-      // A record is written before its claim, so a claim without a live record is stale.
-      if (holder && !isTerminalStatus(holder.status)) throw errors.conflict(ALREADY_TRANSCRIBED);
+      // A record is written before its claim, so a claim without a live record is stale. Its own
+      // code: a calendar's scheduler tells "a bot is there already" from other refusals by it.
+      if (holder && !isTerminalStatus(holder.status)) throw errors.alreadyTranscribed();
       await this.claims.deleteOne({ _id: identityKey, meetingId: held.meetingId });
     }
-    throw errors.conflict(ALREADY_TRANSCRIBED);
+    throw errors.alreadyTranscribed();
   }
 
   async release(identityKey: string, meetingId: string): Promise<void> {

@@ -8,7 +8,7 @@
 import { errors, type webhookRegister } from '@notetaker/contracts';
 import type { z } from 'zod';
 import type { Emitter } from '../delivery/emitter.js';
-import { callbackUrlProblem, type AddressPolicy } from '../net/address-policy.js';
+import { callbackUrlProblem, type AddressPolicy } from '@notetaker/net';
 import type { CallbackDoc, CallbackState, DeliveryStore } from '../store/delivery-store.js';
 
 export async function registerCallback(

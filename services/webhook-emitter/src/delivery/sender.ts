@@ -7,8 +7,7 @@
 import { Axios, AxiosError, type AxiosRequestConfig } from 'axios';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { GuardedAgents } from '../net/guarded-agent.js';
-import { RefusedAddressError } from '../net/address-policy.js';
+import { type GuardedAgents, RefusedAddressError } from '@notetaker/net';
 import { parseRetryAfter } from './retry-policy.js';
 import { Attempt, AttemptDeadlines } from './deadlines.js';
 import { callbackTransport } from './transport.js';

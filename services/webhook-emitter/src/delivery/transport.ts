@@ -14,7 +14,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { urlToHttpOptions } from 'node:url';
 import type { AxiosAdapter } from 'axios';
-import type { GuardedAgents } from '../net/guarded-agent.js';
+import type { GuardedAgents } from '@notetaker/net';
 import type { Attempt } from './deadlines.js';
 
 /**

@@ -3,6 +3,7 @@
  * in the order the OpenAPI document and tools/list show them. A capability added to its module's
  * list is served by REST and MCP and documented, with no other list to extend.
  */
+import { CALENDAR_CAPABILITIES } from './calendars.js';
 import { DELIVERY_CAPABILITIES } from './deliveries.js';
 import { MEETING_CAPABILITIES } from './meetings.js';
 import { PROJECT_CAPABILITIES } from './projects.js';
@@ -11,6 +12,7 @@ import { TASK_CAPABILITIES } from './tasks.js';
 import { TRANSCRIPT_CAPABILITIES } from './transcripts.js';
 import type { ApiCapability } from '../capability.js';
 
+export * from './calendars.js';
 export * from './deliveries.js';
 export * from './meetings.js';
 export * from './projects.js';
@@ -25,4 +27,5 @@ export const API_CAPABILITIES: readonly ApiCapability[] = [
   ...DELIVERY_CAPABILITIES,
   ...PROJECT_CAPABILITIES,
   ...TASK_CAPABILITIES,
+  ...CALENDAR_CAPABILITIES,
 ];

@@ -63,22 +63,22 @@ export class AddressPolicy {
 }
 
 /**
- * The check at registration: only http(s), and an IP literal the policy refuses is refused now
- * (a clear 400 at start instead of a dead-lettered stream). Names are checked when connecting.
- * Returns the reason to refuse, or null.
+ * The check when an address is given: only http(s), and an IP literal the policy refuses is
+ * refused now (a clear 400 at start instead of a dead-lettered stream). Names are checked when
+ * connecting. Returns the reason to refuse, or null. `field` names the address in the reason.
  */
-export function callbackUrlProblem(raw: string, policy: AddressPolicy): string | null {
+export function callbackUrlProblem(raw: string, policy: AddressPolicy, field = 'callbackUrl'): string | null {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return 'callbackUrl must be an http(s) URL';
+    return `${field} must be an http(s) URL`;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'callbackUrl must be an http(s) URL';
-  if (!url.hostname) return 'callbackUrl must name a host';
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${field} must be an http(s) URL`;
+  if (!url.hostname) return `${field} must name a host`;
   if (parseIp(url.hostname)) {
     const reason = policy.refusal(url.hostname, url.hostname.replace(/^\[|\]$/g, ''));
-    if (reason) return `callbackUrl points to a refused address (${reason})`;
+    if (reason) return `${field} points to a refused address (${reason})`;
   }
   return null;
 }
