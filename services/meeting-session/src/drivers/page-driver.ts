@@ -209,7 +209,7 @@ export class PageDriver<Item> implements MeetingDriver {
       this.applyCaptions(state.seq, state.captions, now);
       this.tracker.tick(now);
       if (state.participants) this.reportParticipants(state.participants);
-      if (state.participants) this.reportLooks(state.participants);
+      if (state.participants) this.reportLooks(state.participants, state.readAt);
       this.reportCaptionsOn(state.captionsOn);
       if (state.screen === 'in_call') {
         await this.adapter.tendCall(context);
@@ -368,8 +368,8 @@ export class PageDriver<Item> implements MeetingDriver {
   }
 
   /** How the tiles look (the bot's never among them: looksOf), at every reading: what was seen when. */
-  private reportLooks(reading: TileReading): void {
-    this.listener?.looks(looksOf(reading, this.displayName));
+  private reportLooks(reading: TileReading, at: number): void {
+    this.listener?.looks(looksOf(reading, this.displayName), at);
   }
 
   private reportCaptionsOn(on: boolean): void {

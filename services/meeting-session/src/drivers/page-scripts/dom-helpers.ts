@@ -66,7 +66,7 @@ function dialogButton() {
 }
 function baseState() {
   var dialog = dialogButton();
-  return { seq: nextSeq(), url: location.href, screen: 'unknown', outcome: null, dialog: dialog ? norm(dialog.textContent) : null,
+  return { seq: nextSeq(), readAt: Date.now(), url: location.href, screen: 'unknown', outcome: null, dialog: dialog ? norm(dialog.textContent) : null,
     prejoin: null, captionsOn: false, captions: null, participants: null, observing: !!window.__ntObserver,
     areaChanges: window.__ntAreaChanges || 0 };
 }
