@@ -154,16 +154,23 @@ export const ZOOM_PREJOIN_VARIANTS: ReadonlyArray<readonly [string, Partial<Zoom
  * it as its markupSeed serves that pre-join on every load.
  */
 export function seedWithZoomChoices(pinned: Partial<ZoomChoices>, from: number): number {
-  const wanted = Object.entries(pinned) as Array<[keyof ZoomChoices, string]>;
-  for (const [choice, value] of wanted) {
-    const ways: readonly string[] = ZOOM_CHOICES[choice];
-    if (!ways.includes(value)) throw new Error(`Zoom pages never draw ${choice} ${value}`);
-  }
+  return seedWithChoices('zoom', pinned, from);
+}
+
+/**
+ * The first seed from `from` on whose page loads of `platform` draw every choice `pinned` names,
+ * e.g. Teams' `{ app: 'light', lightRedirect: 'once' }` (seedWithChoice pins one).
+ */
+export function seedWithChoices(platform: SimPlatform, pinned: Record<string, string>, from: number): number {
+  const wanted = Object.entries(pinned);
+  for (const [choice, value] of wanted)
+    if (!choicesOf(platform)[choice]?.includes(value))
+      throw new Error(`${platform} pages never draw ${choice} ${value}`);
   for (let seed = from >>> 0, tries = 0; tries < 1_000_000; seed = (seed + 1) >>> 0, tries++) {
-    const drawn = zoomChoicesOf(seed);
+    const drawn = drawnOf(platform, seed);
     if (wanted.every(([choice, value]) => drawn[choice] === value)) return seed;
   }
-  throw new Error(`no Zoom seed draws ${JSON.stringify(pinned)}`);
+  throw new Error(`no ${platform} seed draws ${JSON.stringify(pinned)}`);
 }
 export { ZOOM_OTHER_HOST, zoomInvitation, zoomLinkForms, zoomPwd } from './zoom-routes.js';
 export { MEET_CAPTION_LANGUAGES, TEAMS_CAPTION_LANGUAGES, ZOOM_CAPTION_LANGUAGES } from './types.js';
@@ -274,6 +281,8 @@ const JOIN_CHOICES: Record<SimPlatform, readonly string[]> = {
     'prejoinPopup',
     'joinInterstitial',
     'lobbyWording',
+    'toolbar',
+    'effectsTile',
   ],
   teams: ['launcher', 'app', 'nameField', 'deviceModal', 'audioOptions', 'lobbyWording'],
   zoom: [],

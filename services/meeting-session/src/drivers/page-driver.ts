@@ -19,6 +19,7 @@ import { GuardedListener } from './listener-guard.js';
 import { actions, CAPTIONS_BINDING, type SnapshotArea } from './page-actions.js';
 import { seedStorageState } from './storage-state.js';
 import { PageAudio } from './page-audio.js';
+import { revealControls } from './pointer.js';
 import { bindPage } from './page-bindings.js';
 import { looksOf, peopleOf, TileReadings, type TileReading } from './tile-readings.js';
 import type { PageState } from './page-readings.js';
@@ -191,6 +192,11 @@ export class PageDriver<Item> implements MeetingDriver {
     if (terminal) {
       if (confirmed) await this.actOnTerminal(page, state, terminal);
       return false;
+    }
+    // Controls hidden until the pointer moves: moved, and (joining) the page read again at once.
+    if (state.controlsHidden && this.memo.due('pointer', now, 1000)) {
+      await revealControls(page);
+      if (this.phase !== 'live') return true;
     }
     if (state.prejoin?.identity && this.accountName === null && this.target.account) {
       this.accountName = state.prejoin.identity.replace(/\s*\([^()]*@[^()]*\)$/, '');
@@ -413,6 +419,8 @@ export class PageDriver<Item> implements MeetingDriver {
 
   /** Leaves through the platform's own button, so the others see the bot leave at once. */
   private async leaveCall(page: Page): Promise<void> {
+    // The leave button may hide until the pointer moves.
+    await withTimeout(revealControls(page), LEAVE_CONFIRM_MS).catch(() => {});
     if (!(await withTimeout(this.adapter.run(page, actions.leave), LEAVE_CONFIRM_MS))) return;
     const until = this.clock() + LEAVE_CONFIRM_MS;
     while (this.clock() < until) {

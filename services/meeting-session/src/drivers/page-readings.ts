@@ -44,6 +44,8 @@ export interface PageState<Item> {
   areaChanges: number;
   /** An unknown screen's main heading (or its first words), so a warning or a timeout can name it. */
   heading?: string | null;
+  /** The call's controls are in the page but hidden until the pointer moves (pointer.ts shows them). */
+  controlsHidden?: boolean;
 }
 
 /**

@@ -24,6 +24,7 @@ import { bindPage } from '../../src/drivers/page-bindings.js';
 import type { PageState } from '../../src/drivers/page-readings.js';
 import { ActionMemo, type PlatformAdapter } from '../../src/drivers/platform.js';
 import { PLATFORMS } from '../../src/drivers/platforms.js';
+import { revealControls } from '../../src/drivers/pointer.js';
 import type { TeamsCaptionRow } from '../../src/drivers/teams/captions.js';
 import { sleep } from '../../../../test/support/wait.js';
 
@@ -151,6 +152,11 @@ export async function enterCall(
     state = await inspect().catch(() => null);
     if (!state) continue;
     if (screens.at(-1) !== state.screen) screens.push(state.screen);
+    // As the driver does: controls that hide until the pointer moves are shown, and the page read again.
+    if (state.controlsHidden) {
+      await revealControls(page);
+      continue;
+    }
     const context = { page, state, displayName: DISPLAY_NAME, memo, now: Date.now() + ahead };
     if (state.screen === 'in_call' && state.captionsOn) {
       await adapter.run(page, actions.observe);

@@ -64,6 +64,11 @@ export const meetSelectors = {
     /** Labels Meet writes after a name: a presenter's second tile is "<name> (Presentation)". */
     nameSuffix: /\s*\(presentation\)$/i,
     presentationTile: /\(presentation\)$/i,
+    /**
+     * The self-view's effects panel, which carries a participant id too, in the pre-join, the lobby
+     * and the call (VX): its name leads with the visual_effects icon or says "Backgrounds and effects".
+     */
+    effectsPanel: /^(visual_effects\s*)?backgrounds and effects\b/i,
     /** Names (aria-label, aria-labelledby, else the text without icons) along the caption language's path. */
     settingsItem: /^settings$/i,
     languageDialog: /^settings$/i,
