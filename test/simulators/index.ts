@@ -173,6 +173,7 @@ export function seedWithChoices(platform: SimPlatform, pinned: Record<string, st
   throw new Error(`no ${platform} seed draws ${JSON.stringify(pinned)}`);
 }
 export { ZOOM_OTHER_HOST, zoomInvitation, zoomLinkForms, zoomPwd } from './zoom-routes.js';
+export { lightLaunchesOf } from './guest-api.js';
 export { MEET_CAPTION_LANGUAGES, TEAMS_CAPTION_LANGUAGES, ZOOM_CAPTION_LANGUAGES } from './types.js';
 export type { TruthSegment } from './captions.js';
 export type { CaptionTurn } from './turn.js';
