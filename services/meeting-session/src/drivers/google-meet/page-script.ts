@@ -86,6 +86,8 @@ function inspectScreen(state) {
   var signs = (leave ? 1 : 0) + (tiles.length ? 1 : 0) + (captionsOn || captionsOffButton() ? 1 : 0);
   // Admitted takes several signs together: any one of them alone shows up elsewhere too.
   if (signs >= 2) return inCall(state, !!captionsOn, tiles);
+  // The call's controls hidden until the pointer moves: the page is judged once the driver has shown them.
+  if (state.controlsHidden) return state;
   var text = bodyText();
   state.outcome = terminalOutcome(text);
   if (state.outcome) { state.screen = 'terminal'; return state; }
