@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { cookieValues } from './accounts.js';
 import { readJson, sendJson } from './http.js';
 import { recordPageLoad } from './page-load.js';
+import type { SimMeeting } from './meeting.js';
 import type { MeetingRegistry } from './registry.js';
 import { pageOptions, type AudioEvent, type SimPlatform } from './types.js';
 
@@ -34,6 +35,13 @@ export async function handleGuestApi(
         account: session.valid && { name: session.valid.name, email: session.valid.email },
         signIn: session.stale ? 'expired' : session.valid ? 'signed_in' : 'guest',
       });
+    }
+    case 'GET light-launch': {
+      // A light-meetings page drawn lightRedirect 'once': the meeting's first is sent on to lightExperience=false.
+      const meeting = registry.meeting(url.searchParams.get('id') ?? '');
+      const launches = (lightLaunches.get(meeting) ?? 0) + 1;
+      lightLaunches.set(meeting, launches);
+      return sendJson(res, 200, { disable: launches === 1 });
     }
     case 'GET interstitial': {
       // The unknown interstitial asks whether it is still up (MeetingOptions.interstitial).
@@ -112,6 +120,13 @@ export async function handleGuestApi(
     default:
       return sendJson(res, 404, { error: `no guest route ${route}` });
   }
+}
+
+const lightLaunches = new WeakMap<SimMeeting, number>();
+
+/** How many light-meetings pages drawn lightRedirect 'once' asked whether to go on (the first was sent to the full app). */
+export function lightLaunchesOf(meeting: SimMeeting): number {
+  return lightLaunches.get(meeting) ?? 0;
 }
 
 /** The session values a request carries: its cookies, and a token the page read from localStorage. */

@@ -55,7 +55,8 @@
  * ("Join from your browser"), the web client on app.zoom.us (name, passcode, preview toggles), and
  * its walls: `passcode` (asked unless the link's pwd carries it, zoomPwd), `started: false` (waiting
  * for the host until meeting.start()), `lobby` (the waiting room), `notFound` (an invalid meeting
- * id), `guests` (signed-in users only: a refusal screen or zoom.us/signin), `botWall` (a CAPTCHA).
+ * id), `guests` (signed-in users only: a refusal screen or zoom.us/signin), `botWall` (a CAPTCHA;
+ * Teams has one of its own).
  * In the call: the audio dialog and banners, the caption overlay (avatar, sometimes the name), the
  * full transcript panel and the participants panel ("(Host)", "(me)", "(Guest)"). Each wall and
  * end screen comes in two wordings, drawn per page load like the markup (ZOOM_CHOICES). So does the
@@ -65,6 +66,16 @@
  * between hosts (HTTP, script, to the classic client on zoom.us); seedWithZoomChoices() pins them
  * for a meeting, ZOOM_PREJOIN_VARIANTS names one of each, and the truth's `bots[i].prejoin` says
  * what the bot answered.
+ *
+ * The call's chrome and Teams' walls, drawn per page load after the rest (the pages' laterChoices):
+ * Meet's toolbar shown, or hidden until the pointer moves (`toolbar`, call-chrome.js), and the
+ * self-view's "Backgrounds and effects" panel carrying a data-participant-id (`effectsTile`);
+ * Teams' account button with its ids, its label alone or "Your profile" with the name on its
+ * avatar (`accountButton`), its mix on a `mainAudio-...` track with or without a redundant copy
+ * beside it (`mixTracks`), the light-meetings page sending the meeting's first browser on to
+ * `lightExperience=false` (`lightRedirect`; lightLaunchesOf() counts them), and where a meeting's
+ * `botWall` CAPTCHA ("Verify you're a real person") and its `e2ee` end screen ("An encryption
+ * error occurred") come (`captcha`, `e2eeEnd`). seedWithChoices() pins several choices at once.
  *
  * Not found, removed, ended and the lobby: Meet and Teams word each two ways (`screenWording`:
  * the best-known sentences, or others that say the same), Zoom two (`wording`); SCREEN_WORDINGS
@@ -126,6 +137,8 @@ export { AUDIO_CHOICES, AUDIO_IDLE_CHOICES, INTERSTITIALS, interstitialOf } from
 export const MEET_CHOICES = PAGES.google_meet.choices;
 /** The ways a Teams page load may label the bot's own tile (one is drawn per seed). */
 export const TEAMS_CHOICES = PAGES.teams.choices;
+/** What a seed's Teams page loads draw for each of TEAMS_CHOICES. */
+export const teamsChoicesOf = PAGES.teams.choicesOf;
 /** The ways a Zoom page load may be drawn (its self label, caption overlay, controls, wordings...). */
 export const ZOOM_CHOICES = PAGES.zoom.choices;
 /** What a seed's Zoom page loads draw for each of ZOOM_CHOICES. */
@@ -154,18 +167,26 @@ export const ZOOM_PREJOIN_VARIANTS: ReadonlyArray<readonly [string, Partial<Zoom
  * it as its markupSeed serves that pre-join on every load.
  */
 export function seedWithZoomChoices(pinned: Partial<ZoomChoices>, from: number): number {
-  const wanted = Object.entries(pinned) as Array<[keyof ZoomChoices, string]>;
-  for (const [choice, value] of wanted) {
-    const ways: readonly string[] = ZOOM_CHOICES[choice];
-    if (!ways.includes(value)) throw new Error(`Zoom pages never draw ${choice} ${value}`);
-  }
+  return seedWithChoices('zoom', pinned, from);
+}
+
+/**
+ * The first seed from `from` on whose page loads of `platform` draw every choice `pinned` names,
+ * e.g. Teams' `{ app: 'light', lightRedirect: 'once' }` (seedWithChoice pins one).
+ */
+export function seedWithChoices(platform: SimPlatform, pinned: Record<string, string>, from: number): number {
+  const wanted = Object.entries(pinned);
+  for (const [choice, value] of wanted)
+    if (!choicesOf(platform)[choice]?.includes(value))
+      throw new Error(`${platform} pages never draw ${choice} ${value}`);
   for (let seed = from >>> 0, tries = 0; tries < 1_000_000; seed = (seed + 1) >>> 0, tries++) {
-    const drawn = zoomChoicesOf(seed);
+    const drawn = drawnOf(platform, seed);
     if (wanted.every(([choice, value]) => drawn[choice] === value)) return seed;
   }
-  throw new Error(`no Zoom seed draws ${JSON.stringify(pinned)}`);
+  throw new Error(`no ${platform} seed draws ${JSON.stringify(pinned)}`);
 }
 export { ZOOM_OTHER_HOST, zoomInvitation, zoomLinkForms, zoomPwd } from './zoom-routes.js';
+export { lightLaunchesOf } from './guest-api.js';
 export { MEET_CAPTION_LANGUAGES, TEAMS_CAPTION_LANGUAGES, ZOOM_CAPTION_LANGUAGES } from './types.js';
 export type { TruthSegment } from './captions.js';
 export type { CaptionTurn } from './turn.js';
@@ -274,6 +295,8 @@ const JOIN_CHOICES: Record<SimPlatform, readonly string[]> = {
     'prejoinPopup',
     'joinInterstitial',
     'lobbyWording',
+    'toolbar',
+    'effectsTile',
   ],
   teams: ['launcher', 'app', 'nameField', 'deviceModal', 'audioOptions', 'lobbyWording'],
   zoom: [],

@@ -17,8 +17,18 @@ export interface MeetingOptions {
   passcode: string | null;
   /** Zoom: whether the host has started the meeting; false: "Waiting for the host to start this meeting" until start(). */
   started: boolean;
-  /** Zoom: a CAPTCHA ("I'm not a robot") in place of the pre-join, as Zoom shows guests it suspects. */
+  /**
+   * A CAPTCHA for a guest the platform suspects. Zoom: "I'm not a robot" in place of the pre-join;
+   * Teams: "Verify you're a real person" (cross-tenant joins), before the pre-join or over it after
+   * the Join click (drawn per page load, `captcha`). Never passed: the bot does not get in.
+   */
   botWall: boolean;
+  /**
+   * Teams: the meeting is end-to-end encrypted, which this browser cannot take part in: the call
+   * ends in "An encryption error occurred" (data-tid calling-e2ee-end-screen), on admission or a
+   * moment into the call (drawn per page load, `e2eeEnd`).
+   */
+  e2ee: boolean;
   /**
    * Whether people who are not signed in get in. 'refused_screen': the platform's refusal screen
    * (Meet: "You can't join this video call"; Teams: a tenant without anonymous join, "Your
@@ -100,6 +110,7 @@ export const defaultMeetingOptions: MeetingOptions = {
   passcode: null,
   started: true,
   botWall: false,
+  e2ee: false,
   guests: 'allowed',
   interstitial: false,
   joinHangs: false,

@@ -80,7 +80,7 @@ export function renderPage<K extends string, L extends string>(page: {
   levels: readonly L[];
   css: (c: Record<K, string>) => string;
   config: Record<string, unknown>;
-  /** Browser-side files, in order (the library, common.js and call-audio.js, first). */
+  /** Browser-side files, in order (the library: common.js, call-audio.js and call-chrome.js, first). */
   clients: string[];
   /** The id of the element the client draws its screens in (SIM.rootId in the page). */
   rootId: string;
@@ -101,14 +101,15 @@ export function renderPage<K extends string, L extends string>(page: {
 /**
  * One platform's pages: the class roles its markup names (drawn afresh per seed), the levels that
  * get wrapper elements, the choices a seed draws besides (see markup.ts), its CSS over the drawn
- * class names, and its browser-side client (after the library, common.js and call-audio.js)
+ * class names, and its browser-side client (after the library: common.js, call-audio.js, call-chrome.js)
  * mounted at `rootId`.
  *
  * Every platform's page loads draw, in this order: how the bot's own tile is marked (`selfTile`),
  * the call's audio (AUDIO_CHOICES), how a speaking person shows (`speakingMark`), how captions the
  * host turned off show (CAPTIONS_REFUSED_CHOICES), the platform's own `choices`, then what an idle
  * track carries (AUDIO_IDLE_CHOICES) and the moment before the first screen is drawn whole
- * (HALF_DRAWN_CHOICES). A new choice goes last, so every seed's earlier draws stay.
+ * (HALF_DRAWN_CHOICES), then the platform's `laterChoices`. A new choice goes last, so every
+ * seed's earlier draws stay.
  */
 export function definePages<
   const K extends string,
@@ -117,6 +118,7 @@ export function definePages<
   const M extends readonly string[],
   const C extends Record<string, readonly string[]>,
   const A extends string = never,
+  const D extends Record<string, readonly string[]> = Record<never, never>,
 >(pages: {
   classKeys: readonly K[];
   /** Class roles added after the first ones (drawn apart, so earlier seeds keep their class names). */
@@ -125,6 +127,8 @@ export function definePages<
   selfTile: S;
   speakingMark: M;
   choices: C;
+  /** Choices added after the shared last ones (drawn after them, so earlier draws stay). */
+  laterChoices?: D;
   css: (c: Record<K | A, string>) => string;
   client: string;
   rootId: string;
@@ -138,6 +142,7 @@ export function definePages<
     ...pages.choices,
     ...AUDIO_IDLE_CHOICES,
     ...HALF_DRAWN_CHOICES,
+    ...(pages.laterChoices ?? ({} as D)),
   };
   const choicesOf = (seed: number) => drawChoices(seed, choices);
   return {
@@ -154,7 +159,7 @@ export function definePages<
         levels: pages.levels,
         css: pages.css,
         config: { ...config, ...choicesOf(config.seed), interstitial: interstitialOf(config.seed) },
-        clients: ['common.js', 'call-audio.js', pages.client],
+        clients: ['common.js', 'call-audio.js', 'call-chrome.js', pages.client],
         rootId: pages.rootId,
       }),
   };

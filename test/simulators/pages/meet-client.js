@@ -215,6 +215,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
         h('div', { class: C.preview }, [
           video,
           h('div', { class: C.previewBar }, [wrap('control', mic), wrap('control', cam)]),
+          effects(),
         ]),
         h('div', { class: C.side }, [
           h(
@@ -485,10 +486,44 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     { slots: 3, root: root },
   );
 
+  /* The self-view's effects panel, where this page load draws one (SIM.effectsTile, call-chrome.js). */
+  function effects() {
+    return L.effectsTile(SIM, C.tile + ' ' + C.effects, icon);
+  }
+
+  /*
+   * The asking screen. Where this page load draws the effects panel, the lobby shows its own
+   * toolbar too (the field notes: "Leave call" and the mic button exist in the lobby as well).
+   */
   function renderLobby() {
+    var panel = effects();
+    var toolbar = panel
+      ? h(
+          'div',
+          { class: C.bar },
+          [
+            h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on microphone' }, [icon('mic_off')]),
+            h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on camera' }, [icon('videocam_off')]),
+            h(
+              'button',
+              {
+                class: C.ctl + ' ' + C.danger,
+                type: 'button',
+                'aria-label': 'Leave call',
+                onclick: function () {
+                  L.post('leave', { guest: local.guestId });
+                },
+              },
+              [icon('call_end')],
+            ),
+          ].map(function (control) {
+            return wrap('control', control);
+          }),
+        )
+      : null;
     root.replaceChildren(
       h('div', { class: C.prejoin }, [
-        h('div', { class: C.preview }, [h('div', { class: C.videoOff }, 'Camera is off')]),
+        h('div', { class: C.preview }, [h('div', { class: C.videoOff }, 'Camera is off'), panel]),
         h('div', { class: C.side }, [
           wrap('control', h('div', { class: C.title, role: 'status' }, LOBBY_WORDS[0])),
           h('div', { class: C.subtitle }, LOBBY_WORDS[1]),
@@ -503,6 +538,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
           ]),
         ]),
       ]),
+      toolbar,
     );
   }
 
@@ -574,7 +610,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
 
   function renderCall() {
     media.stop();
-    var grid = h('div', { class: C.grid });
+    var grid = h('div', { class: C.grid }, [effects()]);
     var captionsHost = h('div', { class: C.captionsHost });
     var count = h('div', { class: C.badge }, '1');
     var cc =
@@ -624,6 +660,11 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       return control && wrap('control', control);
     });
     var bar = h('div', { class: C.bar }, controls);
+    // Drawn 'autoHide': hidden until the pointer moves, kept while a menu or the settings are open (call-chrome.js).
+    if (SIM.toolbar === 'autoHide')
+      L.autoHidingBar(bar, C.barHidden, function () {
+        return !!(local.popups.menu || local.popups.settings);
+      });
     root.replaceChildren(h('div', { class: C.call }, [grid, captionsHost, bar]));
     // ccOuter, moreOuter: the captions button as the toolbar holds it, and its neighbour, for a host who takes it away.
     local.ui = {

@@ -45,8 +45,11 @@ export const meetPages = definePages({
     'ctl',
     'badge',
   ],
-  /** The speaking tile's outline, its audio-level bars, the call's notices, and the leaf over a tile. */
-  laterClassKeys: ['speaking', 'level', 'levelBar', 'toast', 'tileRing'],
+  /**
+   * The speaking tile's outline, its audio-level bars, the call's notices, the leaf over a tile; the
+   * toolbar while hidden, the self-view's effects panel.
+   */
+  laterClassKeys: ['speaking', 'level', 'levelBar', 'toast', 'tileRing', 'barHidden', 'effects'],
   /**
    * Where wrapper elements may appear (see markup.ts): around the captions region, the list of
    * blocks, each block, its header, avatar, name and text; around tiles, a tile's avatar and name;
@@ -90,6 +93,17 @@ export const meetPages = definePages({
     lobbyWording: ['asking', 'pleaseWait', 'waitingHost', 'hostJoin', 'meaning'],
     signedInJoin: ['joinNow', 'otherDevice'],
   },
+  /**
+   * Drawn after the shared choices (html.ts), from the field notes' Meet 2: `toolbar` the call's
+   * toolbar always shown, or hidden until the pointer moves ('autoHide', call-chrome.js);
+   * `effectsTile` the self-view's "Backgrounds and effects" panel carrying a data-participant-id
+   * in the pre-join, the lobby (with the lobby's own toolbar and its Leave call button) and the
+   * call, labelled on the element or only by its text, or not drawn.
+   */
+  laterChoices: {
+    toolbar: ['shown', 'autoHide'],
+    effectsTile: ['none', 'labelled', 'text'],
+  },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Google Sans', Roboto, Arial, sans-serif; background: #202124; color: #e8eaed; }
   .${c.icon} { font-style: normal; font-size: 12px; }
@@ -126,6 +140,8 @@ export const meetPages = definePages({
   .${c.tileRing} { position: absolute; inset: 0; border-radius: 8px; pointer-events: none; }
   .${c.level} { display: inline-flex; gap: 2px; align-items: flex-end; width: 14px; height: 12px; vertical-align: middle; }
   .${c.levelBar} { width: 3px; height: 3px; border-radius: 2px; background: #8ab4f8; }
+  .${c.barHidden} { visibility: hidden; opacity: 0; }
+  .${c.effects} { width: 120px; height: 68px; }
   .${c.toast} { position: fixed; bottom: 84px; left: 50%; transform: translateX(-50%); padding: 12px 24px; border-radius: 4px; background: #e8eaed; color: #202124; }
 `,
   client: 'meet-client.js',

@@ -139,12 +139,33 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       encodeURIComponent(location.origin + '/v2/');
   }
 
-  /* The light-meetings page shows its loading screen a while first (a stall some builds never leave). */
-  function startLight() {
+  function loadingScreen() {
     root.replaceChildren(
       h('div', { id: 'loading-screen', class: C.end }, [h('div', { role: 'progressbar', 'aria-label': 'Loading' })]),
     );
-    setTimeout(startApp, 400 + (SIM.seed % 1200));
+  }
+
+  /*
+   * The light-meetings page shows its loading screen a while first (a stall some builds never
+   * leave). Drawn lightRedirect 'once', the meeting's first browser here is sent on to the full
+   * app with lightExperience=false instead (AT #904), which never gets to the meeting.
+   */
+  function startLight() {
+    loadingScreen();
+    setTimeout(
+      function () {
+        if (SIM.lightRedirect !== 'once') return startApp();
+        fetch('/_sim/api/light-launch?id=' + encodeURIComponent(meetingIdFromHash() || ''))
+          .then(function (r) {
+            return r.json();
+          })
+          .then(function (answer) {
+            if (!answer.disable) return startApp();
+            location.replace('/v2/?meetingjoin=true&lightExperience=false&simSeed=' + SIM.seed);
+          });
+      },
+      400 + (SIM.seed % 1200),
+    );
   }
 
   function startApp() {
@@ -166,6 +187,8 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
         if (info.signIn === 'expired' || (info.signIn === 'guest' && O.guests === 'refused_sign_in')) return toSignIn();
         if (!info.exists) return renderEnd('not_found');
         if (info.signIn === 'guest' && O.guests === 'refused_screen') return renderRefused();
+        if (O.botWall && SIM.captcha === 'beforePrejoin')
+          return root.replaceChildren(h('div', { class: C.end }, [captcha()]));
         if (O.interstitial)
           return L.interstitial(root, C.end, local.meetingId, function () {
             renderPrejoin(info.account);
@@ -320,6 +343,11 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     join.addEventListener('click', function () {
       if (join.disabled || local.dialogOpen) return;
       join.disabled = true;
+      // A suspected guest gets the CAPTCHA over the pre-join (SIM.captcha 'afterJoin'): never past it.
+      if (O.botWall) {
+        local.dialogOpen = true;
+        return document.body.appendChild(h('div', { class: C.scrim }, [captcha()]));
+      }
       if (modal === 'after' && !local.modalDone) {
         local.modalDone = true;
         return deviceModal(DEVICE_MODALS.en, post);
@@ -392,24 +420,30 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     ]);
   }
 
-  /* The account button of the signed-in app's header; its label names the account. */
+  /*
+   * The account button of the signed-in app's header, as this page load draws it
+   * (SIM.accountButton): with the ids of the build that had them and "Account manager for <name>"
+   * ('ids'), that label without the ids ('label'), or "Your profile, status Available" with the
+   * name on its avatar alone ('profile': Fluent's Avatar, role=img labelled by the name).
+   */
   function meControl(account) {
     if (!account) return h('div', {});
-    return h('div', { class: C.bar }, [
-      wrap(
-        'control',
-        h(
-          'button',
-          {
-            type: 'button',
-            id: 'idna-me-control-avatar-trigger',
-            class: C.btn,
-            'aria-label': 'Account manager for ' + account.name,
-          },
-          [h('span', {}, account.name.charAt(0))],
-        ),
-      ),
-    ]);
+    var way = SIM.accountButton || 'ids';
+    var attrs = {
+      type: 'button',
+      class: C.btn,
+      'aria-label': way === 'profile' ? 'Your profile, status Available' : 'Account manager for ' + account.name,
+    };
+    if (way === 'ids') {
+      attrs.id = 'idna-me-control-avatar-trigger';
+      attrs['data-tid'] = 'me-control-avatar-trigger';
+    }
+    var avatar = h(
+      'span',
+      way === 'profile' ? { role: 'img', 'aria-label': account.name } : {},
+      account.name.charAt(0),
+    );
+    return h('div', { class: C.bar }, [wrap('control', h('button', attrs, [avatar]))]);
   }
 
   /* A tile per person on the call's stage. */
@@ -455,7 +489,14 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
         notices: ['The organizer turned on live captions', 'The organizer turned off live captions'],
       },
     },
-    { slots: 1, root: root },
+    // The mix's track is named for it; drawn 'redundant', a second track carries the same sound (first on odd seeds).
+    {
+      slots: 1,
+      root: root,
+      mixName: 'mainAudio',
+      redundant: SIM.mixTracks === 'redundant',
+      copyFirst: SIM.seed % 2 === 1,
+    },
   );
 
   function hangup() {
@@ -485,6 +526,39 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
         h('div', { class: C.bar }, [wrap('control', hangup())]),
       ]),
     );
+  }
+
+  /*
+   * The CAPTCHA Teams shows a guest it suspects (MeetingOptions.botWall; AT #741, mostly on
+   * cross-tenant joins): "Verify you're a real person", a puzzle in a frame of its own and a Next
+   * that goes nowhere; in place of the pre-join or over it after the Join click (SIM.captcha).
+   */
+  function captcha() {
+    var heading = 'captcha-' + SIM.seed;
+    return h('div', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': heading, class: C.dialog }, [
+      h('h2', { id: heading }, 'Verify you\u2019re a real person'),
+      h('p', {}, 'Solve the puzzle so we know you\u2019re not a robot, then continue to the meeting.'),
+      h('iframe', { title: 'Verification challenge', src: 'about:blank', style: 'width:300px;height:160px;border:0' }),
+      button('Next', { class: C.btn + ' ' + C.primary }),
+    ]);
+  }
+
+  /*
+   * An end-to-end encrypted call this browser cannot take part in (MeetingOptions.e2ee): Teams'
+   * E2EE end screen ([data-tid=calling-e2ee-end-screen], "An encryption error occurred"), in place
+   * of the call on admission or a moment into it (SIM.e2eeEnd). Its sound goes with it.
+   */
+  function renderE2ee() {
+    if (local.screen !== 'in_call') return;
+    root.replaceChildren(
+      h('div', { class: C.end, 'data-tid': 'calling-e2ee-end-screen' }, [
+        wrap('control', h('h1', { class: C.title }, 'An encryption error occurred')),
+        h('p', {}, 'Your call was disconnected because it couldn\u2019t be encrypted end to end.'),
+        button('Dismiss', { 'data-tid': 'calling-retry-cancelbutton' }),
+      ]),
+    );
+    if (local.audio) local.audio.close();
+    local.audio = null;
   }
 
   function renderEnd(kind) {
@@ -551,6 +625,8 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       ]),
     );
     local.ui = { stage: stage, ccHost: ccHost, menuHost: menuHost, count: count, more: more, list: null };
+    // After the call's audio started (screens() starts it once the call is drawn).
+    if (O.e2ee) setTimeout(renderE2ee, SIM.e2eeEnd === 'inCall' ? 1500 + (SIM.seed % 1500) : 0);
   }
 
   /*
@@ -851,5 +927,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   if (SIM.page === 'launcher') renderLauncher();
   else if (SIM.page === 'login') renderLogin();
   else if (location.pathname.indexOf('/light-meetings/') === 0) startLight();
+  // The full app a light-meetings page sent the browser on to: its loading screen, for good.
+  else if (new URLSearchParams(location.search).get('lightExperience') === 'false') loadingScreen();
   else startApp();
 });

@@ -84,6 +84,27 @@ export const teamsPages = definePages({
     audioOptions: ['toggles', 'radios'],
     lobbyWording: ['letYouIn', 'meetingShould', 'admitted', 'whenStarts'],
   },
+  /**
+   * Drawn after the shared choices (html.ts), from the field notes' Teams sections and what real
+   * builds carry where the notes are silent: `accountButton` the signed-in app's account button,
+   * as the build with ids draws it (#idna-me-control-avatar-trigger, data-tid, "Account manager for
+   * <name>"), the same label without the ids, or "Your profile, status Available" with the name on
+   * its avatar (Fluent's role=img label) alone; `mixTracks` the call's one server mix (its track
+   * named mainAudio-...) alone, or with a redundant track beside it carrying the same sound (VX
+   * teams-main-audio.ts); `lightRedirect` the light-meetings page sending the meeting's first
+   * browser on to `lightExperience=false`, the full app, which never gets to the meeting (AT #904:
+   * retried); `captcha` where a meeting's CAPTCHA (MeetingOptions.botWall: "Verify you're a real
+   * person", AT #741) comes: before the pre-join or after the Join click; `e2eeEnd` where an
+   * end-to-end encrypted call (MeetingOptions.e2ee) ends in "An encryption error occurred": at
+   * once on admission, or a moment into the call.
+   */
+  laterChoices: {
+    accountButton: ['ids', 'label', 'profile'],
+    mixTracks: ['one', 'redundant'],
+    lightRedirect: ['none', 'once'],
+    captcha: ['beforePrejoin', 'afterJoin'],
+    e2eeEnd: ['atAdmission', 'inCall'],
+  },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Segoe UI', system-ui, sans-serif; background: #f5f5f5; color: #242424; }
   .${c.btn} { border: 1px solid #d1d1d1; border-radius: 4px; padding: 6px 14px; background: #fff; cursor: pointer; }

@@ -309,7 +309,7 @@ export class MeetingActor {
             this.onWarning('transcription_unavailable', detail !== null, `the page cannot tap audio: ${detail}`),
           );
       },
-      looks: (tiles) => this.transcription?.looks(tiles, Date.now()),
+      looks: (tiles, at) => this.transcription?.looks(tiles, at),
       captionsOn: (on) => this.transcription?.captionsOn(on, Date.now()),
       failed: (reason, detail, evidence) => post(() => this.onFailed(reason, detail, evidence)),
       joinProgress: (progress) =>

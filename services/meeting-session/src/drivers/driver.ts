@@ -65,10 +65,11 @@ export interface DriverListener {
    */
   pcmFailed(detail: string | null): void;
   /**
-   * How the tiles look now (the bot's own left out), at every reading of the page while live: who
-   * speaks is learned from them (transcription/speaker-learner.ts).
+   * How the tiles look (the bot's own left out), at every reading of the page while live: who
+   * speaks is learned from them (transcription/speaker-learner.ts). `at`: epoch ms the page was
+   * read (a reading handed over late on a busy machine still says when it was taken).
    */
-  looks(tiles: TileLook[]): void;
+  looks(tiles: TileLook[], at: number): void;
   /** Whether captions are on in the call, whenever that changes while live. */
   captionsOn(on: boolean): void;
   /**

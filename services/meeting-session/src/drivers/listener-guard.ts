@@ -73,8 +73,8 @@ export class GuardedListener implements DriverListener {
     this.deliver((l) => l.pcmFailed(detail));
   }
 
-  looks(tiles: TileLook[]): void {
-    this.deliver((l) => l.looks(tiles));
+  looks(tiles: TileLook[], at: number): void {
+    this.deliver((l) => l.looks(tiles, at));
   }
 
   captionsOn(on: boolean): void {

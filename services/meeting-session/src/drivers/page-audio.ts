@@ -40,6 +40,8 @@ export class PageAudio {
     private readonly live: () => AudioListener | null,
     /** The frame the platform's client (and so its peer connections) is in: the top page or an iframe. */
     private readonly clientFrame: (page: Page) => Promise<Frame> = async (page) => page.mainFrame(),
+    /** The id of the track the platform sends its one mix on, where it names it (PlatformAdapter.mixTrack). */
+    private readonly mixTrack?: RegExp,
   ) {}
 
   /** Whether the page's audio is captured: for a recording, for transcription, or both. */
@@ -63,7 +65,7 @@ export class PageAudio {
       );
     }
     // Before the platform's scripts: its peer connections are made with the hooked prototype.
-    await page.evaluateOnNewDocument(captureScript(CAPTURE));
+    await page.evaluateOnNewDocument(captureScript({ ...CAPTURE, mixTrack: this.mixTrack }));
     // A page reloaded in the call starts a capture of its own (the recorder fills the gap).
     page.on('load', () => {
       if (inCall()) void this.start(page);

@@ -19,6 +19,7 @@ import { GuardedListener } from './listener-guard.js';
 import { actions, CAPTIONS_BINDING, type SnapshotArea } from './page-actions.js';
 import { seedStorageState } from './storage-state.js';
 import { PageAudio } from './page-audio.js';
+import { revealControls } from './pointer.js';
 import { bindPage } from './page-bindings.js';
 import { looksOf, peopleOf, TileReadings, type TileReading } from './tile-readings.js';
 import type { PageState } from './page-readings.js';
@@ -47,6 +48,8 @@ const MAX_FAILED_READINGS = 40;
 /** After an action, the page is read again sooner to see its effect. */
 const AFTER_ACTION_MS = 60;
 const LEAVE_CONFIRM_MS = 2_000;
+/** Times the link is opened at most while the platform keeps sending the browser where it cannot join from. */
+const MAX_OPENS = 3;
 
 export class PageDriver<Item> implements MeetingDriver {
   private listener: GuardedListener | null = null;
@@ -76,6 +79,8 @@ export class PageDriver<Item> implements MeetingDriver {
   private lastCaptionsOn: boolean | null = null;
   /** The join progress last reported (reportJoinProgress), so that only changes are. */
   private progressKey = '';
+  /** Times the meeting's link was opened (PlatformAdapter.startOver opens it again). */
+  private opens = 1;
 
   constructor(
     private readonly target: JoinTarget,
@@ -89,6 +94,7 @@ export class PageDriver<Item> implements MeetingDriver {
       target,
       () => (this.stopping || this.phase !== 'live' ? null : this.listener),
       async (page) => (adapter.clientFrame ? adapter.clientFrame(page) : page.mainFrame()),
+      adapter.mixTrack,
     );
     this.joinScreens = new JoinScreenWatch(settings.unknownScreenWarnMs);
     this.language = target.language ? new CaptionLanguage(target.language) : null;
@@ -192,6 +198,13 @@ export class PageDriver<Item> implements MeetingDriver {
       if (confirmed) await this.actOnTerminal(page, state, terminal);
       return false;
     }
+    // Controls hidden until the pointer moves: moved, and (joining) the page read again at once.
+    if (state.controlsHidden && this.memo.due('pointer', now, 1000)) {
+      await revealControls(page);
+      if (this.phase !== 'live') return true;
+    }
+    const over = this.phase === 'joining' ? this.adapter.startOver?.(state) : null;
+    if (over) return this.openAgain(page, over);
     if (state.prejoin?.identity && this.accountName === null && this.target.account) {
       this.accountName = state.prejoin.identity.replace(/\s*\([^()]*@[^()]*\)$/, '');
       this.listener?.signedIn(state.prejoin.identity);
@@ -209,7 +222,7 @@ export class PageDriver<Item> implements MeetingDriver {
       this.applyCaptions(state.seq, state.captions, now);
       this.tracker.tick(now);
       if (state.participants) this.reportParticipants(state.participants);
-      if (state.participants) this.reportLooks(state.participants);
+      if (state.participants) this.reportLooks(state.participants, state.readAt);
       this.reportCaptionsOn(state.captionsOn);
       if (state.screen === 'in_call') {
         await this.adapter.tendCall(context);
@@ -244,6 +257,20 @@ export class PageDriver<Item> implements MeetingDriver {
     return this.phase === 'joining' ? this.adapter.advanceJoin(context) : false;
   }
 
+  /** The platform sent the joining bot where it cannot join from (`why`): the link opened again, MAX_OPENS times in all. */
+  private async openAgain(page: Page, why: string): Promise<boolean> {
+    if (this.opens >= MAX_OPENS) {
+      this.fail('join_failed', `${why}, on each of ${MAX_OPENS} tries`);
+      return false;
+    }
+    this.opens++;
+    await page.goto(this.adapter.joinUrl(this.target.url), {
+      waitUntil: 'domcontentloaded',
+      timeout: this.settings.joinTimeoutMs,
+    });
+    return true;
+  }
+
   /** A failure the platform tells from a joining bot's reading that shows no outcome of its own (PlatformAdapter.joinFailure). */
   private joinFailureOf(state: PageState<Item>, now: number): DriverFailure | null {
     if (this.phase === 'live' || state.screen === 'in_call' || state.screen === 'lobby') return null;
@@ -254,7 +281,8 @@ export class PageDriver<Item> implements MeetingDriver {
   /** A terminal reading, confirmed: the meeting is over for the bot, or joining failed. */
   private async actOnTerminal(page: Page, state: PageState<Item>, terminal: DriverFailure | DriverEnd): Promise<void> {
     if (ENDS.has(terminal)) return this.end(terminal as DriverEnd);
-    const where = `${state.screen} screen at ${hostOf(state.url)}`;
+    const heading = state.heading ? ` ("${state.heading}")` : '';
+    const where = `${state.screen} screen${heading} at ${hostOf(state.url)}`;
     const reason = state.outcome ? this.failureOf(state) : (terminal as DriverFailure);
     // A wall is never retried, so what it looked like is all the operator will ever have of it.
     const evidence = WALLS.has(reason) ? await this.evidenceOf(page) : undefined;
@@ -368,8 +396,8 @@ export class PageDriver<Item> implements MeetingDriver {
   }
 
   /** How the tiles look (the bot's never among them: looksOf), at every reading: what was seen when. */
-  private reportLooks(reading: TileReading): void {
-    this.listener?.looks(looksOf(reading, this.displayName));
+  private reportLooks(reading: TileReading, at: number): void {
+    this.listener?.looks(looksOf(reading, this.displayName), at);
   }
 
   private reportCaptionsOn(on: boolean): void {
@@ -413,6 +441,8 @@ export class PageDriver<Item> implements MeetingDriver {
 
   /** Leaves through the platform's own button, so the others see the bot leave at once. */
   private async leaveCall(page: Page): Promise<void> {
+    // The leave button may hide until the pointer moves.
+    await withTimeout(revealControls(page), LEAVE_CONFIRM_MS).catch(() => {});
     if (!(await withTimeout(this.adapter.run(page, actions.leave), LEAVE_CONFIRM_MS))) return;
     const until = this.clock() + LEAVE_CONFIRM_MS;
     while (this.clock() < until) {

@@ -14,6 +14,8 @@ export type Screen = 'launcher' | 'prejoin' | 'lobby' | 'not_started' | 'in_call
 export interface PageState<Item> {
   /** Orders readings and observer reports taken in the page, so a stale one is never applied. */
   seq: number;
+  /** Epoch ms at which the page was read (the page's clock: the same machine's). */
+  readAt: number;
   url: string;
   screen: Screen;
   outcome: DriverFailure | DriverEnd | null;
@@ -42,6 +44,8 @@ export interface PageState<Item> {
   areaChanges: number;
   /** An unknown screen's main heading (or its first words), so a warning or a timeout can name it. */
   heading?: string | null;
+  /** The call's controls are in the page but hidden until the pointer moves (pointer.ts shows them). */
+  controlsHidden?: boolean;
 }
 
 /**

@@ -43,6 +43,16 @@ export interface PlatformAdapter<Item> {
    * timeout, `timedOut`). Null: go on as usual.
    */
   joinFailure?(state: PageState<Item>, situation: { passcode: string | null; timedOut: boolean }): DriverFailure | null;
+  /**
+   * Joining, the platform sent the browser where it cannot join from (Teams' lightExperience=false):
+   * why, and the driver opens the link again (a few times at most); null: go on.
+   */
+  startOver?(state: PageState<Item>): string | null;
+  /**
+   * The id of the track the platform sends its one server mix on, where it names it (Teams'
+   * mainAudio-...): another audio track beside it is a redundant copy, left out of the capture.
+   */
+  mixTrack?: RegExp;
 }
 
 /**

@@ -18,6 +18,10 @@
  * each track also gets a muted element of its own, independent of the page's (which the platform
  * may remove or re-create).
  *
+ * Where the platform names the track its one server mix comes on (`mixTrack`: Teams' mainAudio-...),
+ * any other audio track beside it is a redundant copy of the same sound and is left out of both
+ * parts, whichever came first.
+ *
  * For transcription from audio, each track is also tapped on its own (Meet sends a track per recent
  * speaker, so two people talking at once stay apart) as 16 kHz PCM by an AudioWorklet, off the
  * page's main thread, and handed over through `__ntPcm` every 100 ms (transcription/); a track
@@ -162,10 +166,14 @@ registerProcessor('nt-tap', NtTap);`;
  * The page's side, as JavaScript source (page-scripts/source.ts says why not a function): the
  * arguments are the bindings' names, the bitrate, the recorder's slice period (ms), the tap's script and its rate.
  */
-const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batchMs, tapScript, pcmRate) {
+const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batchMs, tapScript, pcmRate, mixTrack) {
   'use strict';
   if (window.__ntCapture || typeof window.RTCPeerConnection !== 'function') return;
   var tracks = new Set();
+  // The platform's named mix, once a track of that name is here: the others are its redundant copies.
+  var mixPattern = mixTrack ? new RegExp(mixTrack[0], mixTrack[1]) : null;
+  var mixSeen = false;
+  function redundant(track) { return mixSeen && !mixPattern.test(track.id); }
   var wirings = [];
   var wanted = { record: false, transcribe: false };
   var mix = null;
@@ -187,6 +195,7 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
   function attach(track) {
     var wired = null;
     function plug() {
+      if (redundant(track)) return unplug();
       if (stopped || track.muted || track.readyState === 'ended' || (!mix && !tap)) return;
       if (!wired) {
         var stream = new MediaStream([track]);
@@ -238,6 +247,11 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
       tracks.add(track);
       attach(track);
       found = true;
+      // The mix's first track unplugs whatever redundant copy came before it.
+      if (mixPattern && !mixSeen && mixPattern.test(track.id)) {
+        mixSeen = true;
+        wirings.forEach(function (plug) { plug(); });
+      }
     });
     // A tap that could not start is tried again when a track comes (what it is for).
     if (found) tryTap();
@@ -495,8 +509,12 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
   };
 }`;
 
-/** The script the driver installs in a captured meeting's page before any of the platform's. */
-export function captureScript(options: { bitrate: number; batchMs: number }): string {
-  const args = [AUDIO_BINDING, PCM_BINDING, options.bitrate, options.batchMs, PCM_TAP, PCM_SAMPLE_RATE];
+/**
+ * The script the driver installs in a captured meeting's page before any of the platform's;
+ * `mixTrack`: the id (a pattern) of the track the platform sends its one mix on, where it names it.
+ */
+export function captureScript(options: { bitrate: number; batchMs: number; mixTrack?: RegExp }): string {
+  const mix = options.mixTrack ? [options.mixTrack.source, options.mixTrack.flags] : null;
+  const args = [AUDIO_BINDING, PCM_BINDING, options.bitrate, options.batchMs, PCM_TAP, PCM_SAMPLE_RATE, mix];
   return `(${INSTALL_CAPTURE})(${args.map((arg) => JSON.stringify(arg)).join(', ')});`;
 }

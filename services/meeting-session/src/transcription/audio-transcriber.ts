@@ -352,14 +352,16 @@ export class AudioTranscriber {
     tracked.finalized = true;
     const { utterance, agreement, id: captionId } = tracked;
     this.audioCoveredUntil = Math.max(this.audioCoveredUntil, utterance.endMs);
-    const speaker = this.options.speakers.speakerOf(utterance.track, utterance.speechFromMs, utterance.speechToMs);
+    // Who spoke is asked as late as it can be: a late indicator (speaker-learner.ts) shows the most by then.
+    const speakerNow = () =>
+      this.options.speakers.speakerOf(utterance.track, utterance.speechFromMs, utterance.speechToMs);
     const timestamp = iso(utterance.speechFromMs);
     const early = tracked.early?.speechToMs === utterance.speechToMs ? tracked.early : undefined;
     if (!early) dropEarly(tracked);
     if (this.backlogFull) {
       dropEarly(tracked);
       utterance.release();
-      return this.dropForBacklog(speaker, timestamp, utterance);
+      return this.dropForBacklog(speakerNow(), timestamp, utterance);
     }
     const heard = early?.heard ?? this.heard(tracked);
     void heard.then((result) => {
@@ -369,6 +371,7 @@ export class AudioTranscriber {
     const { speechToMs } = utterance;
     this.inTurn(async () => {
       const result = await heard;
+      const speaker = speakerNow();
       if ('untranscribed' in result) {
         return this.options.final({ speaker, text: '', timestamp, untranscribed: result.untranscribed });
       }

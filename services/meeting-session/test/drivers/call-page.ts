@@ -24,6 +24,7 @@ import { bindPage } from '../../src/drivers/page-bindings.js';
 import type { PageState } from '../../src/drivers/page-readings.js';
 import { ActionMemo, type PlatformAdapter } from '../../src/drivers/platform.js';
 import { PLATFORMS } from '../../src/drivers/platforms.js';
+import { revealControls } from '../../src/drivers/pointer.js';
 import type { TeamsCaptionRow } from '../../src/drivers/teams/captions.js';
 import { sleep } from '../../../../test/support/wait.js';
 
@@ -137,7 +138,8 @@ export async function enterCall(
   };
   await bindPage(page, bound, (error) => console.error('an unreadable caption report:', error));
   const meeting: SimMeeting = sim.meeting(meetingId);
-  await page.goto(adapter.joinUrl(sim.url(platform, meetingId)), { waitUntil: 'domcontentloaded' });
+  const open = () => page.goto(adapter.joinUrl(sim.url(platform, meetingId)), { waitUntil: 'domcontentloaded' });
+  await open();
   const inspect = () => adapter.run(page, actions.inspect);
   const memo = new ActionMemo();
   const deadline = Date.now() + timeoutMs;
@@ -151,6 +153,16 @@ export async function enterCall(
     state = await inspect().catch(() => null);
     if (!state) continue;
     if (screens.at(-1) !== state.screen) screens.push(state.screen);
+    // As the driver does: the link opened again where the platform sent the browser off (PlatformAdapter.startOver).
+    if (adapter.startOver?.(state)) {
+      await open();
+      continue;
+    }
+    // As the driver does: controls that hide until the pointer moves are shown, and the page read again.
+    if (state.controlsHidden) {
+      await revealControls(page);
+      continue;
+    }
     const context = { page, state, displayName: DISPLAY_NAME, memo, now: Date.now() + ahead };
     if (state.screen === 'in_call' && state.captionsOn) {
       await adapter.run(page, actions.observe);

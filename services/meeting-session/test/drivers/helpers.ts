@@ -102,10 +102,10 @@ export class RecordingListener implements DriverListener {
     if ('quiet' in message) this.quietTracks.push(message.track);
     else this.pcmChunks.push(message);
   }
-  /** Each change of the tiles' looks, with when it was reported. */
+  /** Each reading of the tiles' looks, with when the page was read. */
   readonly lookChanges: Array<{ tiles: TileLook[]; at: number }> = [];
-  looks(tiles: TileLook[]): void {
-    this.lookChanges.push({ tiles, at: Date.now() });
+  looks(tiles: TileLook[], at: number): void {
+    this.lookChanges.push({ tiles, at });
   }
   readonly captionStates: boolean[] = [];
   captionsOn(on: boolean): void {

@@ -50,14 +50,21 @@ describe('Google Meet driver', function () {
     expect(listener.events).to.deep.equal(['lobby', 'admitted', 'participants']);
   });
 
-  /** Joins a meeting per way `choice` goes (a seed drawing each), open or with a lobby, and waits till each bot is in. */
-  async function joinEveryWay(choice: string, options: { lobby: boolean; account?: boolean }) {
+  /**
+   * Joins a meeting per way `choice` goes (a seed drawing each), open or with a lobby (`hold` ms
+   * there before the bot is let in), `people` in the call first, and waits till each bot is in.
+   */
+  async function joinEveryWay(
+    choice: string,
+    options: { lobby: boolean; account?: boolean; people?: string[]; hold?: number },
+  ) {
     const ways = waysOf('google_meet', choice);
     return Promise.all(
       ways.map(async (way, i) => {
         const code = newCode();
         const markupSeed = seedWithChoice('google_meet', choice, way, 9000 + codes * 31 + i);
         const meeting = suite.sim.meeting(code, { lobby: options.lobby, markupSeed });
+        for (const person of options.people ?? []) meeting.join(person);
         const account = options.account
           ? suite.sim.account('google_meet', `Ada ${way}`, `ada.${way}.${code}@bots.example.com`)
           : null;
@@ -66,6 +73,7 @@ describe('Google Meet driver', function () {
         });
         if (options.lobby) {
           await joined.listener.until(() => joined.listener.events.includes('lobby'), `${way}: the lobby`);
+          if (options.hold) await sleep(options.hold);
           meeting.admit();
         }
         await joined.listener.until(() => joined.listener.events.includes('admitted'), `${way}: admitted`);
@@ -92,6 +100,35 @@ describe('Google Meet driver', function () {
     for (const { way, meeting } of joined) {
       const bot = await meeting.waitForBot((b) => b.captionsOn);
       expect(bot, way).to.include({ name: `Ada ${way}`, micOn: false, camOn: false });
+    }
+    await Promise.all(joined.map(({ driver }) => driver.leave()));
+  });
+
+  it('with a toolbar hidden until the pointer moves: in the call, captions on, people read, left by its button', async () => {
+    const code = newCode();
+    const markupSeed = seedWithChoice('google_meet', 'toolbar', 'autoHide', 4100 + codes);
+    const meeting = suite.sim.meeting(code, { lobby: false, markupSeed });
+    meeting.join('Alice Smith');
+    const { listener, driver } = await join(code);
+    await meeting.waitForBot((bot) => bot.captionsOn);
+    await listener.until(() => listener.roster?.join() === 'Alice Smith', 'Alice in the roster');
+    expect(listener.warnings, 'no screen it was stuck on').to.deep.equal([]);
+    // Long after the toolbar hid again (3 s without a move), the bot still leaves by its button.
+    await sleep(4_000);
+    await driver.leave();
+    expect(meeting.truth().bots[0].leftVia).to.equal('leave_button');
+  });
+
+  it("the self-view's effects panel (a participant id, no person) is not the call, not a participant, no speaker", async () => {
+    const joined = await joinEveryWay('effectsTile', { lobby: true, people: ['Alice Smith'], hold: 1_000 });
+    for (const { way, meeting, listener } of joined) {
+      if (way === 'none') continue;
+      // The lobby shows the panel beside its own toolbar's Leave call: the bot waited there to be let in.
+      expect(listener.events.slice(0, 2), way).to.deep.equal(['lobby', 'admitted']);
+      await meeting.waitForBot((b) => b.captionsOn);
+      await listener.until(() => listener.roster?.join() === 'Alice Smith', `${way}: Alice alone in the roster`);
+      const named = new Set(listener.lookChanges.flatMap((c) => c.tiles.map((t) => t.name)));
+      expect([...named], `${way}: the tiles whose looks are read`).to.deep.equal(['Alice Smith']);
     }
     await Promise.all(joined.map(({ driver }) => driver.leave()));
   });

@@ -1,11 +1,13 @@
 /**
  * The page's PCM taps for transcription, in real Chromium against the simulators: a driver asked
  * to transcribe hands over 16 kHz PCM per remote track, every 100 ms, loud in each utterance's
- * window; on Meet two people talking at once arrive on two tracks, on Teams on the one mixed track.
+ * window; on Meet two people talking at once arrive on two tracks, on Teams on the one mixed track
+ * (its redundant copy beside it, where a page load has one, left out).
  * It also reports how the tiles look (who speaks is learned from it) and whether captions are on.
  */
 import { expect } from 'chai';
 import type { PcmChunk } from '../../src/recording/page-capture.js';
+import { seedWithChoice } from '../../../../test/simulators/index.js';
 import { driversOnSimulator, joinSimulated, sleep } from './helpers.js';
 
 /** RMS (of 32768) of a track's chunks between two instants. */
@@ -75,4 +77,40 @@ describe('drivers: the PCM taps for transcription (simulators)', function () {
       }
     });
   }
+
+  it('teams: a redundant track beside the mix, offered before or after it: only the mix (mainAudio-...) is taken', async () => {
+    // A seed of each parity: the page offers the copy first on odd seeds.
+    const redundant = (from: number) => seedWithChoice('teams', 'mixTracks', 'redundant', from);
+    const first = redundant(5100);
+    let second = redundant(first + 1);
+    while (second % 2 === first % 2) second = redundant(second + 1);
+    const runs = await Promise.all(
+      [first, second].map(async (markupSeed) => {
+        const id = `19:meeting_redundant${markupSeed}@thread.v2`;
+        const meeting = suite.sim.meeting(id, { lobby: false, markupSeed });
+        meeting.join('Alice Example');
+        const joined = await joinSimulated(suite, 'teams', id, { transcribeAudio: true, recordAudio: true });
+        return { markupSeed, meeting, ...joined };
+      }),
+    );
+    try {
+      for (const { markupSeed, meeting, listener } of runs) {
+        await listener.until(() => listener.captionStates.at(-1) === true, `${markupSeed}: captions on`, 20_000);
+        const said = await meeting.say('Alice Example', 'We should ship the new release on Friday.');
+        await sleep(1500);
+        const guest = meeting.truth().bots[0].guestId;
+        const added = meeting.truth().audioEvents.filter((e) => e.guestId === guest && e.event === 'tracks_added');
+        expect(added.map((e) => e.detail).join(), `${markupSeed}: the page got the copy too`).to.include('redundant');
+        const tracks = [...new Set(listener.pcmChunks.map((c) => c.track))];
+        expect(tracks, `${markupSeed}: one track tapped`).to.have.length(1);
+        expect(tracks[0], markupSeed.toString()).to.match(/^mainAudio-/);
+        expect(loudness(listener.pcmChunks, tracks[0], said.startedAt + 200, said.startedAt + 1300)).to.be.greaterThan(
+          300,
+        );
+        expect(listener.audioBatches.length, `${markupSeed}: recorded`).to.be.greaterThan(0);
+      }
+    } finally {
+      await Promise.all(runs.map(({ driver }) => driver.leave()));
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { type SimAccount, type SimPlatform } from '../../../../test/simulators/index.js';
+import { seedWithChoice, waysOf, type SimAccount, type SimPlatform } from '../../../../test/simulators/index.js';
 import type { JoinTarget } from '../../src/drivers/index.js';
 import { driversOnSimulator, RecordingListener } from './helpers.js';
 
@@ -76,6 +76,26 @@ describe('Signed-in bots (drivers)', function () {
       });
     });
   }
+
+  it('teams: the account button as builds draw it (ids, its label alone, "Your profile" with the name on its avatar)', async () => {
+    const runs = await Promise.all(
+      waysOf('teams', 'accountButton').map(async (way, i) => {
+        const id = nativeId('teams');
+        const markupSeed = seedWithChoice('teams', 'accountButton', way, 6000 + n * 7 + i);
+        const meeting = suite.sim.meeting(id, { guests: 'refused_screen', lobby: false, markupSeed });
+        const account = suite.sim.account('teams', `Ada ${way}`, `ada.${way}.${n}@bots.example.com`);
+        return { way, meeting, account, ...(await join('teams', id, account)) };
+      }),
+    );
+    for (const { way, meeting, account, listener } of runs) {
+      await listener.until(() => listener.events.includes('admitted'), `${way}: admitted`);
+      expect(listener.identities, `${way}: the identity the button shows`).to.deep.equal([account.name]);
+      meeting.join('Grace Host');
+      await listener.until(() => listener.roster?.includes('Grace Host') === true, `${way}: the roster`);
+      expect(listener.roster, `${way}: never the bot by its account's name`).to.deep.equal(['Grace Host']);
+    }
+    await Promise.all(runs.map(({ driver }) => driver.leave()));
+  });
 
   it('two accounts and a guest at once in one browser: each page carries only its own account', async () => {
     const meet = suite.sim.account('google_meet', 'Meet One', 'one@bots.example.com');

@@ -61,7 +61,7 @@ class Variant extends SeededPage {
   read(): void {
     this.done = (async () => {
       while (this.reading) {
-        const { participants } = await this.call.inspect();
+        const { participants, readAt } = await this.call.inspect();
         expect(participants, this.label).to.not.equal(null);
         expect(peopleOf(participants!, DISPLAY_NAME).sort(), this.label).to.deep.equal([ALICE, BOB]);
         const looks = looksOf(participants!, DISPLAY_NAME);
@@ -69,7 +69,7 @@ class Variant extends SeededPage {
           looks.every((tile) => tile.name !== DISPLAY_NAME),
           `${this.label}: the bot's tile`,
         ).to.equal(true);
-        this.learner.looks(looks, Date.now());
+        this.learner.looks(looks, readAt);
         await sleep(READ_EVERY_MS);
       }
     })();

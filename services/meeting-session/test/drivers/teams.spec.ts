@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { joinChoicesOf, seedWithChoice } from '../../../../test/simulators/index.js';
+import {
+  joinChoicesOf,
+  lightLaunchesOf,
+  seedWithChoice,
+  seedWithChoices,
+  waysOf,
+} from '../../../../test/simulators/index.js';
 import { comeAndGo, driversOnSimulator, expectRemovedAndEnded, expectTurnsRead, joinSimulated } from './helpers.js';
 
 /** Microsoft Teams in real Chromium, against the simulator on teams.microsoft.com and teams.live.com. */
@@ -55,6 +61,68 @@ describe('Teams driver', function () {
       await Promise.all(joined.map(({ driver }) => driver.leave()));
     });
   }
+
+  it('past the light-meetings page sending the browser to lightExperience=false: the link opened again, joined', async () => {
+    const id = newThread();
+    const markupSeed = seedWithChoices('teams', { app: 'light', lightRedirect: 'once' }, 1200 + meetings * 17);
+    const meeting = suite.sim.meeting(id, { lobby: false, markupSeed });
+    const { listener, driver } = await join(id);
+    await listener.until(() => listener.events.includes('admitted'), 'admitted', 30_000);
+    expect(lightLaunchesOf(meeting), 'the first light-meetings page sent on, the second went in').to.equal(2);
+    expect(meeting.truth().bots.map((b) => b.name)).to.deep.equal(['Notetaker']);
+    expect(listener.warnings, 'no screen it was stuck on').to.deep.equal([]);
+    await driver.leave();
+  });
+
+  it('a CAPTCHA before the pre-join or after the Join click: bot_detected within 10 s, once, with the page as it was', async () => {
+    const runs = await Promise.all(
+      waysOf('teams', 'captcha').map(async (way, i) => {
+        const id = newThread();
+        const markupSeed = seedWithChoice('teams', 'captcha', way, 1500 + meetings * 13 + i);
+        const meeting = suite.sim.meeting(id, { lobby: false, botWall: true, markupSeed });
+        const started = Date.now();
+        const joined = await join(id);
+        await joined.listener.until(() => joined.listener.failedWith !== null, `${way}: a failure`, 20_000);
+        return { way, meeting, took: Date.now() - started, ...joined };
+      }),
+    );
+    for (const { way, meeting, took, listener, driver } of runs) {
+      expect(listener.events, way).to.deep.equal(['failed:bot_detected']);
+      expect(took, `${way}: ms to the failure`).to.be.below(10_000);
+      const evidence = listener.failedEvidence;
+      expect(
+        evidence?.snapshot.map((node) => node.tag),
+        `${way}: the page's structure`,
+      ).to.include('iframe');
+      expect(JSON.stringify(evidence?.snapshot), `${way}: no words`).not.to.match(/real person|puzzle/i);
+      expect(
+        Buffer.from(evidence?.screenshot ?? [])
+          .subarray(1, 4)
+          .toString(),
+        `${way}: a PNG`,
+      ).to.equal('PNG');
+      expect(meeting.truth().bots, `${way}: never got in`).to.deep.equal([]);
+      await driver.leave();
+    }
+  });
+
+  it('an end-to-end encrypted call ("An encryption error occurred"), on admission or in the call: join_failed', async () => {
+    const runs = await Promise.all(
+      waysOf('teams', 'e2eeEnd').map(async (way, i) => {
+        const id = newThread();
+        const markupSeed = seedWithChoice('teams', 'e2eeEnd', way, 1800 + meetings * 11 + i);
+        const meeting = suite.sim.meeting(id, { lobby: false, e2ee: true, markupSeed });
+        return { way, meeting, ...(await join(id)) };
+      }),
+    );
+    for (const { way, listener, driver } of runs) {
+      await listener.until(() => listener.failedWith !== null, `${way}: a failure`, 20_000);
+      expect(listener.failedWith?.reason, way).to.equal('join_failed');
+      expect(listener.failedWith?.detail, way).to.include('An encryption error occurred');
+      expect(listener.warnings, `${way}: a known screen`).to.deep.equal([]);
+      await driver.leave();
+    }
+  });
 
   it('reports rows of the recycling caption list equal to what was said', async () => {
     const id = newThread();

@@ -13,6 +13,19 @@ function buttonWithIcon(pattern) {
   return null;
 }
 function leaveButton() { return first(S.css.leaveCall) || buttonWithIcon(S.text.leaveIcon); }
+/* The call's toolbar is in the page but hidden (builds that show it only while the pointer moves). */
+function controlsHidden() { return !leaveButton() && all(S.css.leaveCall).length > 0; }
+/*
+ * People's tiles: the self-view's "Backgrounds and effects" panel has a participant id too and is
+ * nobody, labelled so on the element or, without a name label of a person's tile, in its text.
+ */
+function personTiles() {
+  return shown(S.css.tile).filter(function (tile) {
+    var label = tile.getAttribute('aria-label');
+    var named = label ? norm(label) : tile.querySelector(S.css.tileName) ? '' : shownText(tile);
+    return !S.text.effectsPanel.test(named);
+  });
+}
 function captionsOffButton() { return first(S.css.captionsAreOff) || buttonWithIcon(S.text.captionsOffIcon); }
 
 /*
@@ -67,11 +80,14 @@ function readParticipants(tiles) {
 
 function inspectScreen(state) {
   var leave = leaveButton();
-  var tiles = shown(S.css.tile);
+  var tiles = personTiles();
+  state.controlsHidden = controlsHidden();
   var captionsOn = first(S.css.captionsAreOn) || first(S.css.captionsRegion);
   var signs = (leave ? 1 : 0) + (tiles.length ? 1 : 0) + (captionsOn || captionsOffButton() ? 1 : 0);
   // Admitted takes several signs together: any one of them alone shows up elsewhere too.
   if (signs >= 2) return inCall(state, !!captionsOn, tiles);
+  // The call's controls hidden until the pointer moves: the page is judged once the driver has shown them.
+  if (state.controlsHidden) return state;
   var text = bodyText();
   state.outcome = terminalOutcome(text);
   if (state.outcome) { state.screen = 'terminal'; return state; }

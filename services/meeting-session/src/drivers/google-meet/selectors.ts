@@ -29,8 +29,6 @@ export const meetSelectors = {
     tileName: 'span.notranslate',
     /** Marks the bot's own tile, on the tile element itself or on an element inside it. */
     selfTile: '[data-self-name]',
-    /** Google's account button on every signed-in page; its label is "Google Account: <name> (<email>)". */
-    accountButton: '[aria-label^="Google Account:"]',
     icons: 'i, .google-material-icons, .material-icons-extended',
     /** The caption language: More options -> Settings -> the Captions tab -> "Meeting language". */
     moreOptions: 'button[aria-label="More options"], [role="button"][aria-label="More options"]',
@@ -58,12 +56,19 @@ export const meetSelectors = {
     lobby:
       /asking to be let in|you'll join the call when someone lets you in|please wait until a meeting host brings you into the call|waiting for the host to (let you in|join)/i,
     signInHost: /^accounts\.google\.com$/i,
+    /** Google's account button on every signed-in page, by its name "Google Account: <name> (<email>)". */
+    accountButton: /^google account:/i,
     accountLabel: /^Google Account:\s*/i,
     /** The bot's own tile without a marker: its name shown as "You" or "<name> (You)". */
     selfName: /^you$|\(you\)/i,
     /** Labels Meet writes after a name: a presenter's second tile is "<name> (Presentation)". */
     nameSuffix: /\s*\(presentation\)$/i,
     presentationTile: /\(presentation\)$/i,
+    /**
+     * The self-view's effects panel, which carries a participant id too, in the pre-join, the lobby
+     * and the call (VX): its name leads with the visual_effects icon or says "Backgrounds and effects".
+     */
+    effectsPanel: /^(visual_effects\s*)?backgrounds and effects\b/i,
     /** Names (aria-label, aria-labelledby, else the text without icons) along the caption language's path. */
     settingsItem: /^settings$/i,
     languageDialog: /^settings$/i,

@@ -66,7 +66,7 @@ function dialogButton() {
 }
 function baseState() {
   var dialog = dialogButton();
-  return { seq: nextSeq(), url: location.href, screen: 'unknown', outcome: null, dialog: dialog ? norm(dialog.textContent) : null,
+  return { seq: nextSeq(), readAt: Date.now(), url: location.href, screen: 'unknown', outcome: null, dialog: dialog ? norm(dialog.textContent) : null,
     prejoin: null, captionsOn: false, captions: null, participants: null, observing: !!window.__ntObserver,
     areaChanges: window.__ntAreaChanges || 0 };
 }
@@ -83,10 +83,18 @@ function signInState() {
 }
 /*
  * What the page shows: the sign-in page, or else what the platform's inspectScreen(state) makes of
- * the base state, and a screen it does not know told by what it is (screenByMeaning). The
- * platform's functions define inspectScreen, readCaptions and readParticipants.
+ * the base state, and a screen it does not know told by what it is (screenByMeaning); an end
+ * screen with its heading. The platform's functions define inspectScreen, readCaptions and readParticipants.
  */
-function inspect() { return signInState() || screenByMeaning(inspectScreen(baseState())); }
+function inspect() {
+  var state = signInState() || screenByMeaning(inspectScreen(baseState()));
+  // An end screen's heading says which (for the failure's detail): "An encryption error occurred".
+  if (state.screen === 'terminal' && !state.heading) {
+    var heading = first(S.screens.css.headings);
+    state.heading = heading ? clean(heading.textContent).slice(0, 80) || null : null;
+  }
+  return state;
+}
 /* The call: its captions and the participants of its tiles, as the platform reads them. */
 function inCall(state, captionsOn, tiles) {
   state.screen = 'in_call';
@@ -153,11 +161,19 @@ function drawnOf(style) {
   if (style.opacity !== '1') parts.push('opacity ' + style.opacity);
   return parts.join('; ');
 }
-/* The signed-in identity the page shows on its account button, or null (a guest). */
+/*
+ * The signed-in identity the page shows on its account button, found by its name
+ * (S.text.accountButton), or null (a guest): the name after the label's words (S.text.accountLabel:
+ * "Account manager for <name>", "Google Account: <name> (<email>)"), else, where the label names
+ * nobody ("Your profile, status Available"), the name of the avatar inside the button.
+ */
 function accountIdentity() {
-  var button = first(S.css.accountButton);
-  var label = button && norm(button.getAttribute('aria-label')).replace(S.text.accountLabel, '');
-  return label || null;
+  var button = named(S.css.buttons, S.text.accountButton);
+  if (!button) return null;
+  var label = accessibleName(button);
+  if (S.text.accountLabel.test(label)) return label.replace(S.text.accountLabel, '') || null;
+  var avatar = button.querySelector('[role="img"][aria-label], img[alt]');
+  return (avatar && norm(avatar.getAttribute('aria-label') || avatar.getAttribute('alt'))) || null;
 }
 /* The join button (prejoin-form.ts) pressed, if it is enabled. */
 function clickJoin() { var join = joinButton(); return enabled(join) && press(join); }

@@ -9,7 +9,8 @@ export const JOIN_SCREEN_HELPERS = String.raw`
  * and its main heading goes with the reading so that the driver can name it.
  */
 function screenByMeaning(state) {
-  if (state.screen !== 'unknown' || state.dialog) return state;
+  // A page whose controls hide until the pointer moves is judged once they show (pointer.ts).
+  if (state.screen !== 'unknown' || state.dialog || state.controlsHidden) return state;
   var text = bodyText();
   var signIn = outsideDialogs(shown(S.screens.css.controls).filter(function (el) { return S.screens.text.signIn.test(accessibleName(el)); }))[0];
   var meaning = null;

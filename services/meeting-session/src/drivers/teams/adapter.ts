@@ -6,6 +6,7 @@
  */
 import { actions } from '../page-actions.js';
 import { teamsScript } from './page-script.js';
+import { teamsSelectors } from './selectors.js';
 import { prejoinStep, scriptRunner, type PlatformAdapter, type StepContext } from '../platform.js';
 import { TeamsCaptionTracker, type TeamsCaptionRow } from './captions.js';
 
@@ -15,6 +16,16 @@ export const teamsAdapter: PlatformAdapter<TeamsCaptionRow> = {
   },
 
   run: scriptRunner(teamsScript),
+
+  /** The one server mix comes on a track named for it; a track beside it is a redundant copy (VX teams-main-audio.ts). */
+  mixTrack: teamsSelectors.audio.mixTrack,
+
+  /** The light-meetings page may send a browser on to the full app (lightExperience=false), which never gets in: AT #904 retries. */
+  startOver(state) {
+    return teamsSelectors.text.fullApp.test(state.url)
+      ? 'Teams sent the browser to its full app (lightExperience=false)'
+      : null;
+  },
 
   async advanceJoin(step: StepContext<TeamsCaptionRow>) {
     const { page, state, memo, now } = step;

@@ -33,8 +33,6 @@ export const teamsSelectors = {
     /** The caption language: "Language settings", a dialog with the "Meeting spoken language" dropdown. */
     combobox: '[role="combobox"]',
     languageOption: '[role="listbox"] [role="option"]',
-    /** The signed-in app's account button; its label is "Account manager for <name>". */
-    accountButton: '#idna-me-control-avatar-trigger, [data-tid="me-control-avatar-trigger"]',
   },
   text: {
     /** The launcher's way into the web app, by its label or its text, in every wording builds have shown. */
@@ -61,10 +59,25 @@ export const teamsSelectors = {
     selfName: /^you$|\(you\)/i,
     /** Labels Teams writes after a person's name, on tiles and as caption authors. */
     nameSuffix: /\s*\((guest|external|unverified)\)$/i,
+    /**
+     * The signed-in app's account button, by its name: "Account manager for <name>", or "Your
+     * profile, status Available" with the name on the avatar inside it (Fluent's role=img label).
+     */
+    accountButton: /^(account manager for\b|your profile\b)/i,
     accountLabel: /^account manager for\s*/i,
     signInHost: /(^|\.)(login\.microsoftonline\.com|login\.live\.com|login\.microsoft\.com)$/i,
+    /** Where the light-meetings page sends a browser it will not take: the full app, which never gets to the meeting. */
+    fullApp: /[?&#]lightExperience=false\b/i,
+  },
+  audio: {
+    /** Teams' one server mix is the track whose id starts mainAudio; another beside it is redundant. */
+    mixTrack: /^mainAudio/,
   },
   terminal: [
+    // An end-to-end encrypted call this browser cannot take part in (data-tid calling-e2ee-end-screen).
+    ['join_failed', /an encryption error occurred/i],
+    // A CAPTCHA for a guest Teams suspects (cross-tenant joins mostly, AT #741): never passed.
+    ['bot_detected', /verify (that )?you('re| are) a real person|verify (that )?you('re| are) (a )?human/i],
     // A tenant that turned anonymous join off, or wants a guest verified or signed in first.
     [
       'guest_refused',

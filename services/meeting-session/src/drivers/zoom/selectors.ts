@@ -40,8 +40,6 @@ export const zoomSelectors = {
     avatar: 'img',
     /** The transcript's time of day, beside the speaker's name. */
     time: 'time',
-    /** The signed-in web client's profile button; its label names the account. */
-    accountButton: 'button[aria-label^="Profile"]',
     /**
      * The in-call video tiles, for who speaks: the name in each tile's footer, the tile the frame
      * around it (the field notes' class names, as hints: an active speaker's frame is
@@ -106,6 +104,8 @@ export const zoomSelectors = {
     selfName: /\((?:[^()]*,\s*)?me\)$/i,
     /** Labels Zoom writes after a person's name in the participants panel. */
     nameSuffix: /\s*\((?:co-host|host|guest)(?:,\s*(?:co-host|host|guest))*\)$/i,
+    /** The signed-in web client's profile button, by its name ("Profile, <name>"), and the words before the name. */
+    accountButton: /^profile\b/i,
     accountLabel: /^profile,?\s*/i,
     /** Zoom's sign-in page is on zoom.us itself: the host and the path together tell it. */
     signInHost: /(?!)/,
