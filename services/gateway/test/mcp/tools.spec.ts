@@ -25,6 +25,9 @@ const READ_ONLY = [
   'list_tasks',
   'get_task',
   'get_task_history',
+  'list_calendars',
+  'get_calendar',
+  'list_calendar_events',
 ];
 const WRITING = [
   'start_meeting',
@@ -36,6 +39,9 @@ const WRITING = [
   'run_task',
   'enable_task',
   'disable_task',
+  'connect_calendar',
+  'disconnect_calendar',
+  'set_calendar_event_join',
 ];
 const TOOL_NAMES = [...READ_ONLY, ...WRITING];
 const CALLBACK = 'http://127.0.0.1:9/hook';
@@ -85,7 +91,7 @@ describe('MCP tools (/mcp) on the whole stack', function () {
         return result.content.map((c) => c.text).join('');
       };
 
-      it('lists the 20 tools, each with an input schema describing every field, an output schema and annotations', async () => {
+      it('lists the 27 tools, each with an input schema describing every field, an output schema and annotations', async () => {
         const tools = await mcp.listTools();
         expect(tools.map((tool) => tool.name).sort()).to.deep.equal([...TOOL_NAMES].sort());
         for (const tool of tools) {
@@ -95,7 +101,7 @@ describe('MCP tools (/mcp) on the whole stack', function () {
             expect(schema.description, `${tool.name}.${field}`).to.be.a('string').and.not.equal('');
           }
           expect(tool.annotations?.readOnlyHint, tool.name).to.equal(READ_ONLY.includes(tool.name));
-          const destructive = ['stop_meeting', 'delete_recording', 'delete_task'].includes(tool.name);
+          const destructive = ['stop_meeting', 'delete_recording', 'delete_task', 'disconnect_calendar'].includes(tool.name);
           if (!READ_ONLY.includes(tool.name))
             expect(tool.annotations?.destructiveHint, tool.name).to.equal(destructive);
         }
