@@ -69,6 +69,21 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
   function icon(name) {
     return h('i', { class: C.icon + ' google-material-icons', 'aria-hidden': 'true' }, name);
   }
+  /** The red "Leave call" button: the call's toolbar and, on some builds, the lobby's. */
+  function leaveButton() {
+    return h(
+      'button',
+      {
+        class: C.ctl + ' ' + C.danger,
+        type: 'button',
+        'aria-label': 'Leave call',
+        onclick: function () {
+          L.post('leave', { guest: local.guestId });
+        },
+      },
+      [icon('call_end')],
+    );
+  }
   function button(label, attrs) {
     return h('button', Object.assign({ class: C.btn, type: 'button' }, attrs || {}), [
       h('span', { class: C.btnLabel }, label),
@@ -504,18 +519,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
           [
             h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on microphone' }, [icon('mic_off')]),
             h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on camera' }, [icon('videocam_off')]),
-            h(
-              'button',
-              {
-                class: C.ctl + ' ' + C.danger,
-                type: 'button',
-                'aria-label': 'Leave call',
-                onclick: function () {
-                  L.post('leave', { guest: local.guestId });
-                },
-              },
-              [icon('call_end')],
-            ),
+            leaveButton(),
           ].map(function (control) {
             return wrap('control', control);
           }),
@@ -632,18 +636,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       { class: C.ctl, type: 'button', 'aria-label': 'More options', 'aria-haspopup': 'menu', onclick: toggleMoreMenu },
       [icon('more_vert')],
     );
-    var leave = h(
-      'button',
-      {
-        class: C.ctl + ' ' + C.danger,
-        type: 'button',
-        'aria-label': 'Leave call',
-        onclick: function () {
-          L.post('leave', { guest: local.guestId });
-        },
-      },
-      [icon('call_end')],
-    );
+    var leave = leaveButton();
     var controls = [
       h('div', { class: C.clock }, SIM.code),
       h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on microphone', 'data-is-muted': 'true' }, [
