@@ -13,6 +13,7 @@ export const EVENT_TYPES = [
   'participant_left',
   'document_saved',
   'recording_saved',
+  'chat_message',
 ] as const;
 export const eventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof eventType>;

@@ -60,7 +60,9 @@ import {
   PROJECT_CAPABILITIES,
   TASK_CAPABILITIES,
   TRANSCRIPT_CAPABILITIES,
+  CHAT_CAPABILITIES,
 } from './capabilities/index.js';
+import { chatAppend, chatAppendReply, chatReply, chatRequest } from './rest/chat.js';
 import { broadcast, route } from './route.js';
 
 export * from './route.js';
@@ -88,6 +90,8 @@ export const routes = {
     events: route('meetings', 'events', meetingEventsRequest, meetingEventsReply),
     /** registry: live meetings per bot account (the accounts list's meetingsInUse). */
     accountUsage: route('meetings', 'account-usage', accountUsageRequest, accountUsageReply),
+    /** chat (send_chat_message) */
+    ...routesOf(CHAT_CAPABILITIES),
   },
   transcripts: {
     /** search */
@@ -98,6 +102,9 @@ export const routes = {
     flush: route('transcripts', 'flush', transcriptFlush, documentSaved.nullable()),
     segments: route('transcripts', 'segments', transcriptSegmentsRequest, transcriptSegmentsReply),
     document: route('transcripts', 'document', transcriptDocumentRequest, transcriptDocumentReply),
+    /** A meeting's chat messages (rest/chat.ts). */
+    chatAppend: route('transcripts', 'chat-append', chatAppend, chatAppendReply),
+    chat: route('transcripts', 'chat', chatRequest, chatReply),
   },
   /** transcript-store: meetings' audio files (the gateway checks who may read them first). */
   recordings: {

@@ -39,6 +39,7 @@ export const getTranscript = composed(getTranscriptCapability, async (bus, calle
     // transcript-store's word, not the record's: it knows a recording deleted since.
     recording: await currentRecording(bus, meeting),
     segments: await segmentsFrom(bus, meeting.meetingId, after === undefined ? 0 : after + 1),
+    chat: (await call(bus, routes.transcripts.chat, { meetingId: meeting.meetingId })).messages,
   };
 });
 

@@ -4,6 +4,7 @@ import { isoTimestamp, type EventEnvelope } from '../events.js';
 import { projectId } from './projects.js';
 import { recordingInfo, recordingMode } from './recordings.js';
 import { transcriptionInfo, transcriptionMode } from './transcription.js';
+import { chatText } from './chat.js';
 
 export const MEETING_ID = /^meeting_\d{13}_[A-Za-z0-9]{10,}$/;
 
@@ -127,6 +128,11 @@ export const startMeetingRequest = z.strictObject({
     .default('auto')
     .describe(
       'Where the words come from: "auto" (default) the platform\'s captions while they can be read and the meeting\'s audio through the speech engine while they cannot; "captions" only captions; "audio" only the speech engine (needs STT_BASE_URL on the service).',
+    ),
+  announcement: chatText('announcement')
+    .optional()
+    .describe(
+      "A notice the bot posts once in the meeting's chat as soon as it is in the call, 1 to 500 characters (default: the installation's BOT_ANNOUNCEMENT, if any).",
     ),
 });
 

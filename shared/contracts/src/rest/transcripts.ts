@@ -5,6 +5,7 @@ import { transcriptSource, untranscribed } from './transcription.js';
 import { isoTimestamp } from '../events.js';
 import { meetingRefRequest, meetingStatus } from './meetings.js';
 import { queryCount } from './query.js';
+import { chatMessage } from './chat.js';
 
 /** A meeting whose transcript was not saved (or whose document is gone): the 404's message. */
 export const NO_DOCUMENT = 'No saved document for this meeting';
@@ -40,4 +41,6 @@ export const transcriptResponse = z.object({
   /** The meeting's audio recording, or null when it has none (never recorded, or deleted). */
   recording: recordingInfo.nullable(),
   segments: z.array(transcriptSegment),
+  /** The meeting's chat, in order (rest/chat.ts): every message, whatever `after` says. */
+  chat: z.array(chatMessage),
 });
