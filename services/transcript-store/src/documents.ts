@@ -21,7 +21,15 @@ import type { Collection, Store } from '@notetaker/store';
 import type { z } from 'zod';
 import { ensureDirInside, writeFileAtomic } from './atomic-write.js';
 import { defaultTitle, documentFileName, documentPath, resolveInside, safeTitlePart } from './document-path.js';
-import { appendSegments, renderFrontMatter, renderHeading, renderSegment } from './markdown.js';
+import {
+  appendSegments,
+  CHAT_HEADING,
+  renderChat,
+  renderFrontMatter,
+  renderHeading,
+  renderSegment,
+} from './markdown.js';
+import type { ChatMessages, StoredChatMessage } from './chat.js';
 import type { Segments, StoredSegment } from './segments.js';
 
 export interface DocumentMeta {
@@ -49,6 +57,8 @@ export interface DocumentMeta {
   /** Segments with index <= lastIndex are in the file; `written` of them. */
   lastIndex: number;
   written: number;
+  /** Chat messages in the file's chat section (absent: none, or written before chat was kept). */
+  chatWritten?: number;
   fileWritten: boolean;
   flushedAt: string | null;
 }
@@ -62,6 +72,8 @@ export interface FlushResult {
 export interface FlushedSegments {
   meta: DocumentMeta;
   segments: StoredSegment[];
+  /** Chat messages just written (search indexes them like segments); absent: none. */
+  chat?: StoredChatMessage[];
 }
 
 /** The segments already in the file, rendered, and the last of them (the next may continue it). */
@@ -86,6 +98,8 @@ export class Documents {
     private readonly contentRoot: string,
     private readonly options: {
       fsync: boolean;
+      /** The meetings' chat messages, written as the document's last section. */
+      chat?: ChatMessages;
       /** The meeting's recording, for the front matter's link (null: none). */
       recordingOf?: (meetingId: string) => Promise<{ url: string; status: string } | null>;
     },
@@ -167,8 +181,11 @@ export class Documents {
       const signedInAs = req.signedInAs ?? meta.signedInAs ?? null;
       const recording = (await this.options.recordingOf?.(meta.meetingId)) ?? null;
       const recordingStatus = recording?.status ?? null;
+      const chat = (await this.options.chat?.stored(meta.meetingId)) ?? [];
+      const chatWritten = meta.chatWritten ?? 0;
       const unchanged =
         fresh.length === 0 &&
+        chat.length === chatWritten &&
         meta.fileWritten &&
         status === meta.status &&
         participants.length === meta.participants.length &&
@@ -198,7 +215,8 @@ export class Documents {
           recording,
         }) +
         renderHeading(meta.displayTitle) +
-        body;
+        body +
+        renderChat(chat, startMs);
       const target = resolveInside(this.contentRoot, meta.documentPath);
       await ensureDirInside(this.contentRoot, path.dirname(target));
       // Only the final file is synced to disk: a live meeting's file is rewritten every flush, and
@@ -216,6 +234,7 @@ export class Documents {
         recordingStatus,
         lastIndex,
         written,
+        chatWritten: chat.length,
         fileWritten: true,
         flushedAt: new Date().toISOString(),
       };
@@ -224,7 +243,7 @@ export class Documents {
       else this.rendered.set(meta.meetingId, { written, body, last });
       return {
         result: { documentPath: meta.documentPath, segmentsWritten: fresh.length, totalSegments: written },
-        fresh: { meta: { ...meta, ...update }, segments: fresh },
+        fresh: { meta: { ...meta, ...update }, segments: fresh, chat: chat.slice(chatWritten) },
       };
     });
   }
@@ -261,7 +280,10 @@ export class Documents {
     const end = content.startsWith('---\n') ? content.indexOf('\n---\n', 3) : -1;
     const heading = renderHeading(meta.displayTitle);
     if (end < 0 || !content.startsWith(heading, end + 5)) return null;
-    const body = content.slice(end + 5 + heading.length);
+    let body = content.slice(end + 5 + heading.length);
+    // The chat section comes after the transcript's paragraphs, and is written whole every flush.
+    const chatAt = meta.chatWritten ? body.lastIndexOf(`\n${CHAT_HEADING}`) : -1;
+    if (chatAt >= 0) body = body.slice(0, chatAt + 1);
     // The last segment, and the one before it: whether the last began its own paragraph.
     const found = await this.segments.at(meta.meetingId, [meta.lastIndex - 1, meta.lastIndex]);
     const last = found.find((s) => s.index === meta.lastIndex);
@@ -305,7 +327,11 @@ export class Documents {
   /** Every meeting whose document was written, with its written segments: the search index's source. */
   async *written(): AsyncGenerator<FlushedSegments> {
     const metas = await this.metas.find({ saveTranscript: true, fileWritten: true });
-    for (const meta of metas) yield { meta, segments: await this.segments.range(meta.meetingId, -1, meta.lastIndex) };
+    for (const meta of metas) {
+      const segments = await this.segments.range(meta.meetingId, -1, meta.lastIndex);
+      const chat = (await this.options.chat?.stored(meta.meetingId)) ?? [];
+      yield { meta, segments, chat: chat.slice(0, meta.chatWritten ?? 0) };
+    }
   }
 
   private serialised<T>(meetingId: string, task: () => Promise<T>): Promise<T> {

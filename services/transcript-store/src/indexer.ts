@@ -14,6 +14,7 @@ import type { Logger } from '@notetaker/observability';
 import type { Documents, FlushedSegments } from './documents.js';
 import { SearchIndex } from './search-index.js';
 import type { Segments } from './segments.js';
+import type { ChatMessages } from './chat.js';
 
 const CHUNK = 250;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -30,6 +31,8 @@ export class Indexer {
     private readonly documents: Documents,
     private readonly segments: Segments,
     private readonly logger: Logger,
+    /** The meetings' chat messages, searchable like the segments. */
+    private readonly chat?: ChatMessages,
   ) {}
 
   get ready(): boolean {
@@ -91,7 +94,8 @@ export class Indexer {
     const meta = await this.documents.metas.findOne({ _id: meetingId });
     if (!meta) return;
     const after = this.pending ? -1 : this.index.indexedUpTo(meetingId);
-    await this.add({ meta, segments: await this.segments.range(meetingId, after, lastIndex) });
+    const chat = (await this.chat?.stored(meetingId))?.slice(0, meta.chatWritten ?? 0);
+    await this.add({ meta, segments: await this.segments.range(meetingId, after, lastIndex), chat });
   }
 
   search(q: string, options: { project?: string; limit: number }): SearchResult[] {
@@ -99,7 +103,7 @@ export class Indexer {
     return this.index.search(q, options);
   }
 
-  private async apply({ meta, segments }: FlushedSegments): Promise<void> {
+  private async apply({ meta, segments, chat }: FlushedSegments): Promise<void> {
     if (!meta.documentPath) return;
     const meeting = {
       meetingId: meta.meetingId,
@@ -111,6 +115,10 @@ export class Indexer {
     for (let i = 0; i < segments.length; i += CHUNK) {
       if (i > 0) await yieldToEventLoop();
       this.index.add(meeting, segments.slice(i, i + CHUNK));
+    }
+    if (chat?.length) {
+      const messages = chat.map((m) => ({ index: m.index, speaker: m.sender, text: m.text, timestamp: m.timestamp }));
+      this.index.add(meeting, messages, 'chat');
     }
   }
 }

@@ -175,3 +175,23 @@ const ACTIVE = /[\\`*_[\]<>{}|#~]/g;
 function escapeInline(value: string): string {
   return value.replace(ACTIVE, '\\$&');
 }
+
+/** Where the document's chat section starts: after the last paragraph of the transcript. */
+export const CHAT_HEADING = '## Chat\n\n';
+
+/**
+ * The meeting's chat as the document's last section (issue #51): one list item per message, in
+ * order, with who wrote it and when (since the start); the bot's own messages say so.
+ */
+export function renderChat(
+  messages: ReadonlyArray<{ sender: string; text: string; timestamp: string; fromBot: boolean }>,
+  startMs: number,
+): string {
+  if (messages.length === 0) return '';
+  const items = messages.map((m) => {
+    const sender = escapeInline(oneLine(m.sender)) || 'Unknown sender';
+    const bot = m.fromBot ? ' (bot)' : '';
+    return `- **${sender}**${bot} (${offset(Date.parse(m.timestamp) - startMs)}): ${escapeInline(oneLine(m.text))}\n`;
+  });
+  return `${CHAT_HEADING}${items.join('')}\n`;
+}

@@ -44,8 +44,12 @@ export interface IndexedSegment {
   timestamp: string;
 }
 
+/** What an entry is: a transcript segment, or a message of the meeting's chat (issue #51). */
+export type EntryKind = 'segment' | 'chat';
+
 interface Entry {
   meeting: IndexedMeeting;
+  kind: EntryKind;
   speaker: string;
   timestamp: string;
   /** Collapsed text, for snippets. */
@@ -97,12 +101,14 @@ export class SearchIndex {
     return this.upTo.get(meetingId) ?? -1;
   }
 
-  add(meeting: IndexedMeeting, segments: IndexedSegment[]): void {
+  /** `kind` chat: the meeting's chat messages (their indexes count apart from the segments'). */
+  add(meeting: IndexedMeeting, segments: IndexedSegment[], kind: EntryKind = 'segment'): void {
+    const key = kind === 'chat' ? `${meeting.meetingId}#chat` : meeting.meetingId;
     const known = this.meetings.get(meeting.meetingId);
     if (known) Object.assign(known, meeting);
     const shared = known ?? meeting;
     this.meetings.set(meeting.meetingId, shared);
-    const after = this.indexedUpTo(meeting.meetingId);
+    const after = this.indexedUpTo(key);
     const docs = [];
     let highest = after;
     for (const s of segments) {
@@ -116,10 +122,10 @@ export class SearchIndex {
         if (word) this.documentFrequency.set(word, (this.documentFrequency.get(word) ?? 0) + 1);
       }
       docs.push({ id: this.entries.length, text: textWords.trim(), speaker: speakerWords.trim() });
-      this.entries.push({ meeting: shared, speaker: s.speaker, timestamp: s.timestamp, text, norm });
+      this.entries.push({ meeting: shared, kind, speaker: s.speaker, timestamp: s.timestamp, text, norm });
     }
     if (docs.length) this.mini.addAll(docs);
-    this.upTo.set(meeting.meetingId, highest);
+    this.upTo.set(key, highest);
   }
 
   search(q: string, options: { project?: string; limit: number }): SearchResult[] {
@@ -142,6 +148,7 @@ export class SearchIndex {
       speaker: entry.speaker,
       timestamp: entry.timestamp,
       snippet: snippet(entry.text, anchorOf(entry.text, query, isPrefix)),
+      kind: entry.kind,
     }));
   }
 

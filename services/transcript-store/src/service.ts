@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { Documents } from './documents.js';
 import { Indexer } from './indexer.js';
 import { Segments } from './segments.js';
+import { ChatMessages } from './chat.js';
 import { RecordingLibrary } from './recordings/library.js';
 import { recordingStorageFromEnv } from './recordings/index.js';
 import type { ChainLimits } from './recordings/chains.js';
@@ -58,6 +59,7 @@ export function transcriptStoreService(
       const env = parseEnv(transcriptStoreEnv, ctx.config.env);
       const origin = crypto.randomUUID();
       const segments = new Segments(ctx.store);
+      const chat = new ChatMessages(ctx.store);
       const storage = recordingStorageFromEnv({
         env: ctx.config.env,
         dataDir: ctx.config.dataDir,
@@ -88,13 +90,15 @@ export function transcriptStoreService(
       const sweep = new RecordingSweep(recordings, ctx.logger, tuning.sweep, metrics.onSwept);
       const documents = new Documents(ctx.store, segments, ctx.config.contentRoot, {
         fsync: env.TRANSCRIPT_FSYNC,
+        chat,
         recordingOf: (meetingId) => recordings.get(meetingId),
       });
       await segments.init();
+      await chat.init();
       await documents.init();
       await recordings.init();
       sweep.start();
-      const indexer = new Indexer(documents, segments, ctx.logger);
+      const indexer = new Indexer(documents, segments, ctx.logger, chat);
       ctx.logger.info(
         { storage: storage.description, replica: origin },
         'recordings are kept in ' + storage.description,
@@ -124,7 +128,7 @@ export function transcriptStoreService(
           async (req) => {
             const flushed = await documents.flush(req);
             if (!flushed) return null;
-            if (flushed.fresh.segments.length > 0) {
+            if (flushed.fresh.segments.length > 0 || (flushed.fresh.chat?.length ?? 0) > 0) {
               // Searchable before the flush is answered: "the index follows every flush".
               await indexer.add(flushed.fresh);
               announce(ctx.bus, broadcasts.transcriptSaved, {
@@ -138,6 +142,13 @@ export function transcriptStoreService(
           queue,
         ),
         answer(ctx.bus, transcripts.segments, (req) => segments.page(req.meetingId, req.fromIndex), queue),
+        answer(
+          ctx.bus,
+          transcripts.chatAppend,
+          async (req) => ({ stored: await chat.append(req.meetingId, req.index, req.message) }),
+          queue,
+        ),
+        answer(ctx.bus, transcripts.chat, async (req) => ({ messages: await chat.list(req.meetingId) }), queue),
         answer(ctx.bus, transcripts.document, (req) => documents.read(req.meetingId, req.offset, req.version), queue),
         answer(
           ctx.bus,

@@ -127,6 +127,8 @@ export const searchResult = z.object({
   speaker: z.string(),
   timestamp: z.string(),
   snippet: z.string(),
+  /** A transcript segment (speaker: who said it), or a message of the meeting's chat (speaker: who wrote it). */
+  kind: z.enum(['segment', 'chat']),
 });
 export type SearchResult = z.infer<typeof searchResult>;
 /** The query of GET /api/v1/search (and the search_transcripts tool's arguments): search_transcripts' input. */
