@@ -65,6 +65,8 @@ export const meetingSessionEnv = driverEnv.extend({
   RECORDING_SPOOL_MAX_MB: z.coerce.number({ error: 'must be a number of MB' }).positive('must be above 0').optional(),
   /** One append attempt's wait for storage; then the same batch is sent again (storage stores it once). */
   RECORDING_APPEND_TIMEOUT_MS: envMs(10_000),
+  /** Posted in every meeting's chat once the bot is in (a start's announcement wins); empty: none. */
+  BOT_ANNOUNCEMENT: z.string().trim().max(500, 'must be at most 500 characters').default(''),
 });
 
 /**
@@ -105,6 +107,8 @@ export interface MeetingSessionConfig {
   };
   /** The speech engine for transcription from audio (STT_*), or null: captions only. */
   speech: SpeechEngineSettings | null;
+  /** BOT_ANNOUNCEMENT: the chat notice of a meeting whose start gives none; null or absent: none. */
+  announcement?: string | null;
 }
 
 export interface CoachConfig {
@@ -150,5 +154,6 @@ export function loadMeetingSessionConfig(env: NodeJS.ProcessEnv): MeetingSession
       appendTimeoutMs: e.RECORDING_APPEND_TIMEOUT_MS,
     },
     speech: speechEngineSettingsFromEnv(env),
+    announcement: e.BOT_ANNOUNCEMENT || null,
   };
 }

@@ -81,6 +81,8 @@ export const placeRequest = z.object({
   coach: coachMode.nullable().default(null),
   recording: recordingMode.default('none'),
   transcription: transcriptionMode.default('captions'),
+  /** Posted in the chat once the bot is live (the start's announcement); null: BOT_ANNOUNCEMENT's, if any. */
+  announcement: z.string().nullable().default(null),
 });
 export type PlaceRequest = z.infer<typeof placeRequest>;
 /** A worker at capacity answers `accepted: false` and the registry asks again (another worker). */

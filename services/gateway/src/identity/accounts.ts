@@ -21,8 +21,10 @@ export function accountProblems(email: string, password: string): { email?: stri
   const problems: { email?: string; password?: string } = {};
   if (!email) problems.email = 'Enter an email address.';
   else if (!EMAIL.test(email)) problems.email = 'Enter an email address such as name@example.com.';
-  if (password.length < PASSWORD_LENGTH.min) problems.password = `The password needs at least ${PASSWORD_LENGTH.min} characters.`;
-  else if (password.length > PASSWORD_LENGTH.max) problems.password = `The password can have at most ${PASSWORD_LENGTH.max} characters.`;
+  if (password.length < PASSWORD_LENGTH.min)
+    problems.password = `The password needs at least ${PASSWORD_LENGTH.min} characters.`;
+  else if (password.length > PASSWORD_LENGTH.max)
+    problems.password = `The password can have at most ${PASSWORD_LENGTH.max} characters.`;
   return problems;
 }
 

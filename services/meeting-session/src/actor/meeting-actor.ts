@@ -44,6 +44,8 @@ import { Recorder } from '../recording/recorder.js';
 import type { RecordingSpools } from '../recording/spools.js';
 import type { SpeechToText, Trouble } from '../transcription/audio-transcriber.js';
 import { MeetingTranscription } from '../transcription/meeting-transcription.js';
+import { MeetingChat } from './meeting-chat.js';
+import { actorChatReply, actorChatRequest, actorChatSubject } from '../chat-protocol.js';
 import type { SourceSwitch } from '../transcription/source-choice.js';
 
 /** The worker's speech engine, shared by its meetings (null: no STT_BASE_URL, captions only). */
@@ -115,6 +117,9 @@ export class MeetingActor {
   private account: PlaceRequest['account'];
   private stopSub: Subscription | null = null;
   private exited = false;
+  /** The meeting's chat, read and written (meeting-chat.ts). */
+  private readonly chat: MeetingChat;
+  private chatSub: Subscription | null = null;
 
   constructor(
     private readonly deps: ActorDeps,
@@ -156,6 +161,15 @@ export class MeetingActor {
           })
         : null;
     this.transcription = this.createTranscription(log);
+    this.chat = new MeetingChat({
+      bus: deps.bus,
+      logger: log,
+      meetingId: spec.meetingId,
+      emit: (message) => this.stream.emit('chat_message', { ...message }),
+      failed: (failure) => this.mailbox.post(() => this.emitStatusWarning({ warning: 'chat_failed', failure })),
+      driver: () => (this.status === 'live' && this.phase === 'running' ? this.driver : null),
+      stored: () => this.flusher.markDirty(),
+    });
   }
 
   private createTranscription(log: Logger): MeetingTranscription | null {
@@ -183,6 +197,7 @@ export class MeetingActor {
   /** Subscribes the actor's command subject, emits `joining` and sets the bot off. */
   start(): void {
     this.stopSub = this.deps.bus.serve(subjects.actorStop(this.meetingId), () => this.onStopCommand());
+    this.chatSub = this.deps.bus.serve(actorChatSubject(this.meetingId), (data) => this.onChatCommand(data));
     this.stream.emit('meeting_status', { status: 'joining', previousStatus: null, reason: null });
     this.timers.started();
     this.mailbox.post(() => this.launchDriver());
@@ -235,6 +250,14 @@ export class MeetingActor {
       this.mailbox.post(() => this.finish('ended', 'stopped'));
     }
     return { meetingId: this.meetingId, status: 'stopping' };
+  }
+
+  /** send_chat_message, checked by the registry: queued while the bot is in the call. */
+  private onChatCommand(data: unknown) {
+    const { text } = actorChatRequest.parse(data);
+    if (this.status !== 'live' || this.phase !== 'running') return actorChatReply.parse({ status: 'not_live' });
+    this.chat.send(text);
+    return actorChatReply.parse({ status: 'queued' });
   }
 
   private async launchDriver(): Promise<void> {
@@ -316,6 +339,10 @@ export class MeetingActor {
         post(() => {
           this.joinSeen = progress;
         }),
+      // Straight to the stream, in the driver's order: a message changes no state the mailbox guards.
+      chat: (message) => {
+        if (this.phase !== 'closed') this.chat.received(message);
+      },
     };
   }
 
@@ -365,6 +392,8 @@ export class MeetingActor {
     this.recorder?.start();
     this.transcription?.admitted(Date.now());
     this.transition('live', null);
+    const announcement = this.spec.announcement ?? this.deps.config.announcement;
+    if (announcement) this.chat.send(announcement);
     this.timers.admitted(this.roster.people);
     this.flusher.startPeriodic(this.deps.config.flushIntervalMs);
   }
@@ -444,7 +473,7 @@ export class MeetingActor {
   }
 
   /** A meeting_status event that changes no status: it carries a warning. */
-  private emitStatusWarning(fields: { warning: string; source?: TranscriptSource }): void {
+  private emitStatusWarning(fields: { warning: string; source?: TranscriptSource; failure?: string }): void {
     this.stream.emit('meeting_status', { status: this.status, previousStatus: this.status, reason: null, ...fields });
   }
 
@@ -522,6 +551,8 @@ export class MeetingActor {
         'the meeting ends before its recording is stored: recording_saved comes once storage has taken it',
       );
     else if (saved) this.stream.emit('recording_saved', recordingSavedPayload(saved));
+    this.chat.stop();
+    await this.chat.drained();
     await this.flusher.finalFlush();
     this.transition(kind, reason);
     await this.stream.drained();
@@ -554,6 +585,8 @@ export class MeetingActor {
     this.timers.clear();
     this.flusher.stop();
     void this.stopSub?.unsubscribe();
+    void this.chatSub?.unsubscribe();
+    this.chat.stop();
     this.deps.onExit(this.meetingId);
   }
 }

@@ -6,7 +6,14 @@
  * A driver reports through its listener; it never decides the meeting's status itself. Caption
  * finalisation (when a turn is complete) is the driver's job because its timing is per platform.
  */
-import type { DriverEnd, DriverFailure, MeetingWarning, Platform, StorageState } from '@notetaker/contracts';
+import type {
+  ChatMessage,
+  DriverEnd,
+  DriverFailure,
+  MeetingWarning,
+  Platform,
+  StorageState,
+} from '@notetaker/contracts';
 import type { AudioBatch, PcmMessage, SkippedAudio } from '../recording/page-capture.js';
 import type { TileLook } from './tile-readings.js';
 
@@ -78,6 +85,8 @@ export interface DriverListener {
    * meeting" is meeting_not_started, not join_failed).
    */
   joinProgress?(progress: JoinProgress): void;
+  /** A message of the meeting's chat, the bot's own too: once each, in order (page-chat.ts). */
+  chat?(message: ChatMessage): void;
 }
 
 /** Where a joining bot is, and what the join timeout would be there. */
@@ -136,6 +145,8 @@ export interface MeetingDriver {
   start(listener: DriverListener): Promise<void>;
   /** Leaves the call if in it, finalises the turn in progress, and releases every browser resource. */
   leave(): Promise<void>;
+  /** Posts `text` in the meeting's chat after the texts asked before; rejects with why it could not. */
+  sendChat?(text: string): Promise<void>;
 }
 
 export interface DriverFactory {

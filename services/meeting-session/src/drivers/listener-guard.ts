@@ -3,7 +3,7 @@
  * event (ended or failed), nothing at all once the driver is leaving or finished, and a listener
  * that throws never breaks the browser side.
  */
-import type { DriverEnd, DriverFailure } from '@notetaker/contracts';
+import type { ChatMessage, DriverEnd, DriverFailure } from '@notetaker/contracts';
 import type { AudioBatch, PcmMessage, SkippedAudio } from '../recording/page-capture.js';
 import type { TileLook } from './tile-readings.js';
 import type {
@@ -83,6 +83,10 @@ export class GuardedListener implements DriverListener {
 
   joinProgress(progress: JoinProgress): void {
     this.deliver((l) => l.joinProgress?.(progress));
+  }
+
+  chat(message: ChatMessage): void {
+    this.deliver((l) => l.chat?.(message));
   }
 
   ended(reason: DriverEnd): void {

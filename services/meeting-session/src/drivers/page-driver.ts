@@ -19,6 +19,7 @@ import { GuardedListener } from './listener-guard.js';
 import { actions, CAPTIONS_BINDING, type SnapshotArea } from './page-actions.js';
 import { seedStorageState } from './storage-state.js';
 import { PageAudio } from './page-audio.js';
+import { PageChat } from './page-chat.js';
 import { revealControls } from './pointer.js';
 import { bindPage } from './page-bindings.js';
 import { looksOf, peopleOf, TileReadings, type TileReading } from './tile-readings.js';
@@ -75,6 +76,8 @@ export class PageDriver<Item> implements MeetingDriver {
   /** Signed in: the name the platform shows for the bot's account (its tile carries it, not displayName). */
   private accountName: string | null = null;
   private readonly audio: PageAudio;
+  /** The meeting's chat: read while live, and written (sendChat). */
+  private readonly chat: PageChat;
   /** The last caption state reported, so that only changes are. */
   private lastCaptionsOn: boolean | null = null;
   /** The join progress last reported (reportJoinProgress), so that only changes are. */
@@ -95,6 +98,13 @@ export class PageDriver<Item> implements MeetingDriver {
       () => (this.stopping || this.phase !== 'live' ? null : this.listener),
       async (page) => (adapter.clientFrame ? adapter.clientFrame(page) : page.mainFrame()),
       adapter.mixTrack,
+    );
+    this.chat = new PageChat(
+      target.platform,
+      () => this.displayName,
+      () => (this.stopping || this.phase !== 'live' || !this.listener ? null : (m) => this.listener?.chat(m)),
+      async (page) => (adapter.clientFrame ? adapter.clientFrame(page) : page.mainFrame()),
+      clock,
     );
     this.joinScreens = new JoinScreenWatch(settings.unknownScreenWarnMs);
     this.language = target.language ? new CaptionLanguage(target.language) : null;
@@ -120,6 +130,10 @@ export class PageDriver<Item> implements MeetingDriver {
   leave(): Promise<void> {
     this.leaving ??= this.stop();
     return this.leaving;
+  }
+
+  sendChat(text: string): Promise<void> {
+    return this.chat.send(text);
   }
 
   private async begin(): Promise<void> {
@@ -153,6 +167,7 @@ export class PageDriver<Item> implements MeetingDriver {
     // same tracker, and a reading that fails there is counted and, repeated, reported.
     await bindPage(page, { [CAPTIONS_BINDING]: (json) => this.observed(json) }, () => {});
     await this.audio.install(page, () => this.phase === 'live');
+    await this.chat.install(page);
     return page;
   }
 
@@ -241,6 +256,7 @@ export class PageDriver<Item> implements MeetingDriver {
       this.phase = 'live';
       this.listener?.admitted();
       await this.audio.start(page);
+      this.chat.start(page);
       return true;
     }
     if (state.screen === 'lobby' && this.phase === 'joining') {
@@ -419,6 +435,7 @@ export class PageDriver<Item> implements MeetingDriver {
     if (this.stopping) return;
     this.stopping = true;
     this.phase = 'over';
+    this.chat.stop();
     this.tracker.flush();
     if (this.listener) report(this.listener);
     void this.release();
@@ -428,6 +445,7 @@ export class PageDriver<Item> implements MeetingDriver {
     if (!this.stopping) {
       if (this.phase === 'live' && this.page) await this.audio.stop(this.page);
       this.stopping = true;
+      this.chat.stop();
       const wasLive = this.phase === 'live';
       this.phase = 'over';
       this.tracker.flush();

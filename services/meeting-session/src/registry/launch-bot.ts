@@ -124,6 +124,7 @@ export async function launchBot(
       coach: input.coach ?? null,
       recording: input.recording ?? deps.recordingDefault,
       transcription,
+      announcement: input.announcement ?? null,
     });
     // The actor may already have written: only fill what is still unset.
     await records.meetings.updateOne({ _id: doc._id }, { $set: { documentPath: doc.documentPath, workerId } });

@@ -16,6 +16,7 @@ import { isStoppable, NON_TERMINAL, Records, toRecord, toSummary } from './recor
 import { launchBot } from './launch-bot.js';
 import { recordingSaved } from './recording-saved.js';
 import { AccountPicker, nextAccount } from './account-picker.js';
+import { sendChat } from './chat.js';
 
 export interface RegistryOptions {
   bus: Bus;
@@ -120,6 +121,7 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
     answer(bus, protocol.account, (request) => nextAccount({ records, accounts, logger }, request), queue),
     answer(bus, protocol.recordingSaved, (request) => recordingSaved({ bus, records, log, logger }, request), queue),
     answer(bus, meetings.accountUsage, async () => ({ inUse: await accounts.usage() }), queue),
+    answer(bus, meetings.chat, (request) => sendChat({ bus, records }, request), queue),
     answer(
       bus,
       protocol.warnings,

@@ -24,8 +24,8 @@ export const sendChatMessage = defineCapability({
   tool: {
     title: "Write in a meeting's chat",
     description:
-      "Posts a text (1 to 500 characters) in the chat of a live meeting this API key started, as the bot: everyone in the meeting sees it. " +
-      'Messages are posted in the order asked; the message then shows in get_transcript\'s chat (fromBot true), or a chat_failed warning says why it could not be sent.',
+      'Posts a text (1 to 500 characters) in the chat of a live meeting this API key started, as the bot: everyone in the meeting sees it. ' +
+      "Messages are posted in the order asked; the message then shows in get_transcript's chat (fromBot true), or a chat_failed warning says why it could not be sent.",
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     text: (b) => `Message queued for meeting ${b.meetingId}'s chat.`,
   },

@@ -25,7 +25,7 @@ export const getTranscript = defineCapability({
     title: 'Read a meeting transcript',
     description:
       'The finalized segments of a meeting this API key started, live or ended. Pass `after` (the index of ' +
-      'the last segment already read) to get only the newer ones. `chat` holds the messages of the meeting\'s chat, in order.',
+      "the last segment already read) to get only the newer ones. `chat` holds the messages of the meeting's chat, in order.",
     annotations: READ,
     text: (b) =>
       `Meeting ${b.meetingId} (${b.status}): ${count(b.segments.length, 'segment')}` +

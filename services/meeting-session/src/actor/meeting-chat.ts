@@ -1,0 +1,86 @@
+/**
+ * A meeting's chat in its actor (issue #51): the messages the driver reads become `chat_message`
+ * events and are kept beside the transcript (transcript-store's chat, in the order seen), and
+ * the texts asked for (send_chat_message, the announcement) go to the bot one at a time, in the
+ * order asked. A text the bot could not post is a `chat_failed` warning with the reason.
+ */
+import { routes, type ChatMessage } from '@notetaker/contracts';
+import { call, type Bus } from '@notetaker/bus';
+import type { Logger } from '@notetaker/observability';
+import type { MeetingDriver } from '../drivers/driver.js';
+
+export interface MeetingChatDeps {
+  bus: Bus;
+  logger: Logger;
+  meetingId: string;
+  /** The chat_message event. */
+  emit(message: ChatMessage): void;
+  /** A meeting_status warning `chat_failed`, with why. */
+  failed(failure: string): void;
+  /** The bot now, or null (not started, or gone). */
+  driver(): MeetingDriver | null;
+  /** A message is kept: the document has something new to write. */
+  stored(): void;
+}
+
+const STORE_ATTEMPTS = 3;
+
+export class MeetingChat {
+  private index = 0;
+  private queue: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private readonly storing = new Set<Promise<void>>();
+
+  constructor(private readonly deps: MeetingChatDeps) {}
+
+  /** A message the bot read: said at once, then kept (its place in the chat is taken now). */
+  received(message: ChatMessage): void {
+    if (this.stopped) return;
+    this.deps.emit(message);
+    const stored = this.store(this.index++, message);
+    this.storing.add(stored);
+    void stored.finally(() => this.storing.delete(stored));
+  }
+
+  /** Resolves once every message read so far is kept (the final document holds them all). */
+  async drained(): Promise<void> {
+    await Promise.all([...this.storing]);
+  }
+
+  /** Queues `text` after the texts asked before it. */
+  send(text: string): void {
+    this.queue = this.queue.then(() => this.post(text));
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private async post(text: string): Promise<void> {
+    if (this.stopped) return;
+    const driver = this.deps.driver();
+    if (!driver?.sendChat) return this.deps.failed('the bot is not in the call');
+    try {
+      await driver.sendChat(text);
+    } catch (err) {
+      if (this.stopped) return;
+      const failure = err instanceof Error ? err.message : String(err);
+      this.deps.logger.warn({ meetingId: this.deps.meetingId, failure }, 'a chat message could not be sent');
+      this.deps.failed(failure);
+    }
+  }
+
+  private async store(index: number, message: ChatMessage): Promise<void> {
+    for (let attempt = 1; attempt <= STORE_ATTEMPTS; attempt++) {
+      try {
+        await call(this.deps.bus, routes.transcripts.chatAppend, { meetingId: this.deps.meetingId, index, message });
+        this.deps.stored();
+        return;
+      } catch (err) {
+        if (attempt === STORE_ATTEMPTS)
+          this.deps.logger.warn({ err, meetingId: this.deps.meetingId, index }, 'a chat message could not be stored');
+        else await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+  }
+}
