@@ -16,6 +16,7 @@
  *   POST   meetings/:id/say                 {speaker, text, captions?} -> {utterance} once spoken
  *   POST   meetings/:id/captions-allowed    {allowed}       the host turns captions off (false) or back on
  *   GET    meetings/:id/truth                               ground truth
+ *   POST   meetings/:id/chat                {sender, text}  someone writes in the chat; GET: the chat (chat.ts)
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJson, sendJson } from './http.js';
@@ -23,6 +24,7 @@ import type { MeetingRegistry } from './registry.js';
 import { NAME_SUFFIXES, type MeetingOptions, type NameSuffix } from './types.js';
 import type { CaptionTurn } from './turn.js';
 import { zoomOptions } from './zoom-options.js';
+import { handleChatControl } from './chat.js';
 
 export async function handleControlApi(
   registry: MeetingRegistry,
@@ -85,6 +87,9 @@ export async function handleControlApi(
         break;
       case 'GET truth':
         return sendJson(res, 200, meeting.truth());
+      case 'POST chat':
+      case 'GET chat':
+        return handleChatControl(meeting, req.method ?? 'GET', body, res);
       default:
         return sendJson(res, 404, { error: `no control route ${req.method} ${action}` });
     }

@@ -133,6 +133,8 @@ export { SPEECH_LEAD_MS, type SayOptions } from './meeting.js';
 export { VOICES, type Voice } from './speech.js';
 /** The ways a page load may deliver the call's audio (one of each is drawn per seed, both platforms). */
 export { AUDIO_CHOICES, AUDIO_IDLE_CHOICES, INTERSTITIALS, interstitialOf } from './pages/html.js';
+export { CHAT_CHOICES } from './pages/html.js';
+export { chatOf, type SimChat, type SimChatMessage } from './chat.js';
 /** The ways a Meet page load may mark the bot's own tile (one is drawn per seed). */
 export const MEET_CHOICES = PAGES.google_meet.choices;
 /** The ways a Teams page load may label the bot's own tile (one is drawn per seed). */

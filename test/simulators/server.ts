@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { simulatorCertificate } from './certificate.js';
 import { handleControlApi } from './control-api.js';
+import { handleChatApi } from './chat.js';
 import { handleGuestApi, presented } from './guest-api.js';
 import { redirect, sendHtml, sendJson } from './http.js';
 import { pageSeed } from './markup.js';
@@ -43,6 +44,7 @@ async function route(registry: MeetingRegistry, req: IncomingMessage, res: Serve
   const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
   const url = new URL(req.url ?? '/', `https://${host || 'localhost'}`);
   if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
+  if (url.pathname.startsWith('/_sim/api/chat')) return handleChatApi(registry, req, res, url);
   if (url.pathname.startsWith('/_sim/api/')) return handleGuestApi(registry, req, res, url);
   // Speech the pages play into their call (speech.ts), on whichever platform's origin asks.
   if (url.pathname.startsWith('/_sim/audio/') && (await serveAudio(url.pathname, res))) return;

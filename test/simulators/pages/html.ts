@@ -56,6 +56,18 @@ export const INTERSTITIALS = [
 /** The interstitial's wording a seed's page loads show. */
 export const interstitialOf = (seed: number) => INTERSTITIALS[seed % INTERSTITIALS.length];
 
+/**
+ * How a page load draws the meeting's chat panel (pages/chat-panel.js), drawn after every other
+ * choice: the wording of its button and compose box (`chatWording`), whether each change redraws
+ * the whole list or adds the new rows (`chatRender`), and whether it keeps every message in the
+ * page or only the last few, as a virtualized list does (`chatWindow`).
+ */
+export const CHAT_CHOICES = {
+  chatWording: ['a', 'b', 'c'],
+  chatRender: ['rebuild', 'append'],
+  chatWindow: ['all', 'recent'],
+} as const;
+
 /** The browser-side code of a page, kept as plain .js next to this file (it runs in Chromium as is). */
 function clientSource(file: string): string {
   let source = clients.get(file);
@@ -143,6 +155,7 @@ export function definePages<
     ...AUDIO_IDLE_CHOICES,
     ...HALF_DRAWN_CHOICES,
     ...(pages.laterChoices ?? ({} as D)),
+    ...CHAT_CHOICES,
   };
   const choicesOf = (seed: number) => drawChoices(seed, choices);
   return {
@@ -159,7 +172,7 @@ export function definePages<
         levels: pages.levels,
         css: pages.css,
         config: { ...config, ...choicesOf(config.seed), interstitial: interstitialOf(config.seed) },
-        clients: ['common.js', 'call-audio.js', 'call-chrome.js', pages.client],
+        clients: ['common.js', 'call-audio.js', 'call-chrome.js', 'chat-panel.js', pages.client],
         rootId: pages.rootId,
       }),
   };

@@ -649,6 +649,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       more,
       leave,
       h('button', { class: C.ctl, type: 'button', 'aria-label': 'People' }, [icon('people'), count]),
+      window.__SIMCHAT__.button(local, 'google_meet'),
     ].map(function (control) {
       return control && wrap('control', control);
     });

@@ -604,9 +604,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
               h('span', {}, 'People'),
               count,
             ]),
-            h('button', { id: 'chat-button', class: C.btn, type: 'button', 'aria-label': 'Chat' }, [
-              h('span', {}, 'Chat'),
-            ]),
+            window.__SIMCHAT__.button(local, 'teams'),
             more,
             h('button', { id: 'microphone-button', class: C.btn, type: 'button', 'aria-label': 'Unmute' }, [
               h('span', {}, 'Mic'),

@@ -600,7 +600,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
             toggleButton(['mute my microphone', 'unmute my microphone'], ['Mute', 'Unmute'], local.micOn),
             toggleButton(['stop my video', 'start my video'], ['Stop Video', 'Start Video'], local.camOn),
             participantsButton,
-            button('Chat', { 'aria-label': 'open the chat pane' }),
+            window.__SIMCHAT__.button(local, 'zoom'),
             cc,
             button('Reactions', { 'aria-label': 'Reactions' }),
             leave,

@@ -50,6 +50,7 @@ export function createDriverFactory(options: DriverFactoryOptions = {}): Puppete
       const driver: MeetingDriver = {
         start: (listener) => inner.start(listener),
         leave: () => inner.leave().finally(() => drivers.delete(driver)),
+        sendChat: (text) => inner.sendChat(text),
       };
       drivers.add(driver);
       return driver;

@@ -41,7 +41,9 @@ describe('caption health', () => {
   });
 
   it('takes known names out of a snapshot', () => {
-    const nodes = [{ depth: 1, tag: 'img', attrs: { 'aria-label': 'Alice Example is speaking', role: 'img' }, children: 0 }];
+    const nodes = [
+      { depth: 1, tag: 'img', attrs: { 'aria-label': 'Alice Example is speaking', role: 'img' }, children: 0 },
+    ];
     expect(withoutNames(nodes, ['Alice Example', 'Notetaker'])[0].attrs).to.deep.equal({
       'aria-label': '[name] is speaking',
       role: 'img',

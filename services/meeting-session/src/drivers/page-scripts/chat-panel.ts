@@ -83,7 +83,8 @@ function rows() {
   return shown(S.rows).filter(function (r) {
     if (r.closest(CONTROLS) || r.matches(CONTROLS)) return false;
     if (S.skip && (r.matches(S.skip) || r.closest(S.skip))) return false;
-    return !r.querySelector(S.rows);
+    // The innermost message: a row holding another one is its group (a control inside, such as Meet's pin button, is none).
+    return !all(S.rows, r).some(function (n) { return !n.closest(CONTROLS); });
   });
 }
 /* The name above a row that has none of its own: the nearest text around it that is no message. */
@@ -129,7 +130,8 @@ function read() {
     var key;
     if (id) key = 'id:' + id;
     else {
-      var base = (time ? time.getAttribute('datetime') + '|' : '') + sender + '|' + text;
+      // With a time the sender stays out of the key: a list drawn from the middle of a run shows no name on its first row.
+      var base = time ? time.getAttribute('datetime') + '|' + text : sender + '|' + text;
       counts[base] = (counts[base] || 0) + 1;
       key = 'at:' + base + '#' + counts[base];
     }
