@@ -42,6 +42,7 @@ const WRITING = [
   'connect_calendar',
   'disconnect_calendar',
   'set_calendar_event_join',
+  'send_chat_message',
 ];
 const TOOL_NAMES = [...READ_ONLY, ...WRITING];
 const CALLBACK = 'http://127.0.0.1:9/hook';
@@ -91,7 +92,7 @@ describe('MCP tools (/mcp) on the whole stack', function () {
         return result.content.map((c) => c.text).join('');
       };
 
-      it('lists the 27 tools, each with an input schema describing every field, an output schema and annotations', async () => {
+      it('lists the 28 tools, each with an input schema describing every field, an output schema and annotations', async () => {
         const tools = await mcp.listTools();
         expect(tools.map((tool) => tool.name).sort()).to.deep.equal([...TOOL_NAMES].sort());
         for (const tool of tools) {
