@@ -28,6 +28,10 @@ export interface ScriptedMeeting {
   fail(reason: DriverFailure, detail?: string): void;
   /** The last `ms` of the meeting's audio, as the page hands it over: real Opus frames of silence. */
   audio(ms?: number): void;
+  /** Someone writes in the meeting's chat. */
+  chat(sender: string, text: string): void;
+  /** What the bot posted in the chat (sendChat), in order; each also comes back as its own message. */
+  posted: string[];
 }
 
 export interface ScriptedDriverFactory extends DriverFactory {
@@ -43,6 +47,8 @@ export interface ScriptOptions {
   failOnStart?: DriverFailure;
   /** Runs inside leave(), before the bot is gone: a platform finalising the turn in progress. */
   beforeLeave?: (meeting: ScriptedMeeting) => void | Promise<void>;
+  /** sendChat fails with this reason (a platform whose chat cannot be written). */
+  chatRefused?: string;
 }
 
 /** A batch as page-capture.ts sends it: `ms` of 20 ms Opus frames that ended just now. */
@@ -81,6 +87,8 @@ export function scriptedDriverFactory(options: ScriptOptions = {}): ScriptedDriv
         end: (reason) => on((l) => l.ended(reason)),
         fail: (reason, detail) => on((l) => l.failed(reason, detail)),
         audio: (ms = 1000) => on((l) => l.audio(silence(ms))),
+        chat: (sender, text) => on((l) => l.chat?.({ sender, text, timestamp: now(), fromBot: false })),
+        posted: [],
       };
       return {
         async start(l) {
@@ -102,6 +110,11 @@ export function scriptedDriverFactory(options: ScriptOptions = {}): ScriptedDriv
         async leave() {
           await options.beforeLeave?.(meeting);
           meeting.left = true;
+        },
+        async sendChat(text) {
+          if (options.chatRefused) throw new Error(options.chatRefused);
+          meeting.posted.push(text);
+          on((l) => l.chat?.({ sender: target.displayName, text, timestamp: now(), fromBot: true }));
         },
       };
     },

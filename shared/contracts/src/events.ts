@@ -1,4 +1,4 @@
-/** Meeting events (docs/api/reference.md#events): one envelope, eight types, one sequence per meeting. */
+/** Meeting events (docs/api/reference.md#events): one envelope, nine types, one sequence per meeting. */
 import { z } from 'zod';
 
 /** An instant in UTC with milliseconds, as every event and REST body writes it. */
