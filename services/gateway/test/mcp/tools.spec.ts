@@ -102,7 +102,9 @@ describe('MCP tools (/mcp) on the whole stack', function () {
             expect(schema.description, `${tool.name}.${field}`).to.be.a('string').and.not.equal('');
           }
           expect(tool.annotations?.readOnlyHint, tool.name).to.equal(READ_ONLY.includes(tool.name));
-          const destructive = ['stop_meeting', 'delete_recording', 'delete_task', 'disconnect_calendar'].includes(tool.name);
+          const destructive = ['stop_meeting', 'delete_recording', 'delete_task', 'disconnect_calendar'].includes(
+            tool.name,
+          );
           if (!READ_ONLY.includes(tool.name))
             expect(tool.annotations?.destructiveHint, tool.name).to.equal(destructive);
         }
@@ -128,6 +130,7 @@ describe('MCP tools (/mcp) on the whole stack', function () {
           'coach',
           'recording',
           'transcription',
+          'announcement',
         ]);
         const transcript = tools.find((tool) => tool.name === 'get_transcript')!;
         expect(Object.keys(transcript.inputSchema.properties!)).to.deep.equal(['meetingId', 'after']);
@@ -176,6 +179,16 @@ describe('MCP tools (/mcp) on the whole stack', function () {
         expect(
           (segmentsOnly.events as Array<{ type: string; payload: { text: string } }>).map((e) => e.payload.text),
         ).to.deep.equal(['First point', 'Second point']);
+
+        // send_chat_message: queued, posted by the bot, and read back in get_transcript's chat.
+        const queued = await ok('send_chat_message', { meetingId, text: ' Notes follow. ' });
+        expect(queued).to.deep.equal((await rest('POST', `/meetings/${meetingId}/chat`, { text: 'And slides.' })).body);
+        await eventually(
+          async () => ((await ok('get_transcript', { meetingId })).chat as unknown[]).length === 2,
+          'chat',
+        );
+        expect(meeting.posted).to.deep.equal(['Notes follow.', 'And slides.']);
+        expect(await failure('send_chat_message', { meetingId, text: '' })).to.match(/text/);
 
         // A flush with every segment: the document no longer changes while the meeting goes on.
         await eventually(
