@@ -21,6 +21,9 @@ const NOTICES = {
   'calendar-connected': 'The calendar is connected. Its first sync is under way.',
   'calendar-removed': 'The calendar is disconnected. Its bots not started yet are cancelled.',
   'calendar-event-changed': 'Your choice for that meeting is saved.',
+  'chat-queued': 'The message is on its way to the meeting chat.',
+  'chat-invalid': 'A chat message is 1 to 500 characters.',
+  'chat-not-live': 'The bot is not in the call: nothing can be posted in its chat now.',
 } as const;
 
 export type NoticeCode = keyof typeof NOTICES;

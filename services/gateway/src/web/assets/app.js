@@ -233,6 +233,26 @@
       $('no-insights').hidden = true;
     });
 
+    // The meeting chat (meeting-chat.ts): each message once, in order, the bot's marked.
+    const chatList = $('chat-messages');
+    source.addEventListener('chat_message', (event) => {
+      const p = payloadOf(event);
+      if (!chatList) return;
+      const item = document.createElement('li');
+      if (p.fromBot) item.className = 'from-bot';
+      const sender = document.createElement('strong');
+      sender.className = 'speaker';
+      sender.textContent = p.sender || 'Someone';
+      const at = document.createElement('time');
+      at.className = 'muted';
+      at.dateTime = p.timestamp || '';
+      at.textContent = timeOf(p.timestamp);
+      const text = document.createElement('p');
+      text.textContent = p.text || '';
+      item.append(sender, document.createTextNode(' '), at, text);
+      chatList.append(item);
+    });
+
     source.addEventListener('participant_joined', participantChange(true));
     source.addEventListener('participant_left', participantChange(false));
     source.addEventListener('document_saved', () => {

@@ -8,6 +8,7 @@ import {
   PLATFORM_NAMES,
   ServiceError,
   type MeetingRecord,
+  type ChatMessage,
   type RecordingInfo,
   type TranscriptSegment,
 } from '@notetaker/contracts';
@@ -25,6 +26,7 @@ import { meetingIdParam } from '../params.js';
 import { liveEvents } from './live-events.js';
 import { isActive, STATUS_LABELS, statusBadge } from './meeting-parts.js';
 import { recordingFigure } from './recording-figure.js';
+import { chatSection, meetingChat } from './meeting-chat.js';
 
 export function meetingView(router: Router, deps: WebDeps): void {
   const auth = requireSignIn(deps);
@@ -116,6 +118,7 @@ export function meetingView(router: Router, deps: WebDeps): void {
                 <ul id="participants" class="participants"></ul>
               </section>
               ${active && coachingSection()}
+              ${chatSection(meetingId, transcript?.chat ?? [], active ? signedIn(ctx).session.csrfToken : null)}
             </div>
           </div>
         </section>`,
@@ -138,6 +141,7 @@ export function meetingView(router: Router, deps: WebDeps): void {
   });
 
   router.get('/meetings/:meetingId/events', auth, liveEvents(deps));
+  meetingChat(router, deps);
 
   // The player's source: the REST download's code, under this session's ownership (ranges, HEAD).
   router.get('/meetings/:meetingId/recording', auth, (ctx) =>
@@ -163,7 +167,7 @@ async function transcriptAndRecording(
   deps: WebDeps,
   meeting: MeetingRecord,
 ): Promise<{
-  transcript: { segments: TranscriptSegment[]; unavailable: boolean } | null;
+  transcript: { segments: TranscriptSegment[]; unavailable: boolean; chat?: ChatMessage[] } | null;
   recording: RecordingInfo | null;
 }> {
   const { meetingId } = meeting;
@@ -173,7 +177,10 @@ async function transcriptAndRecording(
   }
   const stored = await settle(read(ctx, deps.bus, getTranscript, { meetingId }));
   if (!stored.ok) return { transcript: { segments: [], unavailable: true }, recording: null };
-  return { transcript: { segments: stored.value.segments, unavailable: false }, recording: stored.value.recording };
+  return {
+    transcript: { segments: stored.value.segments, unavailable: false, chat: stored.value.chat },
+    recording: stored.value.recording,
+  };
 }
 
 /** The names of the coach's categories (rules and model), for the live view. */

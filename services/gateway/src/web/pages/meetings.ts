@@ -32,6 +32,7 @@ const START_FIELDS = [
   'coach',
   'recording',
   'transcription',
+  'announcement',
 ] as const;
 type StartField = (typeof START_FIELDS)[number];
 /** start_meeting's own input schema; a meeting started here has no callback (it belongs to no key). */
@@ -51,6 +52,8 @@ interface StartValues {
   /** '' for the installation's default (RECORDING_DEFAULT). */
   recording: string;
   transcription: string;
+  /** Posted in the meeting's chat once the bot is in; '' for the installation's (BOT_ANNOUNCEMENT). */
+  announcement: string;
   errors: Partial<Record<StartField | 'form', string>>;
 }
 
@@ -154,6 +157,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
                 ${projects.ok && projects.value.projects.map((p) => html`<option value="${p.id}"></option>`)}
               </datalist>
               ${START_SELECTS.map((select) => selectField({ ...select, value: values[select.name], error: values.errors[select.name] }))}
+              ${inputField({ name: 'announcement', label: 'Notice in the chat', value: values.announcement, error: values.errors.announcement, maxlength: 500, hint: 'Posted once in the meeting chat when the bot is in, for everyone to read (who transcribes, where the transcript goes). Empty: the installation’s notice, if any.' })}
               ${inputField({ name: 'language', label: 'Spoken language', value: values.language, error: values.errors.language, maxlength: 35, placeholder: 'de-DE', hint: 'A language tag such as de-DE, es or ja-JP, for the captions. Empty: the platform default.' })}
               <label
                 ><input
@@ -190,6 +194,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
       coach: '',
       recording: '',
       transcription: 'auto',
+      announcement: '',
       errors: {},
     }),
   );
@@ -209,6 +214,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
       coach: field(form, 'coach', 20),
       recording: field(form, 'recording', 20),
       transcription: field(form, 'transcription', 20) || 'auto',
+      announcement: field(form, 'announcement', 2000),
       errors: {},
     };
     // Checked by start_meeting's schema, as REST and MCP check it; an empty optional field is an
@@ -224,6 +230,7 @@ export function meetingPages(router: Router, deps: WebDeps): void {
       coach: values.coach || undefined,
       recording: values.recording || undefined,
       transcription: values.transcription,
+      announcement: values.announcement.trim() ? values.announcement : undefined,
     });
     if (!checked.ok) {
       placeErrors(checked.errors, START_FIELDS, values.errors);
