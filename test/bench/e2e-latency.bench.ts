@@ -27,10 +27,7 @@
  */
 import os from 'node:os';
 import { evtMeeting, type EventEnvelope } from '@notetaker/contracts';
-import {
-  totalPssBytes,
-  type DriverFactory,
-} from '../../services/meeting-session/src/drivers/index.js';
+import { totalPssBytes, type DriverFactory } from '../../services/meeting-session/src/drivers/index.js';
 import { chromiumProcesses } from '../e2e/support/chromium.js';
 import {
   chromiumMissing,

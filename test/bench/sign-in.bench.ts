@@ -16,7 +16,11 @@ import { liveMeetingsMemory } from './support/live-meetings.js';
 const ROUNDS = 5;
 const MEMORY_MEETINGS = 4;
 const MB = 1024 * 1024;
-const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 async function timeToLive(w: World, platform: SimPlatform, refused: boolean): Promise<number> {
   const startedAt = performance.now();
@@ -69,4 +73,6 @@ async function memory(signedIn: boolean): Promise<number> {
 await timings();
 const guestMb = (await memory(false)) / MB;
 const signedMb = (await memory(true)) / MB;
-console.log(`memory per live meeting (${MEMORY_MEETINGS} in one browser): guest ${guestMb.toFixed(1)} MB, signed in ${signedMb.toFixed(1)} MB`);
+console.log(
+  `memory per live meeting (${MEMORY_MEETINGS} in one browser): guest ${guestMb.toFixed(1)} MB, signed in ${signedMb.toFixed(1)} MB`,
+);

@@ -14,7 +14,7 @@ export const meetChat: ChatSelectors = {
   composeName: /^send a message/i,
   sendButton: /^send( a)? message$|^send$/i,
   sendIcon: /^send$/,
-  list: 'aside[aria-label="Side panel"] [aria-live], [aria-label="Chat messages"]',
+  list: 'aside[aria-label="Side panel"] [aria-live]',
   rows: '[data-message-id]',
   skip: null,
   item: null,

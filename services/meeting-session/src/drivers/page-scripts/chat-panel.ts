@@ -9,8 +9,8 @@
  * where the row carries one (Meet's data-message-id, Zoom's row id), else its time, sender and
  * text (Teams' time[datetime]), else sender, text and its ordinal among equal rows. Rows grouped
  * under one sender's name carry that name on (a row without a sender has the one above it).
- * The page watches on its own (a timer, reporting only a change through the __ntChat binding), so
- * a message reaches the driver without waiting for the driver's next reading.
+ * The page watches on its own (its message list observed, and a timer for a list drawn anew),
+ * reporting only a change through the __ntChat binding: a message reaches the driver at once.
  */
 import { jsLiteral } from './source.js';
 import type { ChatSelectors } from '../chat/selectors.js';
@@ -145,8 +145,9 @@ function watch() {
   var w = window.__ntChatWatch;
   if (w) return true;
   if (typeof window[S.binding] !== 'function') return false;
-  w = window.__ntChatWatch = { last: '', seq: 0 };
-  w.timer = setInterval(function () {
+  w = window.__ntChatWatch = { last: '', seq: 0, list: null, observer: null, queued: false };
+  function report() {
+    w.queued = false;
     try {
       var items = read();
       var json = JSON.stringify(items);
@@ -154,6 +155,24 @@ function watch() {
       w.last = json;
       window[S.binding](JSON.stringify({ seq: ++w.seq, items: items }));
     } catch (e) {}
+  }
+  /* The message list, watched for changes: a new message is read at once, not at the next tick. */
+  function follow() {
+    if (w.list && w.list.isConnected) return;
+    if (w.observer) w.observer.disconnect();
+    var found = shown(S.list);
+    w.list = found[0] || null;
+    if (!w.list) return;
+    w.observer = new MutationObserver(function () {
+      if (w.queued) return;
+      w.queued = true;
+      setTimeout(report, 0);
+    });
+    w.observer.observe(w.list, { childList: true, subtree: true, characterData: true });
+  }
+  w.timer = setInterval(function () {
+    follow();
+    report();
   }, S.watchMs);
   return true;
 }
@@ -202,7 +221,7 @@ function run(action) {
 `;
 
 /** `(action) => source` for a platform's chat selectors: one expression, evaluated in the client's frame. */
-export function chatProgram(selectors: ChatSelectors, watchMs = 150): (action: ChatAction) => string {
+export function chatProgram(selectors: ChatSelectors, watchMs = 250): (action: ChatAction) => string {
   const prefix = `(function (S, action) {\n'use strict';\n${CHAT_SCRIPT}\nreturn run(action);\n})(${jsLiteral({
     ...selectors,
     binding: CHAT_BINDING,
