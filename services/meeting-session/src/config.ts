@@ -10,6 +10,7 @@ import type { LlmSettings } from '@notetaker/llm';
 import { DRIVER_DEFAULTS, driverEnv } from './drivers/options.js';
 import { JOIN_TIMEOUT_DEFAULT_MS, LOBBY_TIMEOUT_DEFAULT_MS } from './limits.js';
 import { speechEngineSettingsFromEnv, type SpeechEngineSettings } from './transcription/speech-engine-config.js';
+import { textToSpeechSettingsFromEnv, type TextToSpeechSettings } from './speech/text-to-speech-config.js';
 
 export const meetingSessionEnv = driverEnv.extend({
   /** all (registry and worker in one process, the default), registry (no browsers) or worker (browsers only). */
@@ -105,6 +106,8 @@ export interface MeetingSessionConfig {
   };
   /** The speech engine for transcription from audio (STT_*), or null: captions only. */
   speech: SpeechEngineSettings | null;
+  /** The speech output engine (TTS_*): null when TTS_BASE_URL is unset. */
+  textToSpeech: TextToSpeechSettings | null;
 }
 
 export interface CoachConfig {
@@ -150,5 +153,6 @@ export function loadMeetingSessionConfig(env: NodeJS.ProcessEnv): MeetingSession
       appendTimeoutMs: e.RECORDING_APPEND_TIMEOUT_MS,
     },
     speech: speechEngineSettingsFromEnv(env),
+    textToSpeech: textToSpeechSettingsFromEnv(env),
   };
 }

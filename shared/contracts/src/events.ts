@@ -13,6 +13,9 @@ export const EVENT_TYPES = [
   'participant_left',
   'document_saved',
   'recording_saved',
+  'speech_started',
+  'speech_finished',
+  'speech_failed',
 ] as const;
 export const eventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof eventType>;

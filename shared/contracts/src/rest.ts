@@ -14,3 +14,4 @@ export * from './rest/deliveries.js';
 export * from './rest/tasks.js';
 export * from './rest/errors.js';
 export * from './rest/calendars.js';
+export * from './rest/speech.js';

@@ -60,6 +60,7 @@ import {
   PROJECT_CAPABILITIES,
   TASK_CAPABILITIES,
   TRANSCRIPT_CAPABILITIES,
+  SPEECH_CAPABILITIES,
 } from './capabilities/index.js';
 import { broadcast, route } from './route.js';
 
@@ -88,6 +89,8 @@ export const routes = {
     events: route('meetings', 'events', meetingEventsRequest, meetingEventsReply),
     /** registry: live meetings per bot account (the accounts list's meetingsInUse). */
     accountUsage: route('meetings', 'account-usage', accountUsageRequest, accountUsageReply),
+    /** speak */
+    ...routesOf(SPEECH_CAPABILITIES),
   },
   transcripts: {
     /** search */

@@ -45,6 +45,8 @@ import type { RecordingSpools } from '../recording/spools.js';
 import type { SpeechToText, Trouble } from '../transcription/audio-transcriber.js';
 import { MeetingTranscription } from '../transcription/meeting-transcription.js';
 import type { SourceSwitch } from '../transcription/source-choice.js';
+import { ActorSpeech } from '../speech/actor-speech.js';
+import type { Synthesizer } from '../speech/text-to-speech.js';
 
 /** The worker's speech engine, shared by its meetings (null: no STT_BASE_URL, captions only). */
 export interface SpeechDeps {
@@ -79,6 +81,8 @@ export interface ActorDeps {
   speech: SpeechDeps | null;
   /** The worker's recording spool, which sends each meeting's audio to storage. */
   recordings: RecordingSpools;
+  /** The worker's speech output engine (null or absent: no TTS_BASE_URL, audio only). */
+  textToSpeech?: Synthesizer | null;
 }
 
 /**
@@ -115,6 +119,8 @@ export class MeetingActor {
   private account: PlaceRequest['account'];
   private stopSub: Subscription | null = null;
   private exited = false;
+  /** What the bot is asked to say (speech/actor-speech.ts). */
+  private readonly speaking: ActorSpeech;
 
   constructor(
     private readonly deps: ActorDeps,
@@ -156,6 +162,19 @@ export class MeetingActor {
           })
         : null;
     this.transcription = this.createTranscription(log);
+    this.speaking = new ActorSpeech({
+      bus: deps.bus,
+      logger: log,
+      meetingId: spec.meetingId,
+      displayName: deps.displayName,
+      synthesizer: deps.textToSpeech ?? null,
+      voice: () => this.driver?.voice?.() ?? null,
+      isLive: () => this.phase === 'running' && this.status === 'live',
+      emit: (type, payload) => {
+        if (this.phase !== 'closed') this.stream.emit(type, payload);
+      },
+      segment: (segment) => this.mailbox.post(() => this.onSegment(segment)),
+    });
   }
 
   private createTranscription(log: Logger): MeetingTranscription | null {
@@ -183,6 +202,7 @@ export class MeetingActor {
   /** Subscribes the actor's command subject, emits `joining` and sets the bot off. */
   start(): void {
     this.stopSub = this.deps.bus.serve(subjects.actorStop(this.meetingId), () => this.onStopCommand());
+    this.speaking.serve();
     this.stream.emit('meeting_status', { status: 'joining', previousStatus: null, reason: null });
     this.timers.started();
     this.mailbox.post(() => this.launchDriver());
@@ -202,6 +222,7 @@ export class MeetingActor {
     if (this.phase === 'closed') return;
     this.deps.logger.warn({ meetingId: this.meetingId, why }, 'actor abandons its meeting');
     this.phase = 'closed';
+    this.speaking.close();
     this.deps.seat.leaving();
     this.stream.stop();
     this.timers.clear();
@@ -377,7 +398,7 @@ export class MeetingActor {
   private onCaption(update: CaptionUpdate): void {
     // The captions say who speaks now: whose track carries voice (speaker-learner.ts).
     this.transcription?.captioned(update.speaker, Date.now());
-    if (this.phase === 'closed' || !this.captionCounts(update)) return;
+    if (this.phase === 'closed' || !this.captionCounts(update) || this.speaking.isOwnCaption(update.speaker)) return;
     this.emitPartial({ ...update, source: 'captions' });
   }
 
@@ -394,7 +415,7 @@ export class MeetingActor {
   }
 
   private onCaptionSegment(segment: FinalSegment): Promise<void> {
-    if (!this.captionCounts(segment)) return Promise.resolve();
+    if (!this.captionCounts(segment) || this.speaking.isOwnCaption(segment.speaker)) return Promise.resolve();
     return this.onSegment({ ...segment, source: 'captions' });
   }
 
@@ -501,6 +522,7 @@ export class MeetingActor {
   private async finish(kind: 'ended' | 'error', reason: EndReason | ErrorReason): Promise<void> {
     if (this.phase !== 'running') return;
     this.phase = 'leaving';
+    this.speaking.close();
     this.leftAt = Date.now();
     this.deps.seat.leaving();
     this.timers.clear();
@@ -550,6 +572,7 @@ export class MeetingActor {
   private exit(): void {
     if (this.exited) return;
     this.exited = true;
+    this.speaking.close();
     this.coach.stop();
     this.timers.clear();
     this.flusher.stop();

@@ -9,6 +9,7 @@
 import type { DriverEnd, DriverFailure, MeetingWarning, Platform, StorageState } from '@notetaker/contracts';
 import type { AudioBatch, PcmMessage, SkippedAudio } from '../recording/page-capture.js';
 import type { TileLook } from './tile-readings.js';
+import type { BotVoice } from '../speech/bot-voice.js';
 
 export interface CaptionUpdate {
   /** Stable per caption turn, so a receiver can replace the partial it showed. */
@@ -136,6 +137,8 @@ export interface MeetingDriver {
   start(listener: DriverListener): Promise<void>;
   /** Leaves the call if in it, finalises the turn in progress, and releases every browser resource. */
   leave(): Promise<void>;
+  /** The bot's voice while it is in the call (null otherwise; absent: this driver cannot speak). */
+  voice?(): BotVoice | null;
 }
 
 export interface DriverFactory {

@@ -10,6 +10,7 @@ import { PROJECT_CAPABILITIES } from './projects.js';
 import { RECORDING_CAPABILITIES } from './recordings.js';
 import { TASK_CAPABILITIES } from './tasks.js';
 import { TRANSCRIPT_CAPABILITIES } from './transcripts.js';
+import { SPEECH_CAPABILITIES } from './speech.js';
 import type { ApiCapability } from '../capability.js';
 
 export * from './calendars.js';
@@ -19,6 +20,7 @@ export * from './projects.js';
 export * from './recordings.js';
 export * from './tasks.js';
 export * from './transcripts.js';
+export * from './speech.js';
 
 export const API_CAPABILITIES: readonly ApiCapability[] = [
   ...MEETING_CAPABILITIES,
@@ -28,4 +30,5 @@ export const API_CAPABILITIES: readonly ApiCapability[] = [
   ...PROJECT_CAPABILITIES,
   ...TASK_CAPABILITIES,
   ...CALENDAR_CAPABILITIES,
+  ...SPEECH_CAPABILITIES,
 ];
