@@ -50,6 +50,7 @@ export function createDriverFactory(options: DriverFactoryOptions = {}): Puppete
       const driver: MeetingDriver = {
         start: (listener) => inner.start(listener),
         leave: () => inner.leave().finally(() => drivers.delete(driver)),
+        voice: () => inner.voice(),
       };
       drivers.add(driver);
       return driver;

@@ -39,7 +39,7 @@ export class ActorSpeech {
   private sub: Subscription | null = null;
 
   constructor(private readonly deps: ActorSpeechDeps) {
-    const { emit, logger, meetingId } = deps;
+    const { emit, logger } = deps;
     const said = (text: string | null) => (text === null ? {} : { text });
     this.speech = new MeetingSpeech(deps.synthesizer, deps.voice, {
       started: ({ text, at, durationMs }) =>
@@ -47,7 +47,7 @@ export class ActorSpeech {
       finished: ({ text, end }) =>
         emit('speech_finished', { ...said(text), ...(end === 'interrupted' ? { interrupted: true } : {}) }),
       failed: ({ text, reason }) => {
-        logger.warn({ meetingId, reason }, 'the bot could not speak');
+        logger.warn({ reason }, 'the bot could not speak');
         emit('speech_failed', { ...said(text), reason });
       },
       said: (text, at) => deps.segment({ speaker: deps.displayName, text, timestamp: at.toISOString(), source: 'bot' }),

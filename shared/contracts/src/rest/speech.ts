@@ -44,10 +44,8 @@ export const speakRequest = z
       .optional()
       .describe('Stops what the bot is saying (and drops what is queued) and says this instead.'),
   })
-  .refine((r) => (r.text === undefined) !== (r.audio === undefined), {
-    message: 'text or audio is required (one of them, not both)',
-    path: ['text'],
-  });
+  // Text or audio, one of them: the registry says so (a refinement here would not survive the REST binding's omit).
+  .describe('text or audio, one of them');
 export type SpeakRequest = z.infer<typeof speakRequest>;
 
 export const speakResponse = z.object({ meetingId: z.string(), status: z.literal('queued') });
