@@ -28,6 +28,10 @@ export interface ScriptedMeeting {
   fail(reason: DriverFailure, detail?: string): void;
   /** The last `ms` of the meeting's audio, as the page hands it over: real Opus frames of silence. */
   audio(ms?: number): void;
+  /** The audio files the bot played into the call (its voice), in order. */
+  said: Uint8Array[];
+  /** While set, the call refuses the bot's voice with this reason (as a microphone button that never turns on). */
+  refuseSpeech: string | null;
 }
 
 export interface ScriptedDriverFactory extends DriverFactory {
@@ -81,6 +85,19 @@ export function scriptedDriverFactory(options: ScriptOptions = {}): ScriptedDriv
         end: (reason) => on((l) => l.ended(reason)),
         fail: (reason, detail) => on((l) => l.failed(reason, detail)),
         audio: (ms = 1000) => on((l) => l.audio(silence(ms))),
+        said: [],
+        refuseSpeech: null,
+      };
+      // A voice that "plays" each file for 50 ms: the actor's speech queue runs against it.
+      const voice = {
+        async say(audio: Uint8Array, started: (durationMs: number) => void) {
+          if (meeting.refuseSpeech) throw new Error(meeting.refuseSpeech);
+          meeting.said.push(audio);
+          started(50);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return 'finished' as const;
+        },
+        async interrupt() {},
       };
       return {
         async start(l) {
@@ -103,6 +120,7 @@ export function scriptedDriverFactory(options: ScriptOptions = {}): ScriptedDriv
           await options.beforeLeave?.(meeting);
           meeting.left = true;
         },
+        voice: () => (listener && !meeting.left ? voice : null),
       };
     },
     meeting(meetingId) {

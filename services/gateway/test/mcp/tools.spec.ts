@@ -42,6 +42,7 @@ const WRITING = [
   'connect_calendar',
   'disconnect_calendar',
   'set_calendar_event_join',
+  'speak',
 ];
 const TOOL_NAMES = [...READ_ONLY, ...WRITING];
 const CALLBACK = 'http://127.0.0.1:9/hook';
@@ -91,7 +92,7 @@ describe('MCP tools (/mcp) on the whole stack', function () {
         return result.content.map((c) => c.text).join('');
       };
 
-      it('lists the 27 tools, each with an input schema describing every field, an output schema and annotations', async () => {
+      it('lists the 28 tools, each with an input schema describing every field, an output schema and annotations', async () => {
         const tools = await mcp.listTools();
         expect(tools.map((tool) => tool.name).sort()).to.deep.equal([...TOOL_NAMES].sort());
         for (const tool of tools) {
@@ -101,7 +102,9 @@ describe('MCP tools (/mcp) on the whole stack', function () {
             expect(schema.description, `${tool.name}.${field}`).to.be.a('string').and.not.equal('');
           }
           expect(tool.annotations?.readOnlyHint, tool.name).to.equal(READ_ONLY.includes(tool.name));
-          const destructive = ['stop_meeting', 'delete_recording', 'delete_task', 'disconnect_calendar'].includes(tool.name);
+          const destructive = ['stop_meeting', 'delete_recording', 'delete_task', 'disconnect_calendar'].includes(
+            tool.name,
+          );
           if (!READ_ONLY.includes(tool.name))
             expect(tool.annotations?.destructiveHint, tool.name).to.equal(destructive);
         }
