@@ -21,6 +21,7 @@ const NOTICES = {
   'calendar-connected': 'The calendar is connected. Its first sync is under way.',
   'calendar-removed': 'The calendar is disconnected. Its bots not started yet are cancelled.',
   'calendar-event-changed': 'Your choice for that meeting is saved.',
+  'speech-queued': 'The bot will say it in the meeting.',
 } as const;
 
 export type NoticeCode = keyof typeof NOTICES;
