@@ -51,7 +51,11 @@ export class MeetingSpeech {
   enqueue(request: SpeechRequest, interrupt = false): void {
     if (this.closed) return;
     if (interrupt) {
-      for (const dropped of this.queue.splice(0)) dropped.abort.abort();
+      // What waited is dropped, each said so (finished, interrupted before it began).
+      for (const dropped of this.queue.splice(0)) {
+        dropped.abort.abort();
+        this.events.finished({ text: dropped.request.text ?? null, end: 'interrupted' });
+      }
       if (this.current) {
         this.current.abort.abort();
         void this.voice()?.interrupt();
