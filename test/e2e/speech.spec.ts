@@ -7,6 +7,7 @@
  * speech short and says the new one; bad requests are refused with the field named.
  */
 import { expect } from 'chai';
+import { seedWithChoices } from '../simulators/index.js';
 import { microphoneOf } from '../simulators/microphone.js';
 import { spokenWav } from '../support/speech-engine/index.js';
 import { eventually } from '../support/wait.js';
@@ -27,8 +28,14 @@ const ofType = (world: World, meetingId: string, type: string) =>
     .filter((c) => c.eventType === type)
     .map(payloadOf);
 
-async function liveMeeting(world: World, platform: (typeof PLATFORMS)[number]['platform']): Promise<StartedMeeting> {
-  const m = await world.start(platform, { meeting: { lobby: false } });
+async function liveMeeting(
+  world: World,
+  platform: (typeof PLATFORMS)[number]['platform'],
+  markupSeed?: number,
+): Promise<StartedMeeting> {
+  const m = await world.start(platform, {
+    meeting: { lobby: false, ...(markupSeed === undefined ? {} : { markupSeed }) },
+  });
   m.sim.join('Alice Example');
   await world.waitForStatus(m.meetingId, 'live');
   await m.sim.waitForBot((b) => b.screen === 'in_call');
@@ -104,6 +111,30 @@ describe('whole stack in real Chromium: the bot speaks', function () {
       expect(mic.loudSamples(firstAt - 500, secondAt - 300) / 16).to.be.below(longMs / 2);
       expect(words(await recognize(recognizer(), mic, secondAt - 300))).to.equal(words(SPOKEN[3]));
       expect(mic.turns.at(-1)?.on).to.equal(false);
+      await world().stop(m.meetingId);
+      await world().waitForStatus(m.meetingId, 'ended', 40_000);
+    });
+  }
+
+  /** Each microphone button the simulators draw, as the real builds word and build it (FIELD-NOTES 7). */
+  const BUTTONS = [
+    { platform: 'google_meet', pinned: { micWording: 'shortcut', controlElement: 'button' } },
+    { platform: 'google_meet', pinned: { micWording: 'plain', controlElement: 'div' } },
+    { platform: 'teams', pinned: { micWording: 'short' } },
+    { platform: 'teams', pinned: { micWording: 'mic' } },
+    { platform: 'zoom', pinned: { micWording: 'long' } },
+    { platform: 'zoom', pinned: { micWording: 'textOnly' } },
+  ] as const;
+  for (const { platform, pinned } of BUTTONS) {
+    it(`${platform}, microphone button ${JSON.stringify(pinned)}: turned on to speak and off after`, async () => {
+      const seed = seedWithChoices(platform, pinned, Math.floor(Math.random() * 1e9));
+      const m = await liveMeeting(world(), platform, seed);
+      const mic = microphoneOf(m.sim);
+      expect((await speak(world(), m, { text: SPOKEN[1] })).status).to.equal(202);
+      await world().waitForCallback(m.meetingId, (c) => c.eventType === 'speech_finished', 'speech_finished', 30_000);
+      await eventually(() => mic.turns.length >= 2 && !mic.on, 'the microphone off again', 10_000);
+      expect(mic.turns.map((t) => t.on)).to.deep.equal([true, false]);
+      expect(words(await recognize(recognizer(), mic))).to.equal(words(SPOKEN[1]));
       await world().stop(m.meetingId);
       await world().waitForStatus(m.meetingId, 'ended', 40_000);
     });
