@@ -7,7 +7,7 @@
  * speech short and says the new one; bad requests are refused with the field named.
  */
 import { expect } from 'chai';
-import { seedWithChoices } from '../simulators/index.js';
+import { growWords, seedWithChoices } from '../simulators/index.js';
 import { microphoneOf } from '../simulators/microphone.js';
 import { spokenWav } from '../support/speech-engine/index.js';
 import { eventually } from '../support/wait.js';
@@ -137,6 +137,31 @@ describe('whole stack in real Chromium: the bot speaks', function () {
       expect(words(await recognize(recognizer(), mic))).to.equal(words(SPOKEN[1]));
       await world().stop(m.meetingId);
       await world().waitForStatus(m.meetingId, 'ended', 40_000);
+    });
+  }
+
+  for (const shown of [BOT_NAME, 'You']) {
+    it(`the platform's captions of the bot's own voice (by "${shown}") do not add what it said a second time`, async () => {
+      const m = await liveMeeting(world(), 'google_meet');
+      expect((await speak(world(), m, { text: SPOKEN[0] })).status).to.equal(202);
+      await world().waitForCallback(m.meetingId, (c) => c.eventType === 'speech_finished', 'speech_finished', 30_000);
+      // The platform captions what the bot said, as it captions everyone; then a person speaks.
+      await m.sim.speak(shown, growWords(SPOKEN[0]));
+      await m.sim.speak('Alice Example', growWords(SPOKEN[1]));
+      await eventually(
+        () => ofType(world(), m.meetingId, 'caption_partial').some((p) => p.text === SPOKEN[1]),
+        "Alice's last words read",
+        10_000,
+      );
+      await world().stop(m.meetingId);
+      await world().waitForStatus(m.meetingId, 'ended', 40_000);
+      const segments = ofType(world(), m.meetingId, 'segment_finalized');
+      expect(segments.map((s) => [s.speaker, words(String(s.text)), s.source])).to.deep.equal([
+        [BOT_NAME, words(SPOKEN[0]), 'bot'],
+        ['Alice Example', words(SPOKEN[1]), 'captions'],
+      ]);
+      const partials = ofType(world(), m.meetingId, 'caption_partial');
+      expect(partials.map((p) => p.speaker)).to.not.include(shown);
     });
   }
 
