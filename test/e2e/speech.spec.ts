@@ -46,7 +46,7 @@ describe('whole stack in real Chromium: the bot speaks', function () {
   this.timeout(120_000);
   const env: Record<string, string> = { BOT_DISPLAY_NAME: BOT_NAME };
   const output = useSpeechOutput(env);
-  const recognizer = useRecognizer();
+  const recognizer = useRecognizer(env);
   const world = useWorld(env);
 
   for (const { platform, label } of PLATFORMS) {
@@ -164,6 +164,35 @@ describe('whole stack in real Chromium: the bot speaks', function () {
       expect(partials.map((p) => p.speaker)).to.not.include(shown);
     });
   }
+
+  it("the bot's own voice never comes back in its transcription from audio as a participant's (recording on too)", async () => {
+    const m = await world().start('teams', {
+      meeting: { lobby: false },
+      request: { transcription: 'audio', recording: 'audio' },
+    });
+    m.sim.join('Alice Example');
+    await world().waitForStatus(m.meetingId, 'live');
+    await m.sim.waitForBot((b) => b.screen === 'in_call');
+    await m.sim.say('Alice Example', SPOKEN[1]);
+    expect((await speak(world(), m, { text: SPOKEN[0] })).status).to.equal(202);
+    await world().waitForCallback(m.meetingId, (c) => c.eventType === 'speech_finished', 'speech_finished', 30_000);
+    await eventually(
+      () => ofType(world(), m.meetingId, 'segment_finalized').some((s) => s.source === 'audio'),
+      "Alice's words from the audio",
+      30_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await world().stop(m.meetingId);
+    await world().waitForStatus(m.meetingId, 'ended', 40_000);
+    const segments = ofType(world(), m.meetingId, 'segment_finalized');
+    expect(segments.map((s) => [s.speaker, words(String(s.text)), s.source])).to.have.deep.members([
+      ['Alice Example', words(SPOKEN[1]), 'audio'],
+      [BOT_NAME, words(SPOKEN[0]), 'bot'],
+    ]);
+    // Every request the transcription made was of Alice's voice: none heard the bot's words.
+    const heard = recognizer().requests.map((r) => words(r.text ?? ''));
+    expect(heard.filter((text) => text && words(SPOKEN[0]).startsWith(text))).to.deep.equal([]);
+  });
 
   it('audio given as base64 WAV is played as it is, heard as said', async () => {
     const m = await liveMeeting(world(), 'google_meet');

@@ -24,9 +24,14 @@ export function useSpeechOutput(env: Record<string, string>): () => SpeechOutput
   return speechOutputForSuite({ apiKey: 'sk-test-tts' }, (engine) => Object.assign(env, engine.env()));
 }
 
-/** The recognizer, apart from the stack (its STT_* stay out of the stack's env). */
-export function useRecognizer(): () => SpeechEngine {
-  return speechEngineForSuite({ sentences: SPOKEN, apiKey: 'sk-test-stt' });
+/**
+ * The recognizer. With `env`, the stack's speech engine too (its STT_* go into it: meetings that
+ * ask for `transcription: audio` are transcribed by it); without, apart from the stack.
+ */
+export function useRecognizer(env?: Record<string, string>): () => SpeechEngine {
+  return speechEngineForSuite({ sentences: SPOKEN, apiKey: 'sk-test-stt' }, (engine) => {
+    if (env) Object.assign(env, engine.env());
+  });
 }
 
 /** What the recognizer heard in the call's audio of the bot's microphone since `since` (epoch ms). */
