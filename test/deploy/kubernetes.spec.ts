@@ -33,6 +33,7 @@ import { mcpEnvSchema } from '../../services/gateway/src/mcp/config.js';
 import { grantEnvSchema } from '../../services/gateway/src/identity/grants.js';
 import { meetingSessionEnv } from '../../services/meeting-session/src/config.js';
 import { speechEngineEnv } from '../../services/meeting-session/src/transcription/speech-engine-config.js';
+import { textToSpeechEnv } from '../../services/meeting-session/src/speech/text-to-speech-config.js';
 import { podEnv } from '../../services/meeting-session/src/worker/pod-deletion-cost.js';
 import { transcriptStoreEnv } from '../../services/transcript-store/src/service.js';
 import { recordingsEnv } from '../../services/transcript-store/src/recordings/index.js';
@@ -52,7 +53,7 @@ const COMPONENTS = ['keda', 'prometheus-adapter', 'content-rwo', 'recordings-vol
 const keys = (...schemas: Array<z.ZodObject>) => schemas.flatMap((s) => Object.keys(s.shape));
 const SERVICE_ENV: Record<string, string[]> = {
   gateway: keys(baseEnvSchema, webEnvSchema, mcpEnvSchema, grantEnvSchema),
-  'meeting-session': keys(baseEnvSchema, meetingSessionEnv, podEnv, speechEngineEnv),
+  'meeting-session': keys(baseEnvSchema, meetingSessionEnv, podEnv, speechEngineEnv, textToSpeechEnv),
   'transcript-store': keys(baseEnvSchema, transcriptStoreEnv, recordingsEnv),
   'project-catalog': keys(baseEnvSchema),
   'task-scheduler': keys(baseEnvSchema, schedulerEnvSchema),

@@ -10,6 +10,7 @@ import { recordPageLoad } from './page-load.js';
 import type { SimMeeting } from './meeting.js';
 import type { MeetingRegistry } from './registry.js';
 import { pageOptions, type AudioEvent, type SimPlatform } from './types.js';
+import { handleMicrophoneApi } from './microphone.js';
 
 export async function handleGuestApi(
   registry: MeetingRegistry,
@@ -18,6 +19,7 @@ export async function handleGuestApi(
   url: URL,
 ): Promise<void> {
   const route = `${req.method} ${url.pathname.slice('/_sim/api/'.length)}`;
+  if (await handleMicrophoneApi((guest) => registry.meetingOfGuest(guest), route, req, res)) return;
   switch (route) {
     case 'GET meeting': {
       // The Teams app asks with its localStorage token; its cookies come along by themselves.

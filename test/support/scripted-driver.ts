@@ -32,6 +32,10 @@ export interface ScriptedMeeting {
   chat(sender: string, text: string): void;
   /** What the bot posted in the chat (sendChat), in order; each also comes back as its own message. */
   posted: string[];
+  /** The audio files the bot played into the call (its voice), in order. */
+  said: Uint8Array[];
+  /** While set, the call refuses the bot's voice with this reason (as a microphone button that never turns on). */
+  refuseSpeech: string | null;
 }
 
 export interface ScriptedDriverFactory extends DriverFactory {
@@ -89,6 +93,19 @@ export function scriptedDriverFactory(options: ScriptOptions = {}): ScriptedDriv
         audio: (ms = 1000) => on((l) => l.audio(silence(ms))),
         chat: (sender, text) => on((l) => l.chat?.({ sender, text, timestamp: now(), fromBot: false })),
         posted: [],
+        said: [],
+        refuseSpeech: null,
+      };
+      // A voice that "plays" each file for 50 ms: the actor's speech queue runs against it.
+      const voice = {
+        async say(audio: Uint8Array, started: (durationMs: number) => void) {
+          if (meeting.refuseSpeech) throw new Error(meeting.refuseSpeech);
+          meeting.said.push(audio);
+          started(50);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return 'finished' as const;
+        },
+        async interrupt() {},
       };
       return {
         async start(l) {
@@ -116,6 +133,7 @@ export function scriptedDriverFactory(options: ScriptOptions = {}): ScriptedDriv
           meeting.posted.push(text);
           on((l) => l.chat?.({ sender: target.displayName, text, timestamp: now(), fromBot: true }));
         },
+        voice: () => (listener && !meeting.left ? voice : null),
       };
     },
     meeting(meetingId) {

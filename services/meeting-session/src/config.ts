@@ -10,6 +10,7 @@ import type { LlmSettings } from '@notetaker/llm';
 import { DRIVER_DEFAULTS, driverEnv } from './drivers/options.js';
 import { JOIN_TIMEOUT_DEFAULT_MS, LOBBY_TIMEOUT_DEFAULT_MS } from './limits.js';
 import { speechEngineSettingsFromEnv, type SpeechEngineSettings } from './transcription/speech-engine-config.js';
+import { textToSpeechSettingsFromEnv, type TextToSpeechSettings } from './speech/text-to-speech-config.js';
 
 export const meetingSessionEnv = driverEnv.extend({
   /** all (registry and worker in one process, the default), registry (no browsers) or worker (browsers only). */
@@ -109,6 +110,8 @@ export interface MeetingSessionConfig {
   speech: SpeechEngineSettings | null;
   /** BOT_ANNOUNCEMENT: the chat notice of a meeting whose start gives none; null or absent: none. */
   announcement?: string | null;
+  /** The speech output engine (TTS_*): null when TTS_BASE_URL is unset. */
+  textToSpeech: TextToSpeechSettings | null;
 }
 
 export interface CoachConfig {
@@ -155,5 +158,6 @@ export function loadMeetingSessionConfig(env: NodeJS.ProcessEnv): MeetingSession
     },
     speech: speechEngineSettingsFromEnv(env),
     announcement: e.BOT_ANNOUNCEMENT || null,
+    textToSpeech: textToSpeechSettingsFromEnv(env),
   };
 }

@@ -19,6 +19,7 @@ import { podDeletionCost } from './worker/pod-deletion-cost.js';
 import { EngineProbe } from './transcription/engine-probe.js';
 import { SpeechEngine } from './transcription/speech-engine.js';
 import { spoolHolds } from './recording/spool.js';
+import { TextToSpeech } from './speech/text-to-speech.js';
 
 export interface MeetingSessionOptions {
   /** The meeting platform: default the browser drivers of src/drivers. */
@@ -69,6 +70,7 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
               onRefusedForCapacity: metrics.onRefusedForCapacity,
               recordingDefault: config.recordingDefault,
               speechEngine: config.speech !== null,
+              speechOutput: config.textToSpeech !== null,
               // One process with its worker: what that worker spooled, it sends and finishes itself.
               spooledHere: config.role === 'all' ? (meetingId) => spoolHolds(recordingSpool.dir, meetingId) : undefined,
             });
@@ -114,6 +116,7 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
                 browser,
                 deletionCost: podDeletionCost(ctx.config.env, ctx.logger),
                 speech,
+                textToSpeech: config.textToSpeech && new TextToSpeech(config.textToSpeech),
                 recordingSpool,
                 recordingMetrics: metrics.recording,
               });
@@ -129,7 +132,10 @@ export function meetingSessionService(options: MeetingSessionOptions = {}): Serv
       return {
         registry,
         worker,
-        readiness: () => (worker ? { bots: worker.bots(), audioTranscription: probe.state } : {}),
+        readiness: () =>
+          worker
+            ? { bots: worker.bots(), audioTranscription: probe.state, speechOutput: config.textToSpeech ? 'on' : 'off' }
+            : {},
         async stop() {
           probe.stop();
           // The worker first: its actors still need the registry to store their last events.

@@ -20,7 +20,7 @@ describe('meeting events (bus contract)', () => {
   });
   after(() => h.stop());
 
-  it('numbers every event of a meeting 1, 2, 3... across all nine types, and the log holds the same', async () => {
+  it('numbers every event of a meeting 1, 2, 3... across every type, and the log holds the same', async () => {
     const { meetingId, bot } = await h.startLive({ recording: 'audio' });
     const base = Date.now();
     bot.audio(1000);
@@ -31,6 +31,13 @@ describe('meeting events (bus contract)', () => {
     bot.segment({ speaker: 'Ada', text: 'Moving on then.', timestamp: at(base, 40) }); // a question nobody took up
     bot.participants(['Ada']);
     bot.chat('Ada', 'The slides: https://example.com/slides');
+    // The bot speaks (a WAV header is all the scripted call needs), then the call refuses its voice.
+    const wav = Buffer.from('RIFF\0\0\0\0WAVEfmt ', 'latin1').toString('base64');
+    await h.request('speak', { caller: TOKEN_CALLER, meetingId, audio: wav });
+    await h.waitForEvent(meetingId, (e) => e.type === 'speech_finished');
+    bot.refuseSpeech = 'the microphone did not turn on';
+    await h.request('speak', { caller: TOKEN_CALLER, meetingId, audio: wav });
+    await h.waitForEvent(meetingId, (e) => e.type === 'speech_failed');
     await h.waitForEvent(meetingId, (e) => e.type === 'document_saved'); // periodic flush (200 ms here)
     await h.request('stop', { caller: TOKEN_CALLER, meetingId });
     await h.waitForEvent(meetingId, (e) => e.payload.status === 'ended');

@@ -14,6 +14,9 @@ export const EVENT_TYPES = [
   'document_saved',
   'recording_saved',
   'chat_message',
+  'speech_started',
+  'speech_finished',
+  'speech_failed',
 ] as const;
 export const eventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof eventType>;

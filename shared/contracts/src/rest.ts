@@ -15,3 +15,4 @@ export * from './rest/tasks.js';
 export * from './rest/errors.js';
 export * from './rest/calendars.js';
 export * from './rest/chat.js';
+export * from './rest/speech.js';

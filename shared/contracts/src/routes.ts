@@ -61,6 +61,7 @@ import {
   TASK_CAPABILITIES,
   TRANSCRIPT_CAPABILITIES,
   CHAT_CAPABILITIES,
+  SPEECH_CAPABILITIES,
 } from './capabilities/index.js';
 import { chatAppend, chatAppendReply, chatReply, chatRequest } from './rest/chat.js';
 import { broadcast, route } from './route.js';
@@ -92,6 +93,8 @@ export const routes = {
     accountUsage: route('meetings', 'account-usage', accountUsageRequest, accountUsageReply),
     /** chat (send_chat_message) */
     ...routesOf(CHAT_CAPABILITIES),
+    /** speak */
+    ...routesOf(SPEECH_CAPABILITIES),
   },
   transcripts: {
     /** search */

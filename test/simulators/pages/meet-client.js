@@ -66,6 +66,20 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     meaning: ['Waiting to be let in\u2026', 'Someone in the call will admit you soon'],
   }[SIM.lobbyWording] || ['Asking to be let in\u2026', ''];
 
+  /*
+   * The call's microphone button: a button or a div[role=button] (the field notes' Meet 7), its
+   * label with the shortcut hint or without (SIM.micWording); the call hears the bot while it is on
+   * (call-microphone.js).
+   */
+  function callMicButton() {
+    var hint = SIM.micWording === 'shortcut' ? ' (ctrl + d)' : '';
+    var el =
+      SIM.controlElement === 'div'
+        ? h('div', { class: C.ctl, role: 'button', tabindex: '0' }, [icon('mic_off')])
+        : h('button', { class: C.ctl, type: 'button' }, [icon('mic_off')]);
+    local.mic = local.mic || L.callMicrophone(local);
+    return local.mic.button(el, { on: ['Turn off microphone' + hint, null], off: ['Turn on microphone' + hint, null] });
+  }
   function icon(name) {
     return h('i', { class: C.icon + ' google-material-icons', 'aria-hidden': 'true' }, name);
   }
@@ -639,9 +653,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     var leave = leaveButton();
     var controls = [
       h('div', { class: C.clock }, SIM.code),
-      h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on microphone', 'data-is-muted': 'true' }, [
-        icon('mic_off'),
-      ]),
+      callMicButton(),
       h('button', { class: C.ctl, type: 'button', 'aria-label': 'Turn on camera', 'data-is-muted': 'true' }, [
         icon('videocam_off'),
       ]),

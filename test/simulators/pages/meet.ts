@@ -103,6 +103,8 @@ export const meetPages = definePages({
   laterChoices: {
     toolbar: ['shown', 'autoHide'],
     effectsTile: ['none', 'labelled', 'text'],
+    /** The call's microphone button's label: with Meet's shortcut hint "(ctrl + d)" or without. */
+    micWording: ['shortcut', 'plain'],
   },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Google Sans', Roboto, Arial, sans-serif; background: #202124; color: #e8eaed; }

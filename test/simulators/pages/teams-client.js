@@ -499,6 +499,17 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     },
   );
 
+  /*
+   * The call's microphone button, `#microphone-button`: "Mute" / "Unmute" or "Mute mic" / "Unmute
+   * mic" (the field notes' Teams 7; SIM.micWording); the call hears the bot while it is on
+   * (call-microphone.js).
+   */
+  function callMicButton() {
+    var tail = SIM.micWording === 'mic' ? ' mic' : '';
+    var el = h('button', { id: 'microphone-button', class: C.btn, type: 'button' }, [h('span', {}, 'Mic')]);
+    local.mic = local.mic || L.callMicrophone(local);
+    return local.mic.button(el, { on: ['Mute' + tail, 'Mic'], off: ['Unmute' + tail, 'Mic'] });
+  }
   function hangup() {
     return h(
       'button',
@@ -606,9 +617,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
             ]),
             window.__SIMCHAT__.button(local, 'teams'),
             more,
-            h('button', { id: 'microphone-button', class: C.btn, type: 'button', 'aria-label': 'Unmute' }, [
-              h('span', {}, 'Mic'),
-            ]),
+            callMicButton(),
             h('button', { id: 'video-button', class: C.btn, type: 'button', 'aria-label': 'Turn camera on' }, [
               h('span', {}, 'Camera'),
             ]),

@@ -104,6 +104,8 @@ export const teamsPages = definePages({
     lightRedirect: ['none', 'once'],
     captcha: ['beforePrejoin', 'afterJoin'],
     e2eeEnd: ['atAdmission', 'inCall'],
+    /** The call's microphone button: "Unmute" / "Mute", or "Unmute mic" / "Mute mic" (AT). */
+    micWording: ['short', 'mic'],
   },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Segoe UI', system-ui, sans-serif; background: #f5f5f5; color: #242424; }

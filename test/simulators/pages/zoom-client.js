@@ -597,7 +597,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
           'footer',
           { class: C.bar },
           [
-            toggleButton(['mute my microphone', 'unmute my microphone'], ['Mute', 'Unmute'], local.micOn),
+            callMicButton(),
             toggleButton(['stop my video', 'start my video'], ['Stop Video', 'Start Video'], local.camOn),
             participantsButton,
             window.__SIMCHAT__.button(local, 'zoom'),
@@ -653,6 +653,20 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     }
   }
 
+  /*
+   * The footer's microphone (the field notes' Zoom 7): labelled "mute my microphone" / "unmute my
+   * microphone", or only its text "Mute" / "Unmute" (SIM.micWording); the call hears the bot while
+   * it is on (call-microphone.js). The bot joins muted.
+   */
+  function callMicButton() {
+    var long = SIM.micWording !== 'textOnly';
+    var el = h('button', { type: 'button', class: C.btn }, [h('span', {}, 'Unmute')]);
+    local.mic = local.mic || L.callMicrophone(local);
+    return local.mic.button(el, {
+      on: [long ? 'mute my microphone' : null, 'Mute'],
+      off: [long ? 'unmute my microphone' : null, 'Unmute'],
+    });
+  }
   function toggleButton(labels, texts, on) {
     var el = h('button', { type: 'button', class: C.btn, 'aria-label': labels[on ? 0 : 1] }, [
       h('span', {}, texts[on ? 0 : 1]),

@@ -112,6 +112,10 @@ export const zoomPages = definePages({
      */
     redirect: ['none', 'http', 'script', 'classic'],
   },
+  /** Drawn after the others: the footer's microphone labelled "unmute my microphone", or by its text alone. */
+  laterChoices: {
+    micWording: ['long', 'textOnly'],
+  },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 Lato, system-ui, sans-serif; background: #fff; color: #232333; }
   .${c.btn} { border: 1px solid #babacc; border-radius: 8px; padding: 6px 14px; background: #fff; cursor: pointer; }

@@ -14,8 +14,9 @@ import * as projects from './projects.js';
 import * as recordings from './recordings.js';
 import * as tasks from './tasks.js';
 import * as transcripts from './transcripts.js';
+import * as speech from './speak.js';
 
-const AREAS = [meetings, transcripts, recordings, events, deliveries, projects, tasks, calendars];
+const AREAS = [meetings, transcripts, recordings, events, deliveries, projects, tasks, calendars, speech];
 
 function byName(): Map<string, Operation> {
   const declared = new Set(API_CAPABILITIES.map((capability) => capability.name));

@@ -24,6 +24,7 @@ const NOTICES = {
   'chat-queued': 'The message is on its way to the meeting chat.',
   'chat-invalid': 'A chat message is 1 to 500 characters.',
   'chat-not-live': 'The bot is not in the call: nothing can be posted in its chat now.',
+  'speech-queued': 'The bot will say it in the meeting.',
 } as const;
 
 export type NoticeCode = keyof typeof NOTICES;

@@ -43,6 +43,7 @@ const WRITING = [
   'disconnect_calendar',
   'set_calendar_event_join',
   'send_chat_message',
+  'speak',
 ];
 const TOOL_NAMES = [...READ_ONLY, ...WRITING];
 const CALLBACK = 'http://127.0.0.1:9/hook';

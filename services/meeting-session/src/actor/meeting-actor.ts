@@ -47,6 +47,8 @@ import { MeetingTranscription } from '../transcription/meeting-transcription.js'
 import { MeetingChat } from './meeting-chat.js';
 import { actorChatReply, actorChatRequest, actorChatSubject } from '../chat-protocol.js';
 import type { SourceSwitch } from '../transcription/source-choice.js';
+import { ActorSpeech } from '../speech/actor-speech.js';
+import type { Synthesizer } from '../speech/text-to-speech.js';
 
 /** The worker's speech engine, shared by its meetings (null: no STT_BASE_URL, captions only). */
 export interface SpeechDeps {
@@ -81,6 +83,8 @@ export interface ActorDeps {
   speech: SpeechDeps | null;
   /** The worker's recording spool, which sends each meeting's audio to storage. */
   recordings: RecordingSpools;
+  /** The worker's speech output engine (null or absent: no TTS_BASE_URL, audio only). */
+  textToSpeech?: Synthesizer | null;
 }
 
 /**
@@ -120,6 +124,8 @@ export class MeetingActor {
   /** The meeting's chat, read and written (meeting-chat.ts). */
   private readonly chat: MeetingChat;
   private chatSub: Subscription | null = null;
+  /** What the bot is asked to say (speech/actor-speech.ts). */
+  private readonly speaking: ActorSpeech;
 
   constructor(
     private readonly deps: ActorDeps,
@@ -170,6 +176,19 @@ export class MeetingActor {
       driver: () => (this.status === 'live' && this.phase === 'running' ? this.driver : null),
       stored: () => this.flusher.markDirty(),
     });
+    this.speaking = new ActorSpeech({
+      bus: deps.bus,
+      logger: log,
+      meetingId: spec.meetingId,
+      displayName: deps.displayName,
+      synthesizer: deps.textToSpeech ?? null,
+      voice: () => this.driver?.voice?.() ?? null,
+      isLive: () => this.phase === 'running' && this.status === 'live',
+      emit: (type, payload) => {
+        if (this.phase !== 'closed') this.stream.emit(type, payload);
+      },
+      segment: (segment) => this.mailbox.post(() => this.onSegment(segment)),
+    });
   }
 
   private createTranscription(log: Logger): MeetingTranscription | null {
@@ -198,6 +217,7 @@ export class MeetingActor {
   start(): void {
     this.stopSub = this.deps.bus.serve(subjects.actorStop(this.meetingId), () => this.onStopCommand());
     this.chatSub = this.deps.bus.serve(actorChatSubject(this.meetingId), (data) => this.onChatCommand(data));
+    this.speaking.serve();
     this.stream.emit('meeting_status', { status: 'joining', previousStatus: null, reason: null });
     this.timers.started();
     this.mailbox.post(() => this.launchDriver());
@@ -217,6 +237,7 @@ export class MeetingActor {
     if (this.phase === 'closed') return;
     this.deps.logger.warn({ meetingId: this.meetingId, why }, 'actor abandons its meeting');
     this.phase = 'closed';
+    this.speaking.close();
     this.deps.seat.leaving();
     this.stream.stop();
     this.timers.clear();
@@ -406,7 +427,7 @@ export class MeetingActor {
   private onCaption(update: CaptionUpdate): void {
     // The captions say who speaks now: whose track carries voice (speaker-learner.ts).
     this.transcription?.captioned(update.speaker, Date.now());
-    if (this.phase === 'closed' || !this.captionCounts(update)) return;
+    if (this.phase === 'closed' || !this.captionCounts(update) || this.speaking.isOwnCaption(update.speaker)) return;
     this.emitPartial({ ...update, source: 'captions' });
   }
 
@@ -423,7 +444,7 @@ export class MeetingActor {
   }
 
   private onCaptionSegment(segment: FinalSegment): Promise<void> {
-    if (!this.captionCounts(segment)) return Promise.resolve();
+    if (!this.captionCounts(segment) || this.speaking.isOwnCaption(segment.speaker)) return Promise.resolve();
     return this.onSegment({ ...segment, source: 'captions' });
   }
 
@@ -530,6 +551,7 @@ export class MeetingActor {
   private async finish(kind: 'ended' | 'error', reason: EndReason | ErrorReason): Promise<void> {
     if (this.phase !== 'running') return;
     this.phase = 'leaving';
+    this.speaking.close();
     this.leftAt = Date.now();
     this.deps.seat.leaving();
     this.timers.clear();
@@ -581,6 +603,7 @@ export class MeetingActor {
   private exit(): void {
     if (this.exited) return;
     this.exited = true;
+    this.speaking.close();
     this.coach.stop();
     this.timers.clear();
     this.flusher.stop();

@@ -16,6 +16,7 @@ import type {
 } from '@notetaker/contracts';
 import type { AudioBatch, PcmMessage, SkippedAudio } from '../recording/page-capture.js';
 import type { TileLook } from './tile-readings.js';
+import type { BotVoice } from '../speech/bot-voice.js';
 
 export interface CaptionUpdate {
   /** Stable per caption turn, so a receiver can replace the partial it showed. */
@@ -147,6 +148,8 @@ export interface MeetingDriver {
   leave(): Promise<void>;
   /** Posts `text` in the meeting's chat after the texts asked before; rejects with why it could not. */
   sendChat?(text: string): Promise<void>;
+  /** The bot's voice while it is in the call (null otherwise; absent: this driver cannot speak). */
+  voice?(): BotVoice | null;
 }
 
 export interface DriverFactory {

@@ -51,6 +51,7 @@ export function createDriverFactory(options: DriverFactoryOptions = {}): Puppete
         start: (listener) => inner.start(listener),
         leave: () => inner.leave().finally(() => drivers.delete(driver)),
         sendChat: (text) => inner.sendChat(text),
+        voice: () => inner.voice(),
       };
       drivers.add(driver);
       return driver;

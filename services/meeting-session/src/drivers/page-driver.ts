@@ -25,6 +25,9 @@ import { bindPage } from './page-bindings.js';
 import { looksOf, peopleOf, TileReadings, type TileReading } from './tile-readings.js';
 import type { PageState } from './page-readings.js';
 import { ActionMemo, type PlatformAdapter, type TimingSettings } from './platform.js';
+import { PageVoice } from './page-voice.js';
+import { MICROPHONES } from './microphones.js';
+import type { BotVoice } from '../speech/bot-voice.js';
 
 export interface PageDriverSettings extends TimingSettings {
   lobbyTimeoutMs: number;
@@ -78,6 +81,8 @@ export class PageDriver<Item> implements MeetingDriver {
   private readonly audio: PageAudio;
   /** The meeting's chat: read while live, and written (sendChat). */
   private readonly chat: PageChat;
+  /** The bot's microphone and the platform's button for it (page-voice.ts). */
+  private readonly pageVoice: PageVoice;
   /** The last caption state reported, so that only changes are. */
   private lastCaptionsOn: boolean | null = null;
   /** The join progress last reported (reportJoinProgress), so that only changes are. */
@@ -107,6 +112,11 @@ export class PageDriver<Item> implements MeetingDriver {
       clock,
     );
     this.joinScreens = new JoinScreenWatch(settings.unknownScreenWarnMs);
+    this.pageVoice = new PageVoice(
+      () => (this.stopping || this.phase !== 'live' ? null : this.page),
+      async (page) => (adapter.clientFrame ? adapter.clientFrame(page) : page.mainFrame()),
+      MICROPHONES[target.platform],
+    );
     this.language = target.language ? new CaptionLanguage(target.language) : null;
     const prefix = randomBytes(4).toString('hex');
     let turns = 0;
@@ -134,6 +144,11 @@ export class PageDriver<Item> implements MeetingDriver {
 
   sendChat(text: string): Promise<void> {
     return this.chat.send(text);
+  }
+
+  /** The bot's voice while it is in the call, else null. */
+  voice(): BotVoice | null {
+    return this.stopping || this.phase !== 'live' ? null : this.pageVoice;
   }
 
   private async begin(): Promise<void> {
@@ -168,6 +183,8 @@ export class PageDriver<Item> implements MeetingDriver {
     await bindPage(page, { [CAPTIONS_BINDING]: (json) => this.observed(json) }, () => {});
     await this.audio.install(page, () => this.phase === 'live');
     await this.chat.install(page);
+    // Whatever the page takes from getUserMedia is the bot's own microphone, never the fake device's beep.
+    await PageVoice.install(page);
     return page;
   }
 

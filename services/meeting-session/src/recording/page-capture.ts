@@ -244,6 +244,8 @@ const INSTALL_CAPTURE = String.raw`function (binding, pcmBinding, bitrate, batch
     pc.getReceivers().forEach(function (receiver) {
       var track = receiver.track;
       if (!track || track.kind !== 'audio' || tracks.has(track) || track.readyState === 'ended') return;
+      // The bot's own voice (speech/page-microphone.ts) is never a participant's, should a page route it back.
+      if (window.__ntMicTracks && window.__ntMicTracks.has(track.id)) return;
       tracks.add(track);
       attach(track);
       found = true;

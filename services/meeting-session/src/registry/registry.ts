@@ -17,6 +17,7 @@ import { launchBot } from './launch-bot.js';
 import { recordingSaved } from './recording-saved.js';
 import { AccountPicker, nextAccount } from './account-picker.js';
 import { sendChat } from './chat.js';
+import { speak } from './speak.js';
 
 export interface RegistryOptions {
   bus: Bus;
@@ -32,6 +33,8 @@ export interface RegistryOptions {
   recordingDefault?: RecordingMode;
   /** A speech engine is configured (STT_BASE_URL). */
   speechEngine?: boolean;
+  /** A speech output engine is configured (TTS_BASE_URL): `speak` takes text. */
+  speechOutput?: boolean;
   /** The worker in this same process holds a meeting's audio in its spool (LeaseDeps.spooledHere). */
   spooledHere?: (meetingId: string) => boolean;
 }
@@ -122,6 +125,12 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
     answer(bus, protocol.recordingSaved, (request) => recordingSaved({ bus, records, log, logger }, request), queue),
     answer(bus, meetings.accountUsage, async () => ({ inUse: await accounts.usage() }), queue),
     answer(bus, meetings.chat, (request) => sendChat({ bus, records }, request), queue),
+    answer(
+      bus,
+      meetings.speak,
+      (request) => speak({ bus, records, speechOutput: options.speechOutput ?? false }, request),
+      queue,
+    ),
     answer(
       bus,
       protocol.warnings,

@@ -23,6 +23,7 @@ import type { DeletionCost } from './pod-deletion-cost.js';
 import type { SpeechDeps } from '../actor/meeting-actor.js';
 import { protocol, type PlaceReply, type PlaceRequest } from '../protocol.js';
 import { RecordingSpools, type RecordingMetrics } from '../recording/spools.js';
+import type { Synthesizer } from '../speech/text-to-speech.js';
 
 /** Taking an account asks the gateway twice (the list, the storage state): allow it time. */
 const ACCOUNT_TIMEOUT_MS = 15_000;
@@ -47,6 +48,8 @@ export interface WorkerOptions {
   deletionCost?: DeletionCost | null;
   /** The speech engine its meetings share (null: none configured, captions only). */
   speech?: SpeechDeps | null;
+  /** The speech output engine its meetings share (null: none configured, `speak` takes audio only). */
+  textToSpeech?: Synthesizer | null;
   /** Where recorded audio waits for storage, and how much of it may. */
   recordingSpool: { dir: string; maxBytes: number; appendTimeoutMs: number };
   recordingMetrics?: RecordingMetrics;
@@ -154,6 +157,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         captionWarnings,
         coaching: options.coaching,
         speech: options.speech ?? null,
+        textToSpeech: options.textToSpeech ?? null,
         recordings,
         seat: { leaving: () => seats.willFree(meetingId), released: () => seats.free(meetingId) },
         nextAccount: (signedOut) =>

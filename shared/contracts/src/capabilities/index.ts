@@ -11,6 +11,7 @@ import { RECORDING_CAPABILITIES } from './recordings.js';
 import { TASK_CAPABILITIES } from './tasks.js';
 import { TRANSCRIPT_CAPABILITIES } from './transcripts.js';
 import { CHAT_CAPABILITIES } from './chat.js';
+import { SPEECH_CAPABILITIES } from './speech.js';
 import type { ApiCapability } from '../capability.js';
 
 export * from './calendars.js';
@@ -21,6 +22,7 @@ export * from './recordings.js';
 export * from './tasks.js';
 export * from './transcripts.js';
 export * from './chat.js';
+export * from './speech.js';
 
 export const API_CAPABILITIES: readonly ApiCapability[] = [
   ...MEETING_CAPABILITIES,
@@ -31,4 +33,5 @@ export const API_CAPABILITIES: readonly ApiCapability[] = [
   ...TASK_CAPABILITIES,
   ...CALENDAR_CAPABILITIES,
   ...CHAT_CAPABILITIES,
+  ...SPEECH_CAPABILITIES,
 ];

@@ -13,7 +13,8 @@ export const transcriptionMode = z.enum(TRANSCRIPTION_MODES, {
 export type TranscriptionMode = z.infer<typeof transcriptionMode>;
 
 /** What one caption_partial or segment_finalized was read from. */
-export const TRANSCRIPT_SOURCES = ['captions', 'audio'] as const;
+/** `bot`: what the bot itself said (speak), as it was asked to say it. */
+export const TRANSCRIPT_SOURCES = ['captions', 'audio', 'bot'] as const;
 export const transcriptSource = z.enum(TRANSCRIPT_SOURCES);
 export type TranscriptSource = z.infer<typeof transcriptSource>;
 

@@ -27,6 +27,7 @@ import { liveEvents } from './live-events.js';
 import { isActive, STATUS_LABELS, statusBadge } from './meeting-parts.js';
 import { recordingFigure } from './recording-figure.js';
 import { chatSection, meetingChat } from './meeting-chat.js';
+import { meetingSpeak, sayForm } from './meeting-speak.js';
 
 export function meetingView(router: Router, deps: WebDeps): void {
   const auth = requireSignIn(deps);
@@ -92,6 +93,7 @@ export function meetingView(router: Router, deps: WebDeps): void {
             ${captionWarningText(meeting.warnings)}
           </p>
           ${active && html`<form id="stop-form" method="post" action="/meetings/${meetingId}/stop" data-confirm="Stop transcribing? The bot leaves the meeting.">${csrfInput(signedIn(ctx).session.csrfToken)}<button type="submit" class="contrast">Stop</button></form>`}
+          ${active && sayForm(meetingId, signedIn(ctx).session.csrfToken)}
           <p id="document-link" ${meeting.documentPath && !active ? '' : html` hidden`}>
             <a href="/documents/${meetingId}" role="button" class="secondary">Open the document</a>
           </p>
@@ -142,6 +144,7 @@ export function meetingView(router: Router, deps: WebDeps): void {
 
   router.get('/meetings/:meetingId/events', auth, liveEvents(deps));
   meetingChat(router, deps);
+  meetingSpeak(router, auth, showMeeting, deps.bus);
 
   // The player's source: the REST download's code, under this session's ownership (ranges, HEAD).
   router.get('/meetings/:meetingId/recording', auth, (ctx) =>

@@ -14,9 +14,11 @@ export interface SignedInStack extends SuiteStack {
   owner: WebClient;
 }
 
-export function signedInStackPerSuite(): SignedInStack {
+export function signedInStackPerSuite(env?: () => Record<string, string>): SignedInStack {
   const platform = scriptedDriverFactory();
-  const suite = Object.assign(stackPerSuite({ options: { driverFactory: platform } }), { platform }) as SignedInStack;
+  const suite = Object.assign(stackPerSuite({ env, options: { driverFactory: platform } }), {
+    platform,
+  }) as SignedInStack;
   before(async () => {
     suite.owner = new WebClient(suite.baseUrl);
     await suite.owner.setup(OWNER.email, OWNER.password);
