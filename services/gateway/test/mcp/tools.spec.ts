@@ -93,7 +93,7 @@ describe('MCP tools (/mcp) on the whole stack', function () {
         return result.content.map((c) => c.text).join('');
       };
 
-      it('lists the 28 tools, each with an input schema describing every field, an output schema and annotations', async () => {
+      it('lists every tool (29), each with an input schema describing every field, an output schema and annotations', async () => {
         const tools = await mcp.listTools();
         expect(tools.map((tool) => tool.name).sort()).to.deep.equal([...TOOL_NAMES].sort());
         for (const tool of tools) {
