@@ -159,7 +159,7 @@ export function definePages<
         levels: pages.levels,
         css: pages.css,
         config: { ...config, ...choicesOf(config.seed), interstitial: interstitialOf(config.seed) },
-        clients: ['common.js', 'call-audio.js', 'call-chrome.js', pages.client],
+        clients: ['common.js', 'call-audio.js', 'call-chrome.js', 'call-video.js', pages.client],
         rootId: pages.rootId,
       }),
   };

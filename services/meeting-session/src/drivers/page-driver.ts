@@ -19,6 +19,7 @@ import { GuardedListener } from './listener-guard.js';
 import { actions, CAPTIONS_BINDING, type SnapshotArea } from './page-actions.js';
 import { seedStorageState } from './storage-state.js';
 import { PageAudio } from './page-audio.js';
+import { VideoSavings, type VideoSaving } from './video/index.js';
 import { revealControls } from './pointer.js';
 import { bindPage } from './page-bindings.js';
 import { looksOf, peopleOf, TileReadings, type TileReading } from './tile-readings.js';
@@ -32,6 +33,8 @@ export interface PageDriverSettings extends TimingSettings {
   captionBlindAfterMs: number;
   /** Joining, stuck this long on one screen (unknown, or known but not acted on) raises join_screen_unknown (JoinScreenWatch). */
   unknownScreenWarnMs: number;
+  /** BOT_VIDEO_SAVINGS (video/settings.ts); absent: none. */
+  videoSavings?: readonly VideoSaving[];
 }
 
 type Phase = 'joining' | 'lobby' | 'live' | 'over';
@@ -75,6 +78,7 @@ export class PageDriver<Item> implements MeetingDriver {
   /** Signed in: the name the platform shows for the bot's account (its tile carries it, not displayName). */
   private accountName: string | null = null;
   private readonly audio: PageAudio;
+  private readonly video: VideoSavings;
   /** The last caption state reported, so that only changes are. */
   private lastCaptionsOn: boolean | null = null;
   /** The join progress last reported (reportJoinProgress), so that only changes are. */
@@ -97,6 +101,7 @@ export class PageDriver<Item> implements MeetingDriver {
       adapter.mixTrack,
     );
     this.joinScreens = new JoinScreenWatch(settings.unknownScreenWarnMs);
+    this.video = new VideoSavings(settings.videoSavings ?? [], target.platform);
     this.language = target.language ? new CaptionLanguage(target.language) : null;
     const prefix = randomBytes(4).toString('hex');
     let turns = 0;
@@ -153,6 +158,7 @@ export class PageDriver<Item> implements MeetingDriver {
     // same tracker, and a reading that fails there is counted and, repeated, reported.
     await bindPage(page, { [CAPTIONS_BINDING]: (json) => this.observed(json) }, () => {});
     await this.audio.install(page, () => this.phase === 'live');
+    await this.video.install(page);
     return page;
   }
 
@@ -232,6 +238,8 @@ export class PageDriver<Item> implements MeetingDriver {
         }
         await this.checkLanguage(page);
         await this.checkHealth(page, state, now);
+        const frame = () => (this.adapter.clientFrame ? this.adapter.clientFrame(page) : Promise.resolve(page.mainFrame()));
+        if (!this.language?.pending) await this.video.tend(frame, state, now);
       }
       return false;
     }
