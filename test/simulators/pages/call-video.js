@@ -70,7 +70,11 @@ window.__SIMLIB__.videoView = (function (L) {
     if (!tile) return;
     var el = tile.__simVideo;
     if (!el) {
-      el = h('video', { autoplay: '', playsinline: '', style: 'display:block;width:100%;max-height:100%;object-fit:cover' });
+      el = h('video', {
+        autoplay: '',
+        playsinline: '',
+        style: 'display:block;width:100%;max-height:100%;object-fit:cover',
+      });
       el.muted = true;
       tile.insertBefore(el, tile.firstChild);
       tile.__simVideo = el;
@@ -181,7 +185,8 @@ window.__SIMLIB__.videoView = (function (L) {
           tiles[p.name] = tile;
           if (session && session.pc)
             session.pc.getTransceivers().forEach(function (t) {
-              if (session.names[t.mid] === p.name && t.receiver.track) show(session, t.mid, new MediaStream([t.receiver.track]));
+              if (session.names[t.mid] === p.name && t.receiver.track)
+                show(session, t.mid, new MediaStream([t.receiver.track]));
             });
         }
         return tile;

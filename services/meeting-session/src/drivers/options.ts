@@ -2,7 +2,14 @@
 import { z } from 'zod';
 import { envBool, envJsonStrings, parseEnv } from '@notetaker/config';
 import { JOIN_TIMEOUT_DEFAULT_MS, LOBBY_TIMEOUT_DEFAULT_MS } from '../limits.js';
-import { DEFAULT_VIDEO_SAVINGS, DEFAULT_WINDOW_SIZE, videoSavingsEnv, windowSizeEnv, type VideoSaving, type WindowSize } from './video/settings.js';
+import {
+  DEFAULT_VIDEO_SAVINGS,
+  DEFAULT_WINDOW_SIZE,
+  videoSavingsEnv,
+  windowSizeEnv,
+  type VideoSaving,
+  type WindowSize,
+} from './video/settings.js';
 
 export interface DriverFactoryOptions {
   /** Chromium or Chrome to launch; by default the first of /usr/bin/chromium, chromium-browser, google-chrome. */

@@ -238,7 +238,8 @@ export class PageDriver<Item> implements MeetingDriver {
         }
         await this.checkLanguage(page);
         await this.checkHealth(page, state, now);
-        const frame = () => (this.adapter.clientFrame ? this.adapter.clientFrame(page) : Promise.resolve(page.mainFrame()));
+        const frame = () =>
+          this.adapter.clientFrame ? this.adapter.clientFrame(page) : Promise.resolve(page.mainFrame());
         if (!this.language?.pending) await this.video.tend(frame, state, now);
       }
       return false;

@@ -9,7 +9,12 @@
  * (test/bench/cameras.bench.ts).
  */
 import { expect } from 'chai';
-import { videoTruth, type SimMeeting, type SimPlatform, type VideoSessionTruth } from '../../../../test/simulators/index.js';
+import {
+  videoTruth,
+  type SimMeeting,
+  type SimPlatform,
+  type VideoSessionTruth,
+} from '../../../../test/simulators/index.js';
 import { createDriverFactory, type PuppeteerDriverFactory } from '../../src/drivers/index.js';
 import type { VideoSaving } from '../../src/drivers/video/index.js';
 import { expectTurnsRead, joinSimulated, RecordingListener } from './helpers.js';
@@ -35,7 +40,8 @@ const SETTLE_MS = 6_000;
 let meetings = 0;
 function newId(platform: SimPlatform): string {
   meetings++;
-  if (platform === 'google_meet') return `vid-${'abcdefghij'[meetings % 10]}cam-${'klmnopqrst'[Math.floor(meetings / 10) % 10]}xy`;
+  if (platform === 'google_meet')
+    return `vid-${'abcdefghij'[meetings % 10]}cam-${'klmnopqrst'[Math.floor(meetings / 10) % 10]}xy`;
   return String(8100000000 + meetings);
 }
 
@@ -126,7 +132,10 @@ async function expectVideo(
     // Teams and Zoom: incoming video off; Meet: the layout's one tile besides the bot's own.
     expect(after.subscribed, what).to.equal(platform === 'google_meet' ? 1 : 0);
     if (platform !== 'google_meet') expect(decoded, what).to.equal(0);
-    else expect(decoded, what).to.be.greaterThan(0).and.at.most(4 * 30);
+    else
+      expect(decoded, what)
+        .to.be.greaterThan(0)
+        .and.at.most(4 * 30);
     return;
   }
   // No step, or only `hide`: every camera decoded (four at 15 fps, on a busy machine fewer).

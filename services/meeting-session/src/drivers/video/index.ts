@@ -9,7 +9,13 @@ import { videoPageScript } from './page-script.js';
 import { platformVideoStep } from './platform-steps.js';
 import type { VideoSaving } from './settings.js';
 
-export { DEFAULT_VIDEO_SAVINGS, DEFAULT_WINDOW_SIZE, VIDEO_SAVINGS, type VideoSaving, type WindowSize } from './settings.js';
+export {
+  DEFAULT_VIDEO_SAVINGS,
+  DEFAULT_WINDOW_SIZE,
+  VIDEO_SAVINGS,
+  type VideoSaving,
+  type WindowSize,
+} from './settings.js';
 
 /** Clicks towards the platform's step before the bot gives it up (a build without it). */
 const MAX_PLATFORM_MOVES = 8;
@@ -38,12 +44,17 @@ export class VideoSavings {
    * One move of the platform's step, when it is still to do: in the call with no pop-up open, once
    * captions are on (or CAPTIONS_FIRST_MS went by without: a call whose captions never come).
    */
-  async tend(frame: () => Promise<Frame>, state: { captionsOn: boolean; dialog: string | null }, now: number): Promise<void> {
+  async tend(
+    frame: () => Promise<Frame>,
+    state: { captionsOn: boolean; dialog: string | null },
+    now: number,
+  ): Promise<void> {
     if (this.platformDone || state.dialog || now - this.lastMove < MOVE_INTERVAL_MS) return;
     this.inCallSince ??= now;
     if (!state.captionsOn && now - this.inCallSince < CAPTIONS_FIRST_MS) return;
     this.lastMove = now;
-    const result = (await (await frame()).evaluate(platformVideoStep(this.platform)).catch(() => null)) as boolean | null;
+    const result = (await (await frame()).evaluate(platformVideoStep(this.platform)).catch(() => null)) as
+      boolean | null;
     if (result !== null || ++this.moves >= MAX_PLATFORM_MOVES) this.platformDone = true;
   }
 }

@@ -38,7 +38,10 @@ export const videoSavingsEnv = z
     const steps = text.split(',').map((s) => s.trim());
     for (const step of steps) {
       if (!(VIDEO_SAVINGS as readonly string[]).includes(step)) {
-        ctx.addIssue({ code: 'custom', message: `unknown step "${step}" (one of ${VIDEO_SAVINGS.join(', ')}, all, none)` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown step "${step}" (one of ${VIDEO_SAVINGS.join(', ')}, all, none)`,
+        });
         return z.NEVER;
       }
     }
