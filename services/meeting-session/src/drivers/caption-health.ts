@@ -59,19 +59,12 @@ export class CaptionHealth {
 
     const unseen = areaChanges - this.changesAtText;
     const quietMs = now - this.lastTextAt;
-    this.set(
-      changes,
-      'captions_unreadable',
-      captionsOn && unseen >= MIN_CHANGES && quietMs >= this.blindAfterMs,
-      () =>
-        `the caption area changed ${unseen} times in ${Math.round(quietMs / 1000)} s and no caption text could be read`,
+    this.set(changes, 'captions_unreadable', captionsOn && unseen >= MIN_CHANGES && quietMs >= this.blindAfterMs, () =>
+      `the caption area changed ${unseen} times in ${Math.round(quietMs / 1000)} s and no caption text could be read`,
     );
     const offMs = this.offSince === null ? 0 : now - this.offSince;
-    this.set(
-      changes,
-      'captions_unavailable',
-      offMs >= this.blindAfterMs,
-      () => `in the call for ${Math.round(offMs / 1000)} s and captions could not be turned on`,
+    this.set(changes, 'captions_unavailable', offMs >= this.blindAfterMs, () =>
+      `in the call for ${Math.round(offMs / 1000)} s and captions could not be turned on`,
     );
     return changes;
   }
@@ -87,7 +80,8 @@ export class CaptionHealth {
 /** The snapshot with every known name (participants, the bot) taken out of attribute values. */
 export function withoutNames(snapshot: SnapshotNode[], names: string[]): SnapshotNode[] {
   const known = names.map((n) => n.trim()).filter((n) => n.length >= 2);
-  const redact = (value: string) => known.reduce((text, name) => text.split(name).join('[name]'), value);
+  const redact = (value: string) =>
+    known.reduce((text, name) => text.split(name).join('[name]'), value);
   return snapshot.map((node) => ({
     ...node,
     attrs: Object.fromEntries(Object.entries(node.attrs).map(([k, v]) => [k, redact(v)])),
