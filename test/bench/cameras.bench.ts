@@ -20,7 +20,9 @@
  *
  * `npx tsx test/bench/cameras.bench.ts [--quick] [--meetings=N] [--platforms=teams,zoom,google_meet]
  *  [--steps=min|each]` (min: cameras off, none, all; each, the default: also every step alone).
- * --quick: 3 meetings, shorter windows.
+ * --quick: 3 meetings, shorter windows. --profile: CPU and PSS per kind of Chromium process (renderer,
+ * gpu-process, utility:network/storage/audio, the browser) under each row. --flags='[...]' adds
+ * Chromium flags to the bots' (BOT_BROWSER_ARGS), --window=WxH sets their window (BOT_WINDOW_SIZE).
  */
 import type { SimMeeting, SimPlatform, Simulator } from '../simulators/index.js';
 import { growWords, startSimulator } from '../simulators/index.js';
@@ -35,9 +37,10 @@ import {
 import type { VideoSaving } from '../../services/meeting-session/src/drivers/video/index.js';
 import { CpuMeter, machineBusyS } from './support/process-cpu.js';
 import { startBarePipeline, type BarePipeline } from './support/bare-caption-page.js';
+import { KindProfile } from './support/chromium-kinds.js';
 import { percentile, sorted } from './stats.js';
 
-const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const QUICK = process.argv.includes('--quick');
 const MEETINGS = Number(flag('meetings') ?? (QUICK ? 3 : 10));
 const PLATFORMS = (flag('platforms') ?? 'teams,zoom,google_meet').split(',') as SimPlatform[];
@@ -51,6 +54,13 @@ const VOCABULARY = 'we should ship the release on friday after the review and th
   ' ',
 );
 const MB = 1024 * 1024;
+/** --flags='["--in-process-gpu"]': Chromium flags tried on top of the bots' own (a JSON array). */
+const EXTRA_FLAGS = JSON.parse(flag('flags') ?? '[]') as string[];
+/** --window=640x360: the bots' window (BOT_WINDOW_SIZE), 1280x720 by default. */
+const WINDOW = flag('window')
+  ? { width: Number(flag('window')!.split('x')[0]), height: Number(flag('window')!.split('x')[1]) }
+  : null;
+const PROFILE = process.argv.includes('--profile');
 
 interface RunConfig {
   label: string;
@@ -134,6 +144,7 @@ interface Row {
   captions: number;
   processes: number;
   machine: number;
+  profile: string[];
 }
 
 async function run(sim: Simulator, bare: BarePipeline, platform: SimPlatform, config: RunConfig): Promise<Row> {
@@ -158,6 +169,8 @@ async function run(sim: Simulator, bare: BarePipeline, platform: SimPlatform, co
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const pids = () => factory.browsers().flatMap((b) => (b.pid ? browserProcesses(b.pid) : []));
     const cpu = new CpuMeter(pids());
+    const kinds = new KindProfile();
+    kinds.sample(pids());
     const busy = machineBusyS();
     const pss: number[] = [];
     let processes = 0;
@@ -184,6 +197,7 @@ async function run(sim: Simulator, bare: BarePipeline, platform: SimPlatform, co
       if (performance.now() >= nextSample) {
         const now = pids();
         cpu.sample(now);
+        kinds.sample(now);
         processes = Math.max(processes, now.length);
         pss.push(totalPssBytes(now));
         nextSample += 2000;
@@ -193,6 +207,7 @@ async function run(sim: Simulator, bare: BarePipeline, platform: SimPlatform, co
     }
     await new Promise((resolve) => setTimeout(resolve, 1500));
     cpu.sample(pids());
+    kinds.sample(pids());
     const windowS = (performance.now() - started) / 1000;
     const latencies = sorted(meetings.flatMap((m) => m.pending.latencies));
     const bareLatencies = sorted(bare.take());
@@ -206,6 +221,7 @@ async function run(sim: Simulator, bare: BarePipeline, platform: SimPlatform, co
       captions: latencies.length,
       processes,
       machine: (machineBusyS() - busy) / windowS,
+      profile: kinds.lines(windowS, MEETINGS),
     };
   } finally {
     await Promise.all(meetings.map((m) => m.driver.leave().catch(() => {})));
@@ -231,6 +247,7 @@ try {
         console.log(
           `${platform.padEnd(12)}${config.label.padEnd(26)}${f(r.cores, 4, 10)}${f(r.pssMb, 1, 11)}${f(r.p50, 0)}${f(r.p99, 0)}${f(r.bareP50, 0, 8)}${f(r.bareP99, 0, 8)}${f(r.p50 / r.bareP50, 2)}${f(r.p99 / r.bareP99, 2)}${String(r.captions).padStart(6)}${String(r.processes).padStart(6)}${f(r.machine, 2, 8)}`,
         );
+        if (PROFILE) for (const line of r.profile) console.log(`    ${line}`);
       } catch (error) {
         console.log(`${platform.padEnd(12)}${config.label.padEnd(26)} failed: ${(error as Error).message}`);
       }
