@@ -102,6 +102,10 @@ export interface MeetingOptions {
    * names; see markup.ts); null: SIM_SEED, else a fresh random seed per page load.
    */
   markupSeed: number | null;
+  /** Participants whose camera is on: the first this many in the call (video/, call-video.js). Default 0. */
+  cameras?: number;
+  /** Their cameras' frame rate, 15 to 30. Default 15. */
+  cameraFps?: number;
 }
 
 export const defaultMeetingOptions: MeetingOptions = {

@@ -172,7 +172,15 @@ export function definePages<
         levels: pages.levels,
         css: pages.css,
         config: { ...config, ...choicesOf(config.seed), interstitial: interstitialOf(config.seed) },
-        clients: ['common.js', 'call-audio.js', 'call-chrome.js', 'chat-panel.js', 'call-microphone.js', pages.client],
+        clients: [
+          'common.js',
+          'call-audio.js',
+          'call-chrome.js',
+          'chat-panel.js',
+          'call-microphone.js',
+          'call-video.js',
+          pages.client,
+        ],
         rootId: pages.rootId,
       }),
   };

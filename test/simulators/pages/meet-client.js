@@ -774,7 +774,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     popup(
       'menu',
       h('div', { role: 'menu', 'aria-label': 'Call options', class: C.dialog }, [
-        menuItem('view_quilt', 'Change layout'),
+        menuItem('view_quilt', 'Change layout', L.videoView.adjustView),
         menuItem('fullscreen', 'Full screen'),
         menuItem('auto_awesome', 'Apply visual effects'),
         menuItem('feedback', 'Report a problem'),

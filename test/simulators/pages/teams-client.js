@@ -680,6 +680,15 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     );
   }
 
+  /* More -> "Turn off incoming video" (and back on): no video is sent to this client meanwhile (call-video.js). */
+  function incomingVideoItem(close) {
+    var on = L.videoView.incoming;
+    return menuItem(on ? 'Turn off incoming video' : 'Turn on incoming video', {}, function () {
+      close();
+      L.videoView.setIncoming(!on);
+    });
+  }
+
   function toggleMenu() {
     var host = local.ui.menuHost;
     if (host.firstChild) return host.replaceChildren();
@@ -706,6 +715,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
       items.push(captionsItem('Captions', { 'aria-checked': String(local.captionsOn) }, close));
     }
     items.push(menuItem('Settings', {}, close), menuItem('Full screen', {}, close));
+    items.push(incomingVideoItem(close));
     host.appendChild(h('div', { role: 'menu', class: C.menu }, items.filter(Boolean)));
   }
 

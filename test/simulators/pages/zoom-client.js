@@ -603,6 +603,7 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
             window.__SIMCHAT__.button(local, 'zoom'),
             cc,
             button('Reactions', { 'aria-label': 'Reactions' }),
+            moreButton(),
             leave,
             menuHost,
           ].map(function (control) {
@@ -712,6 +713,24 @@ window.__SIMLIB__.client(function (L, SIM, C, root) {
     },
     true,
   );
+
+  /* The toolbar's More: "Stop Incoming Video" (and back on): no video is sent to this client meanwhile (call-video.js). */
+  function moreButton() {
+    return button('More', {
+      'aria-label': 'More meeting control',
+      'aria-haspopup': 'menu',
+      onclick: function (e) {
+        e.stopPropagation();
+        var on = L.videoView.incoming;
+        var item = menuItem(on ? 'Stop Incoming Video' : 'Start Incoming Video', function () {
+          L.videoView.setIncoming(!on);
+        });
+        setTimeout(function () {
+          local.ui.menuHost.replaceChildren(h('div', { role: 'menu', 'aria-label': 'More', class: C.menu }, [item]));
+        }, 0);
+      },
+    });
+  }
 
   function menuItem(label, action) {
     return wrap(

@@ -51,6 +51,8 @@ export interface BrowserPoolOptions {
   extraArgs: string[];
   /** Meetings sharing one browser before another is launched (1 = a browser per meeting). */
   meetingsPerBrowser: number;
+  /** The window (and viewport) size; default 1280x720 (BOT_WINDOW_SIZE). */
+  windowSize?: { width: number; height: number };
 }
 
 /** A meeting's share of a browser: its own context, and word if the browser dies under it. */
@@ -159,9 +161,13 @@ export class BrowserPool {
       );
     }
     const { headless } = this.options;
+    const windowSize = this.options.windowSize ?? { width: 1280, height: 720 };
     // puppeteer's own flags, less --enable-automation, after the command (setpriv's or none).
     const args = puppeteer
-      .defaultArgs({ headless, args: chromeArgs(this.options.extraArgs) })
+      .defaultArgs({
+        headless,
+        args: [`--window-size=${windowSize.width},${windowSize.height}`, ...chromeArgs(this.options.extraArgs)],
+      })
       .filter((arg) => arg !== '--enable-automation');
     const command = chromiumCommand(executablePath, args);
     const browser = await puppeteer.launch({
@@ -170,7 +176,7 @@ export class BrowserPool {
       pipe: true,
       args: command.args,
       ignoreDefaultArgs: true,
-      defaultViewport: { width: 1280, height: 720 },
+      defaultViewport: windowSize,
       // The worker decides how to shut down (leaving meetings first); puppeteer still kills the
       // browser if the process exits without closing it.
       handleSIGINT: false,

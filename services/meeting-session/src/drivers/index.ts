@@ -30,6 +30,7 @@ export function createDriverFactory(options: DriverFactoryOptions = {}): Puppete
     headless: config.headless,
     extraArgs: config.extraArgs ?? [],
     meetingsPerBrowser: Math.max(1, config.meetingsPerBrowser),
+    windowSize: config.windowSize,
   });
   const settings: PageDriverSettings = {
     meetCaptionIdleMs: config.meetCaptionIdleMs,
@@ -40,6 +41,7 @@ export function createDriverFactory(options: DriverFactoryOptions = {}): Puppete
     pollIntervalMs: config.pollIntervalMs,
     captionBlindAfterMs: config.captionBlindAfterMs,
     unknownScreenWarnMs: config.unknownScreenWarnMs,
+    videoSavings: config.videoSavings,
   };
   const drivers = new Set<MeetingDriver>();
 

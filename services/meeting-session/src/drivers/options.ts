@@ -2,6 +2,14 @@
 import { z } from 'zod';
 import { envBool, envJsonStrings, parseEnv } from '@notetaker/config';
 import { JOIN_TIMEOUT_DEFAULT_MS, LOBBY_TIMEOUT_DEFAULT_MS } from '../limits.js';
+import {
+  DEFAULT_VIDEO_SAVINGS,
+  DEFAULT_WINDOW_SIZE,
+  videoSavingsEnv,
+  windowSizeEnv,
+  type VideoSaving,
+  type WindowSize,
+} from './video/settings.js';
 
 export interface DriverFactoryOptions {
   /** Chromium or Chrome to launch; by default the first of /usr/bin/chromium, chromium-browser, google-chrome. */
@@ -33,6 +41,10 @@ export interface DriverFactoryOptions {
    * a known one it cannot act on; the lobby and a meeting not started are waits): join_screen_unknown. Default 15 s.
    */
   unknownScreenWarnMs?: number;
+  /** What the bot does to decode no video (video/settings.ts). Default: every step. */
+  videoSavings?: readonly VideoSaving[];
+  /** The browser window's size; the platforms send video at the size of its tiles. Default 1280x720. */
+  windowSize?: WindowSize;
 }
 
 export const DRIVER_DEFAULTS = {
@@ -47,13 +59,15 @@ export const DRIVER_DEFAULTS = {
   meetingsPerBrowser: 10,
   captionBlindAfterMs: 20_000,
   unknownScreenWarnMs: 15_000,
+  videoSavings: DEFAULT_VIDEO_SAVINGS,
+  windowSize: DEFAULT_WINDOW_SIZE,
 } as const;
 
 /**
  * The drivers' variables, read here and nowhere else (meeting-session's configuration includes
  * them, so a bad value stops the service at start): CHROME_PATH, BOT_HEADLESS (default true),
  * BOT_BROWSER_ARGS (a JSON array of strings: flags such as --host-resolver-rules contain spaces),
- * BOT_DISPLAY_NAME and CAPTION_BLIND_AFTER_MS.
+ * BOT_DISPLAY_NAME, CAPTION_BLIND_AFTER_MS, BOT_VIDEO_SAVINGS and BOT_WINDOW_SIZE (video/settings.ts).
  */
 export const driverEnv = z.object({
   CHROME_PATH: z.string().optional(),
@@ -65,6 +79,8 @@ export const driverEnv = z.object({
     .int()
     .min(1000, 'must be at least 1000')
     .optional(),
+  BOT_VIDEO_SAVINGS: videoSavingsEnv.optional(),
+  BOT_WINDOW_SIZE: windowSizeEnv.optional(),
 });
 
 /** Driver options from the environment; unset variables are left to DRIVER_DEFAULTS. Throws ConfigError. */
@@ -76,5 +92,7 @@ export function driverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Driv
   if (e.BOT_BROWSER_ARGS.length > 0) options.extraArgs = e.BOT_BROWSER_ARGS;
   if (e.BOT_DISPLAY_NAME) options.displayName = e.BOT_DISPLAY_NAME;
   if (e.CAPTION_BLIND_AFTER_MS) options.captionBlindAfterMs = e.CAPTION_BLIND_AFTER_MS;
+  if (e.BOT_VIDEO_SAVINGS) options.videoSavings = e.BOT_VIDEO_SAVINGS;
+  if (e.BOT_WINDOW_SIZE) options.windowSize = e.BOT_WINDOW_SIZE;
   return options;
 }

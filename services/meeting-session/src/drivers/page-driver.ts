@@ -20,6 +20,7 @@ import { actions, CAPTIONS_BINDING, type SnapshotArea } from './page-actions.js'
 import { seedStorageState } from './storage-state.js';
 import { PageAudio } from './page-audio.js';
 import { PageChat } from './page-chat.js';
+import { VideoSavings, type VideoSaving } from './video/index.js';
 import { revealControls } from './pointer.js';
 import { bindPage } from './page-bindings.js';
 import { looksOf, peopleOf, TileReadings, type TileReading } from './tile-readings.js';
@@ -36,6 +37,8 @@ export interface PageDriverSettings extends TimingSettings {
   captionBlindAfterMs: number;
   /** Joining, stuck this long on one screen (unknown, or known but not acted on) raises join_screen_unknown (JoinScreenWatch). */
   unknownScreenWarnMs: number;
+  /** BOT_VIDEO_SAVINGS (video/settings.ts); absent: none. */
+  videoSavings?: readonly VideoSaving[];
 }
 
 type Phase = 'joining' | 'lobby' | 'live' | 'over';
@@ -83,6 +86,7 @@ export class PageDriver<Item> implements MeetingDriver {
   private readonly chat: PageChat;
   /** The bot's microphone and the platform's button for it (page-voice.ts). */
   private readonly pageVoice: PageVoice;
+  private readonly video: VideoSavings;
   /** The last caption state reported, so that only changes are. */
   private lastCaptionsOn: boolean | null = null;
   /** The join progress last reported (reportJoinProgress), so that only changes are. */
@@ -117,6 +121,7 @@ export class PageDriver<Item> implements MeetingDriver {
       async (page) => (adapter.clientFrame ? adapter.clientFrame(page) : page.mainFrame()),
       MICROPHONES[target.platform],
     );
+    this.video = new VideoSavings(settings.videoSavings ?? [], target.platform);
     this.language = target.language ? new CaptionLanguage(target.language) : null;
     const prefix = randomBytes(4).toString('hex');
     let turns = 0;
@@ -185,6 +190,7 @@ export class PageDriver<Item> implements MeetingDriver {
     await this.chat.install(page);
     // Whatever the page takes from getUserMedia is the bot's own microphone, never the fake device's beep.
     await PageVoice.install(page);
+    await this.video.install(page);
     return page;
   }
 
@@ -264,6 +270,9 @@ export class PageDriver<Item> implements MeetingDriver {
         }
         await this.checkLanguage(page);
         await this.checkHealth(page, state, now);
+        const frame = () =>
+          this.adapter.clientFrame ? this.adapter.clientFrame(page) : Promise.resolve(page.mainFrame());
+        if (!this.language?.pending) await this.video.tend(frame, state, now);
       }
       return false;
     }
