@@ -111,6 +111,26 @@ describe('whole stack in real Chromium: the meeting chat, read and written', fun
     });
   }
 
+  it('Google Meet: a message the meeting does not take (the host turned the chat off) is a chat_failed warning saying why', async () => {
+    const m = await world().start('google_meet', { title: 'Chat off', meeting: { lobby: false } });
+    m.sim.join('Alice Example');
+    await world().waitForStatus(m.meetingId, 'live');
+    const chat = chatOf(m.sim);
+    chat.post('Alice Example', 'hello bot');
+    await world().waitForCallback(m.meetingId, () => chatMessages(m).length === 1, 'the first message');
+    chat.setAllowed(false);
+    expect((await postChat(m.meetingId, { text: 'Can anyone read this?' })).status).to.equal(202);
+    const warning = await world().waitForCallback(
+      m.meetingId,
+      (c) => c.eventType === 'meeting_status' && payloadOf(c).warning === 'chat_failed',
+      'chat_failed',
+    );
+    expect(payloadOf(warning)).to.include({ status: 'live', failure: 'the chat compose box could not be found' });
+    expect(chat.fromBots()).to.deep.equal([]);
+    await world().stop(m.meetingId);
+    await world().waitForStatus(m.meetingId, 'ended');
+  });
+
   it('400 naming text for empty, too long or not a string; 404 for another key; 409 before the bot is live', async () => {
     const m = await world().start('google_meet', { title: 'Chat refusals' });
     const other = await world().t.createToken();

@@ -6,6 +6,7 @@
  *   GET  /_sim/api/chat-events?guest=<id>   server-sent events: the whole chat on every change
  *   POST /_sim/api/chat {guest, text}       a bot page sends a message
  *   POST /_sim/control/meetings/:id/chat {sender, text}  -> {id}   someone writes in the chat
+ *   POST /_sim/control/meetings/:id/chat {allowed}       the host turns the chat off (false) or on
  *   GET  /_sim/control/meetings/:id/chat                  -> {messages}
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -27,6 +28,8 @@ type ChatSink = (messages: SimChatMessage[]) => void;
 
 export class SimChat {
   readonly messages: SimChatMessage[] = [];
+  /** The host lets people write in the chat (false: the panel says so and has no compose box). */
+  private allowed = true;
   private readonly sinks = new Set<ChatSink>();
   private readonly waiters = new Set<() => void>();
 
@@ -43,6 +46,16 @@ export class SimChat {
     for (const sink of this.sinks) sink(this.copy());
     for (const wake of this.waiters) wake();
     return message;
+  }
+
+  /** The host turns the chat off for participants (false), or back on. */
+  setAllowed(allowed: boolean): void {
+    this.allowed = allowed;
+    for (const sink of this.sinks) sink(this.copy());
+  }
+
+  get writable(): boolean {
+    return this.allowed;
   }
 
   /** The messages bots sent, in the order received. */
@@ -105,7 +118,10 @@ export async function handleChatApi(
     if (!meeting) return sendJson(res, 404, { error: 'unknown guest' });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
     res.write('retry: 1000\n\n');
-    const stop = chatOf(meeting).follow((messages) => res.write(`data: ${JSON.stringify({ messages })}\n\n`));
+    const chat = chatOf(meeting);
+    const stop = chat.follow((messages) =>
+      res.write(`data: ${JSON.stringify({ messages, allowed: chat.writable })}\n\n`),
+    );
     registry.trackStream(res);
     req.on('close', stop);
     return;
@@ -116,6 +132,7 @@ export async function handleChatApi(
     const meeting = registry.meetingOfGuest(guestId);
     const bot = meeting?.truth().bots.find((b) => b.guestId === guestId);
     if (!meeting || !bot || bot.screen !== 'in_call') return sendJson(res, 409, { error: 'not in the call' });
+    if (!chatOf(meeting).writable) return sendJson(res, 403, { error: 'the host turned the chat off' });
     const text = String(body.text ?? '').trim();
     if (!text) return sendJson(res, 400, { error: 'empty message' });
     return sendJson(res, 200, { id: chatOf(meeting).post(bot.name, text, guestId).id });
@@ -130,6 +147,10 @@ export async function handleChatControl(
   body: Record<string, unknown>,
   res: ServerResponse,
 ) {
+  if (method === 'POST' && typeof body.allowed === 'boolean') {
+    chatOf(meeting).setAllowed(body.allowed);
+    return sendJson(res, 200, {});
+  }
   if (method === 'POST') {
     if (typeof body.sender !== 'string' || typeof body.text !== 'string')
       throw new Error('sender and text are required');

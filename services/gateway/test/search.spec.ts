@@ -49,7 +49,7 @@ describe('search REST', () => {
   };
   const snippets = async (query: string) => (await search(query)).body.results.map((r) => r.snippet);
 
-  it('answers each result with project, meeting, title, date, path, speaker, timestamp and snippet', async () => {
+  it('answers each result with project, meeting, title, date, path, speaker, timestamp, snippet and kind', async () => {
     const m = await saveTranscript(t, {
       project: 'infra',
       title: 'Infra review',
@@ -68,6 +68,7 @@ describe('search REST', () => {
           speaker: 'Alice',
           timestamp: '2024-11-21T10:00:02.000Z',
           snippet: 'the zeppelin migration is approved',
+          kind: 'segment',
         },
       ],
     });

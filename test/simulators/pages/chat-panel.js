@@ -98,8 +98,24 @@ window.__SIMCHAT__ = (function () {
     state.drawn = [];
     state.source = new EventSource('/_sim/api/chat-events?guest=' + encodeURIComponent(state.local.guestId));
     state.source.onmessage = function (event) {
-      if (state.open) paint(state, JSON.parse(event.data).messages);
+      var data = JSON.parse(event.data);
+      if (!state.open) return;
+      allow(state, data.allowed !== false);
+      paint(state, data.messages);
     };
+  }
+
+  /* The host turned the chat off: the compose box gives way to the platform's note, as real builds show it. */
+  function allow(state, allowed) {
+    if (state.allowed === allowed) return;
+    state.allowed = allowed;
+    var note = {
+      google_meet: 'The host has turned off chat for participants',
+      teams: 'The organizer has disabled chat for attendees',
+      zoom: 'Chat has been disabled by the host',
+    }[state.platform];
+    if (!allowed) state.box.replaceWith((state.note = h('p', { role: 'note' }, note)));
+    else if (state.note) state.note.replaceWith(state.box);
   }
 
   function close(state) {
@@ -127,6 +143,8 @@ window.__SIMCHAT__ = (function () {
       p === 'zoom'
         ? h('div', { class: 'chat-rtf-box__editor-outer' }, [compose, send])
         : L.wrap('control', h('div', { class: cls('compose') }, [compose, send]));
+    state.box = box;
+    state.allowed = true;
     var heading = p === 'google_meet' ? 'In-call messages' : p === 'teams' ? 'Meeting chat' : 'Chat';
     var attrs =
       p === 'google_meet'

@@ -11,6 +11,7 @@ import type { MeetingDriver } from '../drivers/driver.js';
 
 export interface MeetingChatDeps {
   bus: Bus;
+  /** The meeting's own logger (it names the meeting). */
   logger: Logger;
   meetingId: string;
   /** The chat_message event. */
@@ -65,7 +66,7 @@ export class MeetingChat {
     } catch (err) {
       if (this.stopped) return;
       const failure = err instanceof Error ? err.message : String(err);
-      this.deps.logger.warn({ meetingId: this.deps.meetingId, failure }, 'a chat message could not be sent');
+      this.deps.logger.warn({ failure }, 'a chat message could not be sent');
       this.deps.failed(failure);
     }
   }
@@ -77,8 +78,7 @@ export class MeetingChat {
         this.deps.stored();
         return;
       } catch (err) {
-        if (attempt === STORE_ATTEMPTS)
-          this.deps.logger.warn({ err, meetingId: this.deps.meetingId, index }, 'a chat message could not be stored');
+        if (attempt === STORE_ATTEMPTS) this.deps.logger.warn({ err, index }, 'a chat message could not be stored');
         else await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
       }
     }

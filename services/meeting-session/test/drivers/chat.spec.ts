@@ -8,7 +8,13 @@
  */
 import { expect } from 'chai';
 import type { ChatMessage } from '@notetaker/contracts';
-import { CHAT_CHOICES, chatOf, seedWithChoices, type SimPlatform } from '../../../../test/simulators/index.js';
+import {
+  CHAT_CHOICES,
+  chatOf,
+  growWords,
+  seedWithChoices,
+  type SimPlatform,
+} from '../../../../test/simulators/index.js';
 import { driversOnSimulator, joinSimulated, RecordingListener } from './helpers.js';
 
 class ChatListener extends RecordingListener {
@@ -86,8 +92,43 @@ describe('meeting chat through the drivers', function () {
           ['Notetaker', 'Notes will be shared after the call.'],
         ]);
         expect(meeting.truth().bots[0].captionsOn, 'captions stay on with the chat panel open').to.equal(true);
+        // And are still read with the panel open.
+        await meeting.speak('Alice Park', growWords('we are still captioned here'));
+        await listener.until(
+          () => listener.segments.some((s) => s.text === 'we are still captioned here'),
+          'a segment',
+        );
         await driver.leave();
       });
     }
+
+    it(`${platform}: says why it cannot post when the host turned the chat off`, async () => {
+      const id = idFor(platform);
+      const meeting = suite.sim.meeting(id, { lobby: false });
+      meeting.join('Alice Park');
+      const listener = new ChatListener();
+      const driver = suite.factory.create({
+        platform,
+        url: suite.sim.url(platform, id),
+        meetingId: `meeting_chat${n}`,
+        displayName: 'Notetaker',
+      });
+      await driver.start(listener);
+      await meeting.waitForBot((b) => b.screen === 'in_call' && b.captionsOn, 30_000);
+      const chat = chatOf(meeting);
+      chat.post('Alice Park', 'before the host closed it');
+      await listener.until(() => listener.chats.length === 1, 'the message');
+      chat.setAllowed(false);
+      const failure = await driver.sendChat!('hello?').then(
+        () => null,
+        (err: Error) => err.message,
+      );
+      expect(failure).to.equal('the chat compose box could not be found');
+      expect(chat.fromBots()).to.deep.equal([]);
+      chat.setAllowed(true);
+      await driver.sendChat!('back again');
+      expect(chat.fromBots().map((m) => m.text)).to.deep.equal(['back again']);
+      await driver.leave();
+    });
   }
 });
