@@ -22,6 +22,7 @@ import { measureWindow } from './support/measured-window.js';
 
 const ROUNDS = Number(process.env.SPEECH_BENCH_ROUNDS ?? 20);
 const WINDOW_MS = 15_000;
+const SETTLE_MS = 5_000;
 const TEXT = 'please send the slides before noon';
 const PLATFORMS = ['google_meet', 'teams', 'zoom'] as const;
 const MiB = 1024 * 1024;
@@ -75,6 +76,8 @@ async function firstSound(
 }
 
 async function speakingCost(world: World, m: StartedMeeting): Promise<void> {
+  // The rounds before leave work behind (decoded buffers to collect, the call's capture to drain).
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const silent = await measureWindow(Date.now() + WINDOW_MS, 500);
   let speaking = true;
   const loop = (async () => {
