@@ -68,7 +68,7 @@ interface RunConfig {
   savings: VideoSaving[];
 }
 const ALL: VideoSaving[] = ['platform', 'hide', 'inactive'];
-const CONFIGS: RunConfig[] = [
+const ALL_CONFIGS: RunConfig[] = [
   { label: 'cameras off', cameras: 0, savings: [] },
   { label: '4 cameras, no step', cameras: 4, savings: [] },
   ...(flag('steps') === 'min'
@@ -80,6 +80,19 @@ const CONFIGS: RunConfig[] = [
       }))),
   { label: '4 cameras, all steps', cameras: 4, savings: ALL },
 ];
+/** --runs=off,none,platform,hide,inactive,all: only these rows (the label's last word; off: cameras off). */
+const RUNS = flag('runs')?.split(',');
+const CONFIGS = RUNS
+  ? ALL_CONFIGS.filter((c) =>
+      RUNS.includes(
+        c.cameras === 0
+          ? 'off'
+          : c.label.split(' ').at(-1) === 'step'
+            ? 'none'
+            : c.label.split(' ').at(-1)!.replace('steps', 'all'),
+      ),
+    )
+  : ALL_CONFIGS;
 
 let tag = 0;
 function meetingId(platform: SimPlatform): string {

@@ -21,12 +21,14 @@ export {
 const MAX_PLATFORM_MOVES = 8;
 const MOVE_INTERVAL_MS = 700;
 const CAPTIONS_FIRST_MS = 10_000;
+const CAPTIONS_SETTLE_MS = 3_000;
 
 export class VideoSavings {
   private moves = 0;
   private lastMove = 0;
   private platformDone: boolean;
   private inCallSince: number | null = null;
+  private captionsSince: number | null = null;
 
   constructor(
     private readonly savings: readonly VideoSaving[],
@@ -52,9 +54,13 @@ export class VideoSavings {
     if (this.platformDone || state.dialog || now - this.lastMove < MOVE_INTERVAL_MS) return;
     this.inCallSince ??= now;
     if (!state.captionsOn && now - this.inCallSince < CAPTIONS_FIRST_MS) return;
+    // Captions on a moment ago: the driver's own steps after them (Zoom's transcript panel) go first.
+    this.captionsSince = state.captionsOn ? (this.captionsSince ?? now) : null;
+    if (this.captionsSince !== null && now - this.captionsSince < CAPTIONS_SETTLE_MS) return;
     this.lastMove = now;
     const result = (await (await frame()).evaluate(platformVideoStep(this.platform)).catch(() => null)) as
-      boolean | null;
+      boolean | 'wait' | null;
+    if (result === 'wait') return;
     if (result !== null || ++this.moves >= MAX_PLATFORM_MOVES) this.platformDone = true;
   }
 }

@@ -8,7 +8,8 @@
  *   slider to its least, closed. Meet still sends the tiles that layout shows.
  *
  * One click per call, the next one on the next reading (menus open when they open); the answer
- * says whether the step is done, waiting (null: clicked, come again) or impossible here (false).
+ * says whether the step is done (true), under way (null: clicked, come again), held back ('wait':
+ * a menu of the driver's own steps is open; clicking More would close it) or impossible here (false).
  */
 import type { Platform } from '@notetaker/contracts';
 
@@ -28,10 +29,17 @@ const FIND = String.raw`
     return null;
   }
   function click(el) { el.click(); return null; }
+  // A menu the driver's own steps opened (captions, the transcript): theirs to finish first.
+  function menuOpen() {
+    var menus = document.querySelectorAll('[role="menu"]');
+    for (var i = 0; i < menus.length; i++) if (visible(menus[i])) return true;
+    return false;
+  }
   function menuStep(more, item, done) {
     var it = named('[role="menuitem"], [role="menuitemcheckbox"]', item);
     if (it) { it.click(); return true; }
     if (named('[role="menuitem"], [role="menuitemcheckbox"]', done)) return true;
+    if (menuOpen()) return 'wait';
     var button = named('button', more);
     return button ? click(button) : false;
   }
@@ -45,6 +53,7 @@ const STEPS: Record<Platform, string> = {
     if (!dialog) {
       var item = named('[role="menuitem"]', /Change layout/i);
       if (item) return click(item);
+      if (menuOpen()) return 'wait';
       var more = named('button', /^More options$/i);
       return more ? click(more) : false;
     }
