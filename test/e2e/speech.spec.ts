@@ -166,8 +166,10 @@ describe('whole stack in real Chromium: the bot speaks', function () {
   }
 
   it("the bot's own voice never comes back in its transcription from audio as a participant's (recording on too)", async () => {
-    const m = await world().start('teams', {
-      meeting: { lobby: false },
+    // The call hands the bot its own track back (micEcho loopback): still never a participant's.
+    const markupSeed = seedWithChoices('google_meet', { micEcho: 'loopback' }, Math.floor(Math.random() * 1e9));
+    const m = await world().start('google_meet', {
+      meeting: { lobby: false, markupSeed },
       request: { transcription: 'audio', recording: 'audio' },
     });
     m.sim.join('Alice Example');

@@ -10,6 +10,10 @@
  * Inlined after common.js (see html.ts): L.callMicrophone(local) gives { button(el, words) },
  * which makes `el` the call's microphone toggle, its names (aria-label and text) from `words`:
  * { on: [label, text], off: [label, text] } (a null label: the element has no aria-label).
+ *
+ * Drawn micEcho 'loopback' (Meet, Teams), the page also sends the microphone's track over a WebRTC pair
+ * of its own and plays what arrives, as a client whose media path hands a participant their own
+ * track back: a bot that took every remote track for a participant's would hear itself.
  */
 window.__SIMLIB__.callMicrophone = (function (L) {
   'use strict';
@@ -22,6 +26,48 @@ window.__SIMLIB__.callMicrophone = (function (L) {
     for (var i = 0; i < bytes.length; i += 0x8000)
       binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
     return btoa(binary);
+  }
+
+  /* The track out over one peer connection and back in over another, played in an <audio> element. */
+  function loopback(track) {
+    var out = new RTCPeerConnection();
+    var back = new RTCPeerConnection();
+    out.onicecandidate = function (e) {
+      if (e.candidate) back.addIceCandidate(e.candidate).catch(function () {});
+    };
+    back.onicecandidate = function (e) {
+      if (e.candidate) out.addIceCandidate(e.candidate).catch(function () {});
+    };
+    var el = document.createElement('audio');
+    el.autoplay = true;
+    back.addEventListener('track', function (e) {
+      el.srcObject = e.streams[0] || new MediaStream([e.track]);
+      document.body.appendChild(el);
+    });
+    out.addTrack(track, new MediaStream([track]));
+    out
+      .createOffer()
+      .then(function (offer) {
+        return out.setLocalDescription(offer);
+      })
+      .then(function () {
+        return back.setRemoteDescription(out.localDescription);
+      })
+      .then(function () {
+        return back.createAnswer();
+      })
+      .then(function (answer) {
+        return back.setLocalDescription(answer);
+      })
+      .then(function () {
+        return out.setRemoteDescription(back.localDescription);
+      })
+      .catch(function () {});
+    return function close() {
+      out.close();
+      back.close();
+      el.remove();
+    };
   }
 
   return function callMicrophone(local) {
@@ -79,12 +125,15 @@ window.__SIMLIB__.callMicrophone = (function (L) {
             if (held >= CHUNK_SAMPLES) flush();
           };
           source.connect(node);
+          var SIM = window.__SIM__ || {};
+          var echo = SIM.micEcho === 'loopback' ? loopback(stream.getAudioTracks()[0]) : null;
           // A script processor runs only when connected on: through a silent gain, nothing is heard here.
           var mute = ctx.createGain();
           mute.gain.value = 0;
           node.connect(mute);
           mute.connect(ctx.destination);
           mine.stop = function () {
+            if (echo) echo();
             node.disconnect();
             source.disconnect();
             stream.getTracks().forEach(function (t) {

@@ -105,6 +105,8 @@ export const meetPages = definePages({
     effectsTile: ['none', 'labelled', 'text'],
     /** The call's microphone button's label: with Meet's shortcut hint "(ctrl + d)" or without. */
     micWording: ['shortcut', 'plain'],
+    /** The call's media path hands the bot its own microphone track back ('loopback', call-microphone.js), or not. */
+    micEcho: ['none', 'loopback'],
   },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Google Sans', Roboto, Arial, sans-serif; background: #202124; color: #e8eaed; }

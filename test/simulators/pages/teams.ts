@@ -106,6 +106,8 @@ export const teamsPages = definePages({
     e2eeEnd: ['atAdmission', 'inCall'],
     /** The call's microphone button: "Unmute" / "Mute", or "Unmute mic" / "Mute mic" (AT). */
     micWording: ['short', 'mic'],
+    /** The call's media path hands the bot its own microphone track back ('loopback', call-microphone.js), or not. */
+    micEcho: ['none', 'loopback'],
   },
   css: (c) => `
   body { margin: 0; font: 14px/1.4 'Segoe UI', system-ui, sans-serif; background: #f5f5f5; color: #242424; }
