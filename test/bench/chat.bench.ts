@@ -10,13 +10,15 @@
  *   to the bot's page to the receiver holding the signed callback (the panel redrawn, the page's
  *   watcher, the driver, the actor, the webhook emitter).
  *
- * `npx tsx test/bench/chat.bench.ts [rounds]` (default 20).
+ * Each platform's page load draws its chat promptly (chatTiming 'prompt'), the rest of its markup
+ * at random. `npx tsx test/bench/chat.bench.ts [rounds]` (default 20).
  */
 import os from 'node:os';
 import type { EventEnvelope } from '@notetaker/contracts';
 import { chromiumMissing, startWorld, type World } from '../e2e/support/world.js';
 import type { ReceivedCallback } from '../support/callback-receiver.js';
-import { chatOf, type SimPlatform } from '../simulators/index.js';
+import { chatOf, seedWithChoices, type SimPlatform } from '../simulators/index.js';
+import { randomSeed } from '../simulators/markup.js';
 import { latencyRow } from './stats.js';
 
 const ROUNDS = Number(process.argv[2] ?? 20);
@@ -52,7 +54,9 @@ function callbackOf(key: string, timeoutMs = 20_000): Promise<number> {
 }
 
 async function measure(world: World, platform: SimPlatform): Promise<void> {
-  const m = await world.start(platform, { meeting: { lobby: false }, title: `chat bench ${platform}` });
+  // A panel that draws as messages come (chatTiming 'prompt'): the simulator's own delay is no part of the figure.
+  const markupSeed = seedWithChoices(platform, { chatTiming: 'prompt' }, randomSeed());
+  const m = await world.start(platform, { meeting: { lobby: false, markupSeed }, title: `chat bench ${platform}` });
   m.sim.join('Alice Example');
   await m.sim.waitForBot((bot) => bot.screen === 'in_call' && bot.captionsOn, 60_000);
   const chat = chatOf(m.sim);

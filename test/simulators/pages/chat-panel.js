@@ -6,8 +6,9 @@
  *
  * Drawn per page load (html.ts CHAT_CHOICES): the wording of the button and the compose box, a
  * list redrawn whole on every change or grown by the new rows, and every message kept in the page
- * or only the last few (a virtualized list). Messages of one sender in a row are grouped under
- * one name, as every platform does. The bot's own messages are "You" on Meet, its name elsewhere.
+ * or only the last few (a virtualized list), drawn as it comes or a little later. Messages of one
+ * sender in a row are grouped under one name, as every platform does. The bot's own messages are
+ * "You" on Meet, its name elsewhere.
  */
 window.__SIMCHAT__ = (function () {
   'use strict';
@@ -101,7 +102,15 @@ window.__SIMCHAT__ = (function () {
       var data = JSON.parse(event.data);
       if (!state.open) return;
       allow(state, data.allowed !== false);
-      paint(state, data.messages);
+      // 'late': drawn a few hundred ms after it came, the newest list winning.
+      if (SIM.chatTiming !== 'late') return paint(state, data.messages);
+      clearTimeout(state.late);
+      state.late = setTimeout(
+        function () {
+          if (state.open) paint(state, data.messages);
+        },
+        200 + (SIM.seed % 400),
+      );
     };
   }
 

@@ -59,13 +59,15 @@ export const interstitialOf = (seed: number) => INTERSTITIALS[seed % INTERSTITIA
 /**
  * How a page load draws the meeting's chat panel (pages/chat-panel.js), drawn after every other
  * choice: the wording of its button and compose box (`chatWording`), whether each change redraws
- * the whole list or adds the new rows (`chatRender`), and whether it keeps every message in the
- * page or only the last few, as a virtualized list does (`chatWindow`).
+ * the whole list or adds the new rows (`chatRender`), whether it keeps every message in the page
+ * or only the last few, as a virtualized list does (`chatWindow`), and when it draws (`chatTiming`).
  */
 export const CHAT_CHOICES = {
   chatWording: ['a', 'b', 'c'],
   chatRender: ['rebuild', 'append'],
   chatWindow: ['all', 'recent'],
+  /** A message drawn as it comes, or a few hundred ms later (a build that batches its renders). */
+  chatTiming: ['prompt', 'late'],
 } as const;
 
 /** The browser-side code of a page, kept as plain .js next to this file (it runs in Chromium as is). */

@@ -3,7 +3,7 @@
  * `resources/subscribe` session (2025) open on any gateway hears about a meeting running on any
  * worker. Its events come from two subjects:
  *
- * - the meeting events (`evt.meeting.<id>.segment_finalized` and `.meeting_status`), each one a
+ * - the meeting events (`evt.meeting.<id>.segment_finalized`, `.meeting_status` and `.chat_message`), each one a
  *   `resource_updated` of that meeting's transcript resource;
  * - `evt.mcp.change`, where `publish()` sends the events this server raises itself.
  *
@@ -17,8 +17,8 @@ import { evtMcpChange, evtMeeting } from '@notetaker/contracts';
 import type { Logger } from '@notetaker/observability';
 import { transcriptUri } from './resources.js';
 
-/** The meeting events that change what a transcript resource reads. */
-const TRANSCRIPT_CHANGES = ['segment_finalized', 'meeting_status'] as const;
+/** The meeting events that change what a transcript resource reads (its `chat` too: an agent answers in the chat). */
+const TRANSCRIPT_CHANGES = ['segment_finalized', 'meeting_status', 'chat_message'] as const;
 
 type Listener = (event: ServerEvent) => void;
 

@@ -46,8 +46,8 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
     {
       title: 'Meeting transcript',
       description:
-        'The finalized segments of a meeting this API key started, as the get_transcript tool answers them. ' +
-        'Subscribe to it to hear of every new segment and of the meeting ending.',
+        'The finalized segments and the chat of a meeting this API key started, as the get_transcript tool answers them. ' +
+        'Subscribe to it to hear of every new segment, every chat message and the meeting ending.',
       mimeType: 'application/json',
     },
     (uri, variables, ctx) =>

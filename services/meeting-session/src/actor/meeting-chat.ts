@@ -30,22 +30,27 @@ export class MeetingChat {
   private index = 0;
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
-  private readonly storing = new Set<Promise<void>>();
+  /** The messages read, kept and said in order. */
+  private storing: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: MeetingChatDeps) {}
 
-  /** A message the bot read: said at once, then kept (its place in the chat is taken now). */
+  /**
+   * A message the bot read: kept, then said (a reader told of it finds it in the transcript), one
+   * after the other so they keep the chat's order; one storage does not take is said all the same.
+   */
   received(message: ChatMessage): void {
     if (this.stopped) return;
-    this.deps.emit(message);
-    const stored = this.store(this.index++, message);
-    this.storing.add(stored);
-    void stored.finally(() => this.storing.delete(stored));
+    const index = this.index++;
+    this.storing = this.storing.then(async () => {
+      await this.store(index, message);
+      this.deps.emit(message);
+    });
   }
 
-  /** Resolves once every message read so far is kept (the final document holds them all). */
-  async drained(): Promise<void> {
-    await Promise.all([...this.storing]);
+  /** Resolves once every message read so far is kept and said (the final document holds them all). */
+  drained(): Promise<void> {
+    return this.storing;
   }
 
   /** Queues `text` after the texts asked before it. */

@@ -28,9 +28,9 @@ const PLATFORMS: SimPlatform[] = ['google_meet', 'teams', 'zoom'];
 
 /** Each platform's page loads, one per way the chat is drawn (each wording; a list redrawn whole, grown, or windowed). */
 const VARIANTS: Array<Record<keyof typeof CHAT_CHOICES, string>> = [
-  { chatWording: 'a', chatRender: 'rebuild', chatWindow: 'all' },
-  { chatWording: 'b', chatRender: 'append', chatWindow: 'all' },
-  { chatWording: 'c', chatRender: 'rebuild', chatWindow: 'recent' },
+  { chatWording: 'a', chatRender: 'rebuild', chatWindow: 'all', chatTiming: 'prompt' },
+  { chatWording: 'b', chatRender: 'append', chatWindow: 'all', chatTiming: 'late' },
+  { chatWording: 'c', chatRender: 'rebuild', chatWindow: 'recent', chatTiming: 'late' },
 ];
 
 describe('meeting chat through the drivers', function () {
