@@ -41,6 +41,7 @@ describe('the stack without a browser for its bots', () => {
       status: 'ready',
       bots: { available: false, reason: `CHROME_PATH=${chrome} is not an executable`, fix: FIX },
       audioTranscription: 'off',
+      speechOutput: 'off',
     });
     const said = t.warnings().filter((line) => String(line.msg).startsWith('bots unavailable'));
     expect(said.map((line) => line.msg)).to.deep.equal([
