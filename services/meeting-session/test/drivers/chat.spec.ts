@@ -123,7 +123,12 @@ describe('meeting chat through the drivers', function () {
         () => null,
         (err: Error) => err.message,
       );
-      expect(failure).to.equal('the chat compose box could not be found');
+      // The page hears of the host's switch a moment later: a post in that moment is refused by the
+      // meeting and never shows; after it, the compose box is gone. Either way it fails, saying why.
+      expect(failure).to.be.oneOf([
+        'the chat compose box could not be found',
+        'the message did not show in the chat after it was sent',
+      ]);
       expect(chat.fromBots()).to.deep.equal([]);
       chat.setAllowed(true);
       await driver.sendChat!('back again');
