@@ -61,6 +61,8 @@ const WINDOW = flag('window')
   ? { width: Number(flag('window')!.split('x')[0]), height: Number(flag('window')!.split('x')[1]) }
   : null;
 const PROFILE = process.argv.includes('--profile');
+/** --poll=500: the drivers' reading interval (pollIntervalMs, 250 by default), to see the readings' share. */
+const POLL_MS = flag('poll') ? Number(flag('poll')) : undefined;
 
 interface RunConfig {
   label: string;
