@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { envMs, envString, parseEnv } from '@notetaker/config';
-import { engineBaseUrl } from './engine-base-url.js';
+import { engineBaseUrl } from '../engine-base-url.js';
 
 export interface TextToSpeechSettings {
   /** Up to and including the API version: requests go to `${baseUrl}/audio/speech`. */

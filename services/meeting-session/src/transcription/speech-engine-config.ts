@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { envInt, envMs, envString, parseEnv } from '@notetaker/config';
+import { engineBaseUrl } from '../engine-base-url.js';
 
 export interface SpeechEngineSettings {
   /** Up to and including the API version: requests go to `${baseUrl}/audio/transcriptions`. */
@@ -36,45 +37,9 @@ export const SPEECH_ENGINE_DEFAULTS = {
   meetingMaxQueuedSeconds: 120,
 } as const;
 
-const httpUrl = z
-  .string()
-  .trim()
-  .optional()
-  .transform((raw, ctx) => {
-    if (!raw) return undefined;
-    let url: URL | null = null;
-    try {
-      url = new URL(raw);
-    } catch {
-      /* reported below */
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL such as https://api.openai.com/v1' });
-      return z.NEVER;
-    }
-    // fetch refuses such a URL and names it, credentials and all, in its error (then in logs and
-    // warnings); a key in the query would be logged as well, and no path can follow a query.
-    if (url.username || url.password) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'must not hold credentials (user:password@): put the key in STT_API_KEY',
-      });
-      return z.NEVER;
-    }
-    if (url.search || url.hash) {
-      ctx.addIssue({
-        code: 'custom',
-        message:
-          'must not have a query or fragment (requests go to <base>/audio/transcriptions): put a key in STT_API_KEY',
-      });
-      return z.NEVER;
-    }
-    return raw.replace(/\/+$/, '');
-  });
-
 export const speechEngineEnv = z.object({
   /** e.g. https://api.openai.com/v1 (with the version, without /audio/transcriptions). */
-  STT_BASE_URL: httpUrl,
+  STT_BASE_URL: engineBaseUrl('STT_API_KEY', '/audio/transcriptions'),
   STT_API_KEY: envString,
   STT_MODEL: z.string().trim().min(1).default(SPEECH_ENGINE_DEFAULTS.model),
   STT_CONCURRENCY: envInt(SPEECH_ENGINE_DEFAULTS.concurrency, 1, 256),

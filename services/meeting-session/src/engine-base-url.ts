@@ -1,5 +1,5 @@
 /**
- * An OpenAI-compatible engine's base URL from the environment (TTS_BASE_URL): http(s), with the
+ * An OpenAI-compatible engine's base URL from the environment (STT_BASE_URL, TTS_BASE_URL): http(s), with the
  * API version (`https://api.openai.com/v1`), no credentials in it (fetch would name them in its
  * errors, then logs), no query or fragment (a path follows it). Unset or empty: no engine.
  */
