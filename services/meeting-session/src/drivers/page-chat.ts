@@ -18,6 +18,7 @@ import { teamsChat } from './teams/chat.js';
 import { zoomChat } from './zoom/chat.js';
 import { bindPage } from './page-bindings.js';
 import { CHAT_BINDING, chatProgram, type ChatPanelState, type ChatRow } from './page-scripts/chat-panel.js';
+import { sleep, withTimeout } from './page-answer.js';
 
 const SELECTORS: Record<Platform, ChatSelectors> = { google_meet: meetChat, teams: teamsChat, zoom: zoomChat };
 
@@ -174,15 +175,3 @@ export class PageChat {
 }
 
 const normalize = (text: string) => text.replace(/\s+/g, ' ').trim();
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    work,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from the page in ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}

@@ -29,6 +29,7 @@ import { ActionMemo, type PlatformAdapter, type TimingSettings } from './platfor
 import { PageVoice } from './page-voice.js';
 import { MICROPHONES } from './microphones.js';
 import type { BotVoice } from '../speech/bot-voice.js';
+import { sleep, withTimeout } from './page-answer.js';
 
 export interface PageDriverSettings extends TimingSettings {
   lobbyTimeoutMs: number;
@@ -514,16 +515,4 @@ function hostOf(url: string): string {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    work,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer from the page in ${ms} ms`)), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
