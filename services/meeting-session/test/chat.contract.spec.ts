@@ -57,6 +57,14 @@ describe('meeting chat (bus contract)', () => {
       expect(bot.posted).to.deep.equal(['Recorded for the minutes.']);
     });
 
+    it('keeps at most 10,000 characters of a message read and 200 of its sender, cut with an ellipsis', async () => {
+      const { meetingId, bot } = await h.startLive();
+      bot.chat('A'.repeat(300), 'x'.repeat(30_000));
+      const message = await h.waitForEvent(meetingId, (e) => e.type === 'chat_message' && !e.payload.fromBot);
+      expect(message.payload.sender).to.equal(`${'A'.repeat(199)}…`);
+      expect(message.payload.text).to.equal(`${'x'.repeat(9_999)}…`);
+    });
+
     it('answers 404 for another key’s meeting and 409 once the meeting is not live', async () => {
       const { meetingId, bot } = await h.startLive();
       expect(await refusal(h.request('chat', { caller: OTHER_CALLER, meetingId, text: 'hi' }))).to.include({

@@ -4,7 +4,7 @@
  * the texts asked for (send_chat_message, the announcement) go to the bot one at a time, in the
  * order asked. A text the bot could not post is a `chat_failed` warning with the reason.
  */
-import { routes, type ChatMessage } from '@notetaker/contracts';
+import { CHAT_READ_MAX_CHARS, CHAT_SENDER_MAX_CHARS, routes, type ChatMessage } from '@notetaker/contracts';
 import { call, type Bus } from '@notetaker/bus';
 import type { Logger } from '@notetaker/observability';
 import type { MeetingDriver } from '../drivers/driver.js';
@@ -39,8 +39,13 @@ export class MeetingChat {
    * A message the bot read: kept, then said (a reader told of it finds it in the transcript), one
    * after the other so they keep the chat's order; one storage does not take is said all the same.
    */
-  received(message: ChatMessage): void {
+  received(read: ChatMessage): void {
     if (this.stopped) return;
+    const message = {
+      ...read,
+      sender: cut(read.sender, CHAT_SENDER_MAX_CHARS),
+      text: cut(read.text, CHAT_READ_MAX_CHARS),
+    };
     const index = this.index++;
     this.storing = this.storing.then(async () => {
       await this.store(index, message);
@@ -89,3 +94,5 @@ export class MeetingChat {
     }
   }
 }
+
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);

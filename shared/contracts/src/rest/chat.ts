@@ -55,5 +55,12 @@ export const chatAppendReply = z.object({ stored: z.boolean() });
 /** svc.transcripts.chat: a meeting's chat messages in order (at most a meeting's worth: MAX_CHAT_MESSAGES). */
 export const chatRequest = z.object({ meetingId: z.string() });
 export const chatReply = z.object({ messages: z.array(chatMessage) });
+/**
+ * The longest text and sender name kept of a message read (longer ones end in "…"): platforms take
+ * far longer messages than the bot posts (Teams about 28,000 characters), and 5,000 of those would
+ * make a meeting's chat larger than its transcript.
+ */
+export const CHAT_READ_MAX_CHARS = 10_000;
+export const CHAT_SENDER_MAX_CHARS = 200;
 /** The most chat messages a meeting keeps (the rest are still events, never stored). */
 export const MAX_CHAT_MESSAGES = 5000;
