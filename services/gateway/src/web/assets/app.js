@@ -103,6 +103,21 @@
       if (state) state.textContent = text;
     };
     const timeOf = (iso) => (typeof iso === 'string' && iso.length >= 19 ? iso.slice(11, 19) : '');
+    // A line of the transcript or the chat: who, when (the time of day, UTC), what; text only, never markup.
+    const spokenLine = (who, iso, said) => {
+      const item = document.createElement('li');
+      const name = document.createElement('strong');
+      name.className = 'speaker';
+      name.textContent = who;
+      const at = document.createElement('time');
+      at.className = 'muted';
+      at.dateTime = iso || '';
+      at.textContent = timeOf(iso);
+      const text = document.createElement('p');
+      text.textContent = said || '';
+      item.append(name, document.createTextNode(' '), at, text);
+      return item;
+    };
 
     function showStatus(status) {
       const badge = document.createElement('span');
@@ -175,17 +190,7 @@
 
     source.addEventListener('segment_finalized', (event) => {
       const p = payloadOf(event);
-      const item = document.createElement('li');
-      const speaker = document.createElement('strong');
-      speaker.className = 'speaker';
-      speaker.textContent = p.speaker || 'Unknown speaker';
-      const at = document.createElement('time');
-      at.className = 'muted';
-      at.dateTime = p.timestamp || '';
-      at.textContent = timeOf(p.timestamp);
-      const text = document.createElement('p');
-      text.textContent = p.text || '';
-      item.append(speaker, document.createTextNode(' '), at, text);
+      const item = spokenLine(p.speaker || 'Unknown speaker', p.timestamp, p.text);
       if (segments.classList.contains('seekable')) makeSeekable(item);
       segments.append(item);
       // The speaker's turn is final: its caption in progress is done.
@@ -238,18 +243,8 @@
     source.addEventListener('chat_message', (event) => {
       const p = payloadOf(event);
       if (!chatList) return;
-      const item = document.createElement('li');
+      const item = spokenLine(p.sender || 'Someone', p.timestamp, p.text);
       if (p.fromBot) item.className = 'from-bot';
-      const sender = document.createElement('strong');
-      sender.className = 'speaker';
-      sender.textContent = p.sender || 'Someone';
-      const at = document.createElement('time');
-      at.className = 'muted';
-      at.dateTime = p.timestamp || '';
-      at.textContent = timeOf(p.timestamp);
-      const text = document.createElement('p');
-      text.textContent = p.text || '';
-      item.append(sender, document.createTextNode(' '), at, text);
       chatList.append(item);
     });
 
