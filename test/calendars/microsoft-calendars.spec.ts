@@ -84,6 +84,16 @@ describe('calendars: Microsoft 365', function () {
     expect(w.graph.deltas().every((r) => String(r.headers.prefer).includes('outlook.timezone="UTC"'))).to.equal(true);
   });
 
+  it('reads the milliseconds of a start Graph writes with a fraction (.8150000), so no bot goes early', async () => {
+    const id = `e${++n}`;
+    const start = soon(60_000) + 815;
+    w.graph.put(graphEvent(id, start, teamsLink()));
+    const { calendar } = await connectMicrosoft();
+    await w.synced(calendar.id);
+    const shown = (await w.events(calendar.id)).find((e: any) => e.title === `Teams ${id}`);
+    expect(shown?.startAt).to.equal(new Date(start).toISOString());
+  });
+
   it('reads the window in full again on 410, and keeps a refresh token the platform rotated', async () => {
     w.graph.tokens.rotate = true;
     try {

@@ -55,10 +55,12 @@ const RESPONSES: Record<string, Attendance> = {
 function instantOf(time: GraphTime | undefined): number | null {
   if (!time?.dateTime) return null;
   const zone = time.timeZone && time.timeZone !== 'UTC' ? time.timeZone : null;
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(time.dateTime);
+  // Graph writes seven digits of fraction ("2026-01-05T15:00:00.0000000"): the milliseconds count too.
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3})\d*)?/.exec(time.dateTime);
   if (!match) return null;
-  const [year, month, day, hour, minute, second] = match.slice(1).map(Number);
-  return wallTimeToInstant({ year, month, day, hour, minute, second }, zone);
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+  const ms = match[7] ? Number(match[7].padEnd(3, '0')) : 0;
+  return wallTimeToInstant({ year, month, day, hour, minute, second }, zone) + ms;
 }
 
 function toRead(event: GraphEvent): ReadEvent | null {
