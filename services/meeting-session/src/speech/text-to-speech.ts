@@ -42,13 +42,34 @@ export class TextToSpeech implements Synthesizer {
       throw new TextToSpeechError(`the speech engine could not be reached: ${redactUrls(why)}`);
     }
     if (!res.ok) {
-      const body = (await res.text().catch(() => '')).slice(0, 300);
+      const head = await readAtMost(res, 300).catch(() => null);
+      const body = head ? Buffer.from(head.bytes).toString('utf8') : '';
       throw new TextToSpeechError(`the speech engine answered ${res.status}${body ? `: ${redactUrls(body)}` : ''}`);
     }
-    const audio = new Uint8Array(await res.arrayBuffer());
+    const { bytes: audio, cut } = await readAtMost(res, MAX_AUDIO_BYTES);
+    if (cut) throw new TextToSpeechError('the speech engine answered over 32 MB of audio');
     if (audio.byteLength === 0) throw new TextToSpeechError('the speech engine answered no audio');
-    if (audio.byteLength > MAX_AUDIO_BYTES)
-      throw new TextToSpeechError('the speech engine answered over 32 MB of audio');
     return audio;
   }
+}
+
+/** At most `max` bytes of the body, read as they come (an answer past it is not held whole); `cut`: there was more. */
+async function readAtMost(res: Response, max: number): Promise<{ bytes: Uint8Array; cut: boolean }> {
+  const reader = res.body?.getReader();
+  if (!reader) return { bytes: new Uint8Array(0), cut: false };
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.byteLength > max) {
+      chunks.push(value.subarray(0, max - size));
+      size = max;
+      await reader.cancel();
+      return { bytes: Buffer.concat(chunks, size), cut: true };
+    }
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  return { bytes: Buffer.concat(chunks, size), cut: false };
 }

@@ -1,4 +1,6 @@
 /** The speech output engine's settings (TTS_*) and its client against espeak-ng behind /v1/audio/speech. */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { ConfigError } from '@notetaker/config';
 import { textToSpeechSettingsFromEnv } from '../../src/speech/text-to-speech-config.js';
@@ -46,5 +48,38 @@ describe('the speech output engine (TTS_*)', function () {
     expect(((await gone.synthesize('hello', null).catch((err: unknown) => err)) as Error).message).to.match(
       /^the speech engine could not be reached/,
     );
+  });
+
+  it('refuses an answer over 32 MB without holding it whole, and quotes at most 300 bytes of a refusal', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 1);
+    let sent = 0;
+    const server = http.createServer((req, res) => {
+      if (req.url?.includes('refuse')) {
+        res.writeHead(500);
+        return res.end('x'.repeat(100_000));
+      }
+      res.writeHead(200, { 'content-type': 'audio/wav' });
+      // An engine that would go on for ever: the client stops reading past the limit.
+      const more = () => {
+        while (sent < 200 * chunk.length && res.write(chunk)) sent += chunk.length;
+        if (sent < 200 * chunk.length) res.once('drain', more);
+        else res.end();
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const settings = { baseUrl: `${base}/v1`, apiKey: null, model: 'm', voice: 'v', timeoutMs: 10_000 };
+      const big = await new TextToSpeech(settings).synthesize('hello', null).catch((err: unknown) => err);
+      expect((big as Error).message).to.equal('the speech engine answered over 32 MB of audio');
+      expect(sent).to.be.below(100 * chunk.length);
+      const refusal = new TextToSpeech({ ...settings, baseUrl: `${base}/refuse` });
+      const refused = (await refusal.synthesize('hello', null).catch((err: unknown) => err)) as Error;
+      expect(refused.message).to.equal(`the speech engine answered 500: ${'x'.repeat(300)}`);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
