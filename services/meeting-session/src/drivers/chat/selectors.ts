@@ -14,8 +14,8 @@ export interface ChatSelectors {
   sendButton: RegExp;
   /** ...or by the icon it shows (Meet's "send" ligature); null: none. */
   sendIcon: RegExp | null;
-  /** The message list, shown while the panel is open (none needed when rows show). */
-  list: string;
+  /** The message list as the builds draw it; null: none is known (the panel around the messages is watched). */
+  list: string | null;
   /** One message (the innermost element matching; none inside a control). */
   rows: string;
   /** Elements matching `rows` that are no message (Meet's pin-button overlays). */

@@ -139,7 +139,20 @@ function read() {
   });
   return items;
 }
-function panelOpen() { return !!composeBox() || rows().length > 0 || shown(S.list).length > 0; }
+function panelOpen() { return !!composeBox() || rows().length > 0 || (!!S.list && shown(S.list).length > 0); }
+/*
+ * What to watch: the builds' list where one is known, else the panel holding the compose box and
+ * every message (the nearest element around them all), which stays while runs and rows come and go.
+ */
+function listOf() {
+  var found = S.list ? shown(S.list) : [];
+  if (found[0]) return found[0];
+  var rs = rows();
+  if (!rs.length) return null;
+  var p = (composeBox() || rs[0]).parentElement;
+  while (p && !rs.every(function (r) { return p.contains(r); })) p = p.parentElement;
+  return p;
+}
 function panelButton() { return control(S.panelButton); }
 function watch() {
   var w = window.__ntChatWatch;
@@ -158,11 +171,11 @@ function watch() {
   }
   /* The message list, watched for changes: a new message is read at once, not at the next tick. */
   function follow() {
-    if (w.list && w.list.isConnected) return;
+    var list = w.list && w.list.isConnected && S.list ? w.list : listOf();
+    if (list === w.list) return;
     if (w.observer) w.observer.disconnect();
-    var found = shown(S.list);
-    w.list = found[0] || null;
-    if (!w.list) return;
+    w.list = list;
+    if (!list) return;
     w.observer = new MutationObserver(function () {
       if (w.queued) return;
       w.queued = true;

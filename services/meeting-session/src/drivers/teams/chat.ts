@@ -14,7 +14,8 @@ export const teamsChat: ChatSelectors = {
   composeName: /type a (new )?message/i,
   sendButton: /^send( message)?\b/i,
   sendIcon: null,
-  list: '[data-tid="message-pane-list-viewport"], [aria-label="Chat content"], [data-tid="chat-pane-list"]',
+  // No build's list is on record: the panel around the compose box and the messages is watched.
+  list: null,
   rows: '[data-tid="chat-pane-message"]',
   skip: null,
   item: '[data-tid="chat-pane-item"]',
