@@ -44,23 +44,28 @@ describe('meeting chat through the drivers', function () {
         ? `19:meeting_SimChat${++n}Zq@thread.v2`
         : String(85_700_000_000 + ++n * 7919);
 
+  /** A simulated meeting with `people` in it, and the bot in the call with its captions on. */
+  async function inCall(platform: SimPlatform, people: string[], markupSeed?: number) {
+    const id = idFor(platform);
+    const meeting = suite.sim.meeting(id, { lobby: false, ...(markupSeed === undefined ? {} : { markupSeed }) });
+    for (const name of people) meeting.join(name);
+    const listener = new ChatListener();
+    const driver = suite.factory.create({
+      platform,
+      url: suite.sim.url(platform, id),
+      meetingId: `meeting_chat${n}`,
+      displayName: 'Notetaker',
+    });
+    await driver.start(listener);
+    await meeting.waitForBot((b) => b.screen === 'in_call' && b.captionsOn, 30_000);
+    return { meeting, listener, driver };
+  }
+
   for (const platform of PLATFORMS) {
     for (const variant of VARIANTS) {
       const seed = seedWithChoices(platform, variant, 1000 + n * 97);
       it(`${platform}: reads every message once in order and posts the bot's (${JSON.stringify(variant)}, seed ${seed})`, async () => {
-        const id = idFor(platform);
-        const meeting = suite.sim.meeting(id, { lobby: false, markupSeed: seed });
-        meeting.join('Alice Park');
-        meeting.join('Bob Stone');
-        const listener = new ChatListener();
-        const driver = suite.factory.create({
-          platform,
-          url: suite.sim.url(platform, id),
-          meetingId: `meeting_chat${n}`,
-          displayName: 'Notetaker',
-        });
-        await driver.start(listener);
-        await meeting.waitForBot((b) => b.screen === 'in_call' && b.captionsOn, 30_000);
+        const { meeting, listener, driver } = await inCall(platform, ['Alice Park', 'Bob Stone'], seed);
         const chat = chatOf(meeting);
         // Runs of one sender, a repeated text, and more messages than a virtualized list keeps.
         const sent = [
@@ -103,18 +108,7 @@ describe('meeting chat through the drivers', function () {
     }
 
     it(`${platform}: says why it cannot post when the host turned the chat off`, async () => {
-      const id = idFor(platform);
-      const meeting = suite.sim.meeting(id, { lobby: false });
-      meeting.join('Alice Park');
-      const listener = new ChatListener();
-      const driver = suite.factory.create({
-        platform,
-        url: suite.sim.url(platform, id),
-        meetingId: `meeting_chat${n}`,
-        displayName: 'Notetaker',
-      });
-      await driver.start(listener);
-      await meeting.waitForBot((b) => b.screen === 'in_call' && b.captionsOn, 30_000);
+      const { meeting, listener, driver } = await inCall(platform, ['Alice Park']);
       const chat = chatOf(meeting);
       chat.post('Alice Park', 'before the host closed it');
       await listener.until(() => listener.chats.length === 1, 'the message');
