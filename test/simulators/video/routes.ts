@@ -17,11 +17,11 @@ import type { SimMeeting } from '../meeting.js';
 import type { MeetingRegistry } from '../registry.js';
 import { VideoSender, type SenderStats } from './sender.js';
 
-interface Session {
-  id: string;
+/** What the simulator knows of one bot page's video: what it asked for, and what it reported. */
+interface SessionState {
   guest: string;
-  meeting: SimMeeting;
   cameras: string[];
+  /** Streams and tile size the page asked for last. */
   subscribed: number;
   width: number;
   height: number;
@@ -31,16 +31,12 @@ interface Session {
   closed: boolean;
 }
 
-export interface VideoSessionTruth {
-  guest: string;
-  cameras: string[];
-  /** Streams and tile size the page asked for last. */
-  subscribed: number;
-  width: number;
-  height: number;
-  framesDecoded: number;
-  framesReceived: number;
-  closed: boolean;
+interface Session extends SessionState {
+  id: string;
+  meeting: SimMeeting;
+}
+
+export interface VideoSessionTruth extends SessionState {
   sent: SenderStats | null;
 }
 
