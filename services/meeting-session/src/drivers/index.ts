@@ -39,6 +39,7 @@ export function createDriverFactory(options: DriverFactoryOptions = {}): Puppete
     lobbyTimeoutMs: config.lobbyTimeoutMs,
     joinTimeoutMs: config.joinTimeoutMs,
     pollIntervalMs: config.pollIntervalMs,
+    livePollIntervalMs: config.livePollIntervalMs,
     captionBlindAfterMs: config.captionBlindAfterMs,
     unknownScreenWarnMs: config.unknownScreenWarnMs,
     videoSavings: config.videoSavings,

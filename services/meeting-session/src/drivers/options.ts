@@ -32,6 +32,11 @@ export interface DriverFactoryOptions {
   joinTimeoutMs?: number;
   /** How often the page is read (captions also arrive at once through an observer). Default 250 ms. */
   pollIntervalMs?: number;
+  /**
+   * In the call, once captions are on and the bot's own steps are done, how often a meeting not
+   * transcribed from its audio is read (its captions still come at once). Default 1,000 ms.
+   */
+  livePollIntervalMs?: number;
   /** Meetings sharing one browser before another is launched. Default 10; 1 = a browser per meeting. */
   meetingsPerBrowser?: number;
   /** Live, and no caption can be read (or turned on) this long: the meeting is blind. Default 20 s. */
@@ -56,6 +61,7 @@ export const DRIVER_DEFAULTS = {
   lobbyTimeoutMs: LOBBY_TIMEOUT_DEFAULT_MS,
   joinTimeoutMs: JOIN_TIMEOUT_DEFAULT_MS,
   pollIntervalMs: 250,
+  livePollIntervalMs: 1_000,
   meetingsPerBrowser: 10,
   captionBlindAfterMs: 20_000,
   unknownScreenWarnMs: 15_000,

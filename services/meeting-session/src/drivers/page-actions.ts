@@ -23,7 +23,16 @@ export interface PlatformItem {
 }
 export type ResultOf<Result, Item> = Result extends PageState<PlatformItem> ? PageState<Item> : Result;
 /** The arguments after the action: none for an action that takes none. */
-export type ArgsOf<Arg> = [Arg] extends [void] ? [] : [arg: Arg];
+export type ArgsOf<Arg> = [Arg] extends [void] ? [] : undefined extends Arg ? [arg?: Arg] : [arg: Arg];
+
+/** What a reading reads besides the screen, captions and names. */
+export interface InspectOptions {
+  /**
+   * The tiles' looks (lookOf in page-scripts/dom-helpers.ts), computed styles of every element
+   * of every tile: only a meeting transcribed from its audio names voices by them.
+   */
+  looks: boolean;
+}
 
 /** Where a warning's snapshot is taken: around the call's buttons, the caption area, or the whole page (a join screen). */
 export type SnapshotArea = 'toolbar' | 'captions' | 'page';
@@ -34,8 +43,8 @@ export const CAPTIONS_BINDING = '__ntCaptions';
 const action = <Arg = void, Result = boolean>(name: string): PageAction<Arg, Result> => ({ name });
 
 export const actions = {
-  /** One reading of the page, in a single round trip. */
-  inspect: action<void, PageState<PlatformItem>>('inspect'),
+  /** One reading of the page, in a single round trip; the tiles' looks only when asked. */
+  inspect: action<InspectOptions | undefined, PageState<PlatformItem>>('inspect'),
   /** Installs the caption observer (its reports arrive through CAPTIONS_BINDING); true once it is. */
   observe: action('observe'),
   /** Teams' launcher: "Continue on this browser". */

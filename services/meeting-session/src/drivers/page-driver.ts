@@ -16,7 +16,7 @@ import type { DriverListener, JoinTarget, MeetingDriver, PageEvidence, SnapshotN
 import { JoinScreenWatch } from './join-screen-watch.js';
 import { TerminalWatch } from './terminal-watch.js';
 import { GuardedListener } from './listener-guard.js';
-import { actions, CAPTIONS_BINDING, type SnapshotArea } from './page-actions.js';
+import { actions, CAPTIONS_BINDING, type InspectOptions, type SnapshotArea } from './page-actions.js';
 import { seedStorageState } from './storage-state.js';
 import { PageAudio } from './page-audio.js';
 import { PageChat } from './page-chat.js';
@@ -35,6 +35,8 @@ export interface PageDriverSettings extends TimingSettings {
   lobbyTimeoutMs: number;
   joinTimeoutMs: number;
   pollIntervalMs: number;
+  /** The reading interval in a settled call of a meeting not transcribed from audio (readingDelay). */
+  livePollIntervalMs: number;
   captionBlindAfterMs: number;
   /** Joining, stuck this long on one screen (unknown, or known but not acted on) raises join_screen_unknown (JoinScreenWatch). */
   unknownScreenWarnMs: number;
@@ -94,6 +96,10 @@ export class PageDriver<Item> implements MeetingDriver {
   private progressKey = '';
   /** Times the meeting's link was opened (PlatformAdapter.startOver opens it again). */
   private opens = 1;
+  /** What each reading reads: the tiles' looks only for a meeting transcribed from its audio. */
+  private readonly reading: InspectOptions;
+  /** The last reading found the call settled (readingDelay). */
+  private settled = false;
 
   constructor(
     private readonly target: JoinTarget,
@@ -103,6 +109,7 @@ export class PageDriver<Item> implements MeetingDriver {
     private readonly clock: () => number = Date.now,
   ) {
     this.health = new CaptionHealth(settings.captionBlindAfterMs);
+    this.reading = { looks: !!target.transcribeAudio };
     this.audio = new PageAudio(
       target,
       () => (this.stopping || this.phase !== 'live' ? null : this.listener),
@@ -209,10 +216,11 @@ export class PageDriver<Item> implements MeetingDriver {
     while (!this.stopping) {
       let acted = false;
       try {
-        const state = await withTimeout(this.adapter.run(page, actions.inspect), READING_TIMEOUT_MS);
+        const state = await withTimeout(this.adapter.run(page, actions.inspect, this.reading), READING_TIMEOUT_MS);
         failures = 0;
         if (this.stopping) return;
         acted = await this.step(page, state);
+        this.settled = this.phase === 'live' && this.isSettled(state);
       } catch (error) {
         if (this.stopping) return;
         if (++failures >= MAX_FAILED_READINGS) {
@@ -223,8 +231,30 @@ export class PageDriver<Item> implements MeetingDriver {
           return;
         }
       }
-      await sleep(acted ? AFTER_ACTION_MS : this.settings.pollIntervalMs);
+      await sleep(this.readingDelay(acted, failures));
     }
+  }
+
+  /**
+   * Until the next reading. A settled call (captions on, no pop-up, the bot's own steps done) of
+   * a meeting not transcribed from its audio is read every livePollIntervalMs: its captions come
+   * from the observer at once, and what the readings add (people joining and leaving, a pop-up, the
+   * end, the observer's health) is seen within that. The speaking indicators that name voices
+   * (transcribeAudio) keep the quick pace, and so does a failed reading: a page that stopped
+   * answering fails as soon as before (MAX_FAILED_READINGS quick readings).
+   */
+  private readingDelay(acted: boolean, failures: number): number {
+    if (acted) return AFTER_ACTION_MS;
+    const slow = this.settled && failures === 0 && !this.target.transcribeAudio;
+    return slow
+      ? Math.max(this.settings.pollIntervalMs, this.settings.livePollIntervalMs)
+      : this.settings.pollIntervalMs;
+  }
+
+  private isSettled(state: PageState<Item>): boolean {
+    return (
+      state.screen === 'in_call' && state.captionsOn && !state.dialog && !this.language?.pending && this.video.settled
+    );
   }
 
   /** Acts on one reading of the page; true if it did something worth a quick second look. */
@@ -261,7 +291,7 @@ export class PageDriver<Item> implements MeetingDriver {
       this.applyCaptions(state.seq, state.captions, now);
       this.tracker.tick(now);
       if (state.participants) this.reportParticipants(state.participants);
-      if (state.participants) this.reportLooks(state.participants, state.readAt);
+      if (state.participants && this.reading.looks) this.reportLooks(state.participants, state.readAt);
       this.reportCaptionsOn(state.captionsOn);
       if (state.screen === 'in_call') {
         await this.adapter.tendCall(context);

@@ -140,7 +140,7 @@ export async function enterCall(
   const meeting: SimMeeting = sim.meeting(meetingId);
   const open = () => page.goto(adapter.joinUrl(sim.url(platform, meetingId)), { waitUntil: 'domcontentloaded' });
   await open();
-  const inspect = () => adapter.run(page, actions.inspect);
+  const inspect = () => adapter.run(page, actions.inspect, { looks: true });
   const memo = new ActionMemo();
   const deadline = Date.now() + timeoutMs;
   let state: PageState<CaptionItem> | null = null;

@@ -56,7 +56,7 @@ describe('Google Meet driver', function () {
    */
   async function joinEveryWay(
     choice: string,
-    options: { lobby: boolean; account?: boolean; people?: string[]; hold?: number },
+    options: { lobby: boolean; account?: boolean; people?: string[]; hold?: number; transcribeAudio?: boolean },
   ) {
     const ways = waysOf('google_meet', choice);
     return Promise.all(
@@ -70,6 +70,7 @@ describe('Google Meet driver', function () {
           : null;
         const joined = await joinSimulated(suite, 'google_meet', code, {
           account: account && { name: 'meet bot', storageState: account.storageState },
+          transcribeAudio: options.transcribeAudio,
         });
         if (options.lobby) {
           await joined.listener.until(() => joined.listener.events.includes('lobby'), `${way}: the lobby`);
@@ -120,7 +121,13 @@ describe('Google Meet driver', function () {
   });
 
   it("the self-view's effects panel (a participant id, no person) is not the call, not a participant, no speaker", async () => {
-    const joined = await joinEveryWay('effectsTile', { lobby: true, people: ['Alice Smith'], hold: 1_000 });
+    // Transcribed from audio: the only meetings whose tiles' looks are read.
+    const joined = await joinEveryWay('effectsTile', {
+      lobby: true,
+      people: ['Alice Smith'],
+      hold: 1_000,
+      transcribeAudio: true,
+    });
     for (const { way, meeting, listener } of joined) {
       if (way === 'none') continue;
       // The lobby shows the panel beside its own toolbar's Leave call: the bot waited there to be let in.

@@ -115,7 +115,7 @@ function blurFocus() { if (document.activeElement && document.activeElement.blur
 `;
 
 export const meetScript = pageProgram(DOM_HELPERS, MEET_FUNCTIONS, meetSelectors, {
-  inspect: 'inspect()',
+  inspect: 'inspect(arg)',
   focusName: 'focusInput(nameField(joinButton()))',
   // Both toggles at once: each is a button whose label says what a click would do.
   muteMedia: '[press(first(S.css.micIsOn)), press(first(S.css.cameraIsOn))]',

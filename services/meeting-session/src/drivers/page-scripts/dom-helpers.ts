@@ -86,7 +86,8 @@ function signInState() {
  * the base state, and a screen it does not know told by what it is (screenByMeaning); an end
  * screen with its heading. The platform's functions define inspectScreen, readCaptions and readParticipants.
  */
-function inspect() {
+function inspect(options) {
+  READ_LOOKS = !!(options && options.looks);
   var state = signInState() || screenByMeaning(inspectScreen(baseState()));
   // An end screen's heading says which (for the failure's detail): "An encryption error occurred".
   if (state.screen === 'terminal' && !state.heading) {
@@ -116,9 +117,12 @@ function inCall(state, captionsOn, tiles) {
  */
 /* A reading of a tile costs about 0.1 ms an element (computed styles): a real build's tile has dozens. */
 var LOOK_MAX_ELEMENTS = 50;
+/* Set by inspect(): a reading that is not asked for the looks reads none (every tile's look is []). */
+var READ_LOOKS = false;
 var ICON_TEXT = /^[a-z]+(_[a-z]+)*$/;
 function lookOf(tile, prefix) {
   var tokens = [];
+  if (!READ_LOOKS) return tokens;
   var inline = window.__ntLooks || (window.__ntLooks = new WeakMap());
   var animated = document.getAnimations ? document.getAnimations().filter(function (a) { return a.playState === 'running'; })
     .map(function (a) { return a.effect && a.effect.target; }) : [];

@@ -125,7 +125,7 @@ function openLanguage() {
 `;
 
 export const teamsScript = pageProgram(DOM_HELPERS, TEAMS_FUNCTIONS, teamsSelectors, {
-  inspect: 'inspect()',
+  inspect: 'inspect(arg)',
   continue: 'press(continueButton())',
   confirmDialog: 'press(dialogButton())',
   focusName: 'focusInput(nameField(joinButton()))',

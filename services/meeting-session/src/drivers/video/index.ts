@@ -37,6 +37,11 @@ export class VideoSavings {
     this.platformDone = !savings.includes('platform');
   }
 
+  /** Nothing left to do in the call: the platform's step taken, or given up, or not asked for. */
+  get settled(): boolean {
+    return this.platformDone;
+  }
+
   async install(page: Page): Promise<void> {
     const script = videoPageScript(this.savings);
     if (script) await page.evaluateOnNewDocument(script);

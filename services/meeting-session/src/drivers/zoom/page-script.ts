@@ -242,7 +242,7 @@ function leave() {
 `;
 
 export const zoomScript = pageProgram(DOM_HELPERS, ZOOM_FUNCTIONS, zoomSelectors, {
-  inspect: 'inspect()',
+  inspect: 'inspect(arg)',
   continue: 'continueToBrowser()',
   confirmDialog: 'press(answerButton())',
   focusName: 'focusInput(nameField(joinButton()))',
