@@ -4,9 +4,9 @@
  * ours instead of a device. Without it Chromium's fake device (--use-fake-device-for-media-stream,
  * drivers/browser.ts) would put its beep in the call the moment the microphone is on.
  *
- * The graph: a constant source of zeros -> gain -> MediaStreamAudioDestinationNode. The track
- * carries true silence between speeches (a graph gone idle would hold its last buffer back), and
- * the speech when the driver plays one: the file's bytes are sent by puppeteer as base64,
+ * The graph: a constant source of zeros -> gain -> MediaStreamAudioDestinationNode, on no output
+ * device. The track carries true silence after a speech (a graph gone idle would hold its last
+ * buffer back), then rests until the next (restSoon), and the speech when the driver plays one: the file's bytes are sent by puppeteer as base64,
  * decoded in the page (decodeAudioData: WAV, Ogg, MP3) and played into the gain. Video keeps the
  * browser's own device (the bot joins with its camera off).
  *
@@ -25,9 +25,23 @@ export const MICROPHONE_SCRIPT = String.raw`(function () {
   Object.defineProperty(window, '__ntMicTracks', { value: ids, enumerable: false });
   var graph = null;
   var current = null;
+  var rest = null;
+  // Between speeches the graph rests: a running context renders every 10 ms all call long, for
+  // a microphone that speaks now and then. It rests once the zeros after a speech have left
+  // (REST_AFTER_MS), and wakes before the next one; a resting track carries no samples, as a
+  // muted microphone's sends none.
+  var REST_AFTER_MS = 1000;
+  function restSoon() {
+    clearTimeout(rest);
+    rest = setTimeout(function () {
+      if (!current && graph && graph.ctx.state === 'running') graph.ctx.suspend().catch(function () {});
+    }, REST_AFTER_MS);
+  }
   function ensure() {
     if (graph) return graph;
-    var ctx = new AudioContext();
+    // No output device: the graph feeds only the track, never one more stream through
+    // Chromium's audio service mixed to silence (--mute-audio).
+    var ctx = new AudioContext({ sinkId: { type: 'none' } });
     var input = ctx.createGain();
     var zeros = ctx.createConstantSource();
     zeros.offset.value = 0;
@@ -36,6 +50,7 @@ export const MICROPHONE_SCRIPT = String.raw`(function () {
     var dest = ctx.createMediaStreamDestination();
     input.connect(dest);
     graph = { ctx: ctx, input: input, dest: dest };
+    restSoon();
     return graph;
   }
   function ownTrack() {
@@ -68,6 +83,7 @@ export const MICROPHONE_SCRIPT = String.raw`(function () {
     try { playing.source.stop(); } catch (e) { /* not started */ }
     playing.source.disconnect();
     playing.finish('interrupted');
+    restSoon();
   }
   Object.defineProperty(window, '__ntMic', {
     enumerable: false,
@@ -75,6 +91,7 @@ export const MICROPHONE_SCRIPT = String.raw`(function () {
       play: function (b64) {
         stop();
         var g = ensure();
+        clearTimeout(rest);
         var resumed = g.ctx.state === 'running' ? Promise.resolve() : g.ctx.resume();
         return Promise.all([g.ctx.decodeAudioData(bytesOf(b64)), resumed]).then(function (both) {
           var buffer = both[0];
@@ -89,6 +106,7 @@ export const MICROPHONE_SCRIPT = String.raw`(function () {
             current = null;
             source.disconnect();
             finish('finished');
+            restSoon();
           });
           current = playing;
           source.start();
