@@ -21,11 +21,15 @@
  * `npx tsx test/bench/cameras.bench.ts [--quick] [--meetings=N] [--platforms=teams,zoom,google_meet]
  *  [--steps=min|each]` (min: cameras off, none, all; each, the default: also every step alone).
  * --quick: 3 meetings, shorter windows. --profile: CPU and PSS per kind of Chromium process (renderer,
- * gpu-process, utility:network/storage/audio, the browser) under each row. --flags='[...]' adds
- * Chromium flags to the bots' (BOT_BROWSER_ARGS), --window=WxH sets their window (BOT_WINDOW_SIZE).
+ * gpu-process, utility:network/storage/audio, the browser) under each row, and the renderers' CPU
+ * per thread (CrRendererMain shows as "chromium"; AudioOutputDevice, WebRTC_W_and_N, Compositor...).
+ * --flags='[...]' adds Chromium flags to the bots' (BOT_BROWSER_ARGS), --window=WxH sets their
+ * window (BOT_WINDOW_SIZE), --poll=MS and --live-poll=MS the drivers' reading intervals.
+ * Every page load receives the call's audio the same way (AUDIO: tracks from the join, silence
+ * between words), so that rows differ by what they compare and not by the simulator's draw.
  */
 import type { SimMeeting, SimPlatform, Simulator } from '../simulators/index.js';
-import { growWords, startSimulator } from '../simulators/index.js';
+import { growWords, seedWithAudio, startSimulator } from '../simulators/index.js';
 import {
   browserProcesses,
   createDriverFactory,
@@ -50,6 +54,8 @@ const WORDS_PER_TURN = 12;
 /** After captions are on: the platform step's clicks (a few readings) and the renegotiations. */
 const SETTLE_MS = QUICK ? 6_000 : 10_000;
 const CAMERAS = ['Ann Lee', 'Ben Ode', 'Cy Park', 'Dee Roe'];
+/** The call's audio in every page: its tracks there from the join, carrying silence between words. */
+const AUDIO = { tracks: 'atJoin', idle: 'silence' } as const;
 const VOCABULARY = 'we should ship the release on friday after the review and the tests pass on every platform'.split(
   ' ',
 );
@@ -63,6 +69,8 @@ const WINDOW = flag('window')
 const PROFILE = process.argv.includes('--profile');
 /** --poll=500: the drivers' reading interval (pollIntervalMs, 250 by default), to see the readings' share. */
 const POLL_MS = flag('poll') ? Number(flag('poll')) : undefined;
+/** --live-poll=250: the reading interval in a settled captions-only call (livePollIntervalMs, 1,000 by default). */
+const LIVE_POLL_MS = flag('live-poll') ? Number(flag('live-poll')) : undefined;
 
 interface RunConfig {
   label: string;
@@ -163,12 +171,22 @@ interface Row {
 }
 
 async function run(sim: Simulator, bare: BarePipeline, platform: SimPlatform, config: RunConfig): Promise<Row> {
-  const factory = createDriverFactory({ extraArgs: sim.hostResolverRules(), videoSavings: config.savings });
+  const factory = createDriverFactory({
+    extraArgs: [...sim.hostResolverRules(), ...EXTRA_FLAGS],
+    videoSavings: config.savings,
+    windowSize: WINDOW ?? undefined,
+    pollIntervalMs: POLL_MS,
+    livePollIntervalMs: LIVE_POLL_MS,
+  });
   const meetings: Array<{ meeting: SimMeeting; driver: MeetingDriver; pending: Pending }> = [];
   try {
     for (let i = 0; i < MEETINGS; i++) {
       const id = meetingId(platform);
-      const meeting = sim.meeting(id, { lobby: false, cameras: config.cameras, cameraFps: 15 });
+      // Every run's pages receive the call's audio alike, all call long (AUDIO), as a platform's
+      // server sends it: a page load that drew late tracks or paused ones would receive none here,
+      // where nobody speaks, and make the rows differ by the draw instead of the step.
+      const markupSeed = seedWithAudio(platform, AUDIO, 1000 + i * 7919);
+      const meeting = sim.meeting(id, { lobby: false, cameras: config.cameras, cameraFps: 15, markupSeed });
       for (const person of CAMERAS) meeting.join(person);
       const pending = new Pending();
       const driver = factory.create({
