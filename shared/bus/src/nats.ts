@@ -30,9 +30,19 @@ interface LiveSub {
   draining?: Promise<void>;
 }
 
-/** The bus on a NATS connection. Handlers run concurrently: each message is dispatched by callback. */
+/**
+ * The bus on a NATS connection. Handlers run concurrently: each message is dispatched by callback.
+ *
+ * What a turn of the event loop sends (replies, publishes, requests) goes out together, in the
+ * order it was sent, once the turn is over (setImmediate): nats.js writes to its socket once per
+ * microtask checkpoint, and handlers finish in many of those (each await is one), so a registry
+ * answering a socket read of fifty requests made about as many socket writes, each a system call
+ * that also wakes the server. Nothing waits longer than the turn it was sent in.
+ */
 export class NatsBus implements Bus {
   private readonly subs = new Set<LiveSub>();
+  private outgoing: Array<() => void> = [];
+  private sendScheduled = false;
   private readonly onHandlerError: HandlerErrorReporter;
   private readonly closeTimeoutMs: number;
   private closing: Promise<void> | undefined;
@@ -49,9 +59,22 @@ export class NatsBus implements Bus {
     try {
       this.assertOpen();
       const timeout = options?.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-      return this.nc.request(subject, encodePayload(data), { timeout }).then(
-        (reply) => openReply(reply.data) as T,
-        (err: unknown) => Promise.reject(requestError(err, subject)),
+      const payload = encodePayload(data);
+      return new Promise<T>((resolve, reject) =>
+        this.send(
+          () =>
+            void this.nc.request(subject, payload, { timeout }).then(
+              (reply) => {
+                try {
+                  resolve(openReply(reply.data) as T);
+                } catch (err) {
+                  reject(err); // the server's ServiceError, rebuilt
+                }
+              },
+              (err: unknown) => reject(requestError(err, subject)),
+            ),
+          (err) => reject(requestError(err, subject)),
+        ),
       );
     } catch (err) {
       return Promise.reject(err);
@@ -64,7 +87,11 @@ export class NatsBus implements Bus {
 
   publish(subject: string, data: unknown): void {
     this.assertOpen();
-    this.nc.publish(subject, encodePayload(data));
+    const payload = encodePayload(data);
+    this.send(
+      () => this.nc.publish(subject, payload),
+      (err) => this.onHandlerError(err, subject),
+    );
   }
 
   subscribe(subject: string, handler: EventHandler, options?: SubscribeOptions): Subscription {
@@ -72,6 +99,7 @@ export class NatsBus implements Bus {
   }
 
   flush(): Promise<void> {
+    this.sendNow();
     return this.nc.flush();
   }
 
@@ -145,12 +173,33 @@ export class NatsBus implements Bus {
 
   private reply(msg: Msg, body: Uint8Array): void {
     if (!msg.reply) return;
-    try {
-      msg.respond(body);
-    } catch (err) {
-      this.onHandlerError(err, msg.subject);
-    }
+    this.send(
+      () => msg.respond(body),
+      (err) => this.onHandlerError(err, msg.subject),
+    );
   }
+
+  /** Queues `op` for the end of this turn (see the class); `failed` hears what it throws then. */
+  private send(op: () => void, failed: (err: unknown) => void): void {
+    this.outgoing.push(() => {
+      try {
+        op();
+      } catch (err) {
+        failed(err);
+      }
+    });
+    if (this.sendScheduled) return;
+    this.sendScheduled = true;
+    setImmediate(this.sendNow);
+  }
+
+  /** Hands nats.js everything queued, in order, in one go: it writes it to the socket as one. */
+  private readonly sendNow = (): void => {
+    this.sendScheduled = false;
+    const ops = this.outgoing;
+    this.outgoing = [];
+    for (const op of ops) op();
+  };
 
   private drainSub(live: LiveSub): Promise<void> {
     live.draining ??= (async () => {
@@ -169,12 +218,14 @@ export class NatsBus implements Bus {
     });
     const drained = (async () => {
       await Promise.all([...this.subs].map((live) => this.drainSub(live)));
+      this.sendNow(); // the last replies, before the connection drains
       if (!this.nc.isClosed()) await this.nc.drain();
     })();
     try {
       await Promise.race([drained, gaveUp]);
     } finally {
       clearTimeout(timer);
+      this.sendNow();
       if (!this.nc.isClosed()) await this.nc.close();
     }
   }

@@ -43,6 +43,36 @@ describe('NatsBus', function () {
 
   busContract('nats', async () => connectPair(natsUrl!));
 
+  describe('what one turn of the event loop sends', function () {
+    let pair: Awaited<ReturnType<typeof connectPair>> | undefined;
+
+    afterEach(async function () {
+      await pair?.cleanup();
+    });
+
+    it('goes out in the order it was sent: publishes, requests and replies alike', async function () {
+      pair = await connectPair(natsUrl!);
+      const { a, b } = pair;
+      const heardByA: unknown[] = [];
+      const heardByB: unknown[] = [];
+      a.subscribe('turn.to-a', (data) => void heardByA.push(data));
+      b.subscribe('turn.to-b', (data) => void heardByB.push(data));
+      // The handler publishes, awaits (a microtask checkpoint between), then replies.
+      b.serve('turn.ask', async (n) => {
+        b.publish('turn.to-a', `event before reply ${String(n)}`);
+        await Promise.resolve();
+        return { sawPublishedBefore: [...heardByB] };
+      });
+      await Promise.all([a.flush(), b.flush()]);
+
+      a.publish('turn.to-b', 'published before the request');
+      const replies = await Promise.all([1, 2, 3].map((n) => a.request('turn.ask', n)));
+      // A's publish reached B before A's requests did; B's event reached A before B's reply did.
+      expect(replies).to.deep.equal([1, 2, 3].map(() => ({ sawPublishedBefore: ['published before the request'] })));
+      expect(heardByA).to.deep.equal([1, 2, 3].map((n) => `event before reply ${n}`));
+    });
+  });
+
   describe('server restart', function () {
     let pair: Awaited<ReturnType<typeof connectPair>> | undefined;
 
