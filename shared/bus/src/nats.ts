@@ -1,4 +1,11 @@
-import { connect, ErrorCode, type Msg, type NatsConnection, type Subscription as NatsSubscription } from 'nats';
+import {
+  connect,
+  createInbox,
+  ErrorCode,
+  type Msg,
+  type NatsConnection,
+  type Subscription as NatsSubscription,
+} from 'nats';
 import { errors } from '@notetaker/contracts';
 import {
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -24,6 +31,13 @@ export interface NatsBusOptions {
   onHandlerError?: HandlerErrorReporter;
 }
 
+interface AwaitedReply {
+  readonly subject: string;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
 interface LiveSub {
   readonly sub: NatsSubscription;
   readonly inflight: InflightHandlers;
@@ -42,6 +56,11 @@ interface LiveSub {
 export class NatsBus implements Bus {
   private readonly subs = new Set<LiveSub>();
   private outgoing: Array<() => void> = [];
+  /** Requests waiting for their reply, by the token ending their reply subject. */
+  private readonly awaiting = new Map<string, AwaitedReply>();
+  private readonly inbox = `${createInbox()}.`;
+  private replies: NatsSubscription | null = null;
+  private nextToken = 0;
   private sendScheduled = false;
   private readonly onHandlerError: HandlerErrorReporter;
   private readonly closeTimeoutMs: number;
@@ -58,26 +77,59 @@ export class NatsBus implements Bus {
   request<T = unknown>(subject: string, data: unknown, options?: RequestOptions): Promise<T> {
     try {
       this.assertOpen();
-      const timeout = options?.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+      const timeoutMs = options?.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
       const payload = encodePayload(data);
-      return new Promise<T>((resolve, reject) =>
+      return new Promise<T>((resolve, reject) => {
+        const waiting: AwaitedReply = { subject, resolve: resolve as (value: unknown) => void, reject, timer: null };
         this.send(
-          () =>
-            void this.nc.request(subject, payload, { timeout }).then(
-              (reply) => {
-                try {
-                  resolve(openReply(reply.data) as T);
-                } catch (err) {
-                  reject(err); // the server's ServiceError, rebuilt
-                }
-              },
-              (err: unknown) => reject(requestError(err, subject)),
-            ),
+          () => this.ask(waiting, payload, timeoutMs),
           (err) => reject(requestError(err, subject)),
-        ),
-      );
+        );
+      });
     } catch (err) {
       return Promise.reject(err);
+    }
+  }
+
+  /**
+   * Publishes a request with a reply subject of this connection's own inbox, where one wildcard
+   * subscription hears every reply. nats.js's request() does the same, but builds a NatsError
+   * (a stack trace) for every request it settles, answered or not: at a thousand heartbeats a
+   * second that was a few percent of a worker host's and the registry's time.
+   */
+  private ask(waiting: AwaitedReply, payload: Uint8Array, timeoutMs: number): void {
+    this.replies ??= this.nc.subscribe(`${this.inbox}*`, { callback: (err, msg) => this.settle(err, msg) });
+    const token = (this.nextToken++).toString(36);
+    this.awaiting.set(token, waiting);
+    waiting.timer = setTimeout(() => {
+      this.awaiting.delete(token);
+      waiting.reject(errors.busTimeout(waiting.subject));
+    }, timeoutMs);
+    try {
+      this.nc.publish(waiting.subject, payload, { reply: `${this.inbox}${token}` });
+    } catch (err) {
+      this.awaiting.delete(token);
+      clearTimeout(waiting.timer);
+      throw err;
+    }
+  }
+
+  private settle(err: Error | null, msg: Msg): void {
+    if (err) return; // the inbox's subscription failed: its requests time out
+    const token = msg.subject.slice(this.inbox.length);
+    const waiting = this.awaiting.get(token);
+    if (!waiting) return; // answered after its timeout (or twice)
+    this.awaiting.delete(token);
+    if (waiting.timer) clearTimeout(waiting.timer);
+    // The server's own answer when nobody subscribes: status 503 and no payload.
+    if (msg.data.length === 0 && msg.headers?.code === 503) {
+      waiting.reject(errors.noResponders(waiting.subject));
+      return;
+    }
+    try {
+      waiting.resolve(openReply(msg.data));
+    } catch (failure) {
+      waiting.reject(failure); // the server's ServiceError, rebuilt
     }
   }
 
@@ -227,6 +279,12 @@ export class NatsBus implements Bus {
       clearTimeout(timer);
       this.sendNow();
       if (!this.nc.isClosed()) await this.nc.close();
+      // No reply can come any more: what still waits fails now rather than at its timeout.
+      for (const waiting of this.awaiting.values()) {
+        if (waiting.timer) clearTimeout(waiting.timer);
+        waiting.reject(errors.busTimeout(waiting.subject));
+      }
+      this.awaiting.clear();
     }
   }
 

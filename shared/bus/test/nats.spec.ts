@@ -73,6 +73,32 @@ describe('NatsBus', function () {
     });
   });
 
+  describe('replies', function () {
+    let pair: Awaited<ReturnType<typeof connectPair>> | undefined;
+
+    afterEach(async function () {
+      await pair?.cleanup();
+    });
+
+    it('reach their own request, out of order too, and one too late fails only its request', async function () {
+      pair = await connectPair(natsUrl!);
+      const { a, b } = pair;
+      b.serve('replies.slow', async (ms) => {
+        await sleep(ms as number);
+        return ms;
+      });
+      await b.flush();
+      const late = rejectionOf(a.request('replies.slow', 300, { timeoutMs: 100 }));
+      const answers = await Promise.all([120, 60, 0].map((ms) => a.request('replies.slow', ms)));
+      expect(answers).to.deep.equal([120, 60, 0]);
+      expect(await late)
+        .to.be.instanceOf(ServiceError)
+        .with.property('code', 'bus_timeout');
+      await sleep(250); // the late reply arrives now, with nobody waiting for it
+      expect(await a.request('replies.slow', 0)).to.equal(0);
+    });
+  });
+
   describe('server restart', function () {
     let pair: Awaited<ReturnType<typeof connectPair>> | undefined;
 
