@@ -1,4 +1,11 @@
-import { connect, ErrorCode, type Msg, type NatsConnection, type Subscription as NatsSubscription } from 'nats';
+import {
+  connect,
+  createInbox,
+  ErrorCode,
+  type Msg,
+  type NatsConnection,
+  type Subscription as NatsSubscription,
+} from 'nats';
 import { errors } from '@notetaker/contracts';
 import {
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -24,15 +31,37 @@ export interface NatsBusOptions {
   onHandlerError?: HandlerErrorReporter;
 }
 
+interface AwaitedReply {
+  readonly subject: string;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
 interface LiveSub {
   readonly sub: NatsSubscription;
   readonly inflight: InflightHandlers;
   draining?: Promise<void>;
 }
 
-/** The bus on a NATS connection. Handlers run concurrently: each message is dispatched by callback. */
+/**
+ * The bus on a NATS connection. Handlers run concurrently: each message is dispatched by callback.
+ *
+ * What a turn of the event loop sends (replies, publishes, requests) goes out together, in the
+ * order it was sent, once the turn is over (setImmediate): nats.js writes to its socket once per
+ * microtask checkpoint, and handlers finish in many of those (each await is one), so a registry
+ * answering a socket read of fifty requests made about as many socket writes, each a system call
+ * that also wakes the server. Nothing waits longer than the turn it was sent in.
+ */
 export class NatsBus implements Bus {
   private readonly subs = new Set<LiveSub>();
+  private outgoing: Array<() => void> = [];
+  /** Requests waiting for their reply, by the token ending their reply subject. */
+  private readonly awaiting = new Map<string, AwaitedReply>();
+  private readonly inbox = `${createInbox()}.`;
+  private replies: NatsSubscription | null = null;
+  private nextToken = 0;
+  private sendScheduled = false;
   private readonly onHandlerError: HandlerErrorReporter;
   private readonly closeTimeoutMs: number;
   private closing: Promise<void> | undefined;
@@ -48,13 +77,59 @@ export class NatsBus implements Bus {
   request<T = unknown>(subject: string, data: unknown, options?: RequestOptions): Promise<T> {
     try {
       this.assertOpen();
-      const timeout = options?.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-      return this.nc.request(subject, encodePayload(data), { timeout }).then(
-        (reply) => openReply(reply.data) as T,
-        (err: unknown) => Promise.reject(requestError(err, subject)),
-      );
+      const timeoutMs = options?.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+      const payload = encodePayload(data);
+      return new Promise<T>((resolve, reject) => {
+        const waiting: AwaitedReply = { subject, resolve: resolve as (value: unknown) => void, reject, timer: null };
+        this.send(
+          () => this.ask(waiting, payload, timeoutMs),
+          (err) => reject(requestError(err, subject)),
+        );
+      });
     } catch (err) {
       return Promise.reject(err);
+    }
+  }
+
+  /**
+   * Publishes a request with a reply subject of this connection's own inbox, where one wildcard
+   * subscription hears every reply. nats.js's request() does the same, but builds a NatsError
+   * (a stack trace) for every request it settles, answered or not: at a thousand heartbeats a
+   * second that was a few percent of a worker host's and the registry's time.
+   */
+  private ask(waiting: AwaitedReply, payload: Uint8Array, timeoutMs: number): void {
+    this.replies ??= this.nc.subscribe(`${this.inbox}*`, { callback: (err, msg) => this.settle(err, msg) });
+    const token = (this.nextToken++).toString(36);
+    this.awaiting.set(token, waiting);
+    waiting.timer = setTimeout(() => {
+      this.awaiting.delete(token);
+      waiting.reject(errors.busTimeout(waiting.subject));
+    }, timeoutMs);
+    try {
+      this.nc.publish(waiting.subject, payload, { reply: `${this.inbox}${token}` });
+    } catch (err) {
+      this.awaiting.delete(token);
+      clearTimeout(waiting.timer);
+      throw err;
+    }
+  }
+
+  private settle(err: Error | null, msg: Msg): void {
+    if (err) return; // the inbox's subscription failed: its requests time out
+    const token = msg.subject.slice(this.inbox.length);
+    const waiting = this.awaiting.get(token);
+    if (!waiting) return; // answered after its timeout (or twice)
+    this.awaiting.delete(token);
+    if (waiting.timer) clearTimeout(waiting.timer);
+    // The server's own answer when nobody subscribes: status 503 and no payload.
+    if (msg.data.length === 0 && msg.headers?.code === 503) {
+      waiting.reject(errors.noResponders(waiting.subject));
+      return;
+    }
+    try {
+      waiting.resolve(openReply(msg.data));
+    } catch (failure) {
+      waiting.reject(failure); // the server's ServiceError, rebuilt
     }
   }
 
@@ -64,7 +139,11 @@ export class NatsBus implements Bus {
 
   publish(subject: string, data: unknown): void {
     this.assertOpen();
-    this.nc.publish(subject, encodePayload(data));
+    const payload = encodePayload(data);
+    this.send(
+      () => this.nc.publish(subject, payload),
+      (err) => this.onHandlerError(err, subject),
+    );
   }
 
   subscribe(subject: string, handler: EventHandler, options?: SubscribeOptions): Subscription {
@@ -72,6 +151,7 @@ export class NatsBus implements Bus {
   }
 
   flush(): Promise<void> {
+    this.sendNow();
     return this.nc.flush();
   }
 
@@ -145,12 +225,33 @@ export class NatsBus implements Bus {
 
   private reply(msg: Msg, body: Uint8Array): void {
     if (!msg.reply) return;
-    try {
-      msg.respond(body);
-    } catch (err) {
-      this.onHandlerError(err, msg.subject);
-    }
+    this.send(
+      () => msg.respond(body),
+      (err) => this.onHandlerError(err, msg.subject),
+    );
   }
+
+  /** Queues `op` for the end of this turn (see the class); `failed` hears what it throws then. */
+  private send(op: () => void, failed: (err: unknown) => void): void {
+    this.outgoing.push(() => {
+      try {
+        op();
+      } catch (err) {
+        failed(err);
+      }
+    });
+    if (this.sendScheduled) return;
+    this.sendScheduled = true;
+    setImmediate(this.sendNow);
+  }
+
+  /** Hands nats.js everything queued, in order, in one go: it writes it to the socket as one. */
+  private readonly sendNow = (): void => {
+    this.sendScheduled = false;
+    const ops = this.outgoing;
+    this.outgoing = [];
+    for (const op of ops) op();
+  };
 
   private drainSub(live: LiveSub): Promise<void> {
     live.draining ??= (async () => {
@@ -169,13 +270,21 @@ export class NatsBus implements Bus {
     });
     const drained = (async () => {
       await Promise.all([...this.subs].map((live) => this.drainSub(live)));
+      this.sendNow(); // the last replies, before the connection drains
       if (!this.nc.isClosed()) await this.nc.drain();
     })();
     try {
       await Promise.race([drained, gaveUp]);
     } finally {
       clearTimeout(timer);
+      this.sendNow();
       if (!this.nc.isClosed()) await this.nc.close();
+      // No reply can come any more: what still waits fails now rather than at its timeout.
+      for (const waiting of this.awaiting.values()) {
+        if (waiting.timer) clearTimeout(waiting.timer);
+        waiting.reject(errors.busTimeout(waiting.subject));
+      }
+      this.awaiting.clear();
     }
   }
 

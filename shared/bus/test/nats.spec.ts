@@ -43,6 +43,62 @@ describe('NatsBus', function () {
 
   busContract('nats', async () => connectPair(natsUrl!));
 
+  describe('what one turn of the event loop sends', function () {
+    let pair: Awaited<ReturnType<typeof connectPair>> | undefined;
+
+    afterEach(async function () {
+      await pair?.cleanup();
+    });
+
+    it('goes out in the order it was sent: publishes, requests and replies alike', async function () {
+      pair = await connectPair(natsUrl!);
+      const { a, b } = pair;
+      const heardByA: unknown[] = [];
+      const heardByB: unknown[] = [];
+      a.subscribe('turn.to-a', (data) => void heardByA.push(data));
+      b.subscribe('turn.to-b', (data) => void heardByB.push(data));
+      // The handler publishes, awaits (a microtask checkpoint between), then replies.
+      b.serve('turn.ask', async (n) => {
+        b.publish('turn.to-a', `event before reply ${String(n)}`);
+        await Promise.resolve();
+        return { sawPublishedBefore: [...heardByB] };
+      });
+      await Promise.all([a.flush(), b.flush()]);
+
+      a.publish('turn.to-b', 'published before the request');
+      const replies = await Promise.all([1, 2, 3].map((n) => a.request('turn.ask', n)));
+      // A's publish reached B before A's requests did; B's event reached A before B's reply did.
+      expect(replies).to.deep.equal([1, 2, 3].map(() => ({ sawPublishedBefore: ['published before the request'] })));
+      expect(heardByA).to.deep.equal([1, 2, 3].map((n) => `event before reply ${n}`));
+    });
+  });
+
+  describe('replies', function () {
+    let pair: Awaited<ReturnType<typeof connectPair>> | undefined;
+
+    afterEach(async function () {
+      await pair?.cleanup();
+    });
+
+    it('reach their own request, out of order too, and one too late fails only its request', async function () {
+      pair = await connectPair(natsUrl!);
+      const { a, b } = pair;
+      b.serve('replies.slow', async (ms) => {
+        await sleep(ms as number);
+        return ms;
+      });
+      await b.flush();
+      const late = rejectionOf(a.request('replies.slow', 300, { timeoutMs: 100 }));
+      const answers = await Promise.all([120, 60, 0].map((ms) => a.request('replies.slow', ms)));
+      expect(answers).to.deep.equal([120, 60, 0]);
+      expect(await late)
+        .to.be.instanceOf(ServiceError)
+        .with.property('code', 'bus_timeout');
+      await sleep(250); // the late reply arrives now, with nobody waiting for it
+      expect(await a.request('replies.slow', 0)).to.equal(0);
+    });
+  });
+
   describe('server restart', function () {
     let pair: Awaited<ReturnType<typeof connectPair>> | undefined;
 
