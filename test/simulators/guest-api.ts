@@ -82,8 +82,12 @@ export async function handleGuestApi(
       // A page that reconnects after a drop must not be taken for a new one; it is the same guest.
       res.write('retry: 3600000\n\n');
       meeting.attach(guestId, (view) => res.write(`data: ${JSON.stringify(view)}\n\n`));
+      const closed = registry.openChannel(guestId, (event) => res.write(`event: ${event}\ndata: {}\n\n`));
       registry.trackStream(res);
-      req.on('close', () => meeting.detach(guestId));
+      req.on('close', () => {
+        meeting.detach(guestId);
+        closed();
+      });
       return;
     }
     case 'POST captions': {

@@ -191,6 +191,7 @@ export function seedWithChoices(platform: SimPlatform, pinned: Record<string, st
 export { ZOOM_OTHER_HOST, zoomInvitation, zoomLinkForms, zoomPwd } from './zoom-routes.js';
 export { lightLaunchesOf } from './guest-api.js';
 export { videoTruth, type VideoSessionTruth } from './media/video.js';
+export { mediaServerPids } from './media/server.js';
 export { MEET_CAPTION_LANGUAGES, TEAMS_CAPTION_LANGUAGES, ZOOM_CAPTION_LANGUAGES } from './types.js';
 export type { TruthSegment } from './captions.js';
 export type { CaptionTurn } from './turn.js';

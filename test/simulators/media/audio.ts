@@ -5,9 +5,10 @@
  *
  *   POST open   {guest, slots, mixName, redundant, copyFirst, tracks, change, idle} -> {id}
  *               (id null: the guest is in no call); the server's first offer comes through next
- *   POST next   {id} -> {messages, closed}: what the server has for the page, held up to POLL_MS
- *               until there is something: {type: 'offer', sdp} (to answer), {type: 'recreate'}
- *               (the page load's change: re-create the <audio> elements)
+ *   POST next   {id} -> {messages, closed}: what the server has for the page, which it asks for
+ *               whenever its event stream (/_sim/api/events) carries a "call-audio" event:
+ *               {type: 'offer', sdp} (to answer), {type: 'recreate'} (the page load's change:
+ *               re-create the <audio> elements)
  *   POST answer {id, sdp}
  *   POST close  {id}
  *
@@ -15,7 +16,7 @@
  * the call when it was said), from its scheduled time; a session opened while one is still to be
  * heard plays it too (late, whole, within the media server's MAX_LATE_MS). The server's reports
  * go to the ground truth as the page's did: plays (recordPlay) and audio events. A session whose
- * page stops asking (next) for GONE_MS is closed, as a media server drops a client gone quiet.
+ * page's event stream closed (the page is gone) is closed, as a media server drops a client gone.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -26,19 +27,14 @@ import { readSpeech, speechIdOf } from '../speech.js';
 import type { AudioEvent, Utterance } from '../types.js';
 import type { AudioMessage, AudioSessionConfig, MediaServer } from './server.js';
 
-const POLL_MS = 20_000;
-const GONE_MS = 30_000;
-
 type PageMessage = { type: 'offer'; sdp: string } | { type: 'recreate' };
 
 interface AudioSession {
   id: string;
   guest: string;
   meeting: SimMeeting;
+  /** What the server has for the page, until the page asks (next). */
   queue: PageMessage[];
-  /** The page's pending `next`, answered with the queue. */
-  waiter: ((closed: boolean) => void) | null;
-  gone: NodeJS.Timeout | null;
   closed: boolean;
   stop: () => void;
 }
@@ -46,7 +42,10 @@ interface AudioSession {
 export class AudioCalls {
   readonly sessions = new Map<string, AudioSession>();
 
-  constructor(readonly server: MediaServer) {
+  constructor(
+    readonly server: MediaServer,
+    readonly registry: MeetingRegistry,
+  ) {
     server.onAudio = (message) => this.reported(message);
   }
 
@@ -70,31 +69,16 @@ export class AudioCalls {
     }
   }
 
+  /** Held for the page, which the event stream tells to ask. */
   private deliver(s: AudioSession, message: PageMessage): void {
     s.queue.push(message);
-    s.waiter?.(false);
-  }
-
-  /** No `next` pending: the page has GONE_MS to ask again. */
-  private idle(s: AudioSession): void {
-    if (s.gone) clearTimeout(s.gone);
-    s.gone = setTimeout(() => void this.close(s), GONE_MS).unref();
+    this.registry.poke(s.guest, 'call-audio');
   }
 
   async open(guest: string, meeting: SimMeeting, config: AudioSessionConfig): Promise<string> {
     const id = randomBytes(6).toString('hex');
-    const s: AudioSession = {
-      id,
-      guest,
-      meeting,
-      queue: [],
-      waiter: null,
-      gone: null,
-      closed: false,
-      stop: () => {},
-    };
+    const s: AudioSession = { id, guest, meeting, queue: [], closed: false, stop: () => {} };
     this.sessions.set(id, s);
-    this.idle(s);
     await this.server.openAudio(id, config);
     const play = (u: Utterance) => {
       if (s.closed || !u.audience.includes(guest)) return;
@@ -106,41 +90,26 @@ export class AudioCalls {
           if (!s.closed) meeting.recordAudioEvent(guest, 'failed', Date.now(), `${u.id}: ${err.message}`);
         });
     };
-    s.stop = meeting.onUtterance(play);
-    meeting.speechFor(guest).forEach(play);
+    const unheard = meeting.onUtterance(play);
+    // A page gone (its event stream closed) is a client the media server drops.
+    const unwatched = this.registry.whenGone(guest, () => void this.close(s));
+    s.stop = () => {
+      unheard();
+      unwatched();
+    };
+    if (!s.closed) meeting.speechFor(guest).forEach(play);
     return id;
   }
 
-  /** The page's `next`: the queue now, or once there is something (or POLL_MS passed, or the session closed). */
-  next(s: AudioSession, res: ServerResponse): void {
-    if (s.gone) clearTimeout(s.gone);
-    s.gone = null;
-    s.waiter?.(false);
-    const reply = (closed: boolean) => {
-      clearTimeout(timer);
-      s.waiter = null;
-      if (res.writableEnded || res.destroyed) return;
-      sendJson(res, 200, { messages: s.queue.splice(0), closed });
-      if (!closed) this.idle(s);
-    };
-    const timer = setTimeout(() => reply(s.closed), POLL_MS);
-    if (s.queue.length > 0 || s.closed) return reply(s.closed);
-    s.waiter = reply;
-    res.on('close', () => {
-      if (res.writableEnded) return;
-      // The page went away mid-wait (navigated, closed): it has GONE_MS to come back.
-      clearTimeout(timer);
-      if (s.waiter === reply) s.waiter = null;
-      if (!s.closed) this.idle(s);
-    });
+  /** What the server has for the page now (the page asks when its event stream says so). */
+  next(s: AudioSession): { messages: PageMessage[]; closed: boolean } {
+    return { messages: s.queue.splice(0), closed: s.closed };
   }
 
   async close(s: AudioSession): Promise<void> {
     if (s.closed) return;
     s.closed = true;
     s.stop();
-    if (s.gone) clearTimeout(s.gone);
-    s.waiter?.(true);
     this.sessions.delete(s.id);
     await this.server.closeAudio(s.id);
   }
@@ -150,8 +119,6 @@ export class AudioCalls {
     for (const s of this.sessions.values()) {
       s.closed = true;
       s.stop();
-      if (s.gone) clearTimeout(s.gone);
-      s.waiter?.(true);
     }
     this.sessions.clear();
   }
@@ -187,7 +154,7 @@ export async function handleAudioApi(
     }
     case 'POST next':
       if (!session) return sendJson(res, 200, { messages: [], closed: true });
-      return audio.next(session, res);
+      return sendJson(res, 200, audio.next(session));
     case 'POST answer':
       if (!session) return sendJson(res, 404, { error: 'no such audio session' });
       await audio.server.answerAudio(session.id, String(body.sdp));

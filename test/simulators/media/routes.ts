@@ -13,14 +13,17 @@ import { handleVideoApi, VideoCalls } from './video.js';
 export class MediaCalls {
   readonly server = new MediaServer();
   readonly video = new VideoCalls(this.server);
-  readonly audio = new AudioCalls(this.server);
+  readonly audio: AudioCalls;
+  constructor(registry: MeetingRegistry) {
+    this.audio = new AudioCalls(this.server, registry);
+  }
 }
 
 const calls = new WeakMap<MeetingRegistry, MediaCalls>();
 
 function callsOf(registry: MeetingRegistry): MediaCalls {
   let c = calls.get(registry);
-  if (!c) calls.set(registry, (c = new MediaCalls()));
+  if (!c) calls.set(registry, (c = new MediaCalls(registry)));
   return c;
 }
 

@@ -68,6 +68,10 @@ export interface AudioPlay {
   speech: string;
 }
 
+/** The browser pids of the media servers running in this process (test support leaves them out of the bots' Chromium). */
+const running = new Set<number>();
+export const mediaServerPids = (): number[] => [...running];
+
 export class MediaServer {
   private page: Promise<Page> | null = null;
   private browser: Browser | null = null;
@@ -92,6 +96,11 @@ export class MediaServer {
           '--disable-background-timer-throttling',
         ],
       });
+      const pid = this.browser.process()?.pid;
+      if (pid) {
+        running.add(pid);
+        this.browser.once('disconnected', () => running.delete(pid));
+      }
       const [page] = await this.browser.pages();
       await page.exposeFunction('__mediaReport', (json: string) => this.onAudio(JSON.parse(json) as AudioMessage));
       for (const source of PAGE_SOURCES) await page.evaluate(source);

@@ -133,8 +133,8 @@ window.__SIMLIB__.callAudio = (function (L) {
   /*
    * The call's sound: a session with the media server (/_sim/call-audio/), which sends it; this
    * page receives it in one RTCPeerConnection, answering each offer the server makes (tracks at
-   * join or late, pauses, renegotiations: the page asks for what the server has with a long
-   * `next`), and renders the tracks in <audio> elements (audioElements). The server is told how
+   * join or late, pauses, renegotiations: the page asks for what the server has, `next`, when its
+   * event stream carries a "call-audio" event), and renders the tracks in <audio> elements (audioElements). The server is told how
    * this page receives: config.slots (Meet three tracks, Teams and Zoom one), config.mixName
    * (Teams' mix, mainAudio-<id>), config.redundant and config.copyFirst (Teams' redundant copy),
    * and this page load's draw (SIM.audioTracks, SIM.audioChange, SIM.audioIdle; AudioVariation in
@@ -186,29 +186,29 @@ window.__SIMLIB__.callAudio = (function (L) {
         });
       if (message.type === 'recreate') report('element_recreated', received.recreate() + ' element(s)');
     }
-    /* Asks the server for what it has, handles it in order, and asks again until the call ends. */
-    function poll(failures) {
-      if (closed) return;
-      api('next', { id: id })
-        .then(function (r) {
-          return r.messages
-            .reduce(function (done, message) {
+    /*
+     * Asks the server for what it has whenever the event stream says there is something, and
+     * handles it in order (an offer answered before the next is taken).
+     */
+    var handling = Promise.resolve();
+    function fetchMessages() {
+      if (closed || !id) return;
+      handling = handling.then(function () {
+        if (closed) return;
+        return api('next', { id: id })
+          .then(function (r) {
+            return r.messages.reduce(function (done, message) {
               return done.then(function () {
                 return handle(message);
               });
-            }, Promise.resolve())
-            .then(function () {
-              if (!r.closed) poll(0);
-            });
-        })
-        .catch(function (err) {
-          if (closed) return;
-          if (failures >= 5) return report('failed', 'media server: ' + err);
-          setTimeout(function () {
-            poll(failures + 1);
-          }, 500);
-        });
+            }, Promise.resolve());
+          })
+          .catch(function (err) {
+            report('failed', 'media server: ' + err);
+          });
+      });
     }
+    if (local.source) local.source.addEventListener('call-audio', fetchMessages);
 
     api('open', {
       guest: local.guestId,
@@ -224,7 +224,7 @@ window.__SIMLIB__.callAudio = (function (L) {
         if (!opened.id) return;
         id = opened.id;
         if (closed) return api('close', { id: id });
-        poll(0);
+        fetchMessages();
       })
       .catch(function (err) {
         report('failed', 'media server: ' + err);
@@ -233,6 +233,7 @@ window.__SIMLIB__.callAudio = (function (L) {
     return {
       close: function () {
         closed = true;
+        if (local.source) local.source.removeEventListener('call-audio', fetchMessages);
         received.close();
         pc.close();
         if (id) api('close', { id: id }).catch(function () {});
