@@ -170,9 +170,10 @@ export class SimMeeting {
   }
 
   /**
-   * `speaker` says `text` aloud: espeak-ng speaks it in the speaker's own voice, and every bot page
-   * in the call now plays it into the call's WebRTC audio (see common.js), starting SPEECH_LEAD_MS
-   * from now; by default the words also appear as a caption turn, word by word over the speech.
+   * `speaker` says `text` aloud: espeak-ng speaks it in the speaker's own voice, and the media
+   * server plays it to every bot page in the call now, over the call's WebRTC audio
+   * (media/audio.ts), starting SPEECH_LEAD_MS from now; by default the words also appear as a
+   * caption turn, word by word over the speech.
    * Bots not in the call now never hear it (the truth records it all the same). Resolves with the
    * utterance once it has been spoken (its window: startedAt to startedAt + durationMs, epoch ms);
    * without awaiting, speakers overlap.
