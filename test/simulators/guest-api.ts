@@ -1,7 +1,9 @@
 /**
  * The API the simulated pages call on their own origin: ask to join, the event stream (server-sent
- * events carrying the whole view on every change), captions on/off, the leave button, and what the
- * page's call audio did (an utterance played, a track added, replaced or renegotiated...).
+ * events carrying the whole view on every change, and the media server's "call-audio" pokes),
+ * captions on/off, the leave button, and what the page's side of the call audio did (ICE
+ * connected, its <audio> elements re-created or blocked...; what the media server sends and
+ * plays it reports itself, media/audio.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { cookieValues } from './accounts.js';
@@ -98,17 +100,6 @@ export async function handleGuestApi(
     case 'POST caption-language': {
       const body = await readJson(req);
       registry.meetingOfGuest(String(body.guest))?.setCaptionLanguage(String(body.guest), String(body.language));
-      return sendJson(res, 200, {});
-    }
-    case 'POST played': {
-      // The page started an utterance: when (how late, if it was), on which slot.
-      const body = await readJson(req);
-      registry.meetingOfGuest(String(body.guest))?.recordPlay(String(body.guest), String(body.id), {
-        startedAt: Number(body.startedAt),
-        lateMs: Number(body.lateMs ?? 0),
-        slot: Number(body.slot ?? 0),
-        mid: typeof body.mid === 'string' ? body.mid : null,
-      });
       return sendJson(res, 200, {});
     }
     case 'POST audio-event': {
