@@ -13,6 +13,7 @@ import type { SimMeeting } from './meeting.js';
 import type { MeetingRegistry } from './registry.js';
 import { pageOptions, type AudioEvent, type SimPlatform } from './types.js';
 import { handleMicrophoneApi } from './microphone.js';
+import { warmMedia } from './media/routes.js';
 
 export async function handleGuestApi(
   registry: MeetingRegistry,
@@ -70,6 +71,7 @@ export async function handleGuestApi(
         hl: typeof body.hl === 'string' ? body.hl : null,
       });
       registry.indexGuest(bot.guestId, meeting);
+      warmMedia(registry);
       return sendJson(res, 200, { guestId: bot.guestId });
     }
     case 'GET events': {

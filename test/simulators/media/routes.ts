@@ -45,6 +45,14 @@ export async function handleMediaApi(
   return false;
 }
 
+/**
+ * A bot asked to join a call: the media server's Chromium starts now (if it is not up), so that
+ * its first seconds are not taken from the call's first words.
+ */
+export function warmMedia(registry: MeetingRegistry): void {
+  callsOf(registry).server.warm();
+}
+
 /** The media server Chromium's pid, when one runs (benches leave it out of the bots' processes). */
 export function mediaServerPid(registry: MeetingRegistry): number | null {
   return calls.get(registry)?.server.pid() ?? null;

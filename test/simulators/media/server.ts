@@ -109,6 +109,13 @@ export class MediaServer {
     return this.page;
   }
 
+  /** Starts the Chromium now, for a call about to begin (a failure shows on the first use). */
+  warm(): void {
+    this.start().catch(() => {
+      this.page = null;
+    });
+  }
+
   // ---- video (video-page.js)
 
   async open(id: string, names: string[], fps: number): Promise<OpenedSession> {

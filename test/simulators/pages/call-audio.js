@@ -24,18 +24,6 @@ window.__SIMLIB__.callAudio = (function (L) {
   function loopback(sdp) {
     return sdp.replace(/ [0-9a-f-]+\.local /gi, ' 127.0.0.1 ');
   }
-  function gathered(pc) {
-    if (pc.iceGatheringState === 'complete') return Promise.resolve();
-    return new Promise(function (resolve) {
-      var timer = setTimeout(resolve, 2000);
-      pc.addEventListener('icegatheringstatechange', function () {
-        if (pc.iceGatheringState === 'complete') {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
-  }
 
   /*
    * The receiving app's <audio> elements: every remote stream of `recv` rendered in one (srcObject,
@@ -172,9 +160,9 @@ window.__SIMLIB__.callAudio = (function (L) {
           return pc.setLocalDescription(a);
         })
         .then(function () {
-          return gathered(pc);
-        })
-        .then(function () {
+          // Sent at once, without waiting for this end's candidates (the first gathering takes
+          // hundreds of ms): the server's offer carries its own, which this end's checks reach,
+          // and the server learns this end's address from them, as from a client behind NAT.
           if (!closed) return api('answer', { id: id, sdp: loopback(pc.localDescription.sdp) });
         });
     }
