@@ -25,9 +25,10 @@
  *   elsewhere. On this machine it still competes for the same two cores.
  * - Memory: PSS (/proc/<pid>/smaps_rollup) summed over the Chromium processes, sampled during
  *   the window; the phase's figure is the median sample.
- * - Truth: the simulator's utterances; the sound of each in the bot's page is its `plays` entry
- *   for the bot: [startedAt, startedAt + durationMs] (epoch ms; the page's clock and this
- *   process's are the same machine's).
+ * - Truth: the simulator's utterances; the sound of each sent to the bot's page (by the
+ *   simulator's media server) is its `plays` entry for the bot: [startedAt, startedAt + durationMs]
+ *   (epoch ms; the media server's clock and this process's are the same machine's). The media
+ *   server's Chromium is not among the Chromium processes measured.
  * - Matching: a `segment_finalized` and a group of `caption_partial` (one `captionId`) with
  *   `source: "audio"` carry the utterance's start as heard (`timestamp`, the voice-activity
  *   start); each is given to the utterance of its meeting whose sound started nearest, within 1 s.

@@ -8,15 +8,17 @@
  * word every STEP_MS (staggered over the meetings):
  *
  * - CPU: utime + stime of the bots' Chromium (every process of the pool's browsers, not the
- *   camera sender's nor the bare pipeline's), cores = CPU s / window s, per meeting;
+ *   media server's nor the bare pipeline's), cores = CPU s / window s, per meeting;
  * - PSS: /proc/<pid>/smaps_rollup over the same processes, median of samples, per meeting;
  * - caption latency: from the simulator changing the caption to the driver reporting that text,
  *   p50 and p99, beside the bare in-page pipeline (support/bare-caption-page.ts) run in the same
  *   window at one meeting's pace: the ratio is the figure.
  *
  * Goals: < 0.03 cores and < 50 MB PSS a meeting with cameras on, latency within 1.2x of bare.
- * The simulated call audio's sending end lives in the bot's page (test/simulators/pages/call-audio.js:
- * a WebAudio graph of silence and an Opus encoder per track), so its cost is in the bots' figures.
+ * The simulated call audio is sent by the same media server (test/simulators/media/audio-page.js:
+ * a WebAudio graph of silence and an Opus encoder per track, in the simulator's Chromium), so the
+ * bots' figures hold only its receiving end (call-audio.js: a peer connection, Opus decoding,
+ * <audio> elements), as on a real platform.
  *
  * `npx tsx test/bench/cameras.bench.ts [--quick] [--meetings=N] [--platforms=teams,zoom,google_meet]
  *  [--steps=min|each]` (min: cameras off, none, all; each, the default: also every step alone).

@@ -1,7 +1,9 @@
 /**
  * The API the simulated pages call on their own origin: ask to join, the event stream (server-sent
- * events carrying the whole view on every change), captions on/off, the leave button, and what the
- * page's call audio did (an utterance played, a track added, replaced or renegotiated...).
+ * events carrying the whole view on every change, and the media server's "call-audio" pokes),
+ * captions on/off, the leave button, and what the page's side of the call audio did (ICE
+ * connected, its <audio> elements re-created or blocked...; what the media server sends and
+ * plays it reports itself, media/audio.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { cookieValues } from './accounts.js';
@@ -11,6 +13,7 @@ import type { SimMeeting } from './meeting.js';
 import type { MeetingRegistry } from './registry.js';
 import { pageOptions, type AudioEvent, type SimPlatform } from './types.js';
 import { handleMicrophoneApi } from './microphone.js';
+import { warmMedia } from './media/routes.js';
 
 export async function handleGuestApi(
   registry: MeetingRegistry,
@@ -68,6 +71,7 @@ export async function handleGuestApi(
         hl: typeof body.hl === 'string' ? body.hl : null,
       });
       registry.indexGuest(bot.guestId, meeting);
+      warmMedia(registry);
       return sendJson(res, 200, { guestId: bot.guestId });
     }
     case 'GET events': {
@@ -82,8 +86,12 @@ export async function handleGuestApi(
       // A page that reconnects after a drop must not be taken for a new one; it is the same guest.
       res.write('retry: 3600000\n\n');
       meeting.attach(guestId, (view) => res.write(`data: ${JSON.stringify(view)}\n\n`));
+      const closed = registry.openChannel(guestId, (event) => res.write(`event: ${event}\ndata: {}\n\n`));
       registry.trackStream(res);
-      req.on('close', () => meeting.detach(guestId));
+      req.on('close', () => {
+        meeting.detach(guestId);
+        closed();
+      });
       return;
     }
     case 'POST captions': {
@@ -94,17 +102,6 @@ export async function handleGuestApi(
     case 'POST caption-language': {
       const body = await readJson(req);
       registry.meetingOfGuest(String(body.guest))?.setCaptionLanguage(String(body.guest), String(body.language));
-      return sendJson(res, 200, {});
-    }
-    case 'POST played': {
-      // The page started an utterance: when (how late, if it was), on which slot.
-      const body = await readJson(req);
-      registry.meetingOfGuest(String(body.guest))?.recordPlay(String(body.guest), String(body.id), {
-        startedAt: Number(body.startedAt),
-        lateMs: Number(body.lateMs ?? 0),
-        slot: Number(body.slot ?? 0),
-        mid: typeof body.mid === 'string' ? body.mid : null,
-      });
       return sendJson(res, 200, {});
     }
     case 'POST audio-event': {

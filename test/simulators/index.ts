@@ -125,7 +125,7 @@ import { PAGES, audioOf, choiceOf, selfTileOf, type PageChoice } from './pages/p
 import { MeetingRegistry } from './registry.js';
 import { startServer } from './server.js';
 import { zoomInvitation } from './zoom-routes.js';
-import { videoSenderPid } from './video/routes.js';
+import { mediaServerPid } from './media/routes.js';
 
 export { correctedTurn, growWords } from './captions.js';
 export { MAX_WRAPPERS, seedFromEnv, variantSeeds } from './markup.js';
@@ -190,7 +190,8 @@ export function seedWithChoices(platform: SimPlatform, pinned: Record<string, st
 }
 export { ZOOM_OTHER_HOST, zoomInvitation, zoomLinkForms, zoomPwd } from './zoom-routes.js';
 export { lightLaunchesOf } from './guest-api.js';
-export { videoTruth, type VideoSessionTruth } from './video/routes.js';
+export { videoTruth, type VideoSessionTruth } from './media/video.js';
+export { mediaServerPids } from './media/server.js';
 export { MEET_CAPTION_LANGUAGES, TEAMS_CAPTION_LANGUAGES, ZOOM_CAPTION_LANGUAGES } from './types.js';
 export type { TruthSegment } from './captions.js';
 export type { CaptionTurn } from './turn.js';
@@ -226,8 +227,8 @@ export interface Simulator {
   /** The platform stops accepting the account's session: its pages go to the sign-in page. */
   signOut(email: string): void;
   close(): Promise<void>;
-  /** The Chromium that sends the simulated cameras (video/sender.ts), while one runs. */
-  videoSenderPid(): number | null;
+  /** The media server's Chromium, sending the simulated cameras and call audio (media/server.ts), while one runs. */
+  mediaServerPid(): number | null;
 }
 
 export async function startSimulator(): Promise<Simulator> {
@@ -247,7 +248,7 @@ export async function startSimulator(): Promise<Simulator> {
     account: (platform, name, email) => registry.accounts.create(platform, name, email),
     signOut: (email) => registry.accounts.signOut(email),
     close: () => server.close(),
-    videoSenderPid: () => videoSenderPid(registry),
+    mediaServerPid: () => mediaServerPid(registry),
   };
 }
 

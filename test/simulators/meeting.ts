@@ -170,9 +170,10 @@ export class SimMeeting {
   }
 
   /**
-   * `speaker` says `text` aloud: espeak-ng speaks it in the speaker's own voice, and every bot page
-   * in the call now plays it into the call's WebRTC audio (see common.js), starting SPEECH_LEAD_MS
-   * from now; by default the words also appear as a caption turn, word by word over the speech.
+   * `speaker` says `text` aloud: espeak-ng speaks it in the speaker's own voice, and the media
+   * server plays it to every bot page in the call now, over the call's WebRTC audio
+   * (media/audio.ts), starting SPEECH_LEAD_MS from now; by default the words also appear as a
+   * caption turn, word by word over the speech.
    * Bots not in the call now never hear it (the truth records it all the same). Resolves with the
    * utterance once it has been spoken (its window: startedAt to startedAt + durationMs, epoch ms);
    * without awaiting, speakers overlap.
@@ -201,6 +202,7 @@ export class SimMeeting {
     };
     this.utterances.push(utterance);
     this.broadcast();
+    this.events.emit('utterance', utterance);
     const steps = turn ? growWords(text) : [];
     // Each word appears as it ends: the words spread evenly over the speech; none once the host
     // turned captions off.
@@ -273,7 +275,23 @@ export class SimMeeting {
     });
   }
 
-  /** A page reports having started an utterance it was sent. */
+  /**
+   * Calls `listener` with every utterance said from now on (the media server plays it to the
+   * audio sessions of its audience); returns what stops it.
+   */
+  onUtterance(listener: (utterance: Utterance) => void): () => void {
+    this.events.on('utterance', listener);
+    return () => this.events.off('utterance', listener);
+  }
+
+  /** The utterances a bot's page is to hear now: said while it was in the call, not yet over. */
+  speechFor(guestId: string): Utterance[] {
+    const bot = this.bots.get(guestId);
+    if (bot?.screen !== 'in_call') return [];
+    return this.utterances.filter((u) => u.audience.includes(guestId) && Date.now() < u.startedAt + u.durationMs);
+  }
+
+  /** The media server reports having started an utterance's sound to a page. */
   recordPlay(guestId: string, utteranceId: string, play: Omit<UtterancePlay, 'guestId'>): void {
     const utterance = this.utterances.find((u) => u.id === utteranceId);
     if (!utterance || !utterance.audience.includes(guestId)) return;
@@ -389,16 +407,14 @@ export class SimMeeting {
       captions: inCall && this.options.captionsAllowed ? this.board.visible() : [],
       captionsAllowed: this.options.captionsAllowed,
       speech: inCall
-        ? this.utterances
-            .filter((u) => u.audience.includes(bot.guestId) && Date.now() < u.startedAt + u.durationMs)
-            .map((u) => ({
-              id: u.id,
-              speaker: u.speaker,
-              url: u.audioUrl,
-              startAt: u.startedAt,
-              durationMs: u.durationMs,
-              ...(u.unseen ? { unseen: true } : {}),
-            }))
+        ? this.speechFor(bot.guestId).map((u) => ({
+            id: u.id,
+            speaker: u.speaker,
+            url: u.audioUrl,
+            startAt: u.startedAt,
+            durationMs: u.durationMs,
+            ...(u.unseen ? { unseen: true } : {}),
+          }))
         : [],
     };
   }

@@ -8,6 +8,7 @@ export class MeetingRegistry {
   private readonly meetings = new Map<string, SimMeeting>();
   private readonly guests = new Map<string, SimMeeting>();
   private readonly streams = new Set<ServerResponse>();
+  private readonly channels = new Map<string, { send: (event: string) => void; gone: Set<() => void> }>();
   readonly accounts = new AccountBook();
 
   /** The meeting with this id, created on first use (a page or a test may come first). */
@@ -28,6 +29,38 @@ export class MeetingRegistry {
 
   meetingOfGuest(guestId: string): SimMeeting | undefined {
     return this.guests.get(guestId);
+  }
+
+  /**
+   * A bot page's event stream, for more than its views: `send(event)` writes a named event the
+   * page listens for (the media server's "call-audio": it has something for the page). Returns
+   * what to call once the stream closed (the page is gone: whenGone's listeners run).
+   */
+  openChannel(guestId: string, send: (event: string) => void): () => void {
+    const channel = { send, gone: new Set<() => void>() };
+    this.channels.set(guestId, channel);
+    return () => {
+      if (this.channels.get(guestId) === channel) this.channels.delete(guestId);
+      for (const listener of channel.gone) listener();
+    };
+  }
+
+  /** Writes `event` on the guest's event stream; false when it has none open. */
+  poke(guestId: string, event: string): boolean {
+    const channel = this.channels.get(guestId);
+    channel?.send(event);
+    return Boolean(channel);
+  }
+
+  /** Calls `listener` once the guest's event stream closes (now, if none is open); returns what stops it. */
+  whenGone(guestId: string, listener: () => void): () => void {
+    const channel = this.channels.get(guestId);
+    if (!channel) {
+      listener();
+      return () => {};
+    }
+    channel.gone.add(listener);
+    return () => channel.gone.delete(listener);
   }
 
   trackStream(res: ServerResponse): void {

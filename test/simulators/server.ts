@@ -18,7 +18,7 @@ import type { MeetingRegistry } from './registry.js';
 import { serveAudio } from './speech.js';
 import { pageOptions } from './types.js';
 import { isZoomHost, zoomRoute } from './zoom-routes.js';
-import { closeVideo, handleVideoApi } from './video/routes.js';
+import { closeMedia, handleMediaApi } from './media/routes.js';
 
 const MEET_CODE = /^[a-z]{3}-[a-z]{4}-[a-z]{3}$/;
 const NO_MEETING = { meetingId: '', code: '', space: '', hl: null, options: {}, account: null };
@@ -35,7 +35,7 @@ export async function startServer(registry: MeetingRegistry): Promise<{ port: nu
     port: (server.address() as AddressInfo).port,
     close: async () => {
       registry.closeStreams();
-      await closeVideo(registry);
+      await closeMedia(registry);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -50,7 +50,7 @@ async function route(registry: MeetingRegistry, req: IncomingMessage, res: Serve
   if (url.pathname.startsWith('/_sim/api/')) return handleGuestApi(registry, req, res, url);
   // Speech the pages play into their call (speech.ts), on whichever platform's origin asks.
   if (url.pathname.startsWith('/_sim/audio/') && (await serveAudio(url.pathname, res))) return;
-  if (url.pathname.startsWith('/_sim/video/')) return handleVideoApi(registry, req, res, url);
+  if (await handleMediaApi(registry, req, res, url)) return;
   switch (host) {
     case 'meet.google.com':
       return meetRoute(registry, req, res, url);

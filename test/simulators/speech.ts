@@ -1,7 +1,8 @@
 /**
  * Real speech for the simulated meetings: espeak-ng makes a WAV per (voice, text), cached in a
  * temp directory shared by every run, and the simulator serves it to its pages on their own origin
- * (/_sim/audio/<id>.wav), where the page plays it into the call over WebRTC (see common.js).
+ * (/_sim/audio/<id>.wav) and hands it to its media server, which plays it into each bot page's
+ * call over WebRTC (media/audio.ts).
  *
  * Each speaker of a meeting gets a voice of their own (VOICES, in the order they first speak), so
  * a recording tells the speakers apart by ear too. The WAV's trailing silence is cut, so an
@@ -155,6 +156,12 @@ function trimTail(wav: Buffer): Buffer {
   header.writeUInt32LE(data.length, 40);
   return Buffer.concat([header, data]);
 }
+
+/** The speech id of an utterance's audioUrl (/_sim/audio/<id>.wav), or null. */
+export const speechIdOf = (url: string): string | null => AUDIO_PATH.exec(url)?.[1] ?? null;
+
+/** The WAV of a speech made here (synthesize). */
+export const readSpeech = (id: string): Promise<Buffer> => readFile(join(SPEECH_DIR, `${id}.wav`));
 
 /** Serves /_sim/audio/<id>.wav from the cache; false if the path is not one. */
 export async function serveAudio(pathname: string, res: ServerResponse): Promise<boolean> {

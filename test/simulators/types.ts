@@ -347,15 +347,16 @@ export interface AudioVariation {
   idle: 'silence' | 'paused';
 }
 
-/** A page's report of playing an utterance. */
+/** The media server's report of playing an utterance to a bot page. */
 export interface UtterancePlay {
   guestId: string;
   /**
-   * Epoch ms the page started the sound: the scheduled time, or later (lateMs) when the page was
-   * too busy to be ready in time; it then plays the whole utterance from there.
+   * Epoch ms the sound left the media server for the page: the scheduled time, or later (lateMs)
+   * when it could not be ready in time (a busy machine, a track still being negotiated); it then
+   * plays the whole utterance from there.
    */
   startedAt: number;
-  /** How much after the scheduled time the page started (0: on time). */
+  /** How much after the scheduled time it started (0: on time). */
   lateMs: number;
   /** The receive slot it went on (Meet 0-2, least recently used; Teams always 0). */
   slot: number;

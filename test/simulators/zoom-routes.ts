@@ -14,6 +14,7 @@ import { zoomPage, zoomPages, zoomScriptRedirect, zoomShell } from './pages/zoom
 import type { MeetingRegistry } from './registry.js';
 import type { SimMeeting } from './meeting.js';
 import { pageOptions, type ZoomPrejoinAnswers } from './types.js';
+import { warmMedia } from './media/routes.js';
 
 /** zoom.us and every subdomain of it: what the simulator answers for Zoom. */
 export const ZOOM_HOSTS = ['zoom.us', '*.zoom.us'] as const;
@@ -167,5 +168,6 @@ async function zoomApi(registry: MeetingRegistry, req: IncomingMessage, res: Ser
     prejoin: body.prejoin as ZoomPrejoinAnswers,
   });
   registry.indexGuest(bot.guestId, meeting);
+  warmMedia(registry);
   return sendJson(res, 200, { guestId: bot.guestId });
 }

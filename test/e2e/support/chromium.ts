@@ -13,10 +13,15 @@ import {
   type ProcessEntry,
 } from '../../../services/meeting-session/src/drivers/process-tree.js';
 import { eventually } from '../../support/wait.js';
+import { mediaServerPids } from '../../simulators/media/server.js';
 
-/** Every live Chromium process launched from this process, helpers included. */
+/**
+ * Every live Chromium process launched from this process, helpers included, but the simulator's
+ * media server (its own Chromium, sending the simulated cameras and call audio: not the stack's).
+ */
 export function chromiumProcesses(): number[] {
-  return chromiumDescendants(process.pid);
+  const media = new Set(mediaServerPids().flatMap((pid) => [pid, ...chromiumDescendants(pid)]));
+  return chromiumDescendants(process.pid).filter((pid) => !media.has(pid));
 }
 
 /** The browser processes themselves (one per browser the driver pool runs). */

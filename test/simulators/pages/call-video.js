@@ -1,6 +1,6 @@
 /*
  * The call's video in the simulated clients, received the way the real apps receive it: over
- * WebRTC from the platform's media server (video/sender-page.js, in a Chromium of the
+ * WebRTC from the platform's media server (media/video-page.js, in a Chromium of the
  * simulator's own), one VP8 track per participant whose camera is on, each shown in a <video>
  * element in that participant's tile. Inlined after common.js and before the client (html.ts):
  * it wraps the library's gallery() (to learn each participant's tile) and screens() (to start

@@ -138,9 +138,9 @@ window.__SIMLIB__ = (function () {
   /*
    * The view handler of a client: a screen is drawn once, when the view asks for another one (the
    * way a real client swaps whole screens); an in-call view then repaints the call and plays the
-   * speech it carries. What lives exactly as long as the in-call screen: the call's audio (callAudio,
-   * in call-audio.js; `audio` says how the platform receives it) and its speaking timeline
-   * (local.speaking).
+   * speech it carries on the speaking indicators. What lives exactly as long as the in-call screen:
+   * the call's audio (callAudio, in call-audio.js, received from the simulator's media server;
+   * `audio` says how the platform receives it) and its speaking timeline (local.speaking).
    *
    * draw: reset() clears what the last screen left, lobby(), call() and end(terminal) draw the
    * screens; in the call, people(participants, speaking) shows who is in it and who of them speaks
@@ -169,7 +169,7 @@ window.__SIMLIB__ = (function () {
           draw.call();
           local.speaking = speakingTimeline(paintPeople);
           // A page that chose no audio (Teams' "Don't use audio") hears nothing of the call.
-          if (audio && !local.noAudio && window.RTCPeerConnection && window.AudioContext) {
+          if (audio && !local.noAudio && window.RTCPeerConnection) {
             try {
               local.audio = window.__SIMLIB__.callAudio(local, audio);
             } catch (err) {
@@ -191,7 +191,6 @@ window.__SIMLIB__ = (function () {
         local.speaking.update(view.speech || []);
         paintPeople();
         draw.captions(view.captions);
-        if (local.audio) local.audio.update(view.speech || []);
       }
     };
   }

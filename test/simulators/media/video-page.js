@@ -1,5 +1,5 @@
 /*
- * The platforms' media server for video, in a Chromium page of the simulator's own (sender.ts):
+ * The platforms' media server for video, in the simulator's own Chromium page (server.ts):
  * per bot page a session, one RTCPeerConnection sending one VP8 track per participant whose
  * camera is on, each a canvas drawn here (a moving disc, the name, a frame counter) and captured
  * at the camera's fps. The bot page subscribes to as many streams as it shows tiles for, at the

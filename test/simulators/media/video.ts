@@ -1,5 +1,6 @@
 /**
- * The video API the simulated pages call (call-video.js), on their own origin under /_sim/video/:
+ * The video API the simulated pages call (call-video.js), on their own origin under /_sim/video/
+ * (the media server's cameras: video-page.js):
  *
  *   POST open      {guest, count, width, height} -> {id, sdp, names} (id null: no camera is on)
  *   POST answer    {id, sdp}
@@ -15,7 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readJson, sendJson } from '../http.js';
 import type { SimMeeting } from '../meeting.js';
 import type { MeetingRegistry } from '../registry.js';
-import { VideoSender, type SenderStats } from './sender.js';
+import type { MediaServer, SenderStats } from './server.js';
 
 /** What the simulator knows of one bot page's video: what it asked for, and what it reported. */
 interface SessionState {
@@ -40,31 +41,24 @@ export interface VideoSessionTruth extends SessionState {
   sent: SenderStats | null;
 }
 
-class VideoCalls {
-  readonly sender = new VideoSender();
+export class VideoCalls {
   readonly sessions = new Map<string, Session>();
+  constructor(readonly sender: MediaServer) {}
 }
 
-const calls = new WeakMap<MeetingRegistry, VideoCalls>();
 const byMeeting = new WeakMap<SimMeeting, VideoCalls>();
-
-function callsOf(registry: MeetingRegistry): VideoCalls {
-  let c = calls.get(registry);
-  if (!c) calls.set(registry, (c = new VideoCalls()));
-  return c;
-}
 
 const size = (value: unknown, fallback: number, max: number) =>
   Math.min(max, Math.max(16, Math.round(Number(value) || fallback)));
 
 export async function handleVideoApi(
   registry: MeetingRegistry,
+  video: VideoCalls,
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
 ): Promise<void> {
   const route = `${req.method} ${url.pathname.slice('/_sim/video/'.length)}`;
-  const video = callsOf(registry);
   const body = await readJson(req);
   const session = video.sessions.get(String(body.id));
   switch (route) {
@@ -143,13 +137,4 @@ export async function videoTruth(meeting: SimMeeting): Promise<VideoSessionTruth
     out.push({ ...rest, sent: s.closed ? null : await video.sender.stats(s.id) });
   }
   return out;
-}
-
-/** The sender Chromium's pid, when one runs (benches leave it out of the bots' processes). */
-export function videoSenderPid(registry: MeetingRegistry): number | null {
-  return calls.get(registry)?.sender.pid() ?? null;
-}
-
-export async function closeVideo(registry: MeetingRegistry): Promise<void> {
-  await calls.get(registry)?.sender.close();
 }
