@@ -37,21 +37,8 @@
   function send(message) {
     window.__mediaReport(JSON.stringify(message));
   }
-  function loopback(sdp) {
-    return sdp.replace(/ [0-9a-f-]+\.local /gi, ' 127.0.0.1 ');
-  }
-  function gathered(pc) {
-    if (pc.iceGatheringState === 'complete') return Promise.resolve();
-    return new Promise(function (resolve) {
-      var timer = setTimeout(resolve, 2000);
-      pc.addEventListener('icegatheringstatechange', function () {
-        if (pc.iceGatheringState === 'complete') {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
-  }
+  var loopback = window.__mediaPeer.loopback;
+  var gathered = window.__mediaPeer.gathered;
   function base64Bytes(text) {
     var raw = atob(text);
     var bytes = new Uint8Array(raw.length);

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { findChrome } from '@notetaker/find-chrome';
 
-const PAGE_SOURCES = ['./video-page.js', './audio-page.js'].map((file) =>
+const PAGE_SOURCES = ['./peer-page.js', './video-page.js', './audio-page.js'].map((file) =>
   readFileSync(new URL(file, import.meta.url), 'utf8'),
 );
 

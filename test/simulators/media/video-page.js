@@ -12,21 +12,8 @@
   var sessions = {};
   var HUES = [12, 140, 210, 280, 50, 330];
 
-  function loopback(sdp) {
-    return sdp.replace(/ [0-9a-f-]+\.local /gi, ' 127.0.0.1 ');
-  }
-  function gathered(pc) {
-    if (pc.iceGatheringState === 'complete') return Promise.resolve();
-    return new Promise(function (resolve) {
-      var timer = setTimeout(resolve, 2000);
-      pc.addEventListener('icegatheringstatechange', function () {
-        if (pc.iceGatheringState === 'complete') {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
-  }
+  var loopback = window.__mediaPeer.loopback;
+  var gathered = window.__mediaPeer.gathered;
   function offer(s) {
     return s.pc
       .createOffer()
