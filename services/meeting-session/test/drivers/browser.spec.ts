@@ -2,13 +2,14 @@ import { expect } from 'chai';
 import { growWords, startSimulator, type Simulator } from '../../../../test/simulators/index.js';
 import {
   browserProcesses,
-  chromiumDescendants,
   createDriverFactory,
   type DriverFactoryOptions,
   type PuppeteerDriverFactory,
 } from '../../src/drivers/index.js';
 import { expectMatchesTruth, joinSimulated } from './helpers.js';
 import { eventually } from '../../../../test/support/wait.js';
+// This process's Chromium but the simulators' media server (it sends the call's audio and cameras).
+import { chromiumProcesses } from '../../../../test/e2e/support/chromium.js';
 
 /** Browsers: launch failures, crashes, isolation between meetings, and nothing left running. */
 describe('Driver browsers', function () {
@@ -72,7 +73,7 @@ describe('Driver browsers', function () {
     await driver.leave();
     expect(meeting.truth().bots[0].leftVia).to.equal('leave_button');
     expect(factory.browsers()).to.deep.equal([]);
-    expect(await leftAfterExit(() => [...browserProcesses(groups[0]), ...chromiumDescendants()])).to.deep.equal([]);
+    expect(await leftAfterExit(() => [...browserProcesses(groups[0]), ...chromiumProcesses()])).to.deep.equal([]);
   });
 
   it('fails with browser_crashed when Chromium is killed, after finalising the turn in progress', async () => {
@@ -94,7 +95,7 @@ describe('Driver browsers', function () {
     expect(second.listener.failedWith?.reason).to.equal('browser_crashed');
     expect(first.listener.events.slice(-2)).to.deep.equal(['segment', 'failed:browser_crashed']);
     expect(first.listener.segments.map((s) => s.text)).to.deep.equal(['this was said before the crash']);
-    expect(await leftAfterExit(() => [...browserProcesses(browser.pid!), ...chromiumDescendants()])).to.deep.equal([]);
+    expect(await leftAfterExit(() => [...browserProcesses(browser.pid!), ...chromiumProcesses()])).to.deep.equal([]);
     await Promise.all([first.driver.leave(), second.driver.leave()]);
   });
 
