@@ -98,8 +98,6 @@ export class PageDriver<Item> implements MeetingDriver {
   private opens = 1;
   /** What each reading reads: the tiles' looks only for a meeting transcribed from its audio. */
   private readonly reading: InspectOptions;
-  /** The last reading found the call settled (readingDelay). */
-  private settled = false;
 
   constructor(
     private readonly target: JoinTarget,
@@ -213,6 +211,7 @@ export class PageDriver<Item> implements MeetingDriver {
       return;
     }
     let failures = 0;
+    let settled = false;
     while (!this.stopping) {
       let acted = false;
       try {
@@ -220,7 +219,7 @@ export class PageDriver<Item> implements MeetingDriver {
         failures = 0;
         if (this.stopping) return;
         acted = await this.step(page, state);
-        this.settled = this.phase === 'live' && this.isSettled(state);
+        settled = this.phase === 'live' && this.isSettled(state);
       } catch (error) {
         if (this.stopping) return;
         if (++failures >= MAX_FAILED_READINGS) {
@@ -231,7 +230,7 @@ export class PageDriver<Item> implements MeetingDriver {
           return;
         }
       }
-      await sleep(this.readingDelay(acted, failures));
+      await sleep(this.readingDelay(acted, settled && failures === 0));
     }
   }
 
@@ -243,9 +242,9 @@ export class PageDriver<Item> implements MeetingDriver {
    * (transcribeAudio) keep the quick pace, and so does a failed reading: a page that stopped
    * answering fails as soon as before (MAX_FAILED_READINGS quick readings).
    */
-  private readingDelay(acted: boolean, failures: number): number {
+  private readingDelay(acted: boolean, settled: boolean): number {
     if (acted) return AFTER_ACTION_MS;
-    const slow = this.settled && failures === 0 && !this.target.transcribeAudio;
+    const slow = settled && !this.reading.looks;
     return slow
       ? Math.max(this.settings.pollIntervalMs, this.settings.livePollIntervalMs)
       : this.settings.pollIntervalMs;
