@@ -125,7 +125,6 @@ import { PAGES, audioOf, choiceOf, selfTileOf, type PageChoice } from './pages/p
 import { MeetingRegistry } from './registry.js';
 import { startServer } from './server.js';
 import { zoomInvitation } from './zoom-routes.js';
-import { mediaServerPid } from './media/routes.js';
 
 export { correctedTurn, growWords } from './captions.js';
 export { MAX_WRAPPERS, seedFromEnv, variantSeeds } from './markup.js';
@@ -227,8 +226,6 @@ export interface Simulator {
   /** The platform stops accepting the account's session: its pages go to the sign-in page. */
   signOut(email: string): void;
   close(): Promise<void>;
-  /** The media server's Chromium, sending the simulated cameras and call audio (media/server.ts), while one runs. */
-  mediaServerPid(): number | null;
 }
 
 export async function startSimulator(): Promise<Simulator> {
@@ -248,7 +245,6 @@ export async function startSimulator(): Promise<Simulator> {
     account: (platform, name, email) => registry.accounts.create(platform, name, email),
     signOut: (email) => registry.accounts.signOut(email),
     close: () => server.close(),
-    mediaServerPid: () => mediaServerPid(registry),
   };
 }
 

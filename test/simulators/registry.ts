@@ -45,11 +45,9 @@ export class MeetingRegistry {
     };
   }
 
-  /** Writes `event` on the guest's event stream; false when it has none open. */
-  poke(guestId: string, event: string): boolean {
-    const channel = this.channels.get(guestId);
-    channel?.send(event);
-    return Boolean(channel);
+  /** Writes `event` on the guest's event stream, if it has one open. */
+  poke(guestId: string, event: string): void {
+    this.channels.get(guestId)?.send(event);
   }
 
   /** Calls `listener` once the guest's event stream closes (now, if none is open); returns what stops it. */

@@ -1,6 +1,7 @@
 /*
- * What the media server's audio and video senders (audio-page.js, video-page.js) share, loaded
- * first into the same page (server.ts): this machine's mDNS host names given as the loopback
+ * What both ends of the simulated call's media share: loaded first into the media server's page
+ * (server.ts, for audio-page.js and video-page.js) and into every simulated client (pages/html.ts,
+ * for call-audio.js and call-video.js). This machine's mDNS host names given as the loopback
  * address (both ends are here, and nothing resolves <uuid>.local), and a wait for an offer's ICE
  * gathering to finish, so that one message carries all of it (at most 2 s).
  */

@@ -53,11 +53,6 @@ export function warmMedia(registry: MeetingRegistry): void {
   callsOf(registry).server.warm();
 }
 
-/** The media server Chromium's pid, when one runs (benches leave it out of the bots' processes). */
-export function mediaServerPid(registry: MeetingRegistry): number | null {
-  return calls.get(registry)?.server.pid() ?? null;
-}
-
 export async function closeMedia(registry: MeetingRegistry): Promise<void> {
   const c = calls.get(registry);
   if (!c) return;

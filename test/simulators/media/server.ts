@@ -177,11 +177,6 @@ export class MediaServer {
     await page.evaluate((i) => (window as any).__audio.close(i), id).catch(() => {});
   }
 
-  /** The media server's Chromium pid (benches leave it out of the bot's processes). */
-  pid(): number | null {
-    return this.browser?.process()?.pid ?? null;
-  }
-
   async close(): Promise<void> {
     const browser = this.browser;
     this.page = null;

@@ -76,25 +76,25 @@ export async function handleVideoApi(
       const fps = Math.min(30, Math.max(15, meeting.options.cameraFps ?? 15));
       const id = randomBytes(6).toString('hex');
       const opened = await video.sender.open(id, cameras, fps);
+      const want = Number(body.count ?? cameras.length);
+      const width = size(body.width, 320, 1920);
+      const height = size(body.height, 180, 1080);
       const s: Session = {
         id,
         guest,
         meeting,
         cameras,
-        subscribed: cameras.length,
-        width: 320,
-        height: 180,
+        subscribed: Math.min(want, cameras.length),
+        width,
+        height,
         framesDecoded: 0,
         framesReceived: 0,
         closed: false,
       };
       video.sessions.set(id, s);
       byMeeting.set(meeting, video);
-      const want = Number(body.count ?? cameras.length);
       // The first offer sends every camera at 320x180; what the page shows takes over at once.
-      const sdp = await video.sender.subscribe(id, want, size(body.width, 320, 1920), size(body.height, 180, 1080));
-      Object.assign(s, { subscribed: Math.min(want, cameras.length), width: size(body.width, 320, 1920) });
-      s.height = size(body.height, 180, 1080);
+      const sdp = await video.sender.subscribe(id, want, width, height);
       return sendJson(res, 200, { id, sdp: sdp ?? opened.sdp, names: opened.names });
     }
     case 'POST answer':

@@ -20,10 +20,7 @@ window.__SIMLIB__.callAudio = (function (L) {
       return r.json();
     });
   }
-  /* Without media permission Chromium hides host addresses behind mDNS names that nothing here resolves. */
-  function loopback(sdp) {
-    return sdp.replace(/ [0-9a-f-]+\.local /gi, ' 127.0.0.1 ');
-  }
+  var loopback = window.__mediaPeer.loopback;
 
   /*
    * The receiving app's <audio> elements: every remote stream of `recv` rendered in one (srcObject,

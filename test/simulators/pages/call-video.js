@@ -35,21 +35,8 @@ window.__SIMLIB__.videoView = (function (L) {
       return r.json();
     });
   }
-  function loopback(sdp) {
-    return sdp.replace(/ [0-9a-f-]+\.local /gi, ' 127.0.0.1 ');
-  }
-  function gathered(pc) {
-    if (pc.iceGatheringState === 'complete') return Promise.resolve();
-    return new Promise(function (resolve) {
-      var timer = setTimeout(resolve, 2000);
-      pc.addEventListener('icegatheringstatechange', function () {
-        if (pc.iceGatheringState === 'complete') {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
-  }
+  var loopback = window.__mediaPeer.loopback;
+  var gathered = window.__mediaPeer.gathered;
 
   /* Streams wanted: a tile each, within the layout's maximum (Meet counts the own tile in it). */
   function wanted(cameras) {

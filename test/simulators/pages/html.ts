@@ -94,7 +94,7 @@ export function renderPage<K extends string, L extends string>(page: {
   levels: readonly L[];
   css: (c: Record<K, string>) => string;
   config: Record<string, unknown>;
-  /** Browser-side files, in order (the library: common.js, call-audio.js and call-chrome.js, first). */
+  /** Browser-side files, in order (the media's peer helpers, then the library: common.js, call-audio.js and call-chrome.js, first). */
   clients: string[];
   /** The id of the element the client draws its screens in (SIM.rootId in the page). */
   rootId: string;
@@ -175,6 +175,7 @@ export function definePages<
         css: pages.css,
         config: { ...config, ...choicesOf(config.seed), interstitial: interstitialOf(config.seed) },
         clients: [
+          '../media/peer-page.js',
           'common.js',
           'call-audio.js',
           'call-chrome.js',
