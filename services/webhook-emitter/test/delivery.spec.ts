@@ -3,7 +3,8 @@ import { replies, startCallbackReceiver, type CallbackReceiver } from '../../../
 import { simulatorCertificate } from '../../../test/simulators/certificate.js';
 import { signBody } from '../src/delivery/signature.js';
 import { envelope, harnessPerSuite, newMeetingId, waitForLog } from './support/harness.js';
-import { sleep } from '../../../test/support/wait.js';
+import { eventuallyPasses, sleep } from '../../../test/support/wait.js';
+import { startClosingReceiver } from './support/closing-receiver.js';
 
 describe('webhook emitter: delivery to a real receiver', () => {
   const h = harnessPerSuite();
@@ -231,6 +232,38 @@ describe('webhook emitter: delivery to a real receiver', () => {
       expect(log.deliveries[1].reason).to.match(/^superseded by caption_partial #[35] while the receiver was failing$/);
       expect(log.deliveries[2].reason).to.match(/^superseded by caption_partial #5 /);
     });
+  });
+
+  it("a kept-alive connection is let go before the receiver's announced idle close: the next event meets no closed connection", async () => {
+    const closing = await startClosingReceiver(2000);
+    try {
+      const meetingId = newMeetingId();
+      await h.register(meetingId, `${closing.url}/hook`, h.token.id);
+      const caption = (sequence: number, text: string) =>
+        envelope(meetingId, sequence, 'caption_partial', {
+          captionId: 'c1',
+          speaker: 'Ada',
+          text,
+          timestamp: new Date().toISOString(),
+        });
+      h.publish(envelope(meetingId, 1, 'participant_joined', { name: 'Ada' }));
+      await eventuallyPasses(() => expect(closing.delivered).to.deep.equal([1]));
+      await sleep(2100); // the receiver's idle close is due
+      h.publish(caption(2, 'Hel'));
+      h.publish(caption(3, 'Hello'));
+      h.publish(envelope(meetingId, 4));
+      await eventuallyPasses(() => expect(closing.delivered).to.deep.equal([1, 2, 3, 4]));
+      expect(closing.cutOff, 'requests met by the close').to.equal(0);
+      const log = await waitForLog(h, h.token.caller, meetingId, (l) => l.deliveries.length === 4);
+      expect(log.deliveries.map((d) => [d.outcome, d.attempts.length])).to.deep.equal([
+        ['delivered', 1],
+        ['delivered', 1],
+        ['delivered', 1],
+        ['delivered', 1],
+      ]);
+    } finally {
+      await closing.close();
+    }
   });
 
   it('sends nothing for a meeting started from the UI (no key, so nothing to sign with)', async () => {
