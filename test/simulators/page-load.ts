@@ -7,7 +7,7 @@ import type { SimPlatform } from './types.js';
 /**
  * Records a load of one of `meeting`'s pages: which page, the seed its markup was drawn from, the
  * account the browser is signed in as (null for a guest) and every account whose session it
- * carried, and the language and user agent it asked with.
+ * carried, and the language, user agent and client hints (Sec-CH-UA) it asked with.
  */
 export function recordPageLoad(
   meeting: SimMeeting,
@@ -21,5 +21,6 @@ export function recordPageLoad(
     sessionsSeen: session.seen,
     acceptLanguage: req.headers['accept-language'] ?? null,
     userAgent: req.headers['user-agent'] ?? null,
+    clientHints: (req.headers['sec-ch-ua'] as string | undefined) ?? null,
   });
 }

@@ -308,6 +308,8 @@ export interface PageLoad {
   hl: string | null;
   acceptLanguage: string | null;
   userAgent: string | null;
+  /** Sec-CH-UA: the brands a Chromium names itself with (a desktop Chrome always sends them over HTTPS). */
+  clientHints: string | null;
   /** The seed the page's markup was drawn from: SIM_SEED=<it> replays it. */
   markupSeed: number;
   /** How the page marks the bot's own tile, drawn from the seed (MEET_CHOICES, TEAMS_CHOICES). */

@@ -186,9 +186,7 @@ export class PageDriver<Item> implements MeetingDriver {
     const page = await lease.context.newPage();
     page.on('error', () => this.fail('browser_crashed', 'the page crashed'));
     page.on('close', () => this.fail('browser_crashed', 'the page was closed'));
-    await page.setUserAgent(lease.userAgent);
     if (this.target.account) await seedStorageState(lease, page, this.target.account.storageState);
-    await page.setExtraHTTPHeaders({ 'Accept-Language': 'en-US,en;q=0.9' });
     // A report that cannot be applied is dropped here: the poll reads the same captions into the
     // same tracker, and a reading that fails there is counted and, repeated, reported.
     await bindPage(page, { [CAPTIONS_BINDING]: (json) => this.observed(json) }, () => {});
