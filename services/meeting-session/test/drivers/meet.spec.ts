@@ -45,8 +45,12 @@ describe('Google Meet driver', function () {
     expect(bot).to.include({ name: 'Minutes Bot', micOn: false, camOn: false, hl: 'en' });
     expect(meeting.truth().pageLoads[0].acceptLanguage).to.match(/^en-US/);
     // As a desktop Chrome asks: no "Headless" in the user agent, and its client hints sent.
-    expect(meeting.truth().pageLoads[0].userAgent).to.match(/ Chrome\/\d+/).and.not.include('Headless');
-    expect(meeting.truth().pageLoads[0].clientHints).to.match(/"Chromium";v="\d+"/).and.not.include('Headless');
+    expect(meeting.truth().pageLoads[0].userAgent)
+      .to.match(/ Chrome\/\d+/)
+      .and.not.include('Headless');
+    expect(meeting.truth().pageLoads[0].clientHints)
+      .to.match(/"Chromium";v="\d+"/)
+      .and.not.include('Headless');
     await driver.leave();
     expect(meeting.truth().bots[0].leftVia).to.equal('leave_button');
     expect(listener.events).to.deep.equal(['lobby', 'admitted', 'participants']);
