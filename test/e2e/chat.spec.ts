@@ -125,7 +125,13 @@ describe('whole stack in real Chromium: the meeting chat, read and written', fun
       (c) => c.eventType === 'meeting_status' && payloadOf(c).warning === 'chat_failed',
       'chat_failed',
     );
-    expect(payloadOf(warning)).to.include({ status: 'live', failure: 'the chat compose box could not be found' });
+    // The page hears of the host's switch a moment later: a post in that moment is refused by the
+    // meeting and never shows; after it, the compose box is gone. Either way it fails, saying why.
+    expect(payloadOf(warning).status).to.equal('live');
+    expect(payloadOf(warning).failure).to.be.oneOf([
+      'the chat compose box could not be found',
+      'the message did not show in the chat after it was sent',
+    ]);
     expect(chat.fromBots()).to.deep.equal([]);
     await world().stop(m.meetingId);
     await world().waitForStatus(m.meetingId, 'ended');
