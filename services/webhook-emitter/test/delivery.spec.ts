@@ -6,6 +6,15 @@ import { envelope, harnessPerSuite, newMeetingId, waitForLog } from './support/h
 import { eventuallyPasses, sleep } from '../../../test/support/wait.js';
 import { startClosingReceiver } from './support/closing-receiver.js';
 
+function captionPartial(meetingId: string, sequence: number, captionId: string, text: string) {
+  return envelope(meetingId, sequence, 'caption_partial', {
+    captionId,
+    speaker: 'Ada',
+    text,
+    timestamp: new Date().toISOString(),
+  });
+}
+
 describe('webhook emitter: delivery to a real receiver', () => {
   const h = harnessPerSuite();
   let rx: CallbackReceiver;
@@ -199,12 +208,7 @@ describe('webhook emitter: delivery to a real receiver', () => {
       const meetingId = await meeting();
       rx.script(replies.status(500));
       const caption = (sequence: number, captionId: string, text: string) =>
-        envelope(meetingId, sequence, 'caption_partial', {
-          captionId,
-          speaker: 'Ada',
-          text,
-          timestamp: new Date().toISOString(),
-        });
+        captionPartial(meetingId, sequence, captionId, text);
       h.publish(envelope(meetingId, 1, 'participant_joined', { name: 'Ada' }));
       await rx.waitFor((r) => r.length === 1);
       h.publish(caption(2, 'c1', 'Hel'));
@@ -239,13 +243,7 @@ describe('webhook emitter: delivery to a real receiver', () => {
     try {
       const meetingId = newMeetingId();
       await h.register(meetingId, `${closing.url}/hook`, h.token.id);
-      const caption = (sequence: number, text: string) =>
-        envelope(meetingId, sequence, 'caption_partial', {
-          captionId: 'c1',
-          speaker: 'Ada',
-          text,
-          timestamp: new Date().toISOString(),
-        });
+      const caption = (sequence: number, text: string) => captionPartial(meetingId, sequence, 'c1', text);
       h.publish(envelope(meetingId, 1, 'participant_joined', { name: 'Ada' }));
       await eventuallyPasses(() => expect(closing.delivered).to.deep.equal([1]));
       await sleep(2100); // the receiver's idle close is due

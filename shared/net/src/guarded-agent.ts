@@ -26,15 +26,6 @@ export interface GuardedAgentOptions {
   /** Sockets per receiver (origin); the dispatcher never asks for more. */
   maxSocketsPerReceiver: number;
   resolver?: Resolver;
-  /**
-   * A kept-alive connection is closed after this long unused (default 4 s), or sooner when the
-   * receiver's `Keep-Alive: timeout=N` answer asks for it (Node then takes a second off N).
-   * Receivers close idle connections on their own clock (Node's servers after 5 s), and a request
-   * sent as that close is on the wire meets a closed connection: a failed attempt for a healthy
-   * receiver. Node applies the receiver's hint only below this value, so without one it never
-   * would.
-   */
-  idleSocketMs?: number;
 }
 
 function guardedLookup(policy: AddressPolicy, resolver: Resolver) {
@@ -101,13 +92,22 @@ export interface GuardedAgents {
   destroy(): void;
 }
 
+/**
+ * A kept-alive connection is closed after this long unused, or sooner when the receiver's
+ * `Keep-Alive: timeout=N` answer asks for it (Node then takes a second off N). Receivers close
+ * idle connections on their own clock (Node's servers after 5 s), and a request sent as that close
+ * is on the wire meets a closed connection: a failed attempt for a healthy receiver. Node applies
+ * the receiver's hint only below the agent's own timeout, so without one it never would.
+ */
+const IDLE_SOCKET_MS = 4000;
+
 export function createGuardedAgents(options: GuardedAgentOptions): GuardedAgents {
   const resolver = options.resolver ?? systemResolver;
   const agentOptions = {
     keepAlive: true,
     maxSockets: options.maxSocketsPerReceiver,
     maxFreeSockets: options.maxSocketsPerReceiver,
-    timeout: options.idleSocketMs ?? 4000,
+    timeout: IDLE_SOCKET_MS,
     // Reuse the most recent socket: the others age out instead of racing the server's idle close.
     scheduling: 'lifo' as const,
   };

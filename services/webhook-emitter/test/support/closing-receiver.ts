@@ -19,6 +19,7 @@ export interface ClosingReceiver {
 export async function startClosingReceiver(idleMs: number): Promise<ClosingReceiver> {
   const sockets = new Set<net.Socket>();
   const receiver: Omit<ClosingReceiver, 'url' | 'close'> = { delivered: [], cutOff: 0 };
+  const answer = `HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: keep-alive\r\nKeep-Alive: timeout=${Math.round(idleMs / 1000)}\r\n\r\n`;
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -42,10 +43,7 @@ export async function startClosingReceiver(idleMs: number): Promise<ClosingRecei
       buffered = buffered.subarray(bodyEnd);
       receiver.delivered.push(sequence);
       lastAnswerAt = Date.now();
-      const seconds = Math.round(idleMs / 1000);
-      socket.write(
-        `HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: keep-alive\r\nKeep-Alive: timeout=${seconds}\r\n\r\n`,
-      );
+      socket.write(answer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
